@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// errHelp is returned by parseArgs when --help was asked for; the usage has
+// been printed to stdout.
+var errHelp = errors.New("help requested")
+
+// newFlagSet returns a flag set that reports errors instead of exiting.
+func newFlagSet(c *command) *flag.FlagSet {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// parseArgs parses flags that may come before or after positional arguments
+// ("code2skill validate pkg --skip-tests" and "code2skill validate
+// --skip-tests pkg" are the same) and returns the positional arguments.
+// Everything after "--" is positional.
+func parseArgs(fs *flag.FlagSet, c *command, stdio *Stdio, args []string) ([]string, error) {
+	var rest []string
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, rest = args[:i], args[i+1:]
+	}
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprint(stdio.Out, c.usage)
+				return nil, errHelp
+			}
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+	return append(positional, rest...), nil
+}
+
+// usageError prints a usage error with the command's help and returns
+// ExitUsage.
+func usageError(stdio *Stdio, c *command, format string, args ...any) int {
+	fmt.Fprintf(stdio.Err, "code2skill %s: %s\n\n%s", c.name, fmt.Sprintf(format, args...), c.usage)
+	return ExitUsage
+}
+
+// parseOrExit parses the command line; ok is false when the command should
+// stop with the returned exit code (help shown or a usage error).
+func parseOrExit(fs *flag.FlagSet, c *command, stdio *Stdio, args []string) (positional []string, code int, ok bool) {
+	positional, err := parseArgs(fs, c, stdio, args)
+	switch {
+	case errors.Is(err, errHelp):
+		return nil, ExitPassed, false
+	case err != nil:
+		return nil, usageError(stdio, c, "%v", err), false
+	}
+	return positional, 0, true
+}
+
+// formatFlag is the --format flag shared by the reporting commands.
+type formatFlag string
+
+const (
+	formatText = "text"
+	formatJSON = "json"
+)
+
+func (f *formatFlag) String() string { return string(*f) }
+
+func (f *formatFlag) Set(s string) error {
+	switch s {
+	case formatText, formatJSON:
+		*f = formatFlag(s)
+		return nil
+	}
+	return fmt.Errorf("must be %s or %s", formatText, formatJSON)
+}
+
+func addFormatFlag(fs *flag.FlagSet) *formatFlag {
+	f := formatFlag(formatText)
+	fs.Var(&f, "format", "output format: text or json")
+	return &f
+}
+
+// stringsFlag is a repeatable string flag.
+type stringsFlag []string
+
+func (s *stringsFlag) String() string     { return strings.Join(*s, ",") }
+func (s *stringsFlag) Set(v string) error { *s = append(*s, v); return nil }

@@ -1,0 +1,131 @@
+// Package cli wires the code2skill subcommands: flags, output formats and
+// exit codes. Each subcommand lives in a file of its own and returns an exit
+// code; only this package prints.
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+)
+
+// Exit codes shared by every subcommand.
+const (
+	ExitPassed   = 0 // the command did its job and found nothing wrong
+	ExitFindings = 1 // the package did not pass: error findings were reported
+	ExitUsage    = 2 // bad flags or arguments
+	ExitFailure  = 3 // the tool could not do its job (node missing, I/O failure, timeout)
+)
+
+// Stdio are the streams a command reads and writes.
+type Stdio struct {
+	In       io.Reader
+	Out, Err io.Writer
+	// Progress receives progress lines; it is stderr when stderr is a
+	// terminal and io.Discard otherwise.
+	Progress io.Writer
+}
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string // one line for the command list
+	usage   string // the full help text: synopsis, flags, exit codes
+	run     func(ctx context.Context, stdio *Stdio, args []string) int
+}
+
+// commands lists the subcommands in the order --help shows them.
+func commands() []*command {
+	return []*command{
+		rulesCmd(),
+		versionCmd(),
+	}
+}
+
+const exitCodesHelp = `Exit codes:
+  0  passed
+  1  the package did not pass (findings were reported)
+  2  usage error (bad flags or arguments)
+  3  the tool could not do its job (node missing, I/O failure, timeout)
+`
+
+// Main runs code2skill with the process's arguments and streams and returns
+// the exit code.
+func Main() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	stdio := &Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Progress: io.Discard}
+	if isTerminal(os.Stderr) {
+		stdio.Progress = os.Stderr
+	}
+	return Run(ctx, os.Args[1:], stdio)
+}
+
+// Run runs one code2skill invocation.
+func Run(ctx context.Context, args []string, stdio *Stdio) int {
+	if stdio.Progress == nil {
+		stdio.Progress = io.Discard
+	}
+	if len(args) == 0 {
+		writeHelp(stdio.Err)
+		return ExitUsage
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		if len(args) > 1 && args[0] == "help" {
+			if c := lookup(args[1]); c != nil {
+				fmt.Fprint(stdio.Out, c.usage)
+				return ExitPassed
+			}
+		}
+		writeHelp(stdio.Out)
+		return ExitPassed
+	case "-version", "--version":
+		args = []string{"version"}
+	}
+	c := lookup(args[0])
+	if c == nil {
+		fmt.Fprintf(stdio.Err, "code2skill: unknown command %q\n\n", args[0])
+		writeHelp(stdio.Err)
+		return ExitUsage
+	}
+	return c.run(ctx, stdio, args[1:])
+}
+
+func lookup(name string) *command {
+	cmds := commands()
+	i := slices.IndexFunc(cmds, func(c *command) bool { return c.name == name })
+	if i < 0 {
+		return nil
+	}
+	return cmds[i]
+}
+
+func writeHelp(w io.Writer) {
+	var b strings.Builder
+	b.WriteString(`code2skill turns a feature of an application into a package other agents can use
+(Agent Skills, Functions, a stdio MCP server and offline tests) and reports, capability
+by capability, how far each piece is verified.
+
+Usage:
+  code2skill <command> [arguments]
+
+Commands:
+`)
+	for _, c := range commands() {
+		fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.summary)
+	}
+	b.WriteString("\nRun \"code2skill <command> --help\" for a command's flags.\n\n")
+	b.WriteString(exitCodesHelp)
+	io.WriteString(w, b.String())
+}
+
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/code2skill/code2skill/internal/golden"
+	"github.com/code2skill/code2skill/internal/testnode"
+)
+
+// scriptParams configures the CLI scripts:
+//   - $REPO is the repository root, $EXAMPLES its examples directory;
+//   - $NODE_MODULES is the repository's pinned npm install (npm ci);
+//   - [node] is true when node is on PATH;
+//   - "link-node-modules DIR" hard-links the pinned npm install into DIR,
+//     so that a fixture package behaves as after "npm ci" without a network.
+func scriptParams(t *testing.T) testscript.Params {
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return testscript.Params{
+		Dir:                 "testdata/script",
+		UpdateScripts:       golden.Update(),
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("REPO", repo)
+			env.Setenv("EXAMPLES", filepath.Join(repo, "examples"))
+			env.Setenv("NODE_MODULES", filepath.Join(repo, "node_modules"))
+			return nil
+		},
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "node":
+				_, err := exec.LookPath("node")
+				return err == nil, nil
+			}
+			return false, nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"link-node-modules": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 1 {
+					ts.Fatalf("usage: link-node-modules DIR")
+				}
+				src := filepath.Join(repo, "node_modules")
+				if _, err := os.Stat(src); err != nil {
+					ts.Fatalf("the pinned npm packages are not installed: run \"npm ci\" at the repository root (%v)", err)
+				}
+				ts.Check(testnode.Link(src, filepath.Join(ts.MkAbs(args[0]), "node_modules")))
+			},
+		},
+	}
+}

@@ -1,0 +1,22 @@
+package cli
+
+import (
+	"os"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"code2skill": func() { os.Exit(Main()) },
+	})
+}
+
+// TestScript runs the CLI scripts in testdata/script. Run one with
+// go test ./internal/cli -run 'TestScript/^validate_layout$'; keep its work
+// directory with -testwork. CODE2SKILL_UPDATE=1 rewrites failing cmp
+// expectations in place.
+func TestScript(t *testing.T) {
+	testscript.Run(t, scriptParams(t))
+}

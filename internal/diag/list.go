@@ -1,0 +1,72 @@
+package diag
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
+// List collects findings. The zero value is ready to use.
+type List struct {
+	items []Diagnostic
+}
+
+// Add appends findings.
+func (l *List) Add(ds ...Diagnostic) { l.items = append(l.items, ds...) }
+
+// Merge appends every finding of other.
+func (l *List) Merge(other *List) {
+	if other != nil {
+		l.items = append(l.items, other.items...)
+	}
+}
+
+// Len reports how many findings were added.
+func (l *List) Len() int { return len(l.items) }
+
+// Counts reports the number of errors and warnings among the findings.
+func (l *List) Counts() (errors, warnings int) {
+	for _, d := range l.items {
+		switch d.Severity {
+		case Error:
+			errors++
+		case Warning:
+			warnings++
+		}
+	}
+	return errors, warnings
+}
+
+// HasErrors reports whether any finding is an error.
+func (l *List) HasErrors() bool {
+	e, _ := l.Counts()
+	return e > 0
+}
+
+// Has reports whether a finding of the given rule was added.
+func (l *List) Has(rule *Rule) bool {
+	return slices.ContainsFunc(l.items, func(d Diagnostic) bool { return d.Rule == rule.ID })
+}
+
+// Sorted returns the findings without duplicates, ordered by file, line,
+// column, pointer, rule and message, so that output does not depend on the
+// order in which checks ran. The result is never nil.
+func (l *List) Sorted() []Diagnostic {
+	out := slices.Clone(l.items)
+	if out == nil {
+		out = []Diagnostic{}
+	}
+	slices.SortStableFunc(out, compare)
+	return slices.CompactFunc(out, func(a, b Diagnostic) bool { return a == b })
+}
+
+func compare(a, b Diagnostic) int {
+	return cmp.Or(
+		strings.Compare(a.File, b.File),
+		cmp.Compare(a.Line, b.Line),
+		cmp.Compare(a.Column, b.Column),
+		strings.Compare(a.Pointer, b.Pointer),
+		strings.Compare(a.Rule, b.Rule),
+		strings.Compare(a.Message, b.Message),
+	)
+}
