@@ -1,0 +1,107 @@
+// Package atomicfile writes files so that readers see either the old content
+// or the new, never a partial write: data goes to a temporary file in the
+// same directory, is synced, and is renamed over the target.
+package atomicfile
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// WriteFile writes data to path atomically, creating parent directories.
+func WriteFile(path string, data []byte, perm fs.FileMode) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Chmod(perm); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	ok = true
+	return nil
+}
+
+// File is one file of a Batch: a slash-separated path relative to the
+// batch root, its content and permissions.
+type File struct {
+	Path string
+	Data []byte
+	Perm fs.FileMode
+}
+
+// WriteAll writes every file under root. Each file is written atomically, and
+// all temporary files are prepared before the first rename, so that a
+// failure while preparing (disk full, permission denied) leaves every target
+// as it was. Renames themselves cannot fail half-way for ordinary reasons
+// once the temporary files exist in the target directories.
+func WriteAll(root string, files []File) error {
+	type pending struct{ tmp, dst string }
+	var staged []pending
+	cleanup := func() {
+		for _, p := range staged {
+			os.Remove(p.tmp)
+		}
+	}
+	for _, f := range files {
+		dst := filepath.Join(root, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			cleanup()
+			return fmt.Errorf("writing %s: %w", f.Path, err)
+		}
+		tf, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp-*")
+		if err != nil {
+			cleanup()
+			return fmt.Errorf("writing %s: %w", f.Path, err)
+		}
+		staged = append(staged, pending{tf.Name(), dst})
+		perm := f.Perm
+		if perm == 0 {
+			perm = 0o644
+		}
+		_, werr := tf.Write(f.Data)
+		cerr := tf.Chmod(perm)
+		serr := tf.Sync()
+		clerr := tf.Close()
+		for _, err := range []error{werr, cerr, serr, clerr} {
+			if err != nil {
+				cleanup()
+				return fmt.Errorf("writing %s: %w", f.Path, err)
+			}
+		}
+	}
+	for i, p := range staged {
+		if err := os.Rename(p.tmp, p.dst); err != nil {
+			for _, q := range staged[i:] {
+				os.Remove(q.tmp)
+			}
+			return fmt.Errorf("writing %s: %w", p.dst, err)
+		}
+	}
+	return nil
+}

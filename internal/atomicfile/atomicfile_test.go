@@ -1,0 +1,46 @@
+package atomicfile
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWriteFileReplaces(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "sub", "a.json")
+	if err := WriteFile(p, []byte("one"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(p, []byte("two"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(p)
+	fi, _ := os.Stat(p)
+	if string(b) != "two" || fi.Mode().Perm() != 0o600 {
+		t.Errorf("content %q mode %v", b, fi.Mode().Perm())
+	}
+	entries, _ := os.ReadDir(filepath.Dir(p))
+	if len(entries) != 1 {
+		t.Errorf("temporary files left: %v", entries)
+	}
+}
+
+func TestWriteAllLeavesTargetsOnFailure(t *testing.T) {
+	dir := t.TempDir()
+	keep := filepath.Join(dir, "keep.txt")
+	os.WriteFile(keep, []byte("old"), 0o644)
+	// A regular file where a directory is needed makes the second file fail.
+	os.WriteFile(filepath.Join(dir, "blocker"), nil, 0o644)
+	err := WriteAll(dir, []File{{Path: "keep.txt", Data: []byte("new")}, {Path: "blocker/x.txt", Data: []byte("x")}})
+	if err == nil {
+		t.Fatal("WriteAll succeeded with an impossible path")
+	}
+	if b, _ := os.ReadFile(keep); string(b) != "old" {
+		t.Errorf("keep.txt = %q, want it untouched", b)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("temporary files left: %v", entries)
+	}
+}
