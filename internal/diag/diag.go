@@ -52,7 +52,16 @@ type Diagnostic struct {
 	Pointer  string   // RFC 6901 JSON Pointer into File, "" when not applicable
 	Line     int      // 1-based; 0 when unknown
 	Column   int      // 1-based, in bytes; 0 when unknown
-	Message  string   // no location prefix, no trailing period
+	Message  string   // one line: no location prefix, no trailing period
+	// Detail is optional supporting text shown under the finding, such as
+	// the tail of a failing test run. It may span several lines.
+	Detail string
+}
+
+// WithDetail returns d with supporting text.
+func (d Diagnostic) WithDetail(detail string) Diagnostic {
+	d.Detail = detail
+	return d
 }
 
 // At returns d with a line and column.

@@ -68,5 +68,6 @@ func compare(a, b Diagnostic) int {
 		strings.Compare(a.Pointer, b.Pointer),
 		strings.Compare(a.Rule, b.Rule),
 		strings.Compare(a.Message, b.Message),
+		strings.Compare(a.Detail, b.Detail),
 	)
 }

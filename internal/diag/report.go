@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // SchemaVersion is the version of the JSON report format. It changes only
@@ -48,6 +49,13 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, d := range r.list().Sorted() {
 		b.WriteString(d.String())
 		b.WriteByte('\n')
+		if d.Detail != "" {
+			for _, line := range strings.Split(strings.TrimRight(d.Detail, "\n"), "\n") {
+				b.WriteString("    | ")
+				b.WriteString(line)
+				b.WriteByte('\n')
+			}
+		}
 	}
 	if r.Line != "" {
 		b.WriteString(r.Line)
@@ -67,6 +75,7 @@ type jsonDiagnostic struct {
 	Pointer  string   `json:"pointer,omitempty"`
 	Line     int      `json:"line,omitempty"`
 	Column   int      `json:"column,omitempty"`
+	Detail   string   `json:"detail,omitempty"`
 }
 
 type jsonReport struct {
@@ -94,6 +103,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		out.Diagnostics = append(out.Diagnostics, jsonDiagnostic{
 			Rule: d.Rule, Severity: d.Severity, Message: d.Message,
 			File: d.File, Pointer: d.Pointer, Line: d.Line, Column: d.Column,
+			Detail: d.Detail,
 		})
 	}
 	enc := json.NewEncoder(w)
