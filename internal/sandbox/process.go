@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"sync"
 	"time"
@@ -13,7 +14,11 @@ import (
 // Process is a long-lived sandboxed child spoken to over stdin and stdout,
 // such as a stdio MCP server. Its stderr is kept (capped) for reports.
 type Process struct {
-	Stdin  io.WriteCloser
+	Stdin io.WriteCloser
+	// Stdout yields everything the child wrote, up to EOF once the child and
+	// whatever inherited its stdout are gone, even when read after the child
+	// exited (a server's last words matter to a report). The caller closes
+	// it when done; Close leaves it open.
 	Stdout io.ReadCloser
 
 	cmd       *exec.Cmd
@@ -44,7 +49,11 @@ func Start(argv []string, opts Options) (*Process, error) {
 	p := &Process{home: h, stderr: newTailBuffer(opts.outputLimit()), exited: make(chan struct{})}
 	env := environ(h, opts.Env)
 	var stdin io.WriteCloser
-	var stdout io.ReadCloser
+	// Stdout is a plain pipe rather than cmd.StdoutPipe: exec closes the
+	// read end of StdoutPipe as soon as the child exits, which loses what it
+	// wrote last. Each start attempt gets fresh pipes; the parent's copies
+	// of the write ends are closed once the child holds its own.
+	var readEnds, writeEnds []*os.File
 	mk := func() *exec.Cmd {
 		cmd := exec.Command(path, argv[1:]...)
 		cmd.Args[0] = argv[0]
@@ -52,19 +61,31 @@ func Start(argv []string, opts Options) (*Process, error) {
 		cmd.Env = env
 		cmd.Stderr = p.stderr
 		cmd.WaitDelay = pipeGrace
-		// Fresh pipes for every attempt: a refused start closes them.
 		stdin, err = cmd.StdinPipe()
 		if err == nil {
-			stdout, err = cmd.StdoutPipe()
+			var r, w *os.File
+			if r, w, err = os.Pipe(); err == nil {
+				readEnds, writeEnds = append(readEnds, r), append(writeEnds, w)
+				cmd.Stdout = w
+			}
 		}
 		return cmd
 	}
 	cmd, iso, startErr := startIsolated(mk, opts.Network)
+	for _, w := range writeEnds {
+		w.Close()
+	}
 	if err != nil || startErr != nil {
+		for _, r := range readEnds {
+			r.Close()
+		}
 		h.remove()
 		return nil, fmt.Errorf("starting %s: %w", argv[0], errors.Join(err, startErr))
 	}
-	p.cmd, p.isolation, p.Stdin, p.Stdout = cmd, iso, stdin, stdout
+	for _, r := range readEnds[:len(readEnds)-1] {
+		r.Close()
+	}
+	p.cmd, p.isolation, p.Stdin, p.Stdout = cmd, iso, stdin, readEnds[len(readEnds)-1]
 	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.exited)
@@ -94,7 +115,8 @@ func (p *Process) Forced() bool { return p.forced }
 // server does not exit within a reasonable time, and SIGKILL if the server
 // does not exit within a reasonable time after SIGTERM." Each wait lasts at
 // most grace. Whatever is left of the process group is killed, and the
-// temporary HOME is removed. Close is idempotent.
+// temporary HOME is removed. Stdout stays open for the caller to drain.
+// Close is idempotent.
 func (p *Process) Close(grace time.Duration) {
 	p.closeOnce.Do(func() {
 		p.Stdin.Close()

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bufio"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -195,6 +196,23 @@ func TestProcessCloseOnEOF(t *testing.T) {
 	p.Close(5 * time.Second)
 	if p.Forced() || p.ExitCode() != 0 {
 		t.Errorf("forced=%v exit=%d, want a clean exit on stdin EOF", p.Forced(), p.ExitCode())
+	}
+}
+
+func TestProcessStdoutOutlivesChild(t *testing.T) {
+	// What a child writes just before it exits must still be readable after
+	// it has exited: a crashing server's last line belongs in the report.
+	p, err := Start([]string{"sh", "-c", "echo last words"}, Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Stdout.Close()
+	<-p.Exited()
+	time.Sleep(50 * time.Millisecond) // let the exit be fully processed before reading
+	p.Close(time.Second)
+	b, err := io.ReadAll(p.Stdout)
+	if err != nil || string(b) != "last words\n" {
+		t.Errorf("read %q, %v; want the child's output", b, err)
 	}
 }
 
