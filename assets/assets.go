@@ -1,0 +1,72 @@
+// Package assets holds the reviewed runtime files that code2skill copies
+// byte-for-byte into generated packages, and the templates of the documents
+// every package carries.
+//
+// Each runtime asset exists once, here; packages, examples and validators
+// compare against these bytes rather than keeping copies of their own:
+//
+//	if !assets.AgentResult.Matches(data) {
+//		// the package's copy was edited
+//	}
+//
+// The JavaScript sources live next to this file (core/, strict/) with their
+// node --test suites (core/test/, strict/test/), which go test runs.
+package assets
+
+import (
+	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+)
+
+// Profiles an asset belongs to, as package.json's code2skill.profile names
+// them.
+const (
+	CoreProfile   = "core-export-v1"
+	StrictProfile = "strict-export-v1"
+)
+
+// An Asset is one reviewed runtime file.
+type Asset struct {
+	name    string
+	profile string
+	text    string
+}
+
+// Name is the file name of the asset inside a generated package, where it
+// sits at the package root.
+func (a Asset) Name() string { return a.name }
+
+// Profile is the package profile that uses the asset.
+func (a Asset) Profile() string { return a.profile }
+
+// Bytes returns a copy of the asset's content.
+func (a Asset) Bytes() []byte { return []byte(a.text) }
+
+// SHA256 returns the lowercase hex SHA-256 of the asset's content.
+func (a Asset) SHA256() string {
+	sum := sha256.Sum256([]byte(a.text))
+	return hex.EncodeToString(sum[:])
+}
+
+// Matches reports whether data is byte-for-byte the asset.
+func (a Asset) Matches(data []byte) bool { return bytes.Equal(data, []byte(a.text)) }
+
+var (
+	//go:embed core/portable-agent-result.mjs
+	agentResult string
+)
+
+// The runtime assets.
+var (
+	// AgentResult projects Function results into MCP Tool results in
+	// core-export-v1 packages: toAgentResult, toAgentError,
+	// readHttpResponse, httpResultFromError.
+	AgentResult = Asset{"portable-agent-result.mjs", CoreProfile, agentResult}
+)
+
+// Runtime returns every runtime asset, in a fixed order.
+func Runtime() []Asset {
+	return []Asset{AgentResult}
+}

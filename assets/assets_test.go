@@ -1,0 +1,83 @@
+package assets
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/code2skill/code2skill/internal/sandbox"
+	"github.com/code2skill/code2skill/internal/testnode"
+)
+
+// TestCoreNode runs the node --test suite of the core assets.
+func TestCoreNode(t *testing.T) { runNodeTests(t, "core") }
+
+// runNodeTests runs every test file of one asset set in a single sandboxed
+// node --test process and fails unless at least one test ran and none
+// failed.
+func runNodeTests(t *testing.T, set string) {
+	testnode.Node(t)
+	testnode.Modules(t) // the suites import the pinned MCP SDK and zod
+	files, err := filepath.Glob(filepath.Join(set, "test", "*.test.mjs"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no test files in %s/test", set)
+	}
+	argv := []string{"node", "--test", "--test-reporter=tap"}
+	for _, f := range files {
+		argv = append(argv, filepath.ToSlash(f))
+	}
+	res, err := sandbox.Run(context.Background(), argv, sandbox.Options{Dir: ".", Timeout: 2 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(res.Stdout) + string(res.Stderr)
+	if res.ExitCode != 0 {
+		t.Fatalf("node --test %s failed (exit %d):\n%s", set, res.ExitCode, out)
+	}
+	pass := tapCount(out, "pass")
+	if pass == 0 || tapCount(out, "fail") != 0 {
+		t.Fatalf("node --test %s: want passing tests and no failures:\n%s", set, out)
+	}
+	t.Logf("node --test %s: %d tests passed", set, pass)
+}
+
+// tapCount reads a "# pass N" style summary line of a TAP report; -1 when it
+// is missing.
+func tapCount(out, key string) int {
+	m := regexp.MustCompile(`(?m)^# ` + key + ` (\d+)$`).FindStringSubmatch(out)
+	if m == nil {
+		return -1
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// TestRuntimeMatchesSources guards the embedded copies against drift from the
+// reviewed sources on disk.
+func TestRuntimeMatchesSources(t *testing.T) {
+	sources := map[string]string{
+		AgentResult.Name(): "core/portable-agent-result.mjs",
+	}
+	if len(sources) != len(Runtime()) {
+		t.Fatalf("Runtime() has %d assets, the test knows %d", len(Runtime()), len(sources))
+	}
+	for _, a := range Runtime() {
+		data, err := os.ReadFile(sources[a.Name()])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !a.Matches(data) {
+			t.Errorf("%s does not match %s", a.Name(), sources[a.Name()])
+		}
+		if a.Matches(append(data, '\n')) {
+			t.Errorf("%s matches a modified copy", a.Name())
+		}
+		if len(a.SHA256()) != 64 {
+			t.Errorf("%s: SHA256() = %q", a.Name(), a.SHA256())
+		}
+	}
+}
