@@ -103,4 +103,3 @@ func IsEmptyDir(dir string) (empty, exists bool, err error) {
 	}
 	return len(entries) == 0, true, nil
 }
-

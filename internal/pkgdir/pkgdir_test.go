@@ -155,3 +155,25 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+func TestDetectProfile(t *testing.T) {
+	for name, tc := range map[string]struct {
+		files map[string]string
+		want  Profile
+	}{
+		"core":                {map[string]string{"package.json": `{"code2skill":{"profile":"core-export-v1"}}`}, ProfileCore},
+		"strict by manifest":  {map[string]string{"package.json": `{"code2skill":{"profile":"strict-export-v1"}}`}, ProfileStrict},
+		"strict by contract":  {map[string]string{"package.json": `{"type":"module"}`, "canonical-contract.json": "{}"}, ProfileStrict},
+		"declared wins":       {map[string]string{"package.json": `{"code2skill":{"profile":"core-export-v1"}}`, "canonical-contract.json": "{}"}, ProfileCore},
+		"broken package.json": {map[string]string{"package.json": `{`}, ProfileUnknown},
+		"nothing":             {map[string]string{"README.md": ""}, ProfileUnknown},
+	} {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			write(t, root, tc.files)
+			if got := DetectProfile(root); got != tc.want {
+				t.Errorf("DetectProfile = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
