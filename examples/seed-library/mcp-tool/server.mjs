@@ -1,0 +1,78 @@
+// The seed-library MCP server: one literal registration per capability, each
+// calling its Function and projecting the obtained result unchanged.
+//
+// Input schemas are open on purpose: they describe the known fields to the
+// agent without rejecting a number sent as a string, a null, a missing field
+// or an extra one. The seed library's backend remains the authority on what
+// is valid, and its answer reaches the agent as httpStatus + bodyText.
+
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { searchSeedVarieties, reserveSeedPackets } from '../function-core/index.mjs';
+import { toAgentResult, toAgentError } from '../portable-agent-result.mjs';
+
+const looseText = (description) => z.union([z.string(), z.number()]).nullish().describe(description);
+const looseCount = (description) => z.union([z.number(), z.string()]).nullish().describe(description);
+
+/** Calls a Function and turns what it obtained, or the failure to obtain anything, into a Tool result. */
+async function call(fn, input, context) {
+  try {
+    return toAgentResult(await fn(input, context));
+  } catch (error) {
+    return toAgentError(error);
+  }
+}
+
+/**
+ * Creates the server. context is passed to every Function (tests inject
+ * fetch and env through it; the stdio entry passes nothing).
+ */
+export function createServer(context = {}) {
+  const server = new McpServer({ name: 'seed-library', version: '1.0.0' });
+
+  server.registerTool(
+    'search_seed_varieties',
+    {
+      title: 'Search seed varieties',
+      description:
+        'Lists the seed varieties of the community seed library catalog, optionally filtered by a search phrase and a sowing month. ' +
+        'Read-only. Returns the catalog service answer unchanged as httpStatus and bodyText; each variety record in the body ' +
+        '(varietyId, lotCode, name, packetsAvailable …) can be passed whole as selectedVariety to reserve_seed_packets.',
+      inputSchema: z.looseObject({
+        query: looseText('Words to look for in variety names and descriptions, e.g. "tomato" or "early pea". Optional.'),
+        sowingMonth: looseCount('Month the seeds are sown in, 1–12. Optional.'),
+      }),
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    },
+    async (input) => call(searchSeedVarieties, input, context),
+  );
+
+  server.registerTool(
+    'reserve_seed_packets',
+    {
+      title: 'Reserve seed packets',
+      description:
+        'Reserves packets of one seed variety for pickup at the seed library. Pass the variety record the member selected from ' +
+        'search_seed_varieties whole as selectedVariety (its varietyId and lotCode both go into the reservation), the number of ' +
+        'packets and the pickup date and time. Creates a reservation unless CODE2SKILL_DRY_RUN=1, in which case it returns the ' +
+        'request it would send. Returns the reservation service answer unchanged as httpStatus and bodyText.',
+      inputSchema: z.looseObject({
+        selectedVariety: z
+          .looseObject({
+            varietyId: looseText('Identifier of the selected variety, from its search record.'),
+            lotCode: looseText('Seed lot of the selected variety, from its search record.'),
+          })
+          .nullish()
+          .describe('The variety record the member selected from search_seed_varieties, passed whole.'),
+        packetCount: looseCount('Number of packets to reserve.'),
+        pickupDate: looseText('Pickup day, YYYY-MM-DD.'),
+        pickupTime: looseText('Pickup time of day, HH:MM (24-hour). Optional; midnight when left out.'),
+        note: looseText('A note for the volunteers preparing the packets. Optional.'),
+      }),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    async (input) => call(reserveSeedPackets, input, context),
+  );
+
+  return server;
+}

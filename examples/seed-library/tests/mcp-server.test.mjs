@@ -1,0 +1,48 @@
+// The MCP server as a host sees it, over a real SDK client session.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { createServer } from '../mcp-tool/server.mjs';
+import { env, recordingFetch, forbiddenFetch } from './helpers.mjs';
+
+async function connect(context) {
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await createServer(context).connect(serverTransport);
+  const client = new Client({ name: 'seed-library-test', version: '1.0.0' });
+  await client.connect(clientTransport);
+  return client;
+}
+
+test('tools/list shows both tools with open input schemas and no output schema', async () => {
+  const client = await connect({ env, fetch: forbiddenFetch() });
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((t) => t.name), ['search_seed_varieties', 'reserve_seed_packets']);
+  for (const tool of tools) {
+    assert.ok(tool.title && tool.description, `${tool.name} lacks a title or description`);
+    assert.notEqual(tool.inputSchema.additionalProperties, false, `${tool.name} closes its input schema`);
+    assert.equal(tool.outputSchema, undefined, `${tool.name} declares an output schema`);
+  }
+  assert.equal(tools[0].annotations.readOnlyHint, true);
+  assert.equal(tools[1].annotations.readOnlyHint, false);
+  await client.close();
+});
+
+test('a call returns the HTTP result as structured content and text', async () => {
+  const { fetch, calls } = recordingFetch(200, '{"varieties":[{"varietyId":"var-0001"}]}');
+  const client = await connect({ env, fetch });
+  const result = await client.callTool({ name: 'search_seed_varieties', arguments: { query: 'pea', unknownExtra: true } });
+  assert.notEqual(result.isError, true);
+  assert.deepEqual(result.structuredContent, { httpStatus: 200, bodyText: '{"varieties":[{"varietyId":"var-0001"}]}' });
+  assert.deepEqual(JSON.parse(result.content[0].text), result.structuredContent);
+  assert.equal(calls.length, 1);
+  await client.close();
+});
+
+test('a call without a configured service is a Tool error, not a crash', async () => {
+  const client = await connect({ env: {}, fetch: forbiddenFetch() });
+  const result = await client.callTool({ name: 'reserve_seed_packets', arguments: { packetCount: 1 } });
+  assert.equal(result.isError, true);
+  assert.match(result.content[0].text, /CODE2SKILL_SEED_LIBRARY_RESERVATIONS_BASE_URL/);
+  await client.close();
+});

@@ -1,0 +1,71 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { reserveSeedPackets, pickupTimestamp, MissingConfigurationError } from '../function-core/index.mjs';
+import { env, recordingFetch, forbiddenFetch } from './helpers.mjs';
+
+// Two anonymous records as search_seed_varieties returns them. The second has
+// no lot code: switching to it must not carry the first record's lot along.
+const firstRecord = { varietyId: 'var-0001', lotCode: 'lot-a', name: 'Variety one', packetsAvailable: 4 };
+const secondRecord = { varietyId: 'var-0002', name: 'Variety two', packetsAvailable: 9 };
+
+test('the selected record is passed whole and switches completely between calls', async () => {
+  const { fetch, calls } = recordingFetch(201, '{"reservationId":"r-1"}');
+  const context = { env, fetch };
+  await reserveSeedPackets({ selectedVariety: firstRecord, packetCount: 2, pickupDate: '2026-04-03', pickupTime: '9:30' }, context);
+  await reserveSeedPackets({ selectedVariety: secondRecord, packetCount: '1', pickupDate: '2026-04-04' }, context);
+
+  assert.equal(calls.length, 2);
+  assert.deepEqual(JSON.parse(calls[0].body), {
+    variety_id: 'var-0001',
+    lot_code: 'lot-a',
+    packet_count: 2,
+    pickup_at: '2026-04-03T09:30:00',
+  });
+  assert.deepEqual(JSON.parse(calls[1].body), {
+    variety_id: 'var-0002',
+    packet_count: 1,
+    pickup_at: '2026-04-04T00:00:00',
+  });
+  assert.ok(!calls[1].body.includes('lot-a'), 'the second request still carries the first record');
+});
+
+test('a reservation is a POST to the reservation service', async () => {
+  const { fetch, calls } = recordingFetch(201, '{"reservationId":"r-2"}');
+  const result = await reserveSeedPackets({ selectedVariety: firstRecord, packetCount: 1, pickupDate: '2026-05-01', note: ' for the school garden ' }, { env, fetch });
+  assert.equal(calls[0].method, 'POST');
+  assert.equal(calls[0].url, 'https://reservations.seed-library.invalid/v2/reservations');
+  assert.equal(calls[0].headers['content-type'], 'application/json');
+  assert.equal(JSON.parse(calls[0].body).member_note, 'for the school garden');
+  assert.deepEqual(result, { httpStatus: 201, bodyText: '{"reservationId":"r-2"}' });
+});
+
+test('a rejection is passed through as status and body', async () => {
+  const { fetch } = recordingFetch(409, '{"error":"only 4 packets left"}');
+  const result = await reserveSeedPackets({ selectedVariety: firstRecord, packetCount: 5 }, { env, fetch });
+  assert.deepEqual(result, { httpStatus: 409, bodyText: '{"error":"only 4 packets left"}' });
+});
+
+test('dry-run returns the request and sends nothing', async () => {
+  const result = await reserveSeedPackets(
+    { selectedVariety: firstRecord, packetCount: 3, pickupDate: '2026-04-03', pickupTime: '14:05' },
+    { env: { ...env, CODE2SKILL_DRY_RUN: '1' }, fetch: forbiddenFetch() },
+  );
+  assert.equal(result.dryRun, true);
+  assert.equal(result.request.method, 'POST');
+  assert.equal(result.request.url, 'https://reservations.seed-library.invalid/v2/reservations');
+  assert.deepEqual(result.request.body, { variety_id: 'var-0001', lot_code: 'lot-a', packet_count: 3, pickup_at: '2026-04-03T14:05:00' });
+});
+
+test('a missing base URL stops before any request', async () => {
+  await assert.rejects(
+    reserveSeedPackets({ selectedVariety: firstRecord }, { env: { CODE2SKILL_DRY_RUN: '1' }, fetch: forbiddenFetch() }),
+    MissingConfigurationError,
+  );
+});
+
+test('pickup date and time join into one local timestamp', () => {
+  assert.equal(pickupTimestamp('2026-04-03', '9:30'), '2026-04-03T09:30:00');
+  assert.equal(pickupTimestamp('2026-04-03', '09:30:15'), '2026-04-03T09:30:15');
+  assert.equal(pickupTimestamp('2026-04-03', null), '2026-04-03T00:00:00');
+  assert.equal(pickupTimestamp(undefined, '10:00'), undefined);
+});
