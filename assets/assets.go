@@ -56,6 +56,12 @@ func (a Asset) Matches(data []byte) bool { return bytes.Equal(data, []byte(a.tex
 var (
 	//go:embed core/portable-agent-result.mjs
 	agentResult string
+	//go:embed strict/portable-error-normalizer.mjs
+	errorNormalizer string
+	//go:embed strict/portable-workflow-guard.mjs
+	workflowGuard string
+	//go:embed strict/mcp-runtime-entry.mjs
+	runtimeEntry string
 )
 
 // The runtime assets.
@@ -64,9 +70,24 @@ var (
 	// core-export-v1 packages: toAgentResult, toAgentError,
 	// readHttpResponse, httpResultFromError.
 	AgentResult = Asset{"portable-agent-result.mjs", CoreProfile, agentResult}
+
+	// ErrorNormalizer turns anything a strict Tool's Function threw into
+	// {code, message, details, retryable}: normalizeToolError. Unmarked
+	// write failures become UNKNOWN_DISPATCH_OUTCOME.
+	ErrorNormalizer = Asset{"portable-error-normalizer.mjs", StrictProfile, errorNormalizer}
+
+	// WorkflowGuard enforces source-proven hard edges of strict writes:
+	// PortableWorkflowGuard, dispatchWithPolicy, protectedWorkflowStateFor.
+	// A package carries it only when it declares a hard workflow.
+	WorkflowGuard = Asset{"portable-workflow-guard.mjs", StrictProfile, workflowGuard}
+
+	// RuntimeEntry re-exports McpServer, StdioServerTransport and z. It is
+	// the entry bundled into a strict package's mcp-tool/runtime.mjs, not a
+	// file the package carries.
+	RuntimeEntry = Asset{"mcp-runtime-entry.mjs", StrictProfile, runtimeEntry}
 )
 
 // Runtime returns every runtime asset, in a fixed order.
 func Runtime() []Asset {
-	return []Asset{AgentResult}
+	return []Asset{AgentResult, ErrorNormalizer, WorkflowGuard, RuntimeEntry}
 }

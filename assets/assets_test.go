@@ -14,7 +14,16 @@ import (
 )
 
 // TestCoreNode runs the node --test suite of the core assets.
-func TestCoreNode(t *testing.T) { runNodeTests(t, "core") }
+func TestCoreNode(t *testing.T) {
+	t.Parallel()
+	runNodeTests(t, "core")
+}
+
+// TestStrictNode runs the node --test suite of the strict assets.
+func TestStrictNode(t *testing.T) {
+	t.Parallel()
+	runNodeTests(t, "strict")
+}
 
 // runNodeTests runs every test file of one asset set in a single sandboxed
 // node --test process and fails unless at least one test ran and none
@@ -60,7 +69,10 @@ func tapCount(out, key string) int {
 // reviewed sources on disk.
 func TestRuntimeMatchesSources(t *testing.T) {
 	sources := map[string]string{
-		AgentResult.Name(): "core/portable-agent-result.mjs",
+		AgentResult.Name():     "core/portable-agent-result.mjs",
+		ErrorNormalizer.Name(): "strict/portable-error-normalizer.mjs",
+		WorkflowGuard.Name():   "strict/portable-workflow-guard.mjs",
+		RuntimeEntry.Name():    "strict/mcp-runtime-entry.mjs",
 	}
 	if len(sources) != len(Runtime()) {
 		t.Fatalf("Runtime() has %d assets, the test knows %d", len(Runtime()), len(sources))
