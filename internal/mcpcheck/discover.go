@@ -1,0 +1,41 @@
+package mcpcheck
+
+import (
+	"context"
+
+	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/sandbox"
+)
+
+// Discovery is what a server showed of itself: initialize and tools/list.
+type Discovery struct {
+	// ProtocolVersion is the negotiated version, "" when initialize failed.
+	ProtocolVersion string
+	// Tools are the tools/list entries, in the server's order.
+	Tools []Tool
+	// Isolation is the isolation the server ran under.
+	Isolation sandbox.Isolation
+	// Diagnostics are the findings: session rules and tool shape rules.
+	Diagnostics *diag.List
+}
+
+// Discover starts the server of the package in dir, initializes a session,
+// lists its tools, applies the tool shape rules of opts.Profile and stops
+// the server. The error is for what stops the job itself (node missing: it
+// wraps sandbox.ErrNotFound); what the server does wrong is a diagnostic.
+func Discover(ctx context.Context, dir string, opts Options) (*Discovery, error) {
+	s, err := Start(ctx, dir, opts)
+	if err != nil {
+		return nil, err
+	}
+	d := &Discovery{Isolation: s.Isolation(), Diagnostics: s.Diagnostics(), ProtocolVersion: s.ProtocolVersion()}
+	d.Tools, err = s.ListTools(ctx)
+	if closeErr := s.Close(); err == nil {
+		err = closeErr
+	}
+	if err != nil {
+		return nil, err
+	}
+	d.Diagnostics.Add(CheckTools(d.Tools, opts.Profile)...)
+	return d, nil
+}

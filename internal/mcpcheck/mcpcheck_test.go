@@ -1,0 +1,249 @@
+package mcpcheck
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/sandbox"
+	"github.com/code2skill/code2skill/internal/testnode"
+)
+
+// serverPackage lays out testdata/servers/<name>.mjs as the mcp-tool/index.mjs
+// of a package in a temporary directory whose parent holds the repository's
+// pinned node_modules, and returns the package directory.
+func serverPackage(t *testing.T, name string) string {
+	t.Helper()
+	testnode.Node(t)
+	root := t.TempDir()
+	if err := os.Symlink(testnode.Modules(t), filepath.Join(root, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join("testdata", "servers", name+".mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg := filepath.Join(root, "pkg")
+	if err := os.MkdirAll(filepath.Join(pkg, "mcp-tool"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(pkg, ServerFile), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return pkg
+}
+
+// ruleIDs returns the distinct rule IDs of a list, sorted.
+func ruleIDs(l *diag.List) []string {
+	var ids []string
+	for _, d := range l.Sorted() {
+		ids = append(ids, d.Rule)
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
+func discover(t *testing.T, name string, opts Options) *Discovery {
+	t.Helper()
+	d, err := Discover(context.Background(), serverPackage(t, name), opts)
+	if err != nil {
+		t.Fatalf("Discover: %v", err)
+	}
+	return d
+}
+
+func TestDiscoverGoodServer(t *testing.T) {
+	t.Parallel()
+	for _, profile := range []string{ProfileCore, ProfileStrict} {
+		d := discover(t, "good", Options{Profile: profile})
+		if d.Diagnostics.Len() != 0 {
+			t.Errorf("%s: findings on a good server:\n%v", profile, d.Diagnostics.Sorted())
+		}
+		if d.ProtocolVersion != "2025-11-25" {
+			t.Errorf("negotiated %q, want 2025-11-25", d.ProtocolVersion)
+		}
+		var names []string
+		for _, tool := range d.Tools {
+			names = append(names, tool.Name)
+		}
+		if diff := cmp.Diff([]string{"list_sample_items", "create_sample_item"}, names); diff != "" {
+			t.Errorf("tools (-want +got)\n%s", diff)
+		}
+		// The raw entry keeps what the TypeScript SDK adds and the Go types drop.
+		if raw := string(d.Tools[0].Raw); !strings.Contains(raw, `"execution"`) || !strings.Contains(raw, `"$schema"`) {
+			t.Errorf("raw tool lost fields: %s", raw)
+		}
+		if d.Tools[0].Annotations == nil || !d.Tools[0].Annotations.ReadOnlyHint {
+			t.Errorf("decoded annotations = %+v", d.Tools[0].Annotations)
+		}
+	}
+}
+
+func TestDiscoverMisbehavingServers(t *testing.T) {
+	t.Parallel()
+	// Long enough for node to start on a busy machine, short enough for the
+	// hanging servers not to slow the suite down.
+	hang := Options{RequestTimeout: 3 * time.Second}
+	for _, tc := range []struct {
+		server  string
+		opts    Options
+		want    []string
+		message string // a fragment one finding's message must hold
+		detail  string // a fragment one finding's detail must hold
+	}{
+		{server: "noise-before", want: []string{"MCP_STDOUT_NOT_JSONRPC"}, message: "before initialize"},
+		{server: "noise-after", want: []string{"MCP_STDOUT_NOT_JSONRPC"}, message: `after initialize was answered is not a JSON-RPC message: "bye"`},
+		{server: "hang-initialize", opts: hang, want: []string{"MCP_REQUEST_TIMEOUT"}, message: "no answer to initialize"},
+		{server: "hang-tools-list", opts: hang, want: []string{"MCP_REQUEST_TIMEOUT"}, message: "no answer to tools/list"},
+		{server: "crash-tools-list", want: []string{"MCP_SERVER_EXITED"}, message: "exited with code 3 before answering tools/list", detail: "fatal: sample configuration missing"},
+		{server: "crash-startup", want: []string{"MCP_SERVER_EXITED"}, message: "before answering initialize", detail: "sample startup failure"},
+		{server: "bad-exit", want: []string{"MCP_SERVER_EXIT_STATUS"}, message: "exited with code 4"},
+		{server: "ignore-eof", opts: Options{ShutdownGrace: 300 * time.Millisecond}, want: []string{"MCP_SERVER_SHUTDOWN_FORCED"}},
+		{server: "old-protocol", want: []string{"MCP_PROTOCOL_VERSION"}, message: "answered 2025-06-18"},
+		{server: "unknown-protocol", want: []string{"MCP_PROTOCOL_VERSION"}, message: "answered 1999-01-01"},
+		{server: "initialize-error", want: []string{"MCP_INITIALIZE_FAILED"}, message: "sample backend not configured"},
+		{server: "tools-list-error", want: []string{"MCP_TOOLS_LIST_FAILED"}, message: "tool registry unavailable"},
+		{server: "duplicate-tool", want: []string{"MCP_TOOL_NAME_DUPLICATE"}},
+		{server: "closed-input", want: []string{"MCP_TOOL_INPUT_SCHEMA_CLOSED", "MCP_TOOL_OUTPUT_SCHEMA_CLOSED"}},
+		{server: "closed-input", opts: Options{Profile: ProfileStrict}},
+		{server: "no-annotations", want: []string{"MCP_TOOL_ANNOTATIONS"}, message: "lack boolean idempotentHint, openWorldHint"},
+		{server: "bad-name", want: []string{"MCP_TOOL_DESCRIPTION", "MCP_TOOL_NAME", "MCP_TOOL_TITLE"}, message: `tool "list sample items!"`},
+	} {
+		t.Run(tc.server+"/"+tc.opts.Profile, func(t *testing.T) {
+			t.Parallel()
+			d := discover(t, tc.server, tc.opts)
+			if diff := cmp.Diff(tc.want, ruleIDs(d.Diagnostics)); diff != "" {
+				t.Fatalf("rules (-want +got)\n%s\nfindings: %v", diff, d.Diagnostics.Sorted())
+			}
+			found := func(f func(diag.Diagnostic) string, frag string) bool {
+				return slices.ContainsFunc(d.Diagnostics.Sorted(), func(x diag.Diagnostic) bool { return strings.Contains(f(x), frag) })
+			}
+			if tc.message != "" && !found(func(x diag.Diagnostic) string { return x.Message }, tc.message) {
+				t.Errorf("no finding says %q: %v", tc.message, d.Diagnostics.Sorted())
+			}
+			if tc.detail != "" && !found(func(x diag.Diagnostic) string { return x.Detail }, tc.detail) {
+				t.Errorf("no finding's detail holds %q: %#v", tc.detail, d.Diagnostics.Sorted())
+			}
+			for _, x := range d.Diagnostics.Sorted() {
+				if x.File != ServerFile {
+					t.Errorf("finding about %q, want %s: %v", x.File, ServerFile, x)
+				}
+			}
+		})
+	}
+}
+
+func TestDiscoverToolPointers(t *testing.T) {
+	t.Parallel()
+	d := discover(t, "bad-name", Options{})
+	var got []string
+	for _, x := range d.Diagnostics.Sorted() {
+		got = append(got, x.Rule+" "+x.Pointer)
+	}
+	want := []string{
+		"MCP_TOOL_NAME /tools/0/name",
+		"MCP_TOOL_DESCRIPTION /tools/1/description",
+		"MCP_TOOL_TITLE /tools/1/title",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+}
+
+func TestTranscriptRecordsTheExchange(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	discover(t, "noise-after", Options{Transcript: &b, Label: "discovery"})
+	var lines []TranscriptLine
+	for _, l := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+		var tl TranscriptLine
+		if err := json.Unmarshal([]byte(l), &tl); err != nil {
+			t.Fatalf("transcript line %q: %v", l, err)
+		}
+		lines = append(lines, tl)
+	}
+	var got []string
+	for _, l := range lines {
+		if l.Session != "discovery" {
+			t.Errorf("session = %q", l.Session)
+		}
+		what := l.Stdout
+		if l.Message != nil {
+			var m struct {
+				Method string `json:"method"`
+				ID     any    `json:"id"`
+			}
+			json.Unmarshal(l.Message, &m)
+			what = m.Method
+			if what == "" {
+				what = "response"
+			}
+		}
+		got = append(got, l.From+" "+what)
+	}
+	// "client connected" is printed while the server handles the
+	// notification, so it may come before or after the tools/list request.
+	slices.Sort(got)
+	want := []string{
+		"client initialize",
+		"client notifications/initialized",
+		"client tools/list",
+		"server bye",
+		"server client connected",
+		"server response",
+		"server response",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("transcript (-want +got)\n%s\n%s", diff, b.String())
+	}
+}
+
+func TestSessionCallsTools(t *testing.T) {
+	t.Parallel()
+	s, err := Start(context.Background(), serverPackage(t, "good"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.CallTool(context.Background(), "list_sample_items", map[string]any{"kind": "sample"})
+	if err != nil || res == nil {
+		t.Fatalf("CallTool = %v, %v", res, err)
+	}
+	var got struct {
+		StructuredContent map[string]any `json:"structuredContent"`
+	}
+	if err := json.Unmarshal(res.Raw, &got); err != nil || got.StructuredContent["httpStatus"] != 200.0 {
+		t.Errorf("result = %s (%v)", res.Raw, err)
+	}
+	// The TypeScript SDK answers an unknown tool with an isError result, not
+	// a JSON-RPC error; the session passes the answer on as it came.
+	res, err = s.CallTool(context.Background(), "no_such_tool", nil)
+	if err != nil || res == nil || res.Error != nil || !bytes.Contains(res.Raw, []byte("-32602")) {
+		t.Errorf("unknown tool answer = %+v, %v", res, err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if s.Diagnostics().Len() != 0 {
+		t.Errorf("findings: %v", s.Diagnostics().Sorted())
+	}
+}
+
+func TestDiscoverWithoutNode(t *testing.T) {
+	pkg := t.TempDir()
+	t.Setenv("PATH", t.TempDir())
+	_, err := Discover(context.Background(), pkg, Options{})
+	if !errors.Is(err, sandbox.ErrNotFound) {
+		t.Fatalf("err = %v, want one wrapping sandbox.ErrNotFound", err)
+	}
+}

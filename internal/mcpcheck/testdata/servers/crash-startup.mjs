@@ -1,0 +1,2 @@
+// Throws before it can answer anything.
+throw new Error("sample startup failure");

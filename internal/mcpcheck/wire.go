@@ -1,0 +1,241 @@
+package mcpcheck
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/code2skill/code2skill/internal/diag"
+)
+
+// maxLine bounds one stdout line, in bytes; longer lines are discarded and
+// reported. It matches the Go SDK's own frame limit.
+const maxLine = 16 << 20
+
+// maxNoiseFindings bounds how many stray stdout lines are reported one by
+// one; the rest are counted in one last finding.
+const maxNoiseFindings = 5
+
+// TranscriptLine is one line of a transcript: a JSON-RPC message as it
+// crossed the wire, or a stdout line of the server that was not one.
+type TranscriptLine struct {
+	Session string          `json:"session"`
+	From    string          `json:"from"` // "client" or "server"
+	Message json.RawMessage `json:"message,omitempty"`
+	Stdout  string          `json:"stdout,omitempty"`
+}
+
+// wire sits between the SDK client and the server's pipes. It keeps every
+// response by request ID, so that checks can read the exact bytes the server
+// sent, and records stray stdout lines as findings.
+type wire struct {
+	label string
+
+	mu         sync.Mutex
+	transcript io.Writer
+	writeErr   error                            // first transcript write error
+	lastID     map[string]jsonrpc.ID            // method -> ID of the last request sent
+	responses  map[jsonrpc.ID]*jsonrpc.Response // request ID -> its response
+	answered   bool                             // a response has been seen (initialize is answered first)
+	lines      int                              // non-blank stdout lines so far
+	noise      []diag.Diagnostic
+	noiseLines int
+}
+
+func newWire(label string, transcript io.Writer) *wire {
+	return &wire{
+		label:      label,
+		transcript: transcript,
+		lastID:     map[string]jsonrpc.ID{},
+		responses:  map[jsonrpc.ID]*jsonrpc.Response{},
+	}
+}
+
+// record appends one line to the transcript. The caller holds w.mu.
+func (w *wire) record(l TranscriptLine) {
+	if w.transcript == nil || w.writeErr != nil {
+		return
+	}
+	l.Session = w.label
+	b, err := json.Marshal(l)
+	if err == nil {
+		_, err = w.transcript.Write(append(b, '\n'))
+	}
+	if err != nil {
+		w.writeErr = fmt.Errorf("writing transcript: %w", err)
+	}
+}
+
+// lastRequest returns the ID of the last request of method sent.
+func (w *wire) lastRequest(method string) (jsonrpc.ID, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	id, ok := w.lastID[method]
+	return id, ok
+}
+
+// answer returns the server's answer to the request with the given ID, or
+// nil when none arrived.
+func (w *wire) answer(id jsonrpc.ID) *jsonrpc.Response {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.responses[id]
+}
+
+// response returns the server's answer to the last request of method sent.
+func (w *wire) response(method string) *jsonrpc.Response {
+	id, ok := w.lastRequest(method)
+	if !ok {
+		return nil
+	}
+	return w.answer(id)
+}
+
+// err returns the first error met writing the transcript.
+func (w *wire) err() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.writeErr
+}
+
+// findings returns the stray-output findings recorded so far.
+func (w *wire) findings() []diag.Diagnostic {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	ds := append([]diag.Diagnostic(nil), w.noise...)
+	if extra := w.noiseLines - len(w.noise); extra > 0 {
+		ds = append(ds, RuleStdoutNoise.New(ServerFile, "%d more stdout lines are not JSON-RPC messages", extra))
+	}
+	return ds
+}
+
+// clientWriter returns the writer the SDK sends through: it notes the ID of
+// each request and copies the message to the transcript before the server
+// gets it. The SDK writes exactly one message per Write.
+func (w *wire) clientWriter(stdin io.WriteCloser) io.WriteCloser {
+	return &tap{wire: w, WriteCloser: stdin}
+}
+
+type tap struct {
+	*wire
+	io.WriteCloser
+}
+
+func (t *tap) Write(p []byte) (int, error) {
+	line := bytes.TrimRight(p, "\r\n")
+	if msg, err := jsonrpc.DecodeMessage(line); err == nil {
+		t.mu.Lock()
+		if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
+			t.lastID[req.Method] = req.ID
+		}
+		t.record(TranscriptLine{From: "client", Message: bytes.Clone(line)})
+		t.mu.Unlock()
+	}
+	return t.WriteCloser.Write(p)
+}
+
+// serverReader returns the reader the SDK receives from, fed with the JSON-RPC
+// lines of stdout, and a channel closed once stdout has reached its end.
+func (w *wire) serverReader(stdout io.Reader) (io.ReadCloser, <-chan struct{}) {
+	pr, pw := io.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		err := w.filter(stdout, pw)
+		pw.CloseWithError(err)
+	}()
+	return pr, done
+}
+
+// filter reads stdout line by line until its end. A line that is a JSON-RPC
+// message is indexed and passed to sdk; any other non-blank line is a
+// finding. It returns nil at end of input.
+func (w *wire) filter(stdout io.Reader, sdk io.Writer) error {
+	r := bufio.NewReaderSize(stdout, 64<<10)
+	for {
+		line, tooLong, err := readLine(r)
+		if len(line) > 0 || tooLong {
+			if msg := w.classify(line, tooLong); msg {
+				// The SDK may have closed its end; keep draining stdout
+				// anyway so that later stray lines are still seen.
+				sdk.Write(append(line, '\n'))
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("reading the server's stdout: %w", err)
+		}
+	}
+}
+
+// classify records one stdout line and reports whether it is a JSON-RPC
+// message for the SDK.
+func (w *wire) classify(line []byte, tooLong bool) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	when := "after initialize was answered"
+	if !w.answered {
+		when = "before initialize was answered"
+	}
+	if !tooLong && len(bytes.TrimSpace(line)) == 0 {
+		return false
+	}
+	w.lines++
+	if !tooLong {
+		if msg, err := jsonrpc.DecodeMessage(line); err == nil {
+			if resp, ok := msg.(*jsonrpc.Response); ok {
+				w.responses[resp.ID] = resp
+				w.answered = true
+			}
+			w.record(TranscriptLine{From: "server", Message: bytes.Clone(line)})
+			return true
+		}
+	}
+	w.noiseLines++
+	w.record(TranscriptLine{From: "server", Stdout: string(line)})
+	if len(w.noise) < maxNoiseFindings {
+		what := fmt.Sprintf("%q", clip(string(line), 120))
+		if tooLong {
+			what = fmt.Sprintf("a line longer than %d bytes", maxLine)
+		}
+		w.noise = append(w.noise, RuleStdoutNoise.New(ServerFile,
+			"stdout line %d %s is not a JSON-RPC message: %s; write logs to stderr",
+			w.lines, when, what))
+	}
+	return false
+}
+
+// readLine reads one line without its line ending. A line longer than
+// maxLine is discarded up to its end and reported as tooLong.
+func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !tooLong {
+			line = append(line, chunk...)
+			if len(line) > maxLine {
+				line, tooLong = nil, true
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return bytes.TrimRight(line, "\r\n"), tooLong, err
+	}
+}
+
+// clip shortens s to at most n runes, marking the cut.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
