@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/code2skill/code2skill/internal/scaffold"
+)
+
+func initCmd() *command {
+	c := &command{
+		name:    "init",
+		summary: "scaffold a new core-export-v1 package",
+		usage: `Usage: code2skill init <dir> [--feature-id ID] [--goal ID]... [--service NAME]
+                       [--feature-context] [--force]
+
+Writes the starting point of a core-export-v1 package into <dir>: one Skill
+at the package root for a single goal, or skills/<goal>/SKILL.md for each of
+several goals sharing one Function core and MCP server; an illustrative
+read-only HTTP Tool per goal whose base URL comes from the environment
+variable CODE2SKILL_<FEATURE>_<SERVICE>_BASE_URL; the reviewed
+portable-agent-result.mjs; package.json with the MCP SDK and zod pinned and a
+plain "node --test" script; MCP-SETUP.md; and offline tests that mock fetch
+and use .invalid base URLs. After "npm install" in <dir> the package passes
+"code2skill validate".
+
+<dir> is created if needed. A non-empty <dir> is refused unless --force.
+Nothing is left half-written: a new directory appears complete or not at all.
+
+Flags:
+  --feature-id ID     names the package, its MCP server and a root Skill;
+                      lowercase letters, digits and single hyphens, starting
+                      with a letter (default: the name of <dir>, which a root
+                      Skill's name must equal)
+  --goal ID           a user goal, same form; repeat for several goals
+  --service NAME      the service in the base-URL variable: letters, digits
+                      and underscores (default API)
+  --feature-context   also write the references/feature-context.md skeleton
+                      for each Skill
+  --force             write into a non-empty <dir>, replacing the files init
+                      writes and leaving every other file as it is
+
+Exit codes:
+  0  the package was written
+  2  usage error (bad flags or ids, or a non-empty <dir> without --force)
+  3  the package could not be written
+`,
+	}
+	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
+		fs := newFlagSet(c)
+		featureID := fs.String("feature-id", "", "")
+		var goals stringsFlag
+		fs.Var(&goals, "goal", "")
+		service := fs.String("service", "", "")
+		featureContext := fs.Bool("feature-context", false, "")
+		force := fs.Bool("force", false, "")
+		pos, code, ok := parseOrExit(fs, c, stdio, args)
+		if !ok {
+			return code
+		}
+		if len(pos) != 1 {
+			return usageError(stdio, c, "want exactly one directory, got %d arguments", len(pos))
+		}
+		dir := pos[0]
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			fmt.Fprintf(stdio.Err, "code2skill init: %v\n", err)
+			return ExitFailure
+		}
+		opts := scaffold.Options{
+			FeatureID:      *featureID,
+			Goals:          goals,
+			Service:        *service,
+			FeatureContext: *featureContext,
+		}
+		if opts.FeatureID == "" {
+			opts.FeatureID = filepath.Base(abs)
+		}
+		if err := opts.Check(); err != nil {
+			return usageError(stdio, c, "%v", err)
+		}
+		// Agent Skills require a Skill's name to equal its directory; for a
+		// root Skill that directory is the package.
+		if opts.RootSkill() && filepath.Base(abs) != opts.FeatureID {
+			return usageError(stdio, c, "a single-goal package holds its Skill at the root, and a Skill's name must equal its directory: "+
+				"name the directory %q, or drop --feature-id", opts.FeatureID)
+		}
+		files, err := scaffold.Files(opts)
+		if err != nil {
+			fmt.Fprintf(stdio.Err, "code2skill init: %v\n", err)
+			return ExitFailure
+		}
+		if err := scaffold.Write(dir, files, *force); err != nil {
+			if errors.Is(err, scaffold.ErrNotEmpty) {
+				return usageError(stdio, c, "%v; choose an empty or new directory, or pass --force", err)
+			}
+			fmt.Fprintf(stdio.Err, "code2skill init: %v\n", err)
+			return ExitFailure
+		}
+		skills := "1 Skill at the package root"
+		if !opts.RootSkill() {
+			skills = fmt.Sprintf("%d Skills under skills/", len(opts.Goals))
+		}
+		fmt.Fprintf(stdio.Out, "wrote %s: a core-export-v1 package with %s, %d files\n", dir, skills, len(files))
+		fmt.Fprintf(stdio.Out, "next: replace the illustrative requests with the real call sites, then\n")
+		fmt.Fprintf(stdio.Out, "  (cd %s && npm install)\n  code2skill validate %s\n", dir, dir)
+		return ExitPassed
+	}
+	return c
+}
