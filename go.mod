@@ -3,9 +3,11 @@ module github.com/code2skill/code2skill
 go 1.26
 
 require (
+	github.com/evanw/esbuild v0.28.2
 	github.com/google/go-cmp v0.7.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/rogpeppe/go-internal v1.16.0
+	github.com/tdewolff/parse/v2 v2.8.20
 )
 
 require (

@@ -1,0 +1,112 @@
+// Package jsmod reads static facts from the .mjs and .js files of a package
+// in process, without running node: whether each file is a valid
+// ECMAScript module, what it imports, which environment variables it reads,
+// and whether a read falls back to a literal http(s) URL (a default
+// environment, which core-export-v1 forbids).
+//
+// A file is parsed once into a Module; every fact is a method over that
+// Module's syntax tree, so later checks add extractors, not parses:
+//
+//	m, diags := jsmod.Parse("function-core/index.mjs", src)
+//	list.Add(diags...)
+//	if m != nil {
+//		list.Add(m.Check()...)
+//		for _, v := range m.EnvReads() { … }
+//	}
+//
+// # Two parsers, one tree
+//
+// No single pure-Go JavaScript parser both rejects what node rejects and
+// exposes a syntax tree, so validity and facts come from two:
+//
+//   - github.com/evanw/esbuild/pkg/api decides validity. Given a .mjs name,
+//     its parser enforces the ECMAScript early errors V8 enforces in
+//     modules (redeclarations, duplicate or undeclared exports, strict-mode
+//     reserved words and octal literals, private names, labels, top-level
+//     return, HTML comments) and reports a precise line, byte column and
+//     message. It has no public syntax tree.
+//   - github.com/tdewolff/parse/v2/js builds the tree the facts are read
+//     from. On its own it accepts many modules node rejects (it misses most
+//     early errors and is lenient about automatic semicolon insertion), and
+//     it does not parse import attributes (`with { type: "json" }`). Its
+//     nodes carry no positions, but token bytes in the tree are slices of
+//     the source, so positions are recovered from their addresses (see
+//     subsliceOffset); import attribute clauses are blanked before it sees
+//     them (see parseTree).
+//
+// A module is valid when both accept it. tdewolff rejects the syntax
+// esbuild supports ahead of node 20 (decorators, `await using`), so the pair
+// agrees with node where either alone would not. TestNodeAgrees checks the
+// verdict against node itself on a corpus of valid and invalid modules and
+// lists the few known disagreements.
+//
+// The esbuild pass is most of the cost (it also prints the module, which
+// cannot be switched off): BenchmarkParse and BenchmarkStages measure it.
+package jsmod
+
+import (
+	"sync"
+
+	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/tdewolff/parse/v2/js"
+)
+
+// Module is one parsed ECMAScript module.
+type Module struct {
+	File string // package-relative slash path, used in diagnostics
+
+	src   []byte // the source as parsed, with one spare byte of capacity the parser uses
+	lines lineIndex
+	ast   *js.AST
+
+	imports map[string]importBinding // local names bound by import declarations
+
+	envOnce sync.Once
+	env     *envFacts
+}
+
+// Parse parses src as an ECMAScript module. When it is not one, Parse
+// returns a nil Module and a JS_SYNTAX finding with the line, byte column
+// and parser message of the first error.
+func Parse(file string, src []byte) (*Module, []diag.Diagnostic) {
+	// The tree parser writes a NUL sentinel one past the end of its input
+	// unless that would reallocate; a private copy with spare capacity keeps
+	// token slices pointing into m.src (positions depend on it) and leaves
+	// the caller's bytes alone.
+	buf := make([]byte, len(src), len(src)+1)
+	copy(buf, src)
+	m := &Module{File: file, src: buf, lines: newLineIndex(buf)}
+	if d, ok := m.checkSyntax(); !ok {
+		return nil, []diag.Diagnostic{d}
+	}
+	ast, d, ok := m.parseTree()
+	if !ok {
+		return nil, []diag.Diagnostic{d}
+	}
+	m.ast = ast
+	m.imports = importBindings(ast)
+	return m, nil
+}
+
+// Check returns the findings about the module's own code: today, every
+// environment read that falls back to a literal URL (JS_ENV_URL_FALLBACK).
+func (m *Module) Check() []diag.Diagnostic {
+	var out []diag.Diagnostic
+	for _, f := range m.EnvURLFallbacks() {
+		out = append(out, RuleEnvURLFallback.New(m.File,
+			"environment variable %s falls back to %s when it is unset; a default environment is forbidden: "+
+				"leave the base URL to the host's configuration and stop before the request when it is missing",
+			f.Var, f.URL).At(f.Pos.Line, f.Pos.Column))
+	}
+	return out
+}
+
+// pos returns where a token of the tree starts, or the zero Pos when its
+// bytes are not a slice of the source.
+func (m *Module) pos(tok []byte) Pos {
+	off, ok := subsliceOffset(m.src, tok)
+	if !ok {
+		return Pos{}
+	}
+	return m.lines.pos(off)
+}

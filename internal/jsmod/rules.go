@@ -1,0 +1,17 @@
+package jsmod
+
+import "github.com/code2skill/code2skill/internal/diag"
+
+var (
+	// RuleSyntax flags a file that is not a valid ECMAScript module: node
+	// would refuse to load it.
+	RuleSyntax = diag.Register("JS_SYNTAX", diag.Error,
+		"every .mjs/.js file must parse as an ECMAScript module")
+
+	// RuleEnvURLFallback flags an environment read that falls back to a
+	// literal http(s) URL. core-export-v1 forbids default environments: a
+	// missing base URL must stop the request before it is sent, not
+	// silently send it to an address found in the source.
+	RuleEnvURLFallback = diag.Register("JS_ENV_URL_FALLBACK", diag.Error,
+		"an environment variable read must not fall back to a literal http(s) URL (no default environments)")
+)
