@@ -44,6 +44,7 @@ func commands() []*command {
 	return []*command{
 		initCmd(),
 		rulesCmd(),
+		skillsCmd(),
 		versionCmd(),
 	}
 }
