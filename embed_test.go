@@ -3,20 +3,20 @@ package code2skill
 import (
 	"io/fs"
 	"path"
-	"strings"
 	"testing"
 
 	"github.com/code2skill/code2skill/assets"
+	"github.com/code2skill/code2skill/internal/skillmd"
 )
 
-// The budget of a Producer Skill's body: the Agent Skills limit on lines,
-// and about 5k tokens at roughly four bytes a token.
-const (
-	maxBodyLines = 500
-	maxBodyBytes = 20000
-)
+// maxBodyBytes is the budget of a Producer Skill's body: about 5k tokens at
+// roughly four bytes a token. The Agent Skills rules (skillmd) bound its
+// lines.
+const maxBodyBytes = 20000
 
-func TestSkillsFrontmatterAndBudget(t *testing.T) {
+// TestSkillsFollowAgentSkillsRules checks each Producer Skill with the same
+// Agent Skills rules validate applies to generated packages.
+func TestSkillsFollowAgentSkillsRules(t *testing.T) {
 	dirs, err := fs.ReadDir(Skills(), ".")
 	if err != nil {
 		t.Fatal(err)
@@ -25,26 +25,20 @@ func TestSkillsFrontmatterAndBudget(t *testing.T) {
 		t.Errorf("want the three Producer Skills, got %d entries", len(dirs))
 	}
 	for _, d := range dirs {
+		file := path.Join("skills", d.Name(), "SKILL.md")
 		src, err := fs.ReadFile(Skills(), path.Join(d.Name(), "SKILL.md"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		front, body, ok := strings.Cut(strings.TrimPrefix(string(src), "---\n"), "\n---\n")
-		if !ok || !strings.HasPrefix(string(src), "---\n") {
-			t.Errorf("%s: no frontmatter", d.Name())
-			continue
+		s, diags := skillmd.Parse(file, src)
+		if s != nil {
+			diags = append(diags, s.Check()...)
 		}
-		if !strings.HasPrefix(front, "name: "+d.Name()+"\n") {
-			t.Errorf("%s: the frontmatter does not start with its name, equal to the directory", d.Name())
+		for _, dg := range diags {
+			t.Error(dg)
 		}
-		if n := strings.Count(body, "\n"); n > maxBodyLines {
-			t.Errorf("%s: body has %d lines, budget %d", d.Name(), n, maxBodyLines)
-		}
-		if len(body) > maxBodyBytes {
-			t.Errorf("%s: body has %d bytes, budget %d", d.Name(), len(body), maxBodyBytes)
-		}
-		if strings.Contains(body, "](../") {
-			t.Errorf("%s: links outside its own folder", d.Name())
+		if s != nil && len(s.Body) > maxBodyBytes {
+			t.Errorf("%s: body has %d bytes, budget %d", file, len(s.Body), maxBodyBytes)
 		}
 	}
 }

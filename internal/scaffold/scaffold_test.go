@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -19,6 +20,7 @@ import (
 	"github.com/code2skill/code2skill/internal/atomicfile"
 	"github.com/code2skill/code2skill/internal/golden"
 	"github.com/code2skill/code2skill/internal/sandbox"
+	"github.com/code2skill/code2skill/internal/skillmd"
 	"github.com/code2skill/code2skill/internal/testnode"
 )
 
@@ -94,8 +96,30 @@ func TestLayout(t *testing.T) {
 		if f.Path == assets.AgentResult.Name() && !assets.AgentResult.Matches(f.Data) {
 			t.Error("the result projection is not the reviewed asset")
 		}
-		if strings.Contains(string(f.Data), "../") && strings.HasPrefix(f.Path, "skills/") {
-			t.Errorf("%s refers to a parent directory", f.Path)
+	}
+}
+
+// TestSkillsFollowAgentSkillsRules checks every generated SKILL.md with the
+// Agent Skills rules validate applies.
+func TestSkillsFollowAgentSkillsRules(t *testing.T) {
+	for _, c := range cases {
+		files, _ := Files(c.opts)
+		for _, f := range files {
+			if path.Base(f.Path) != "SKILL.md" {
+				continue
+			}
+			// A root Skill's folder is the package directory.
+			file := f.Path
+			if file == "SKILL.md" {
+				file = c.opts.FeatureID + "/SKILL.md"
+			}
+			s, diags := skillmd.Parse(file, f.Data)
+			if s != nil {
+				diags = append(diags, s.Check()...)
+			}
+			for _, d := range diags {
+				t.Errorf("%s: %v", c.name, d)
+			}
 		}
 	}
 }
