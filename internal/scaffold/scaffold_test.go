@@ -361,3 +361,27 @@ func TestGeneratedSkillsAreValid(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkFiles measures laying out a three-goal package in memory.
+func BenchmarkFiles(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Files(cases[2].opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkWrite measures writing a three-goal package to a new directory.
+func BenchmarkWrite(b *testing.B) {
+	files, _ := Files(cases[2].opts)
+	root := b.TempDir()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		if err := Write(filepath.Join(root, strconv.Itoa(i), "order-desk"), files, false); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -267,3 +267,39 @@ func assertNoTemporaries(t *testing.T, dir string) {
 		}
 	}
 }
+
+// BenchmarkInstall measures reinstalling the three Producer Skills over an
+// existing copy.
+func BenchmarkInstall(b *testing.B) {
+	skills, err := Embedded()
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Install(dir, skills); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkList measures comparing the Producer Skills with every agent
+// directory of a project and a home, one of them populated.
+func BenchmarkList(b *testing.B) {
+	skills, err := Embedded()
+	if err != nil {
+		b.Fatal(err)
+	}
+	project, home := b.TempDir(), b.TempDir()
+	claude, _ := Lookup("claude-code")
+	if err := Install(claude.Dir(Project, project), skills); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := List(skills, project, home); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
