@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/code2skill/code2skill/internal/diag"
@@ -26,4 +27,18 @@ func printReport(stdio *Stdio, format *formatFlag, r *diag.Report) int {
 		return ExitFindings
 	}
 	return ExitFailure
+}
+
+// printJSON writes v as one indented JSON document, the way every command's
+// --format json output is written, and returns the exit code: ExitPassed,
+// or ExitFailure when stdout cannot be written.
+func printJSON(stdio *Stdio, command string, v any) int {
+	enc := json.NewEncoder(stdio.Out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		fmt.Fprintf(stdio.Err, "code2skill %s: writing output: %v\n", command, err)
+		return ExitFailure
+	}
+	return ExitPassed
 }

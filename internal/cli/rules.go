@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -53,13 +52,7 @@ Flags:
 			for _, r := range rules {
 				out.Rules = append(out.Rules, jsonRule{r.ID, r.Severity, r.Purpose})
 			}
-			enc := json.NewEncoder(stdio.Out)
-			enc.SetEscapeHTML(false)
-			enc.SetIndent("", "  ")
-			if err := enc.Encode(out); err != nil {
-				return ExitFailure
-			}
-			return ExitPassed
+			return printJSON(stdio, "rules", out)
 		}
 		tw := tabwriter.NewWriter(stdio.Out, 0, 4, 2, ' ', 0)
 		for _, r := range rules {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -241,13 +240,7 @@ func skillsList(c *command, stdio *Stdio, args []string) int {
 			}
 			out.Locations = append(out.Locations, jl)
 		}
-		enc := json.NewEncoder(stdio.Out)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
-			return ExitFailure
-		}
-		return ExitPassed
+		return printJSON(stdio, "skills", out)
 	}
 	tw := tabwriter.NewWriter(stdio.Out, 0, 4, 2, ' ', 0)
 	found := false
