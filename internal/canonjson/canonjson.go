@@ -111,7 +111,8 @@ type Member struct {
 const indexThreshold = 8
 
 // Object is a JSON object whose members keep their order. The zero value is an
-// empty object ready to use; keys are unique.
+// empty object ready to use; keys are unique. A nil *Object reads as an empty
+// object (Get, Has, Len, All and Keys work on it); only writing needs one.
 type Object struct {
 	members []Member
 	index   map[string]int // key -> position in members; nil while small
@@ -128,7 +129,12 @@ func NewObject(members ...Member) *Object {
 }
 
 // Len returns the number of members.
-func (o *Object) Len() int { return len(o.members) }
+func (o *Object) Len() int {
+	if o == nil {
+		return 0
+	}
+	return len(o.members)
+}
 
 // Get returns the value of key.
 func (o *Object) Get(key string) (Value, bool) {
@@ -173,6 +179,9 @@ func (o *Object) Delete(key string) {
 // All iterates over the members in order.
 func (o *Object) All() iter.Seq2[string, Value] {
 	return func(yield func(string, Value) bool) {
+		if o == nil {
+			return
+		}
 		for _, m := range o.members {
 			if !yield(m.Key, m.Value) {
 				return
@@ -183,6 +192,9 @@ func (o *Object) All() iter.Seq2[string, Value] {
 
 // Keys returns the keys in order.
 func (o *Object) Keys() []string {
+	if o == nil {
+		return nil
+	}
 	keys := make([]string, len(o.members))
 	for i, m := range o.members {
 		keys[i] = m.Key
@@ -191,6 +203,9 @@ func (o *Object) Keys() []string {
 }
 
 func (o *Object) find(key string) int {
+	if o == nil {
+		return -1
+	}
 	if o.index != nil {
 		if i, ok := o.index[key]; ok {
 			return i

@@ -36,6 +36,9 @@ func appendIndented(b []byte, v Value, depth int) []byte {
 		b = appendNewline(b, depth)
 		return append(b, ']')
 	case *Object:
+		if v == nil {
+			return append(b, "null"...)
+		}
 		if v.Len() == 0 {
 			return append(b, "{}"...)
 		}
@@ -75,6 +78,9 @@ func appendSorted(b []byte, v Value) []byte {
 		}
 		return append(b, ']')
 	case *Object:
+		if v == nil {
+			return append(b, "null"...)
+		}
 		// Sorting strings compares their UTF-8 bytes, which orders them by
 		// code point, as the established toolchain's key sort does.
 		members := slices.Clone(v.members)
@@ -105,7 +111,8 @@ func appendScalar(b []byte, v Value) []byte {
 	case String:
 		return appendString(b, string(v))
 	}
-	// Null, and a nil Value, which a model built in code may hold.
+	// Null, and a nil Value or nil *Object, which a model built in code may
+	// hold.
 	return append(b, "null"...)
 }
 

@@ -42,6 +42,7 @@ type command struct {
 // commands lists the subcommands in the order --help shows them.
 func commands() []*command {
 	return []*command{
+		deriveCmd(),
 		initCmd(),
 		rulesCmd(),
 		skillsCmd(),

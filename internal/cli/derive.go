@@ -1,0 +1,185 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/code2skill/code2skill/internal/atomicfile"
+	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/derive"
+	"github.com/code2skill/code2skill/internal/diag"
+)
+
+func deriveCmd() *command {
+	c := &command{
+		name:    "derive",
+		summary: "derive a vNext package's views from its canonical contract",
+		usage: `Usage: code2skill derive [--format text|json] <pkg>
+
+Reads the Portable Core inputs of the package <pkg> (canonical-contract.json,
+source-topology.json and host-profile.json, plus export-profile.json when
+present), checks their structure, and writes every view derived from them:
+
+  capability-bundle.json, function-core/capability-bundle.json
+  capability-draft.json
+  function-core/schema-contract.json, mcp-tool/schema-contract.json
+  references/capability-contracts.json
+  goal-contract.json, consumer-requirements.json
+  host-compatibility-report.json
+  verification-matrix.json (the baseline, before any verification)
+
+It then prints the paths it wrote (relative to <pkg>) and the documentation
+marker the package's documents carry:
+
+  <!-- code2skill-capability-contract-sha256:<hex> -->
+
+The views are written only when no input has an error, all together, each
+through a temporary file; a failed run leaves the package as it was. The same
+inputs always give the same bytes.
+
+Flags:
+  --format text|json   output format (default text)
+
+` + exitCodesHelp,
+	}
+	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
+		fs := newFlagSet(c)
+		format := addFormatFlag(fs)
+		pos, code, ok := parseOrExit(fs, c, stdio, args)
+		if !ok {
+			return code
+		}
+		if len(pos) != 1 {
+			return usageError(stdio, c, "want exactly one package directory, got %d arguments", len(pos))
+		}
+		if fi, err := os.Stat(pos[0]); err != nil || !fi.IsDir() {
+			return usageError(stdio, c, "%s is not a directory", pos[0])
+		}
+		return printDerive(stdio, format, runDerive(pos[0]))
+	}
+	return c
+}
+
+// deriveResult is what one derive run found and wrote.
+type deriveResult struct {
+	list   diag.List
+	failed bool     // the tool could not do its job (I/O)
+	files  []string // written views, relative to the package
+	marker string
+}
+
+// deriveSummary is the summary object of the JSON report.
+type deriveSummary struct {
+	diag.Counts
+	Files  []string `json:"files"`
+	Marker string   `json:"marker"`
+}
+
+// runDerive reads, checks and derives the package in dir, and writes the
+// views when nothing is wrong.
+func runDerive(dir string) *deriveResult {
+	res := &deriveResult{}
+	read := func(name string, required bool) []byte {
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+		switch {
+		case err == nil:
+			return data
+		case errors.Is(err, fs.ErrNotExist):
+			if required {
+				res.list.Add(derive.RuleInputMissing.New(name, "%s is required to derive the views", name))
+			}
+		default:
+			res.failed = true
+			res.list.Add(derive.RuleIOFailure.New(name, "reading: %v", unwrapPath(err)))
+		}
+		return nil
+	}
+	in := &derive.Inputs{}
+	if data := read(contract.ContractFile, true); data != nil {
+		c, l := contract.DecodeContract(contract.ContractFile, data)
+		in.Contract = c
+		res.list.Merge(l)
+	}
+	if data := read(contract.TopologyFile, true); data != nil {
+		t, l := contract.DecodeTopology(contract.TopologyFile, data)
+		in.Topology = t
+		res.list.Merge(l)
+	}
+	if data := read(contract.HostProfileFile, true); data != nil {
+		h, l := contract.DecodeHostProfile(contract.HostProfileFile, data)
+		in.Host = h
+		res.list.Merge(l)
+	}
+	if data := read(contract.ExportProfileFile, false); data != nil {
+		p, l := contract.DecodeExportProfile(contract.ExportProfileFile, data)
+		in.Export = p
+		res.list.Merge(l)
+	}
+	res.list.Merge(derive.Check(in))
+	if res.failed || res.list.HasErrors() {
+		return res
+	}
+
+	views := derive.Views(in)
+	files := make([]atomicfile.File, len(views))
+	for i, v := range views {
+		files[i] = atomicfile.File{Path: v.Path, Data: v.Data, Perm: 0o644}
+	}
+	if err := atomicfile.WriteAll(dir, files); err != nil {
+		res.failed = true
+		res.list.Add(derive.RuleIOFailure.New("", "writing the views: %v", unwrapPath(err)))
+		return res
+	}
+	marker, err := derive.Marker(views)
+	if err != nil {
+		panic(err) // Views always includes the documentation view
+	}
+	for _, v := range views {
+		res.files = append(res.files, v.Path)
+	}
+	res.marker = marker
+	return res
+}
+
+// unwrapPath drops the *fs.PathError wrapper, whose path would repeat the
+// file already named (and possibly an absolute path).
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	return err
+}
+
+func printDerive(stdio *Stdio, format *formatFlag, res *deriveResult) int {
+	counts := diag.CountsOf(&res.list)
+	r := &diag.Report{
+		Command: "derive",
+		Status:  diag.StatusPassed,
+		List:    &res.list,
+		Summary: deriveSummary{Counts: counts, Files: append([]string{}, res.files...), Marker: res.marker},
+	}
+	switch {
+	case res.failed:
+		r.Status = diag.StatusError
+		r.Line = "derive: could not read or write the package; nothing was written"
+	case res.list.HasErrors():
+		r.Status = diag.StatusFailed
+		r.Line = fmt.Sprintf("derive: nothing was written (errors: %d, warnings: %d)", counts.Errors, counts.Warnings)
+	}
+	if *format == formatJSON || r.Status != diag.StatusPassed {
+		return printReport(stdio, format, r)
+	}
+	// Text success: any warnings, the written files, then the marker as the
+	// last line, where scripts and people look for it.
+	code := printReport(stdio, format, r)
+	for _, f := range res.files {
+		fmt.Fprintln(stdio.Out, f)
+	}
+	fmt.Fprintln(stdio.Out, res.marker)
+	return code
+}

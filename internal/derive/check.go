@@ -1,0 +1,178 @@
+package derive
+
+import (
+	"strings"
+
+	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/diag"
+)
+
+// Check checks the structural rules the inputs must satisfy before views can
+// be derived from them: the topology's authorisation boundary, unique
+// identities, references that resolve, and the few cross-field facts the
+// views rely on (readiness, side effect, runtime protection, HTTP steps,
+// requirement mappings). It reports every problem it finds, each with its
+// file and JSON Pointer.
+//
+// Inputs that failed to decode (nil) are skipped, and so are the checks that
+// need them.
+func Check(in *Inputs) *diag.List {
+	k := &checker{in: in}
+	if in.Topology != nil {
+		k.topology(in.Topology)
+	}
+	if c := in.Contract; c != nil {
+		k.index(c)
+		k.topologyRef(c)
+		k.featureBoundary(c)
+		k.evidenceCatalog(c)
+		k.evidenceRefs(c)
+		k.conflicts(c)
+		k.identities(c)
+		for i := range c.Capabilities {
+			k.capability(&c.Capabilities[i])
+		}
+		k.handoffs(c)
+		k.graph(c)
+		k.goals(c)
+		k.requirements(c)
+		k.workflows(c)
+		if in.Host != nil {
+			k.hostProfile(c, in.Host)
+		}
+		if in.Export != nil {
+			k.exportProfile(c, in.Export)
+		}
+	}
+	return &k.diags
+}
+
+// checker accumulates the findings of Check.
+type checker struct {
+	in    *Inputs
+	diags diag.List
+
+	// Identifiers the contract declares, for resolving references.
+	capabilities   map[string]*contract.Capability
+	evidenceIDs    map[string]bool
+	requirementIDs map[string]bool
+	workflowIDs    map[string]bool
+}
+
+func (k *checker) index(c *contract.Contract) {
+	k.capabilities = make(map[string]*contract.Capability, len(c.Capabilities))
+	for i := range c.Capabilities {
+		if _, dup := k.capabilities[c.Capabilities[i].ID]; !dup {
+			k.capabilities[c.Capabilities[i].ID] = &c.Capabilities[i]
+		}
+	}
+	k.evidenceIDs = make(map[string]bool, len(c.EvidenceCatalog))
+	for _, e := range c.EvidenceCatalog {
+		k.evidenceIDs[e.ID] = true
+	}
+	k.requirementIDs = make(map[string]bool, len(c.ConsumerRequirements))
+	for _, r := range c.ConsumerRequirements {
+		k.requirementIDs[r.ID] = true
+	}
+	k.workflowIDs = make(map[string]bool, len(c.Workflows))
+	for _, w := range c.Workflows {
+		k.workflowIDs[w.ID] = true
+	}
+}
+
+func (k *checker) report(rule *diag.Rule, file, at, format string, args ...any) {
+	k.diags.Add(rule.New(file, format, args...).AtPointer(at))
+}
+
+// contractf reports a finding in canonical-contract.json.
+func (k *checker) contractf(rule *diag.Rule, at, format string, args ...any) {
+	k.report(rule, contract.ContractFile, at, format, args...)
+}
+
+// unique reports each value of ids that repeats an earlier one. at gives the
+// pointer of the i-th value. Empty values are reported by decoding.
+func (k *checker) unique(file, what string, ids []string, at func(i int) string) {
+	first := make(map[string]int, len(ids))
+	for i, id := range ids {
+		if id == "" {
+			continue
+		}
+		if j, dup := first[id]; dup {
+			k.report(RuleDuplicateID, file, at(i), "%s %q is already declared at %s", what, id, at(j))
+			continue
+		}
+		first[id] = i
+	}
+}
+
+// resolve reports id when the contract does not declare it. An empty id was
+// reported by decoding.
+func (k *checker) resolve(known bool, at, what, id string) {
+	if !known && id != "" {
+		k.contractf(RuleUnknownReference, at, "%s %q is not declared", what, id)
+	}
+}
+
+// capability reports a capability ID that names no capability.
+func (k *checker) capabilityRef(at, id string) {
+	_, ok := k.capabilities[id]
+	k.resolve(ok, at, "capability", id)
+}
+
+func (k *checker) requirementRef(at, id string) {
+	k.resolve(k.requirementIDs[id], at, "consumer requirement", id)
+}
+
+func (k *checker) workflowRef(at, id string) {
+	k.resolve(k.workflowIDs[id], at, "workflow", id)
+}
+
+// inputRef reports an input name the capability does not declare.
+func (k *checker) inputRef(cp *contract.Capability, at, name string) {
+	if cp == nil || name == "" {
+		return
+	}
+	if _, ok := cp.Input(name); !ok {
+		k.contractf(RuleUnknownReference, at, "capability %q has no input %q", cp.ID, name)
+	}
+}
+
+// ptr returns the pointer of a member or element below at.
+func ptr(at string, tokens ...any) string { return at + diag.Pointer(tokens...) }
+
+// elementAt returns a function giving the pointer of the i-th element of the
+// list at at/key.
+func elementAt(at, key string) func(int) string {
+	return func(i int) string { return ptr(at, key, i) }
+}
+
+// portablePath reports whether p is a portable relative path: not empty, not
+// absolute, no "..", no backslash, no NUL and no URI scheme or drive letter.
+func portablePath(p string) bool {
+	if p == "" || strings.HasPrefix(p, "/") || strings.ContainsAny(p, "\\\x00") {
+		return false
+	}
+	if i := strings.IndexByte(p, ':'); i > 0 && isScheme(p[:i]) {
+		return false
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == ".." {
+			return false
+		}
+	}
+	return true
+}
+
+// isScheme reports whether s has the form of a URI scheme (RFC 3986), which
+// also covers a drive letter such as C.
+func isScheme(s string) bool {
+	for i, r := range s {
+		switch {
+		case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z':
+		case i > 0 && ('0' <= r && r <= '9' || r == '+' || r == '-' || r == '.'):
+		default:
+			return false
+		}
+	}
+	return s != ""
+}

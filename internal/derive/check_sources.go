@@ -1,0 +1,199 @@
+package derive
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/contract"
+)
+
+// topology checks source-topology.json: the producer searched explicitly
+// authorised, portable roots only.
+func (k *checker) topology(t *contract.Topology) {
+	const file = contract.TopologyFile
+	if t.MachineWideDiscovery {
+		k.report(RuleTopologyMachineWide, file, ptr(t.BoundaryAt, "machineWideDiscovery"),
+			"machineWideDiscovery must be false: only explicitly authorised roots may be searched")
+	}
+	ids := make([]string, len(t.Sources))
+	for i, s := range t.Sources {
+		ids[i] = s.ID
+		if s.Root != "" && !portablePath(s.Root) {
+			k.report(RuleTopologyRoot, file, ptr(s.At, "root"),
+				"root %q must be a relative path inside the authorised tree (no leading /, .., backslash or scheme)", s.Root)
+		}
+	}
+	k.unique(file, "sourceId", ids, elementAt("", "sources"))
+	for _, m := range t.MissingSources {
+		if m.Availability == "available" {
+			k.report(RuleTopologyMissingPresent, file, ptr(m.At, "availability"),
+				"a missing source cannot be available; use not-found, not-provided, unavailable or partially-available")
+		}
+	}
+}
+
+// sourceRef reports a source ID the topology does not declare. Without a
+// decoded topology there is nothing to resolve against.
+func (k *checker) sourceRef(at, id string) {
+	if k.in.Topology == nil || id == "" {
+		return
+	}
+	if _, ok := k.in.Topology.Source(id); !ok {
+		k.contractf(RuleUnknownReference, at, "source %q is not declared in %s", id, contract.TopologyFile)
+	}
+}
+
+// topologyRef checks that the contract points at the topology.
+func (k *checker) topologyRef(c *contract.Contract) {
+	ref := c.SourceTopologyRef
+	if ref == "" || ref == contract.TopologyFile || (k.in.Topology != nil && ref == k.in.Topology.TopologyID) {
+		return
+	}
+	k.contractf(RuleTopologyRef, "/sourceTopologyRef",
+		"sourceTopologyRef %q must be %q or the topology's topologyId", ref, contract.TopologyFile)
+}
+
+// featureBoundary checks that the boundary's source lists and inclusion rule
+// follow its primary evidence role.
+func (k *checker) featureBoundary(c *contract.Contract) {
+	b := &c.FeatureBoundary
+	primaryKey, rule := "clientSourceIds", "client-observed-only"
+	present := b.HasClientSourceIDs
+	if b.PrimaryEvidenceRole == contract.BoundaryServiceFeature {
+		primaryKey, rule = "serviceSourceIds", "explicitly-scoped-surface"
+		present = b.HasServiceSourceIDs
+	}
+	if b.PrimaryEvidenceRole == "" {
+		return // reported by decoding
+	}
+	if b.InclusionRule != "" && b.InclusionRule != rule {
+		k.contractf(RuleFeatureBoundary, ptr(b.At, "inclusionRule"),
+			"a %s boundary uses the inclusion rule %q", b.PrimaryEvidenceRole, rule)
+	}
+	primary := b.PrimarySourceIDs()
+	if !present || len(primary) == 0 {
+		k.contractf(RuleFeatureBoundary, b.At, "a %s boundary must list its primary sources in %s", b.PrimaryEvidenceRole, primaryKey)
+	}
+	for _, list := range []struct {
+		key string
+		ids []string
+	}{{primaryKey, primary}, {"supplementarySourceIds", b.SupplementarySourceIDs}} {
+		k.unique(contract.ContractFile, "source", list.ids, elementAt(b.At, list.key))
+		for i, id := range list.ids {
+			k.sourceRef(ptr(b.At, list.key, i), id)
+		}
+	}
+	for i, id := range b.SupplementarySourceIDs {
+		if slices.Contains(primary, id) {
+			k.contractf(RuleFeatureBoundary, ptr(b.At, "supplementarySourceIds", i),
+				"source %q is primary evidence and cannot also be supplementary", id)
+		}
+	}
+}
+
+// evidenceCatalog checks that every entry names a declared source, a role
+// that source declares, and a portable locator.
+func (k *checker) evidenceCatalog(c *contract.Contract) {
+	ids := make([]string, len(c.EvidenceCatalog))
+	for i, e := range c.EvidenceCatalog {
+		ids[i] = e.ID
+		k.sourceRef(ptr(e.At, "sourceId"), e.SourceID)
+		if k.in.Topology != nil && e.SemanticRole != "" {
+			if src, ok := k.in.Topology.Source(e.SourceID); ok && !slices.Contains(src.SemanticRoles, e.SemanticRole) {
+				k.contractf(RuleEvidenceRole, ptr(e.At, "semanticRole"),
+					"source %q does not declare the semantic role %q", e.SourceID, e.SemanticRole)
+			}
+		}
+		if e.Locator != "" && !portablePath(locatorPath(e.Locator)) {
+			k.contractf(RuleLocator, ptr(e.At, "locator"),
+				"locator %q must start with a path relative to its source root", e.Locator)
+		}
+	}
+	k.unique(contract.ContractFile, "evidenceId", ids, elementAt("", "evidenceCatalog"))
+}
+
+// locatorPath returns the path part of an evidence locator: what precedes
+// the symbol ("#") and the line (":").
+func locatorPath(locator string) string {
+	p, _, _ := strings.Cut(locator, "#")
+	p, _, _ = strings.Cut(p, ":")
+	return p
+}
+
+// freeFormKeys hold JSON Schemas and example or constant values: their
+// contents are the business data's, not the contract's, so an
+// "evidenceRefs" key inside them is not a reference.
+var freeFormKeys = []string{"schema", "value", "values", "enum", "const", "default", "examples"}
+
+// evidenceRefs checks that every evidence reference anywhere in the contract
+// names an entry of the catalog: every "evidenceRefs" and "...EvidenceRefs"
+// list, and the lists of hardWorkflowEvidence.
+func (k *checker) evidenceRefs(c *contract.Contract) {
+	var walk func(v canonjson.Value, at string)
+	checkList := func(v canonjson.Value, at string) {
+		a, _ := v.(canonjson.Array)
+		for i, e := range a {
+			if id, ok := e.(canonjson.String); ok && !k.evidenceIDs[string(id)] {
+				k.contractf(RuleEvidenceUnknown, ptr(at, i), "evidence %q is not in the evidence catalog", string(id))
+			}
+		}
+	}
+	walk = func(v canonjson.Value, at string) {
+		switch v := v.(type) {
+		case *canonjson.Object:
+			for key, mv := range v.All() {
+				switch {
+				case key == "evidenceRefs" || strings.HasSuffix(key, "EvidenceRefs"):
+					checkList(mv, ptr(at, key))
+				case key == "hardWorkflowEvidence":
+					if o, ok := mv.(*canonjson.Object); ok {
+						for cat, refs := range o.All() {
+							checkList(refs, ptr(at, key, cat))
+						}
+					}
+				case slices.Contains(freeFormKeys, key):
+				default:
+					walk(mv, ptr(at, key))
+				}
+			}
+		case canonjson.Array:
+			for i, e := range v {
+				walk(e, ptr(at, i))
+			}
+		}
+	}
+	walk(c.Raw, "")
+}
+
+// conflicts checks conflict identities, the capabilities they affect, and
+// that a resolved conflict says how.
+func (k *checker) conflicts(c *contract.Contract) {
+	ids := make([]string, len(c.Conflicts))
+	for i, cf := range c.Conflicts {
+		ids[i] = cf.ID
+		for j, id := range cf.AffectedCapabilityIDs {
+			k.capabilityRef(ptr(cf.At, "affectedCapabilityIds", j), id)
+		}
+		if cf.Status == "resolved" && !hasResolution(cf.Resolution) {
+			k.contractf(RuleConflict, cf.At, "resolved conflict %q must state its resolution", cf.ID)
+		}
+		if len(cf.EvidenceRefs) < 2 {
+			k.contractf(RuleConflict, ptr(cf.At, "evidenceRefs"),
+				"conflict %q must cite at least two pieces of evidence, one for each side", cf.ID)
+		}
+	}
+	k.unique(contract.ContractFile, "conflictId", ids, elementAt("", "conflicts"))
+}
+
+// hasResolution reports whether a resolution is a non-empty text or an
+// object (whose evidence is checked like any other).
+func hasResolution(v canonjson.Value) bool {
+	switch v := v.(type) {
+	case canonjson.String:
+		return strings.TrimSpace(string(v)) != ""
+	case *canonjson.Object:
+		return v.Len() > 0
+	}
+	return false
+}

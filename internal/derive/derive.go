@@ -1,0 +1,116 @@
+// Package derive computes the views of a vNext package from its Portable Core
+// inputs, and checks the structural rules those inputs must satisfy first.
+//
+// Everything here is a pure function of the decoded inputs: no file system,
+// no clock, no map iteration into output. The same inputs give the same bytes
+// on every machine.
+//
+//	in := &derive.Inputs{Contract: c, Topology: t, Host: h}
+//	if findings := derive.Check(in); !findings.HasErrors() {
+//		views := derive.Views(in) // ten files, encoded in the established format
+//		marker := derive.Marker(views)
+//	}
+//
+// The views are, in the order Views returns them:
+//
+//	capability-bundle.json, function-core/capability-bundle.json
+//	capability-draft.json
+//	function-core/schema-contract.json, mcp-tool/schema-contract.json
+//	references/capability-contracts.json
+//	goal-contract.json
+//	consumer-requirements.json
+//	host-compatibility-report.json
+//	verification-matrix.json (the baseline, before any verification)
+//
+// The two bundle files are byte-equal, and so are the two schema contracts.
+// The SHA-256 of references/capability-contracts.json is the documentation
+// marker that SKILL.md and the other documents carry.
+package derive
+
+import (
+	"fmt"
+
+	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/contract"
+)
+
+// Inputs are the decoded vNext inputs of a package.
+type Inputs struct {
+	Contract *contract.Contract
+	Topology *contract.Topology
+	Host     *contract.HostProfile
+	// Export is optional: no view depends on it, but Check checks it when
+	// present, so that derive reports every authored input's problems.
+	Export *contract.ExportProfile
+}
+
+// View is one derived file.
+type View struct {
+	Path string // slash-separated, relative to the package root
+	Data []byte // the file's bytes, ending in a newline
+}
+
+// Paths of the derived views, relative to the package root.
+const (
+	BundleFile               = "capability-bundle.json"
+	FunctionBundleFile       = "function-core/capability-bundle.json"
+	DraftFile                = "capability-draft.json"
+	FunctionSchemaFile       = "function-core/schema-contract.json"
+	MCPSchemaFile            = "mcp-tool/schema-contract.json"
+	CapabilityContractFile   = "references/capability-contracts.json"
+	GoalContractFile         = "goal-contract.json"
+	ConsumerRequirementsFile = "consumer-requirements.json"
+	HostCompatibilityFile    = "host-compatibility-report.json"
+	VerificationMatrixFile   = "verification-matrix.json"
+)
+
+// Views derives every view of the inputs. Call it only when Check reports no
+// error: on inputs that break the structural rules the views are still
+// well-formed JSON, but may be meaningless.
+func Views(in *Inputs) []View {
+	c := in.Contract
+	if c == nil {
+		c = &contract.Contract{}
+	}
+	compat := compatibility(c, in.Host)
+	bundle := canonjson.Encode(bundle(c))
+	schema := canonjson.Encode(schemaContract(c))
+	return []View{
+		{BundleFile, bundle},
+		{FunctionBundleFile, bundle},
+		{DraftFile, canonjson.Encode(draft(c))},
+		{FunctionSchemaFile, schema},
+		{MCPSchemaFile, schema},
+		{CapabilityContractFile, canonjson.Encode(capabilityContracts(c))},
+		{GoalContractFile, canonjson.Encode(goalContract(c))},
+		{ConsumerRequirementsFile, canonjson.Encode(consumerRequirements(c))},
+		{HostCompatibilityFile, canonjson.Encode(compat.report())},
+		{VerificationMatrixFile, canonjson.Encode(matrix(c, compat))},
+	}
+}
+
+// MarkerPrefix and MarkerSuffix enclose the documentation marker's hash.
+const (
+	MarkerPrefix = "<!-- code2skill-capability-contract-sha256:"
+	MarkerSuffix = " -->"
+)
+
+// Marker returns the documentation marker of a set of views: the SHA-256 of
+// references/capability-contracts.json's bytes, in the comment form the
+// documents carry.
+func Marker(views []View) (string, error) {
+	for _, v := range views {
+		if v.Path == CapabilityContractFile {
+			return MarkerPrefix + canonjson.SHA256(v.Data) + MarkerSuffix, nil
+		}
+	}
+	return "", fmt.Errorf("derive: no %s among the views", CapabilityContractFile)
+}
+
+// Standard references between views.
+const (
+	canonicalContractRef    = contract.ContractFile
+	consumerRequirementsRef = ConsumerRequirementsFile
+	hostProfileRef          = contract.HostProfileFile
+	hostCompatibilityRef    = HostCompatibilityFile
+)
