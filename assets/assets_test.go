@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -91,5 +92,34 @@ func TestRuntimeMatchesSources(t *testing.T) {
 		if len(a.SHA256()) != 64 {
 			t.Errorf("%s: SHA256() = %q", a.Name(), a.SHA256())
 		}
+	}
+}
+
+// TestStrictContracts pins the names strict-export-v1 validation looks for
+// in the reviewed strict assets and their exports.
+func TestStrictContracts(t *testing.T) {
+	for _, c := range []struct {
+		asset Asset
+		want  []string
+	}{
+		{ErrorNormalizer, []string{"export function normalizeToolError(error, operationPolicy)",
+			"UNKNOWN_DISPATCH_OUTCOME", "code", "message", "details", "retryable", "outcomeKnown"}},
+		{WorkflowGuard, []string{"export class GuardViolation", "export class UnknownDispatchOutcomeError",
+			"export class PortableWorkflowGuard", "async dispatchWithPolicy(", "export function protectedWorkflowStateFor(",
+			"bindingSources", "runtimeContext", "safeInput", "UNKNOWN_DISPATCH_OUTCOME", "automaticRetryAllowed = false"}},
+		{RuntimeEntry, []string{"McpServer", "StdioServerTransport", "export { z } from 'zod'"}},
+		{AgentResult, []string{"export function toAgentResult(", "export function toAgentError(",
+			"export async function readHttpResponse(", "export async function httpResultFromError("}},
+	} {
+		text := string(c.asset.Bytes())
+		for _, w := range c.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s lacks %q", c.asset.Name(), w)
+			}
+		}
+	}
+	// A guard never calls a verifier: the word may not even appear.
+	if strings.Contains(strings.ToLower(string(WorkflowGuard.Bytes())), "verif") {
+		t.Errorf("%s mentions a verifier", WorkflowGuard.Name())
 	}
 }

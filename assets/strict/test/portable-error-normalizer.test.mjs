@@ -110,6 +110,26 @@ describe('writes', () => {
   });
 });
 
+// The two normaliser vectors strict behaviour checks derive for writes.
+describe('behaviour vectors', () => {
+  it('a bare {message} from a write is an unknown, non-retryable outcome', () => {
+    const result = normalizeToolError({ message: 'connection dropped' }, createPolicy);
+    assert.equal(result.code, UNKNOWN_DISPATCH_OUTCOME);
+    assert.equal(result.retryable, false);
+  });
+
+  it('a {code, message, details, outcomeKnown: true} backend rejection stays structured', () => {
+    const result = normalizeToolError(
+      { code: 'SAMPLE_REJECTED', message: 'sample rejected', details: { field: 'title' }, outcomeKnown: true },
+      updatePolicy,
+    );
+    assert.equal(result.code, 'SAMPLE_REJECTED');
+    assert.equal(result.retryable, false);
+    assert.equal(result.details.outcomeKnown, true);
+    assert.equal(result.details.field, 'title');
+  });
+});
+
 describe('reads', () => {
   it('keeps the code, details and retryability of a Function error', () => {
     const error = rejection('NOT_FOUND', { id: 'sample-1' }, { retryable: false, outcomeKnown: true });
