@@ -1,6 +1,7 @@
 // Package testnode gives tests the repository's pinned npm install (the MCP
 // SDK, zod and the cross-check tools of package.json, installed by "npm ci"
-// at the repository root) and node itself.
+// at the repository root), node itself, and the self-contained MCP runtime
+// a strict package ships, bundled from that install.
 package testnode
 
 import (
@@ -10,7 +11,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
+
+	"github.com/evanw/esbuild/pkg/api"
 )
 
 // Root returns the repository root.
@@ -87,4 +91,43 @@ func Link(src, dst string) error {
 		}
 		return nil
 	})
+}
+
+var (
+	runtimeMu    sync.Mutex
+	runtimeCache = map[string][]byte{} // entry source -> bundle
+)
+
+// MCPRuntime returns a self-contained mcp-tool/runtime.mjs for strict
+// fixture packages: entry (the reviewed assets.RuntimeEntry, passed in by
+// the caller because assets' own tests use this package) bundled with
+// esbuild from the repository's pinned SDK and zod, as a strict package
+// ships it. Each entry is bundled once per test binary.
+func MCPRuntime(t testing.TB, entry []byte) []byte {
+	t.Helper()
+	modules := Modules(t)
+	runtimeMu.Lock()
+	defer runtimeMu.Unlock()
+	if js, ok := runtimeCache[string(entry)]; ok {
+		return js
+	}
+	res := api.Build(api.BuildOptions{
+		Stdin: &api.StdinOptions{
+			Contents:   string(entry),
+			ResolveDir: filepath.Dir(modules),
+			Sourcefile: "mcp-runtime-entry.mjs",
+		},
+		Bundle:   true,
+		Platform: api.PlatformNode,
+		Format:   api.FormatESModule,
+		Target:   api.ES2022,
+		Outfile:  "runtime.mjs",
+		LogLevel: api.LogLevelSilent,
+	})
+	if len(res.Errors) > 0 {
+		t.Fatalf("bundling the MCP runtime: %s", res.Errors[0].Text)
+	}
+	js := res.OutputFiles[0].Contents
+	runtimeCache[string(entry)] = js
+	return js
 }

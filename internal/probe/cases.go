@@ -1,0 +1,119 @@
+package probe
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/code2skill/code2skill/internal/canonjson"
+)
+
+// Kind is the kind of a case: what its call must prove.
+type Kind uint8
+
+const (
+	Success Kind = iota + 1 // --call: the tool succeeds
+	Failure                 // --error-call: the handler returns a structured Tool error
+	DryRun                  // --dry-run-call: the dry-run branch answers without dispatching
+)
+
+// flag returns the command-line flag that supplies cases of this kind.
+func (k Kind) flag() string {
+	switch k {
+	case Success:
+		return "--call"
+	case Failure:
+		return "--error-call"
+	}
+	return "--dry-run-call"
+}
+
+// maxCaseFile bounds a case file, in bytes.
+const maxCaseFile = 4 << 20
+
+// Case is one tools/call the probe makes on a caller's behalf.
+type Case struct {
+	Kind      Kind
+	File      string // the case file as given
+	Index     int    // position in the file's array; 0 for a lone object
+	Name      string
+	Arguments *canonjson.Object
+}
+
+// where names the case in messages: "cases.json" or "cases.json[2]".
+func (c *Case) where() string {
+	return fmt.Sprintf("%s[%d]", c.File, c.Index)
+}
+
+// UsageError is a problem with what the caller asked for (a malformed case
+// file, a case the package cannot take, flags that contradict each other);
+// the command exits with its usage code.
+type UsageError struct {
+	Msg string
+}
+
+func (e *UsageError) Error() string { return e.Msg }
+
+func usagef(format string, args ...any) error {
+	return &UsageError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// readCases reads a case file: one {"name", "arguments"} object or an array
+// of them. Any problem is a *UsageError naming the file and index.
+func readCases(kind Kind, file string) ([]*Case, error) {
+	fi, err := os.Stat(file)
+	if err != nil {
+		return nil, usagef("%s %s: %v", kind.flag(), file, unwrapPath(err))
+	}
+	if fi.Size() > maxCaseFile {
+		return nil, usagef("%s %s: %d bytes is more than a case file may hold (%d)", kind.flag(), file, fi.Size(), maxCaseFile)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, usagef("%s %s: %v", kind.flag(), file, unwrapPath(err))
+	}
+	v, err := canonjson.Decode(data)
+	if err != nil {
+		return nil, usagef("%s %s:%v", kind.flag(), file, err)
+	}
+	items := canonjson.Array{v}
+	if arr, ok := v.(canonjson.Array); ok {
+		if len(arr) == 0 {
+			return nil, usagef("%s %s: the array holds no case", kind.flag(), file)
+		}
+		items = arr
+	}
+	cases := make([]*Case, 0, len(items))
+	for i, item := range items {
+		c := &Case{Kind: kind, File: file, Index: i}
+		o, ok := item.(*canonjson.Object)
+		if !ok {
+			return nil, usagef("%s %s: case must be an object {\"name\", \"arguments\"}, found %s", kind.flag(), c.where(), typeName(item))
+		}
+		for _, k := range o.Keys() {
+			if k != "name" && k != "arguments" {
+				return nil, usagef("%s %s: unknown key %q (a case has only \"name\" and \"arguments\")", kind.flag(), c.where(), k)
+			}
+		}
+		name, _ := field(o, "name").(canonjson.String)
+		if strings.TrimSpace(string(name)) == "" {
+			return nil, usagef("%s %s: \"name\" must be a non-empty string", kind.flag(), c.where())
+		}
+		args, ok := field(o, "arguments").(*canonjson.Object)
+		if !ok {
+			return nil, usagef("%s %s: \"arguments\" must be an object, found %s", kind.flag(), c.where(), typeName(field(o, "arguments")))
+		}
+		c.Name, c.Arguments = string(name), args
+		cases = append(cases, c)
+	}
+	return cases, nil
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

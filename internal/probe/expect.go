@@ -1,0 +1,301 @@
+package probe
+
+import (
+	"errors"
+	"io/fs"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/mcpcheck"
+	"github.com/code2skill/code2skill/internal/pkgdir"
+)
+
+// The files a strict package's expectations come from, as derive writes
+// them.
+const (
+	bundleFile   = "capability-bundle.json"
+	contractFile = "mcp-tool/schema-contract.json"
+	profileFile  = "export-profile.json"
+)
+
+// DefaultDryRunVariable is the dry-run variable of an export profile that
+// declares none.
+const DefaultDryRunVariable = "CODE2SKILL_DRY_RUN"
+
+var dryRunVariableRE = regexp.MustCompile(`^[A-Z][A-Z0-9_]{2,80}$`)
+
+// hintNames are the four annotations a contract fixes for every tool.
+var hintNames = []string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
+
+// expectations is what a package says its server must do.
+type expectations struct {
+	strict          bool
+	protocolVersion string
+	dryRunVariable  string          // "" for core packages
+	tools           []*expectedTool // contract order; nil for core packages
+}
+
+// expectedTool is one tool of a strict package's schema contract.
+type expectedTool struct {
+	name        string
+	pointer     string // of its entry in mcp-tool/schema-contract.json
+	input       *canonjson.Object
+	output      *canonjson.Object
+	annotations *canonjson.Object
+	errors      errorContract
+	policy      canonjson.Value
+	summary     canonjson.Value
+	write       bool
+}
+
+// errorContract says where a Tool error carries its parts, as paths of
+// member names inside structuredContent.
+type errorContract struct {
+	code, message, details []string
+	retryability           []string // nil when the contract declares none
+}
+
+func (e *expectations) tool(name string) *expectedTool {
+	i := slices.IndexFunc(e.tools, func(t *expectedTool) bool { return t.name == name })
+	if i < 0 {
+		return nil
+	}
+	return e.tools[i]
+}
+
+// coreExpectations are those of a core-export-v1 package: the protocol
+// version, and tools checked for shape rather than against a contract.
+func coreExpectations() *expectations {
+	return &expectations{protocolVersion: mcpcheck.DefaultProtocolVersion}
+}
+
+// loadStrict reads a strict package's expectations. Problems are findings;
+// the result is nil when the probe cannot know what to expect.
+func loadStrict(pkg *pkgdir.Package, l *diag.List) *expectations {
+	rd := &docReader{pkg: pkg, diags: l}
+	e := &expectations{strict: true, protocolVersion: mcpcheck.DefaultProtocolVersion, dryRunVariable: DefaultDryRunVariable}
+
+	if prof, ok := rd.object(profileFile); ok {
+		if v, ok := prof.Get("protocolVersion"); ok {
+			if s, ok := rd.str(profileFile, "/protocolVersion", v); ok {
+				e.protocolVersion = s
+			}
+		}
+		if v, ok := prof.Get("dryRunEnvironmentVariable"); ok {
+			if s, ok := rd.str(profileFile, "/dryRunEnvironmentVariable", v); ok {
+				if dryRunVariableRE.MatchString(s) {
+					e.dryRunVariable = s
+				} else {
+					rd.report(profileFile, "/dryRunEnvironmentVariable", "%q is not an environment variable name of 3-81 characters A-Z 0-9 _", s)
+				}
+			}
+		}
+	}
+
+	var bundleTools []string
+	if bundle, ok := rd.object(bundleFile); ok {
+		for i, c := range rd.objects(bundleFile, bundle, "capabilities") {
+			if name, ok := rd.str(bundleFile, diag.Pointer("capabilities", i, "toolName"), field(c, "toolName")); ok {
+				bundleTools = append(bundleTools, name)
+			}
+		}
+	}
+
+	if contract, ok := rd.object(contractFile); ok {
+		for i, c := range rd.objects(contractFile, contract, "capabilities") {
+			if t := rd.tool(c, diag.Pointer("capabilities", i)); t != nil {
+				e.tools = append(e.tools, t)
+			}
+		}
+	}
+	if rd.failed {
+		return nil
+	}
+	var contractTools []string
+	for _, t := range e.tools {
+		contractTools = append(contractTools, t.name)
+	}
+	if missing, extra := setDiff(bundleTools, contractTools); len(missing)+len(extra) > 0 {
+		var parts []string
+		if len(missing) > 0 {
+			parts = append(parts, "it lacks "+quoteList(missing))
+		}
+		if len(extra) > 0 {
+			parts = append(parts, "it adds "+quoteList(extra))
+		}
+		l.Add(RuleContractTools.New(contractFile, "the schema contract does not match %s: %s; run code2skill derive",
+			bundleFile, strings.Join(parts, " and ")).AtPointer("/capabilities"))
+		return nil
+	}
+	return e
+}
+
+// docReader reads the expectation files, reporting what is missing.
+type docReader struct {
+	pkg    *pkgdir.Package
+	diags  *diag.List
+	failed bool
+}
+
+func (rd *docReader) report(file, pointer, format string, args ...any) {
+	rd.failed = true
+	rd.diags.Add(RuleExpectations.New(file, format, args...).AtPointer(pointer))
+}
+
+// object reads and decodes a file whose top level must be an object.
+func (rd *docReader) object(file string) (*canonjson.Object, bool) {
+	data, err := rd.pkg.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		rd.report(file, "", "%s is missing; the probe reads its expectations from it (code2skill derive writes it)", file)
+		return nil, false
+	}
+	if err != nil {
+		rd.report(file, "", "cannot read %s: %v", file, err)
+		return nil, false
+	}
+	v, err := canonjson.Decode(data)
+	if err != nil {
+		var se *canonjson.SyntaxError
+		if errors.As(err, &se) {
+			rd.failed = true
+			rd.diags.Add(se.Diagnostic(file))
+		}
+		return nil, false
+	}
+	o, ok := v.(*canonjson.Object)
+	if !ok {
+		rd.report(file, "", "the top level of %s is %s, want an object", file, typeName(v))
+	}
+	return o, ok
+}
+
+func (rd *docReader) str(file, pointer string, v canonjson.Value) (string, bool) {
+	s, ok := v.(canonjson.String)
+	if !ok || s == "" {
+		rd.report(file, pointer, "want a non-empty string, found %s", typeName(v))
+		return "", false
+	}
+	return string(s), true
+}
+
+// list returns the objects of a non-empty array member of o.
+func (rd *docReader) objects(file string, o *canonjson.Object, key string) []*canonjson.Object {
+	v, _ := o.Get(key)
+	arr, ok := v.(canonjson.Array)
+	if !ok || len(arr) == 0 {
+		rd.report(file, diag.Pointer(key), "want a non-empty array of capabilities, found %s", typeName(v))
+		return nil
+	}
+	out := make([]*canonjson.Object, len(arr))
+	for i, e := range arr {
+		if out[i], ok = e.(*canonjson.Object); !ok {
+			rd.report(file, diag.Pointer(key, i), "want an object, found %s", typeName(e))
+			out[i] = canonjson.NewObject()
+		}
+	}
+	return out
+}
+
+// tool reads one capability of the schema contract.
+func (rd *docReader) tool(c *canonjson.Object, at string) *expectedTool {
+	const file = contractFile
+	name, ok := rd.str(file, at+"/toolName", field(c, "toolName"))
+	if !ok {
+		return nil
+	}
+	t := &expectedTool{name: name, pointer: at}
+	schema := func(key string) *canonjson.Object {
+		o, ok := field(c, key).(*canonjson.Object)
+		if !ok {
+			rd.report(file, at+diag.Pointer(key), "tool %q: want a JSON Schema object, found %s", name, typeName(field(c, key)))
+		}
+		return o
+	}
+	t.input, t.output = schema("inputSchema"), schema("outputSchema")
+	if t.annotations = schema("annotations"); t.annotations != nil {
+		for _, h := range hintNames {
+			if _, ok := field(t.annotations, h).(canonjson.Bool); !ok {
+				rd.report(file, at+diag.Pointer("annotations", h), "tool %q: want a boolean %s", name, h)
+			}
+		}
+	}
+	if ec := schema("errorContract"); ec != nil {
+		path := func(key string, required bool) []string {
+			v, present := ec.Get(key)
+			if !present && !required {
+				return nil
+			}
+			arr, ok := v.(canonjson.Array)
+			var out []string
+			for _, e := range arr {
+				if s, isStr := e.(canonjson.String); isStr && s != "" {
+					out = append(out, string(s))
+				} else {
+					ok = false
+				}
+			}
+			if !ok || len(out) == 0 {
+				rd.report(file, at+diag.Pointer("errorContract", key), "tool %q: want a non-empty array of member names", name)
+			}
+			return out
+		}
+		t.errors = errorContract{
+			code:         path("codePath", true),
+			message:      path("messagePath", true),
+			details:      path("detailsPath", true),
+			retryability: path("retryabilityPath", false),
+		}
+	}
+	t.policy, t.summary = field(c, "operationPolicy"), field(c, "operationSummary")
+	policy, ok := t.policy.(*canonjson.Object)
+	if !ok {
+		rd.report(file, at+"/operationPolicy", "tool %q: want an object, found %s", name, typeName(t.policy))
+	} else if side, ok := field(policy, "sideEffect").(canonjson.String); ok {
+		t.write = side != "read"
+	} else {
+		rd.report(file, at+"/operationPolicy/sideEffect", "tool %q: want a string", name)
+	}
+	if _, ok := t.summary.(*canonjson.Object); !ok {
+		rd.report(file, at+"/operationSummary", "tool %q: want an object, found %s", name, typeName(t.summary))
+	}
+	return t
+}
+
+// field returns a member of o, or nil.
+func field(o *canonjson.Object, key string) canonjson.Value {
+	if o == nil {
+		return nil
+	}
+	v, _ := o.Get(key)
+	return v
+}
+
+// setDiff returns the names of want missing from got and the names of got
+// not in want, each sorted.
+func setDiff(want, got []string) (missing, extra []string) {
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			missing = append(missing, w)
+		}
+	}
+	for _, g := range got {
+		if !slices.Contains(want, g) {
+			extra = append(extra, g)
+		}
+	}
+	slices.Sort(missing)
+	slices.Sort(extra)
+	return slices.Compact(missing), slices.Compact(extra)
+}
+
+// quoteList renders names as "a", "b".
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = `"` + n + `"`
+	}
+	return strings.Join(q, ", ")
+}

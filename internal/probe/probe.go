@@ -1,0 +1,325 @@
+// Package probe proves, tool by tool and over the real protocol, that a
+// package's MCP server works once it has left the source repository.
+//
+// Run copies the package into a fresh temporary directory (a strict package
+// without any node_modules: its mcp-tool/runtime.mjs must be
+// self-contained; a core package with its own node_modules) and talks to
+// "node mcp-tool/index.mjs" there through internal/mcpcheck: the official
+// Go SDK client, the sandbox (scrubbed environment, temporary HOME, network
+// denied where the OS allows), a deadline per request, the process group
+// killed at the end. A symbolic link that escapes the package stops the
+// probe before anything runs.
+//
+// What the server must do comes from the package. A strict-export-v1
+// package supplies capability-bundle.json, mcp-tool/schema-contract.json
+// and export-profile.json (the protocol version and the dry-run variable);
+// its tools/list must list exactly the contract's tools, each with a title,
+// a description, the contract's four annotation hints, and input and output
+// schemas equal to the contract's projection once what SDKs add is
+// normalised away ($schema, nullable anyOf versus type arrays, type-array
+// order, zod's safe-integer bounds). A core-export-v1 package (or one that
+// declares no profile) has its tools/list checked for shape only.
+//
+// The probe runs these sessions, each a node process of its own:
+//
+//   - protocol: initialize (the declared version, exactly), tools/list, an
+//     unknown tool, then (strict) each tool called with missing required
+//     arguments, or with an unexpected one when it has none, and each
+//     --dry-run-call. For a strict package this session runs with the
+//     dry-run variable set to 1, so that no protocol check and no dry-run
+//     case can dispatch anything even if the server failed to reject it;
+//   - business (strict, unless --offline, when there are --call or
+//     --error-call cases): the cases, without the dry-run variable. A core
+//     package, which has no dry-run variable, runs its cases in the
+//     protocol session.
+//
+// # The unknown-tool answer
+//
+// The MCP specification makes a call of an unknown tool a JSON-RPC protocol
+// error, and so does spec 000. The TypeScript SDK (1.32.x), which strict
+// packages must use, cannot send one: it answers with a tool result,
+// {"isError": true, "content": [{"type": "text", "text": "MCP error -32602:
+// Tool x not found"}]}. The probe accepts both forms as a rejection and
+// reports which one the server used (Result.UnknownToolAnswer); anything
+// else (a success, an isError result that does not carry -32602, no answer)
+// is a finding. Demanding the protocol error would fail every package built
+// the way the spec prescribes. Calls with invalid arguments are judged the
+// same way: a JSON-RPC error, a structured Tool error with the contract's
+// envelope, or the SDK's isError result carrying -32602 all count as a
+// rejection.
+//
+// Offline, business calls are not made: --call and --error-call are refused,
+// the probe proves the protocol surface and the dry-run branch only, and
+// reports the business calls as not run and runtime verification as still
+// required.
+package probe
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/mcpcheck"
+	"github.com/code2skill/code2skill/internal/pkgdir"
+	"github.com/code2skill/code2skill/internal/sandbox"
+)
+
+// Options configure one probe run.
+type Options struct {
+	// Case files of each kind, in the order given.
+	Calls, ErrorCalls, DryRunCalls []string
+	// Offline proves the protocol surface and dry-run only.
+	Offline bool
+	// RequestTimeout bounds each request; 0 means mcpcheck's default.
+	RequestTimeout time.Duration
+	// Transcript, when set, receives the whole JSON-RPC exchange as NDJSON.
+	Transcript io.Writer
+	// AllowNetwork lets the server reach the network for business calls, a
+	// run the user explicitly authorises. The protocol session never gets
+	// it.
+	AllowNetwork bool
+	// Env holds KEY=VALUE pairs the server gets in every session (base URLs,
+	// credentials the user chose to pass).
+	Env []string
+	// TempDir is where the detached copy is made; "" means the system's.
+	TempDir string
+	// Progress receives a line per session.
+	Progress io.Writer
+}
+
+// Status is the outcome of one kind of check for one tool.
+type Status string
+
+const (
+	Passed Status = "passed"
+	Failed Status = "failed"
+	NotRun Status = "not-run"
+)
+
+// ToolStatus is one row of the per-tool table.
+type ToolStatus struct {
+	Name      string `json:"name"`
+	Discovery Status `json:"discovery"`
+	Success   Status `json:"success"`
+	Error     Status `json:"error"`
+	DryRun    Status `json:"dryRun"`
+}
+
+// Unknown-tool answer forms.
+const (
+	AnswerProtocolError = "jsonrpc-error"     // the specification's form
+	AnswerToolError     = "tool-error-result" // the TypeScript SDK's form: isError with -32602
+)
+
+// Result is what a probe found.
+type Result struct {
+	Profile         pkgdir.Profile
+	ProtocolVersion string // negotiated in the protocol session; "" when initialize failed
+	DetachedCopy    bool   // the server ran in a detached copy
+	Offline         bool
+	Isolation       sandbox.Isolation
+	// UnknownToolAnswer is AnswerProtocolError, AnswerToolError or "" when
+	// the server did not reject the unknown tool (or was not asked).
+	UnknownToolAnswer string
+	Tools             []*ToolStatus
+	Checks            Checks
+	// NodeProcesses counts the server processes started.
+	NodeProcesses int
+	Diagnostics   *diag.List
+}
+
+// Checks counts the checks of each kind that ran.
+type Checks struct {
+	Discovery        Count `json:"discovery"`
+	UnknownTool      Count `json:"unknownTool"`
+	InvalidArguments Count `json:"invalidArguments"`
+	Success          Count `json:"success"`
+	Error            Count `json:"error"`
+	DryRun           Count `json:"dryRun"`
+}
+
+// Count is how many checks of one kind passed and failed.
+type Count struct {
+	Passed int `json:"passed"`
+	Failed int `json:"failed"`
+}
+
+func (c *Count) add(ok bool) {
+	if ok {
+		c.Passed++
+	} else {
+		c.Failed++
+	}
+}
+
+// Run probes the package at dir. Findings about the package and its server
+// are diagnostics. The error is a *UsageError when the request itself is
+// wrong (a malformed case file, a case the package cannot take, --offline
+// with business cases); any other error means the probe could not do its
+// job (node missing: it wraps sandbox.ErrNotFound; I/O failure; ctx ended).
+func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
+	r := &Result{Offline: opts.Offline, Diagnostics: &diag.List{}}
+	pkg, ds, err := pkgdir.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	r.Diagnostics.Add(ds...)
+	if pkg == nil || r.Diagnostics.Has(pkgdir.RuleSymlinkEscape) {
+		// Nothing to probe, or a copy that would reach outside itself.
+		return r, nil
+	}
+	r.Profile = pkgdir.DetectProfile(dir)
+	strict := r.Profile == pkgdir.ProfileStrict
+	if !strict && r.Profile != pkgdir.ProfileCore && r.Profile != pkgdir.ProfileUnknown {
+		return nil, usagef("%s declares the profile %q; the probe knows %s and %s", dir, r.Profile, pkgdir.ProfileCore, pkgdir.ProfileStrict)
+	}
+
+	cases, err := readAllCases(opts)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Offline && len(opts.Calls)+len(opts.ErrorCalls) > 0 {
+		return nil, usagef("--offline makes no business calls: drop --call and --error-call, or drop --offline")
+	}
+	exp := coreExpectations()
+	if strict {
+		if exp = loadStrict(pkg, r.Diagnostics); exp == nil {
+			return r, nil
+		}
+		if err := checkCases(exp, cases); err != nil {
+			return nil, err
+		}
+		r.Diagnostics.Add(coverage(exp, cases, opts.Offline)...)
+	} else if len(opts.DryRunCalls) > 0 {
+		return nil, usagef("--dry-run-call needs a strict-export-v1 package: a %s package declares no dry-run variable", pkgdir.ProfileCore)
+	}
+
+	tmp, err := os.MkdirTemp(opts.TempDir, "code2skill-probe-")
+	if err != nil {
+		return nil, fmt.Errorf("making the detached copy: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	detached := filepath.Join(tmp, filepath.Base(pkg.Dir()))
+	if err := pkg.CopyTo(detached, pkgdir.CopyOptions{NodeModules: !strict}); err != nil {
+		return nil, fmt.Errorf("making the detached copy: %w", err)
+	}
+	r.DetachedCopy = true
+	if above := reachableModules(detached); above != "" {
+		r.Diagnostics.Add(RuleReachableModules.New("",
+			"node resolves packages from %s, above the detached copy; the copy is not fully detached", above))
+	}
+
+	p := &prober{opts: opts, exp: exp, dir: detached, result: r, cases: cases}
+	p.initTable()
+	if err := p.run(ctx); err != nil {
+		return nil, err
+	}
+	if opts.Offline {
+		r.Diagnostics.Add(RuleOffline.New("", "business calls were not run (--offline); runtime verification is still required"))
+	}
+	return r, nil
+}
+
+// readAllCases reads every case file, in flag order.
+func readAllCases(opts Options) ([]*Case, error) {
+	var all []*Case
+	for _, kind := range []struct {
+		kind  Kind
+		files []string
+	}{{Success, opts.Calls}, {Failure, opts.ErrorCalls}, {DryRun, opts.DryRunCalls}} {
+		for _, f := range kind.files {
+			cs, err := readCases(kind.kind, f)
+			if err != nil {
+				return nil, err
+			}
+			all = append(all, cs...)
+		}
+	}
+	return all, nil
+}
+
+// checkCases makes sure every case names a contract tool and that its
+// arguments satisfy the tool's input schema, so that an error case really
+// reaches the handler instead of failing input validation.
+func checkCases(exp *expectations, cases []*Case) error {
+	for _, c := range cases {
+		t := exp.tool(c.Name)
+		if t == nil {
+			return usagef("%s %s: the contract has no tool %q", c.Kind.flag(), c.where(), c.Name)
+		}
+		if vs := validate(t.input, c.Arguments); len(vs) > 0 {
+			return usagef("%s %s: the arguments do not satisfy %q's inputSchema: %s", c.Kind.flag(), c.where(), c.Name, vs[0])
+		}
+	}
+	return nil
+}
+
+// coverage reports tools the cases leave unproven: without --offline every
+// tool needs a --call and an --error-call (spec 000: one supplied success
+// and one handler-level structured execution error per Tool), and every
+// write tool always needs a --dry-run-call.
+func coverage(exp *expectations, cases []*Case, offline bool) []diag.Diagnostic {
+	has := func(kind Kind, name string) bool {
+		for _, c := range cases {
+			if c.Kind == kind && c.Name == name {
+				return true
+			}
+		}
+		return false
+	}
+	var ds []diag.Diagnostic
+	for _, kind := range []Kind{Success, Failure, DryRun} {
+		if offline && kind != DryRun {
+			continue
+		}
+		var missing []string
+		for _, t := range exp.tools {
+			if (kind != DryRun || t.write) && !has(kind, t.name) {
+				missing = append(missing, t.name)
+			}
+		}
+		if len(missing) > 0 {
+			what := "tool"
+			if kind == DryRun {
+				what = "write tool"
+			}
+			ds = append(ds, RuleCoverage.New(contractFile, "no %s case for %s %s", kind.flag(), what, quoteList(missing)).
+				AtPointer("/capabilities"))
+		}
+	}
+	return ds
+}
+
+// reachableModules returns the first directory above dir that holds a
+// node_modules directory node would resolve bare imports from, or "".
+func reachableModules(dir string) string {
+	for d := filepath.Dir(dir); ; d = filepath.Dir(d) {
+		if fi, err := os.Stat(filepath.Join(d, "node_modules")); err == nil && fi.IsDir() {
+			return filepath.Join(d, "node_modules")
+		}
+		if parent := filepath.Dir(d); parent == d {
+			return ""
+		}
+	}
+}
+
+// serverOptions returns the session options shared by every session.
+func (p *prober) serverOptions(label string, env []string, network sandbox.Network) mcpcheck.Options {
+	profile := mcpcheck.ProfileCore
+	if p.exp.strict {
+		profile = mcpcheck.ProfileStrict
+	}
+	return mcpcheck.Options{
+		Env:             append(append([]string(nil), p.opts.Env...), env...),
+		RequestTimeout:  p.opts.RequestTimeout,
+		ProtocolVersion: p.exp.protocolVersion,
+		Profile:         profile,
+		Transcript:      p.opts.Transcript,
+		Label:           label,
+		Network:         network,
+	}
+}

@@ -1,0 +1,461 @@
+package probe
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/code2skill/code2skill/assets"
+	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/pkgdir"
+	"github.com/code2skill/code2skill/internal/testnode"
+)
+
+// strictPackage lays out testdata/strict as a strict package named
+// sample-notes in a temporary directory, with the bundled runtime and the
+// reviewed error normalizer, then applies overrides (path -> content; an
+// empty content removes the file).
+func strictPackage(t *testing.T, overrides map[string]string) string {
+	t.Helper()
+	testnode.Node(t)
+	pkg := filepath.Join(t.TempDir(), "sample-notes")
+	if err := os.CopyFS(pkg, os.DirFS(filepath.Join("testdata", "strict"))); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{
+		"mcp-tool/runtime.mjs":        testnode.MCPRuntime(t, assets.RuntimeEntry.Bytes()),
+		assets.ErrorNormalizer.Name(): assets.ErrorNormalizer.Bytes(),
+	}
+	for name, content := range overrides {
+		files[name] = []byte(content)
+	}
+	for name, content := range files {
+		p := filepath.Join(pkg, filepath.FromSlash(name))
+		if len(content) == 0 {
+			os.Remove(p)
+			continue
+		}
+		if err := os.WriteFile(p, content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return pkg
+}
+
+// casesFile writes a case file and returns its path.
+func casesFile(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// The cases that prove the sample-notes package: one success and one
+// handler error per tool, one dry-run per write tool.
+func fullCases(t *testing.T) Options {
+	return Options{
+		Calls: []string{casesFile(t, "calls.json", `[
+			{"name": "list_sample_notes", "arguments": {"tag": "work"}},
+			{"name": "create_sample_note", "arguments": {"title": "Buy sample seeds", "body": null, "tag": "home"}},
+			{"name": "count_sample_notes", "arguments": {"folder": "inbox"}}
+		]`)},
+		ErrorCalls: []string{casesFile(t, "errors.json", `[
+			{"name": "list_sample_notes", "arguments": {"limit": 13}},
+			{"name": "create_sample_note", "arguments": {"title": "reject"}},
+			{"name": "count_sample_notes", "arguments": {"folder": "archive"}}
+		]`)},
+		DryRunCalls: dryRunCases(t),
+	}
+}
+
+func dryRunCases(t *testing.T) []string {
+	return []string{casesFile(t, "dry-run.json",
+		`{"name": "create_sample_note", "arguments": {"title": "  Plan the sample day", "tag": "work"}}`)}
+}
+
+func offlineCases(t *testing.T) Options {
+	return Options{Offline: true, DryRunCalls: dryRunCases(t)}
+}
+
+func ruleIDs(l *diag.List) []string {
+	var ids []string
+	for _, d := range l.Sorted() {
+		ids = append(ids, d.Rule)
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
+func run(t *testing.T, pkg string, opts Options) *Result {
+	t.Helper()
+	if opts.TempDir == "" {
+		opts.TempDir = t.TempDir()
+	}
+	r, err := Run(context.Background(), pkg, opts)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return r
+}
+
+func TestProbeStrictPackage(t *testing.T) {
+	t.Parallel()
+	pkg := strictPackage(t, nil)
+	var transcript strings.Builder
+	opts := fullCases(t)
+	opts.Transcript = &transcript
+	r := run(t, pkg, opts)
+	if r.Diagnostics.Len() != 0 {
+		t.Fatalf("findings on a good package:\n%v", r.Diagnostics.Sorted())
+	}
+	want := []*ToolStatus{
+		{Name: "list_sample_notes", Discovery: Passed, Success: Passed, Error: Passed, DryRun: NotRun},
+		{Name: "create_sample_note", Discovery: Passed, Success: Passed, Error: Passed, DryRun: Passed},
+		{Name: "count_sample_notes", Discovery: Passed, Success: Passed, Error: Passed, DryRun: NotRun},
+	}
+	if diff := cmp.Diff(want, r.Tools); diff != "" {
+		t.Errorf("table (-want +got)\n%s", diff)
+	}
+	wantChecks := Checks{
+		Discovery: Count{Passed: 3}, UnknownTool: Count{Passed: 1}, InvalidArguments: Count{Passed: 3},
+		Success: Count{Passed: 3}, Error: Count{Passed: 3}, DryRun: Count{Passed: 1},
+	}
+	if diff := cmp.Diff(wantChecks, r.Checks); diff != "" {
+		t.Errorf("checks (-want +got)\n%s", diff)
+	}
+	if r.ProtocolVersion != "2025-11-25" || !r.DetachedCopy || r.Profile != pkgdir.ProfileStrict {
+		t.Errorf("protocol %q, detached %v, profile %q", r.ProtocolVersion, r.DetachedCopy, r.Profile)
+	}
+	if r.UnknownToolAnswer != AnswerToolError {
+		t.Errorf("unknown tool answer = %q, want the SDK's isError form", r.UnknownToolAnswer)
+	}
+	if r.NodeProcesses != 2 {
+		t.Errorf("%d node processes, want 2 (protocol and business sessions)", r.NodeProcesses)
+	}
+	// The transcript holds both sessions, every line one JSON object.
+	sessions := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(transcript.String()), "\n") {
+		var l struct {
+			Session string          `json:"session"`
+			Message json.RawMessage `json:"message"`
+		}
+		if err := json.Unmarshal([]byte(line), &l); err != nil || l.Message == nil {
+			t.Fatalf("transcript line %q: %v", line, err)
+		}
+		sessions[l.Session] = true
+	}
+	if !sessions["protocol"] || !sessions["business"] {
+		t.Errorf("transcript sessions = %v", sessions)
+	}
+	// Nothing of the detached copy is left behind.
+	if entries, _ := os.ReadDir(opts.TempDir); len(entries) != 0 {
+		t.Errorf("detached copy left behind: %v", entries)
+	}
+}
+
+func TestProbeStrictOffline(t *testing.T) {
+	t.Parallel()
+	r := run(t, strictPackage(t, nil), offlineCases(t))
+	if diff := cmp.Diff([]string{"PROBE_OFFLINE"}, ruleIDs(r.Diagnostics)); diff != "" {
+		t.Fatalf("rules (-want +got)\n%s\n%v", diff, r.Diagnostics.Sorted())
+	}
+	if r.Diagnostics.HasErrors() {
+		t.Error("an offline probe of a good package has errors")
+	}
+	if r.NodeProcesses != 1 {
+		t.Errorf("%d node processes, want 1", r.NodeProcesses)
+	}
+	s := r.Summary()
+	if !s.RuntimeVerificationRequired || len(s.BusinessCallsNotRun) != 3 {
+		t.Errorf("summary: runtime verification %v, business calls not run %v", s.RuntimeVerificationRequired, s.BusinessCallsNotRun)
+	}
+	if r.Tools[1].DryRun != Passed || r.Tools[0].Success != NotRun {
+		t.Errorf("table: %+v %+v", r.Tools[0], r.Tools[1])
+	}
+}
+
+func TestProbeStrictMisbehaviour(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name      string
+		fault     string            // SAMPLE_FAULT
+		overrides map[string]string // package files
+		online    bool              // full cases instead of offline dry-run only
+		timeout   time.Duration
+		want      []string
+		message   string // a fragment one finding's message must hold
+	}{
+		{name: "missing tool", fault: "missing-tool", want: []string{"PROBE_TOOL_MISSING"}, message: `lacks "count_sample_notes"`},
+		{name: "extra tool", fault: "extra-tool", want: []string{"PROBE_TOOL_UNEXPECTED"}, message: `"debug_sample_notes"`},
+		{name: "annotations", fault: "annotations", want: []string{"PROBE_TOOL_ANNOTATIONS"}, message: "readOnlyHint is false, the contract says true"},
+		{name: "input schema", fault: "input-schema", want: []string{"PROBE_TOOL_INPUT_SCHEMA"}, message: "at /properties/limit/maximum: the server lists 100, the contract has 50"},
+		{name: "output schema", fault: "output-schema", want: []string{"PROBE_TOOL_OUTPUT_SCHEMA"}, message: "/properties/data/properties/count/minimum"},
+		{name: "unknown tool accepted", fault: "unknown-tool-accepted", want: []string{"PROBE_UNKNOWN_TOOL"}},
+		{name: "no input validation", fault: "no-input-validation", want: []string{"PROBE_INVALID_ARGUMENTS"}, message: `tool "create_sample_note" called without its required arguments`},
+		{name: "dry-run dispatches", fault: "dry-run-dispatches", want: []string{"PROBE_DRY_RUN"}, message: "looks dispatched"},
+		{name: "dry-run alters input", fault: "dry-run-alters-input", want: []string{"PROBE_DRY_RUN"}, message: "validatedInput differs from the arguments at /title"},
+		{name: "dry-run policy", fault: "dry-run-policy", want: []string{"PROBE_DRY_RUN"}, message: "operationPolicy differs from the contract's operationPolicy at /automaticRetry"},
+		{name: "protocol version", overrides: map[string]string{profileFile: strings.Replace(readFixture(t, profileFile), "2025-11-25", "2025-01-01", 1)},
+			want: []string{"MCP_PROTOCOL_VERSION"}, message: "asked for protocol 2025-01-01 and the server answered 2025-11-25"},
+		{name: "text mismatch", fault: "text-mismatch", online: true, want: []string{"PROBE_RESULT_TEXT"}},
+		{name: "output invalid", fault: "unchecked-output", online: true, want: []string{"PROBE_RESULT_SCHEMA"}, message: `/data/count: is a string, want "integer"`},
+		{name: "error envelope", fault: "error-envelope", online: true, want: []string{"PROBE_ERROR_ENVELOPE"}, message: "code is a string"},
+		{name: "error without structure", fault: "error-text-only", online: true, want: []string{"PROBE_RESULT_STRUCTURED"}},
+		{name: "error succeeds", fault: "error-succeeds", online: true, want: []string{"PROBE_ERROR_CALL"}, message: "succeeded"},
+		{name: "crash", fault: "crash", online: true, want: []string{"MCP_SERVER_EXITED"}, message: "exited with code 7 before answering tools/call"},
+		{name: "hang", fault: "hang", online: true, timeout: 3 * time.Second, want: []string{"MCP_REQUEST_TIMEOUT"}},
+		{name: "stdout noise", fault: "stdout-noise", online: true, want: []string{"MCP_STDOUT_NOT_JSONRPC"}, message: `"calling list_sample_notes"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			opts := offlineCases(t)
+			want := append([]string{"PROBE_OFFLINE"}, tc.want...)
+			if tc.online {
+				opts, want = fullCases(t), tc.want
+			}
+			slices.Sort(want)
+			opts.RequestTimeout = tc.timeout
+			if tc.fault != "" {
+				opts.Env = []string{"SAMPLE_FAULT=" + tc.fault}
+			}
+			r := run(t, strictPackage(t, tc.overrides), opts)
+			if diff := cmp.Diff(want, ruleIDs(r.Diagnostics)); diff != "" {
+				t.Fatalf("rules (-want +got)\n%s\nfindings: %v", diff, r.Diagnostics.Sorted())
+			}
+			if tc.message != "" && !slices.ContainsFunc(r.Diagnostics.Sorted(), func(d diag.Diagnostic) bool {
+				return strings.Contains(d.Message, tc.message)
+			}) {
+				t.Errorf("no finding says %q:\n%v", tc.message, r.Diagnostics.Sorted())
+			}
+		})
+	}
+}
+
+func readFixture(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "strict", filepath.FromSlash(name)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestProbeUnknownToolProtocolError(t *testing.T) {
+	t.Parallel()
+	opts := offlineCases(t)
+	opts.Env = []string{"SAMPLE_FAULT=unknown-tool-protocol-error"}
+	r := run(t, strictPackage(t, nil), opts)
+	if r.Diagnostics.HasErrors() || r.UnknownToolAnswer != AnswerProtocolError {
+		t.Errorf("answer %q, findings %v", r.UnknownToolAnswer, r.Diagnostics.Sorted())
+	}
+}
+
+func TestProbeStrictExpectations(t *testing.T) {
+	t.Parallel()
+	bundleWithoutCount := `{"schemaVersion": "v1", "capabilities": [
+		{"toolName": "list_sample_notes"}, {"toolName": "create_sample_note"}]}`
+	for _, tc := range []struct {
+		name      string
+		overrides map[string]string
+		opts      func(t *testing.T) Options
+		want      []string
+		runs      bool // the server is still started
+	}{
+		{name: "no schema contract", overrides: map[string]string{contractFile: ""}, want: []string{"PROBE_EXPECTATIONS"}},
+		{name: "malformed profile", overrides: map[string]string{profileFile: `{"dryRunEnvironmentVariable": "x"}`}, want: []string{"PROBE_EXPECTATIONS"}},
+		{name: "broken JSON", overrides: map[string]string{bundleFile: `{"capabilities": [`}, want: []string{"JSON_SYNTAX"}},
+		{name: "tool sets differ", overrides: map[string]string{bundleFile: bundleWithoutCount}, want: []string{"PROBE_CONTRACT_TOOLS"}},
+		{name: "coverage", opts: func(t *testing.T) Options {
+			o := fullCases(t)
+			o.ErrorCalls, o.DryRunCalls = nil, nil
+			return o
+		}, want: []string{"PROBE_COVERAGE"}, runs: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			opts := offlineCases(t)
+			if tc.opts != nil {
+				opts = tc.opts(t)
+			}
+			r := run(t, strictPackage(t, tc.overrides), opts)
+			got := slices.DeleteFunc(ruleIDs(r.Diagnostics), func(id string) bool { return id == "PROBE_OFFLINE" })
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("rules (-want +got)\n%s\n%v", diff, r.Diagnostics.Sorted())
+			}
+			if ran := r.NodeProcesses > 0; ran != tc.runs {
+				t.Errorf("server started: %v, want %v", ran, tc.runs)
+			}
+		})
+	}
+}
+
+func TestProbeRefusesEscapingSymlink(t *testing.T) {
+	t.Parallel()
+	pkg := strictPackage(t, nil)
+	if err := os.Symlink(t.TempDir(), filepath.Join(pkg, "outside")); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, pkg, offlineCases(t))
+	if !r.Diagnostics.Has(pkgdir.RuleSymlinkEscape) || r.NodeProcesses != 0 || r.DetachedCopy {
+		t.Errorf("findings %v, %d processes, detached %v", r.Diagnostics.Sorted(), r.NodeProcesses, r.DetachedCopy)
+	}
+}
+
+func TestProbeWarnsAboutReachableModules(t *testing.T) {
+	t.Parallel()
+	opts := offlineCases(t)
+	opts.TempDir = t.TempDir()
+	if err := os.Mkdir(filepath.Join(opts.TempDir, "node_modules"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, strictPackage(t, nil), opts)
+	if diff := cmp.Diff([]string{"PROBE_DETACHED_MODULES_REACHABLE", "PROBE_OFFLINE"}, ruleIDs(r.Diagnostics)); diff != "" {
+		t.Errorf("rules (-want +got)\n%s", diff)
+	}
+}
+
+func TestProbeUsageErrors(t *testing.T) {
+	t.Parallel()
+	pkg := strictPackage(t, nil)
+	for _, tc := range []struct {
+		name string
+		opts Options
+		want string
+	}{
+		{"malformed JSON", Options{Calls: []string{casesFile(t, "bad.json", `{"name": `)}}, "bad.json:1:10:"},
+		{"not an object", Options{Calls: []string{casesFile(t, "num.json", `[{"name": "list_sample_notes", "arguments": {}}, 3]`)}}, "num.json[1]: case must be an object"},
+		{"no arguments", Options{Calls: []string{casesFile(t, "noargs.json", `{"name": "list_sample_notes"}`)}}, `noargs.json[0]: "arguments" must be an object`},
+		{"unknown key", Options{Calls: []string{casesFile(t, "key.json", `{"name": "list_sample_notes", "args": {}, "arguments": {}}`)}}, `unknown key "args"`},
+		{"empty array", Options{Calls: []string{casesFile(t, "empty.json", `[]`)}}, "holds no case"},
+		{"missing file", Options{Calls: []string{filepath.Join(t.TempDir(), "none.json")}}, "no such file"},
+		{"unknown tool", Options{ErrorCalls: []string{casesFile(t, "tool.json", `{"name": "drop_sample_notes", "arguments": {}}`)}},
+			`tool.json[0]: the contract has no tool "drop_sample_notes"`},
+		{"invalid arguments", Options{ErrorCalls: []string{casesFile(t, "args.json", `{"name": "list_sample_notes", "arguments": {"limit": 0}}`)}},
+			`arguments do not satisfy "list_sample_notes"'s inputSchema: /limit: 0 is not at least 1`},
+		{"integer as float", Options{DryRunCalls: []string{casesFile(t, "float.json", `{"name": "list_sample_notes", "arguments": {"limit": 2.0}}`)}},
+			`/limit: is a number, want "integer"`},
+		{"offline with calls", Options{Offline: true, Calls: []string{casesFile(t, "ok.json", `{"name": "list_sample_notes", "arguments": {}}`)}}, "--offline makes no business calls"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Run(context.Background(), pkg, tc.opts)
+			var ue *UsageError
+			if !errors.As(err, &ue) || !strings.Contains(ue.Msg, tc.want) {
+				t.Errorf("err = %v, want a usage error holding %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// coreModules hard-links into pkg/node_modules the packages a core server
+// needs (the MCP SDK, zod and their dependencies) from the repository's
+// pinned install: a core package brings its own node_modules.
+func coreModules(t *testing.T, pkg string) {
+	t.Helper()
+	root := testnode.Modules(t)
+	var dirs []string
+	var visit func(name, from string)
+	visit = func(name, from string) {
+		// Node's resolution: the nearest node_modules/<name> above from,
+		// skipping directories that are themselves node_modules.
+		dir := ""
+		for d := from; ; d = filepath.Dir(d) {
+			if filepath.Base(d) == "node_modules" {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(d, "node_modules", name, "package.json")); err == nil {
+				dir = filepath.Join(d, "node_modules", name)
+				break
+			}
+			if d == filepath.Dir(root) || d == filepath.Dir(d) {
+				t.Fatalf("cannot resolve %s from %s", name, from)
+			}
+		}
+		if slices.Contains(dirs, dir) {
+			return
+		}
+		dirs = append(dirs, dir)
+		var pj struct {
+			Dependencies map[string]string `json:"dependencies"`
+		}
+		b, _ := os.ReadFile(filepath.Join(dir, "package.json"))
+		json.Unmarshal(b, &pj)
+		for dep := range pj.Dependencies {
+			visit(dep, dir)
+		}
+	}
+	visit("@modelcontextprotocol/sdk", filepath.Dir(root))
+	visit("zod", filepath.Dir(root))
+	slices.Sort(dirs)
+	var linked []string
+	for _, dir := range dirs {
+		if slices.ContainsFunc(linked, func(l string) bool { return strings.HasPrefix(dir, l+string(filepath.Separator)) }) {
+			continue // nested inside a package already linked
+		}
+		rel, _ := filepath.Rel(root, dir)
+		if err := testnode.Link(dir, filepath.Join(pkg, "node_modules", rel)); err != nil {
+			t.Fatal(err)
+		}
+		linked = append(linked, dir)
+	}
+}
+
+func corePackage(t *testing.T) string {
+	t.Helper()
+	testnode.Node(t)
+	pkg := filepath.Join(t.TempDir(), "sample-shelf")
+	if err := os.CopyFS(pkg, os.DirFS(filepath.Join("testdata", "core"))); err != nil {
+		t.Fatal(err)
+	}
+	coreModules(t, pkg)
+	return pkg
+}
+
+func TestProbeCorePackage(t *testing.T) {
+	t.Parallel()
+	pkg := corePackage(t)
+	opts := Options{
+		Calls:      []string{casesFile(t, "calls.json", `{"name": "list_sample_shelves", "arguments": {"room": "north"}}`)},
+		ErrorCalls: []string{casesFile(t, "errors.json", `{"name": "add_sample_shelf", "arguments": {"label": "unreachable"}}`)},
+	}
+	r := run(t, pkg, opts)
+	if r.Diagnostics.Len() != 0 {
+		t.Fatalf("findings on a good core package:\n%v", r.Diagnostics.Sorted())
+	}
+	want := []*ToolStatus{
+		{Name: "list_sample_shelves", Discovery: Passed, Success: Passed, Error: NotRun, DryRun: NotRun},
+		{Name: "add_sample_shelf", Discovery: Passed, Success: NotRun, Error: Passed, DryRun: NotRun},
+	}
+	if diff := cmp.Diff(want, r.Tools); diff != "" {
+		t.Errorf("table (-want +got)\n%s", diff)
+	}
+	if r.NodeProcesses != 1 || r.Profile != pkgdir.ProfileCore {
+		t.Errorf("%d node processes, profile %q", r.NodeProcesses, r.Profile)
+	}
+
+	// The same package with closed input schemas breaks a core rule.
+	opts.Env = []string{"CORE_FAULT=closed-input"}
+	r = run(t, pkg, opts)
+	if diff := cmp.Diff([]string{"MCP_TOOL_INPUT_SCHEMA_CLOSED"}, ruleIDs(r.Diagnostics)); diff != "" {
+		t.Errorf("rules (-want +got)\n%s", diff)
+	}
+	if r.Tools[0].Discovery != Failed {
+		t.Errorf("discovery of a closed tool = %s", r.Tools[0].Discovery)
+	}
+
+	// A core package declares no dry-run variable.
+	_, err := Run(context.Background(), pkg, Options{DryRunCalls: []string{opts.Calls[0]}})
+	var ue *UsageError
+	if !errors.As(err, &ue) {
+		t.Errorf("--dry-run-call on a core package: err = %v, want a usage error", err)
+	}
+}

@@ -1,0 +1,109 @@
+package probe
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/code2skill/code2skill/internal/diag"
+)
+
+// Summary is the JSON summary of a probe report. Its keys are part of the
+// report format.
+type Summary struct {
+	diag.Counts
+	Profile           string        `json:"profile"`
+	ProtocolVersion   string        `json:"protocolVersion"`
+	DetachedCopy      bool          `json:"detachedCopy"`
+	Offline           bool          `json:"offline"`
+	NetworkDenied     bool          `json:"networkDenied"`
+	Isolation         string        `json:"isolation"`
+	UnknownToolAnswer string        `json:"unknownToolAnswer"`
+	NodeProcesses     int           `json:"nodeProcesses"`
+	Checks            Checks        `json:"checks"`
+	Tools             []*ToolStatus `json:"tools"`
+	// BusinessCallsNotRun lists the tools whose business calls an offline
+	// probe did not make; RuntimeVerificationRequired is then true.
+	BusinessCallsNotRun         []string `json:"businessCallsNotRun,omitempty"`
+	RuntimeVerificationRequired bool     `json:"runtimeVerificationRequired"`
+}
+
+// Summary returns the JSON summary of the result.
+func (r *Result) Summary() *Summary {
+	s := &Summary{
+		Counts:            diag.CountsOf(r.Diagnostics),
+		Profile:           string(r.Profile),
+		ProtocolVersion:   r.ProtocolVersion,
+		DetachedCopy:      r.DetachedCopy,
+		Offline:           r.Offline,
+		NetworkDenied:     r.Isolation.NetworkDenied,
+		Isolation:         r.Isolation.Detail,
+		UnknownToolAnswer: r.UnknownToolAnswer,
+		NodeProcesses:     r.NodeProcesses,
+		Checks:            r.Checks,
+		Tools:             r.Tools,
+	}
+	if s.Tools == nil {
+		s.Tools = []*ToolStatus{}
+	}
+	if r.Offline {
+		s.BusinessCallsNotRun = []string{}
+		for _, t := range r.Tools {
+			s.BusinessCallsNotRun = append(s.BusinessCallsNotRun, t.Name)
+		}
+		s.RuntimeVerificationRequired = true
+	}
+	return s
+}
+
+// WriteTable prints the per-tool table: one row per tool, one column per
+// kind of check.
+func (r *Result) WriteTable(w io.Writer) error {
+	if len(r.Tools) == 0 {
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "TOOL\tDISCOVERY\tSUCCESS\tERROR\tDRY-RUN")
+	for _, t := range r.Tools {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.Name, cell(t.Discovery), cell(t.Success), cell(t.Error), cell(t.DryRun))
+	}
+	return tw.Flush()
+}
+
+func cell(s Status) string { return strings.ReplaceAll(string(s), "-", " ") }
+
+// Line returns the one summary line of the text report.
+func (r *Result) Line(dir string) string {
+	status := "passed"
+	if r.Diagnostics.HasErrors() {
+		status = "failed"
+	}
+	var parts []string
+	if r.ProtocolVersion != "" {
+		parts = append(parts, fmt.Sprintf("%d tool(s) over protocol %s in a detached copy", len(r.Tools), r.ProtocolVersion))
+	} else if r.NodeProcesses > 0 {
+		parts = append(parts, "the server did not initialize")
+	} else {
+		parts = append(parts, "nothing was run")
+	}
+	c := r.Checks
+	for _, k := range []struct {
+		name  string
+		count Count
+	}{{"calls", c.Success}, {"error calls", c.Error}, {"dry-run calls", c.DryRun}, {"invalid-argument checks", c.InvalidArguments}} {
+		if n := k.count.Passed + k.count.Failed; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d/%d %s", k.count.Passed, n, k.name))
+		}
+	}
+	switch r.UnknownToolAnswer {
+	case AnswerProtocolError:
+		parts = append(parts, "unknown tool rejected with a JSON-RPC error")
+	case AnswerToolError:
+		parts = append(parts, "unknown tool rejected with an isError result (-32602)")
+	}
+	if r.Offline {
+		parts = append(parts, "business calls not run: runtime verification still required")
+	}
+	return fmt.Sprintf("%s: %s: %s", dir, status, strings.Join(parts, "; "))
+}

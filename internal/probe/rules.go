@@ -1,0 +1,57 @@
+package probe
+
+import "github.com/code2skill/code2skill/internal/diag"
+
+// Rules about what the probe expects of a strict package.
+var (
+	RuleExpectations = diag.Register("PROBE_EXPECTATIONS", diag.Error,
+		"capability-bundle.json, mcp-tool/schema-contract.json or export-profile.json is missing or lacks what the probe needs")
+	RuleContractTools = diag.Register("PROBE_CONTRACT_TOOLS", diag.Error,
+		"the schema contract does not cover exactly the capability bundle's tools")
+	RuleCoverage = diag.Register("PROBE_COVERAGE", diag.Error,
+		"the cases leave a tool without a --call or --error-call, or a write tool without a --dry-run-call")
+	RuleReachableModules = diag.Register("PROBE_DETACHED_MODULES_REACHABLE", diag.Warning,
+		"a node_modules directory above the detached copy lets node resolve packages from outside it")
+	RuleOffline = diag.Register("PROBE_OFFLINE", diag.Info,
+		"offline probe: business calls were not run and runtime verification is still required")
+)
+
+// Rules about the tools/list surface of a strict package.
+var (
+	RuleToolMissing = diag.Register("PROBE_TOOL_MISSING", diag.Error,
+		"a tool the contract declares is not in tools/list")
+	RuleToolUnexpected = diag.Register("PROBE_TOOL_UNEXPECTED", diag.Error,
+		"tools/list has a tool the contract does not declare")
+	RuleAnnotations = diag.Register("PROBE_TOOL_ANNOTATIONS", diag.Error,
+		"a tool's annotations differ from the contract's four hints")
+	RuleInputSchema = diag.Register("PROBE_TOOL_INPUT_SCHEMA", diag.Error,
+		"a tool's inputSchema differs from the contract's projection")
+	RuleOutputSchema = diag.Register("PROBE_TOOL_OUTPUT_SCHEMA", diag.Error,
+		"a tool's outputSchema differs from the contract's projection")
+)
+
+// Rules about protocol errors.
+var (
+	RuleUnknownTool = diag.Register("PROBE_UNKNOWN_TOOL", diag.Error,
+		"a tools/call of an unknown tool was not rejected")
+	RuleInvalidArguments = diag.Register("PROBE_INVALID_ARGUMENTS", diag.Error,
+		"a call with missing required (or unexpected) arguments was not rejected by a protocol error or a structured Tool error")
+)
+
+// Rules about the results of the supplied cases.
+var (
+	RuleCallFailed = diag.Register("PROBE_CALL_FAILED", diag.Error,
+		"a --call or --dry-run-call case did not succeed")
+	RuleStructured = diag.Register("PROBE_RESULT_STRUCTURED", diag.Error,
+		"a result's structuredContent is missing or not an object")
+	RuleText = diag.Register("PROBE_RESULT_TEXT", diag.Error,
+		"a result has no text block whose JSON equals its structuredContent")
+	RuleResultSchema = diag.Register("PROBE_RESULT_SCHEMA", diag.Error,
+		"a successful result does not match the contract's outputSchema")
+	RuleErrorCall = diag.Register("PROBE_ERROR_CALL", diag.Error,
+		"an --error-call case did not return a Tool execution error (a result with isError: true)")
+	RuleErrorEnvelope = diag.Register("PROBE_ERROR_ENVELOPE", diag.Error,
+		"a Tool error lacks the declared envelope: code, message, details, retryability")
+	RuleDryRun = diag.Register("PROBE_DRY_RUN", diag.Error,
+		"a dry-run result is not exactly {dryRun: true, validatedInput, operationPolicy, operationSummary} matching the arguments and the contract")
+)

@@ -1,0 +1,193 @@
+package probe
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/mcpcheck"
+	"github.com/code2skill/code2skill/internal/sandbox"
+)
+
+// The tool name the probe calls to see an unknown tool rejected, and the
+// argument it adds to a tool that takes none.
+const (
+	unknownToolName    = "__code2skill_unknown_tool__"
+	unexpectedArgument = "__code2skill_unexpected_argument__"
+)
+
+// prober holds one run's state.
+type prober struct {
+	opts   Options
+	exp    *expectations
+	dir    string // the detached copy
+	result *Result
+	cases  []*Case
+	rows   []*ToolStatus
+}
+
+// initTable starts the per-tool table with the contract's tools, in
+// contract order; listed tools of a core package are added as discovered.
+func (p *prober) initTable() {
+	for _, t := range p.exp.tools {
+		p.row(t.name)
+	}
+}
+
+// row returns the table row of a tool, adding it when new.
+func (p *prober) row(name string) *ToolStatus {
+	if i := slices.IndexFunc(p.rows, func(r *ToolStatus) bool { return r.Name == name }); i >= 0 {
+		return p.rows[i]
+	}
+	r := &ToolStatus{Name: name, Discovery: NotRun, Success: NotRun, Error: NotRun, DryRun: NotRun}
+	p.rows = append(p.rows, r)
+	return r
+}
+
+// mark records the outcome of one check of a tool: a cell that failed once
+// stays failed.
+func mark(cell *Status, ok bool) {
+	switch {
+	case !ok:
+		*cell = Failed
+	case *cell != Failed:
+		*cell = Passed
+	}
+}
+
+func (p *prober) run(ctx context.Context) error {
+	defer func() { p.result.Tools = p.rows }()
+	business := p.casesOf(Success, Failure)
+	network := sandbox.DenyNetwork
+	if p.opts.AllowNetwork {
+		network = sandbox.AllowNetwork
+	}
+
+	var env []string
+	protocolNetwork := sandbox.DenyNetwork
+	if p.exp.strict {
+		env = []string{p.exp.dryRunVariable + "=1"}
+	} else {
+		// A core package has no dry-run branch: its cases run here.
+		protocolNetwork = network
+	}
+	s, err := p.start(ctx, "protocol", env, protocolNetwork)
+	if err != nil {
+		return err
+	}
+	err = p.protocolSession(ctx, s, business)
+	if err := p.finish(s, err); err != nil {
+		return err
+	}
+	if !p.exp.strict || len(business) == 0 || p.result.ProtocolVersion == "" {
+		return nil
+	}
+	s, err = p.start(ctx, "business", nil, network)
+	if err != nil {
+		return err
+	}
+	return p.finish(s, p.callAll(ctx, s, business))
+}
+
+// start starts one session.
+func (p *prober) start(ctx context.Context, label string, env []string, network sandbox.Network) (*mcpcheck.Session, error) {
+	if p.opts.Progress != nil {
+		fmt.Fprintf(p.opts.Progress, "probe: %s session\n", label)
+	}
+	s, err := mcpcheck.Start(ctx, p.dir, p.serverOptions(label, env, network))
+	if err != nil {
+		return nil, err
+	}
+	p.result.NodeProcesses++
+	if p.result.NodeProcesses == 1 {
+		p.result.Isolation = s.Isolation()
+		p.result.ProtocolVersion = s.ProtocolVersion()
+	}
+	return s, nil
+}
+
+// finish closes a session and collects its findings; err is what the
+// session's work returned.
+func (p *prober) finish(s *mcpcheck.Session, err error) error {
+	closeErr := s.Close()
+	p.result.Diagnostics.Merge(s.Diagnostics())
+	if err != nil {
+		return err
+	}
+	return closeErr
+}
+
+// protocolSession runs the protocol checks, then the dry-run cases (strict)
+// or the business cases (core).
+func (p *prober) protocolSession(ctx context.Context, s *mcpcheck.Session, business []*Case) error {
+	tools, err := s.ListTools(ctx)
+	if err != nil {
+		return err
+	}
+	if !s.Down() {
+		p.surface(tools)
+	}
+	if err := p.unknownTool(ctx, s); err != nil {
+		return err
+	}
+	if p.exp.strict {
+		for _, t := range p.exp.tools {
+			if p.row(t.name).Discovery == NotRun {
+				continue // not listed: calling it proves nothing more
+			}
+			if err := p.invalidArguments(ctx, s, t); err != nil {
+				return err
+			}
+		}
+		return p.callAll(ctx, s, p.casesOf(DryRun))
+	}
+	return p.callAll(ctx, s, business)
+}
+
+// casesOf returns the cases of the given kinds, in the order given.
+func (p *prober) casesOf(kinds ...Kind) []*Case {
+	var out []*Case
+	for _, c := range p.cases {
+		if slices.Contains(kinds, c.Kind) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// callAll makes each case's call and judges its answer.
+func (p *prober) callAll(ctx context.Context, s *mcpcheck.Session, cases []*Case) error {
+	for _, c := range cases {
+		res, err := s.CallTool(ctx, c.Name, rawArguments(c.Arguments))
+		if err != nil {
+			return err
+		}
+		row := p.row(c.Name)
+		switch c.Kind {
+		case Success:
+			ok := p.checkSuccess(c, res)
+			mark(&row.Success, ok)
+			p.result.Checks.Success.add(ok)
+		case Failure:
+			ok := p.checkFailure(c, res)
+			mark(&row.Error, ok)
+			p.result.Checks.Error.add(ok)
+		case DryRun:
+			ok := p.checkDryRun(c, res)
+			mark(&row.DryRun, ok)
+			p.result.Checks.DryRun.add(ok)
+		}
+	}
+	return nil
+}
+
+// rawArguments encodes arguments for the SDK, keeping their member order.
+func rawArguments(args *canonjson.Object) rawJSON {
+	return rawJSON(canonjson.Encode(args))
+}
+
+// rawJSON is JSON the SDK marshals as it is.
+type rawJSON []byte
+
+func (r rawJSON) MarshalJSON() ([]byte, error) { return r, nil }

@@ -1,0 +1,194 @@
+package probe
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/mcpcheck"
+)
+
+const serverFile = mcpcheck.ServerFile
+
+// surface checks the tools/list answer: the shape rules of the profile and,
+// for a strict package, the exact tool set and each tool's annotations and
+// schemas against the contract. It fills the discovery column.
+func (p *prober) surface(tools []mcpcheck.Tool) {
+	profile := mcpcheck.ProfileCore
+	if p.exp.strict {
+		profile = mcpcheck.ProfileStrict
+	}
+	// A tool's discovery fails when any finding points into its entry.
+	bad := map[int]bool{}
+	add := func(index int, ds ...diag.Diagnostic) {
+		p.result.Diagnostics.Add(ds...)
+		if len(ds) > 0 {
+			bad[index] = true
+		}
+	}
+	for _, d := range mcpcheck.CheckTools(tools, profile) {
+		add(toolIndex(d.Pointer), d)
+	}
+	listed := map[string]bool{}
+	for i := range tools {
+		t := &tools[i]
+		listed[t.Name] = true
+		if !p.exp.strict {
+			continue
+		}
+		want := p.exp.tool(t.Name)
+		if want == nil {
+			add(t.Index, RuleToolUnexpected.New(serverFile, "tools/list has %q, which the contract does not declare", t.Name).AtPointer(t.Pointer("name")))
+			continue
+		}
+		add(t.Index, compareTool(t, want)...)
+	}
+	for i := range tools {
+		t := &tools[i]
+		if t.Name != "" {
+			mark(&p.row(t.Name).Discovery, !bad[t.Index])
+			p.result.Checks.Discovery.add(!bad[t.Index])
+		}
+	}
+	for _, want := range p.exp.tools {
+		if !listed[want.name] {
+			p.result.Diagnostics.Add(RuleToolMissing.New(serverFile,
+				"tools/list lacks %q, which %s declares; register it with a literal server.registerTool call", want.name, contractFile))
+			p.row(want.name).Discovery = Failed
+			p.result.Checks.Discovery.add(false)
+		}
+	}
+}
+
+// toolIndex returns the tools/list index a pointer such as /tools/2/name
+// points into, or -1.
+func toolIndex(pointer string) int {
+	tokens := diag.SplitPointer(pointer)
+	if len(tokens) < 2 || tokens[0] != "tools" {
+		return -1
+	}
+	var i int
+	if _, err := fmt.Sscanf(tokens[1], "%d", &i); err != nil {
+		return -1
+	}
+	return i
+}
+
+// compareTool compares a listed tool's annotations and schemas with the
+// contract.
+func compareTool(t *mcpcheck.Tool, want *expectedTool) []diag.Diagnostic {
+	entry, err := canonjson.Decode(t.Raw)
+	if err != nil {
+		return nil // CheckTools reported the malformed entry
+	}
+	obj, _ := entry.(*canonjson.Object)
+	var ds []diag.Diagnostic
+
+	ann, _ := field(obj, "annotations").(*canonjson.Object)
+	var diffs []string
+	for _, h := range hintNames {
+		got, w := field(ann, h), field(want.annotations, h)
+		if !equal(got, w) {
+			diffs = append(diffs, fmt.Sprintf("%s is %s, the contract says %s", h, show(got), show(w)))
+		}
+	}
+	if len(diffs) > 0 {
+		ds = append(ds, RuleAnnotations.New(serverFile, "tool %q: %s", t.Name, strings.Join(diffs, "; ")).
+			AtPointer(t.Pointer("annotations")))
+	}
+
+	for _, s := range []struct {
+		key  string
+		rule *diag.Rule
+		want *canonjson.Object
+	}{{"inputSchema", RuleInputSchema, want.input}, {"outputSchema", RuleOutputSchema, want.output}} {
+		got, present := obj.Get(s.key)
+		if !present {
+			ds = append(ds, s.rule.New(serverFile, "tool %q lists no %s; the contract declares one", t.Name, s.key).AtPointer(t.Pointer()))
+			continue
+		}
+		g, w := normalizeSchema(got), normalizeSchema(s.want)
+		if where, same := firstDifference(w, g, ""); !same {
+			gv, _ := canonjson.Resolve(g, where)
+			wv, _ := canonjson.Resolve(w, where)
+			ds = append(ds, s.rule.New(serverFile, "tool %q: %s differs from the contract at %s: the server lists %s, the contract has %s",
+				t.Name, s.key, pointerOrRoot(where), show(gv), show(wv)).AtPointer(t.Pointer(s.key)))
+		}
+	}
+	return ds
+}
+
+func pointerOrRoot(p string) string {
+	if p == "" {
+		return "its root"
+	}
+	return p
+}
+
+// unknownTool calls a tool no package has and judges the rejection.
+func (p *prober) unknownTool(ctx context.Context, s *mcpcheck.Session) error {
+	res, err := s.CallTool(ctx, unknownToolName, rawJSON("{}"))
+	if err != nil {
+		return err
+	}
+	switch {
+	case res == nil:
+		// No answer: the session reported why.
+	case res.Error != nil:
+		p.result.UnknownToolAnswer = AnswerProtocolError
+	default:
+		r, perr := parseResult(res.Raw)
+		if perr == nil && r.isError && strings.Contains(r.text(), "-32602") {
+			p.result.UnknownToolAnswer = AnswerToolError
+			break
+		}
+		what := "accepted it"
+		if perr != nil {
+			what = "answered with a malformed result: " + perr.Error()
+		} else if r.isError {
+			what = "answered with an isError result that does not carry -32602 (invalid params)"
+		}
+		p.result.Diagnostics.Add(RuleUnknownTool.New(serverFile,
+			"tools/call of the unknown tool %q: the server %s; it must reject it with a JSON-RPC error", unknownToolName, what))
+	}
+	p.result.Checks.UnknownTool.add(p.result.UnknownToolAnswer != "")
+	return nil
+}
+
+// invalidArguments calls a tool with its required arguments missing (or
+// with an unexpected argument when it requires none) and checks that the
+// call is rejected.
+func (p *prober) invalidArguments(ctx context.Context, s *mcpcheck.Session, t *expectedTool) error {
+	args, what := rawJSON("{}"), "without its required arguments"
+	if req, _ := field(t.input, "required").(canonjson.Array); len(req) == 0 {
+		args, what = rawJSON(`{"`+unexpectedArgument+`":true}`), "with the unexpected argument "+unexpectedArgument
+	}
+	res, err := s.CallTool(ctx, t.name, args)
+	if err != nil {
+		return err
+	}
+	if res == nil {
+		p.result.Checks.InvalidArguments.add(false) // no answer: the session reported why
+		return nil
+	}
+	ok := res.Error != nil
+	if !ok {
+		r, perr := parseResult(res.Raw)
+		switch {
+		case perr != nil:
+		case !r.isError:
+		case strings.Contains(r.text(), "-32602"):
+			ok = true // the TypeScript SDK's input validation error
+		default:
+			ok = len(envelopeProblems(r, t)) == 0
+		}
+	}
+	if !ok {
+		p.result.Diagnostics.Add(RuleInvalidArguments.New(serverFile,
+			"tool %q called %s was not rejected by a JSON-RPC error or a structured Tool error; validate input before the handler runs", t.name, what))
+	}
+	p.result.Checks.InvalidArguments.add(ok)
+	return nil
+}

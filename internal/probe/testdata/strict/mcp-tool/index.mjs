@@ -1,0 +1,158 @@
+// MCP adapter of the sample-notes test package, shaped like a strict
+// adapter: one literal registration per tool, a first-statement dry-run
+// guard, the named Function in a try, normalizeToolError in the catch.
+//
+// Unlike a generated adapter it reads the schemas from ./schema-contract.json
+// instead of embedding them, and SAMPLE_FAULT makes it misbehave in one
+// named way, so that one server serves every probe test.
+//
+// The TypeScript SDK validates structuredContent against outputSchema, so
+// the output schema accepts the contract's output or the dry-run result,
+// while tools/list shows the contract's schema exactly (.meta).
+
+import { readFileSync } from "node:fs";
+import { McpServer, StdioServerTransport, z } from "./runtime.mjs";
+import { countSampleNotes, createSampleNote, listSampleNotes } from "../function-core/index.mjs";
+import { normalizeToolError } from "../portable-error-normalizer.mjs";
+
+const fault = process.env.SAMPLE_FAULT ?? "";
+const DRY_RUN = "SAMPLE_NOTES_DRY_RUN";
+const contract = JSON.parse(readFileSync(new URL("./schema-contract.json", import.meta.url), "utf8"));
+const spec = (tool) => contract.capabilities.find((c) => c.toolName === tool);
+
+const dryRunResult = z.strictObject({
+  dryRun: z.literal(true),
+  validatedInput: z.record(z.string(), z.unknown()),
+  operationPolicy: z.record(z.string(), z.unknown()),
+  operationSummary: z.record(z.string(), z.unknown()),
+});
+
+function inputSchema(schema) {
+  if (fault === "no-input-validation") {
+    return z.looseObject({}).meta(schema);
+  }
+  return z.fromJSONSchema(schema).meta(schema);
+}
+
+function outputSchema(schema) {
+  const output = z.fromJSONSchema(schema);
+  const accepts = (v) => fault === "unchecked-output" || output.safeParse(v).success || dryRunResult.safeParse(v).success;
+  return z.looseObject({}).superRefine((v, ctx) => {
+    if (!accepts(v)) {
+      ctx.addIssue({ code: "custom", message: "neither the tool's output nor a dry-run result" });
+    }
+  }).meta(schema);
+}
+
+function config(tool, title, description) {
+  const c = spec(tool);
+  const annotations = { ...c.annotations };
+  if (fault === "annotations" && tool === "list_sample_notes") {
+    annotations.readOnlyHint = false;
+  }
+  let input = c.inputSchema;
+  if (fault === "input-schema" && tool === "list_sample_notes") {
+    input = structuredClone(input);
+    input.properties.limit.maximum = 100;
+  }
+  let output = c.outputSchema;
+  if (fault === "output-schema" && tool === "count_sample_notes") {
+    output = structuredClone(output);
+    output.properties.data.properties.count.minimum = 1;
+  }
+  return { title, description, inputSchema: inputSchema(input), outputSchema: outputSchema(output), annotations };
+}
+
+function project(value, isError) {
+  let text = JSON.stringify(value);
+  if (fault === "text-mismatch" && !isError) {
+    text = JSON.stringify({ ...value, status: 0 });
+  }
+  return { structuredContent: value, content: [{ type: "text", text }], isError };
+}
+
+// callback wraps a Function the way a strict adapter does.
+function callback(tool, fn) {
+  const { operationPolicy, operationSummary } = spec(tool);
+  return async (input) => {
+    if (process.env[DRY_RUN] === "1" && fault !== "dry-run-dispatches") {
+      let validatedInput = input;
+      if (fault === "dry-run-alters-input") {
+        validatedInput = { ...input, title: String(input.title).trim().toUpperCase() };
+      }
+      const policy = fault === "dry-run-policy" ? { ...operationPolicy, automaticRetry: "always" } : operationPolicy;
+      return project({ dryRun: true, validatedInput, operationPolicy: policy, operationSummary }, false);
+    }
+    if (fault === "crash" && tool === "count_sample_notes") {
+      console.error("sample-notes: fatal: note index corrupted");
+      process.exit(7);
+    }
+    if (fault === "hang" && tool === "count_sample_notes") {
+      return new Promise(() => {});
+    }
+    if (fault === "stdout-noise") {
+      console.log(`calling ${tool}`);
+    }
+    try {
+      const result = await fn(input);
+      if (fault === "unchecked-output" && tool === "count_sample_notes") {
+        result.data.count = "two";
+      }
+      return project(result, false);
+    } catch (error) {
+      const toolError = normalizeToolError(error, operationPolicy);
+      if (fault === "error-envelope") {
+        toolError.code = "";
+        toolError.details = "see message";
+      }
+      if (fault === "error-text-only") {
+        return { content: [{ type: "text", text: toolError.message }], isError: true };
+      }
+      if (fault === "error-succeeds") {
+        return project({ dryRun: true, validatedInput: input, operationPolicy, operationSummary }, false);
+      }
+      return project(toolError, true);
+    }
+  };
+}
+
+const server = new McpServer({ name: "sample-notes-capabilities", version: "1" });
+
+server.registerTool("list_sample_notes",
+  config("list_sample_notes", "Sample notes: list notes", "Lists the sample notes, optionally by tag and up to a limit."),
+  callback("list_sample_notes", listSampleNotes));
+
+server.registerTool("create_sample_note",
+  config("create_sample_note", "Sample notes: create a note", "Creates one sample note with a title, an optional body and a tag."),
+  callback("create_sample_note", createSampleNote));
+
+if (fault !== "missing-tool") {
+  server.registerTool("count_sample_notes",
+    config("count_sample_notes", "Sample notes: count notes", "Counts the sample notes of a folder."),
+    callback("count_sample_notes", countSampleNotes));
+}
+
+if (fault === "extra-tool") {
+  server.registerTool("debug_sample_notes", {
+    title: "Sample notes: debug", description: "Dumps internal state.", inputSchema: z.strictObject({}),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  }, async () => project({}, false));
+}
+
+if (fault === "unknown-tool-accepted" || fault === "unknown-tool-protocol-error") {
+  // Put a front in front of the SDK's tools/call handler for unknown names.
+  const sdkHandler = server.server._requestHandlers.get("tools/call");
+  server.server.removeRequestHandler("tools/call");
+  const request = z.looseObject({ method: z.literal("tools/call"), params: z.looseObject({ name: z.string() }) });
+  server.server.setRequestHandler(request, async (req, extra) => {
+    if (spec(req.params.name) === undefined) {
+      if (fault === "unknown-tool-accepted") {
+        return { content: [{ type: "text", text: "{}" }], structuredContent: {} };
+      }
+      throw Object.assign(new Error(`Unknown tool: ${req.params.name}`), { code: -32602 });
+    }
+    return sdkHandler(req, extra);
+  });
+}
+
+await server.connect(new StdioServerTransport());
