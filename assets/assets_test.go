@@ -2,6 +2,7 @@ package assets
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
 )
@@ -121,5 +123,73 @@ func TestStrictContracts(t *testing.T) {
 	// A guard never calls a verifier: the word may not even appear.
 	if strings.Contains(strings.ToLower(string(WorkflowGuard.Bytes())), "verif") {
 		t.Errorf("%s mentions a verifier", WorkflowGuard.Name())
+	}
+}
+
+// TestRuntimeEntryBundles bundles the runtime entry the way a strict package
+// ships mcp-tool/runtime.mjs and checks that the bundle stands alone: it
+// imports nothing but node: built-ins, and node, with no node_modules in
+// reach, finds the three names in it and serves tools/list over stdio.
+func TestRuntimeEntryBundles(t *testing.T) {
+	t.Parallel()
+	testnode.Node(t)
+	js := testnode.MCPRuntime(t, RuntimeEntry.Bytes())
+	mod, diags := jsmod.Parse("mcp-tool/runtime.mjs", js)
+	if mod == nil {
+		t.Fatalf("the bundle does not parse: %v", diags)
+	}
+	for _, imp := range mod.Imports() {
+		if !strings.HasPrefix(imp.Specifier, "node:") {
+			t.Errorf("the bundle still imports %q (%s)", imp.Specifier, imp.Kind)
+		}
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "runtime.mjs"), js, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const probe = `
+import { PassThrough } from 'node:stream';
+import * as runtime from './runtime.mjs';
+const { McpServer, StdioServerTransport, z } = runtime;
+const server = new McpServer({ name: 'bundle-check', version: '1.0.0' });
+server.registerTool('sample_echo', {
+  title: 'Echo',
+  description: 'Echoes its input.',
+  inputSchema: { text: z.string().optional() },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+}, async (input) => ({ content: [{ type: 'text', text: JSON.stringify(input) }] }));
+const stdin = new PassThrough(), stdout = new PassThrough();
+let out = '';
+stdout.on('data', (c) => { out += c; });
+await server.connect(new StdioServerTransport(stdin, stdout));
+stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) + '\n');
+await new Promise((r) => setTimeout(r, 200));
+console.log(JSON.stringify({ exports: Object.keys(runtime).sort(), reply: JSON.parse(out.split('\n')[0]) }));
+process.exit(0);
+`
+	if err := os.WriteFile(filepath.Join(dir, "probe.mjs"), []byte(probe), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := sandbox.Run(context.Background(), []string{"node", "probe.mjs"}, sandbox.Options{Dir: dir, Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 0 {
+		t.Fatalf("node could not use the bundle:\n%s%s", res.Stdout, res.Stderr)
+	}
+	var got struct {
+		Exports []string
+		Reply   struct {
+			Result struct{ Tools []struct{ Name string } }
+		}
+	}
+	if err := json.Unmarshal(res.Stdout, &got); err != nil {
+		t.Fatalf("%v:\n%s", err, res.Stdout)
+	}
+	if strings.Join(got.Exports, ",") != "McpServer,StdioServerTransport,z" {
+		t.Errorf("the bundle exports %v", got.Exports)
+	}
+	if len(got.Reply.Result.Tools) != 1 || got.Reply.Result.Tools[0].Name != "sample_echo" {
+		t.Errorf("tools/list through the bundle: %s", res.Stdout)
 	}
 }

@@ -42,8 +42,11 @@ type command struct {
 // commands lists the subcommands in the order --help shows them.
 func commands() []*command {
 	return []*command{
+		validateCmd(),
+		demoCmd(),
 		deriveCmd(),
 		initCmd(),
+		probeCmd(),
 		rulesCmd(),
 		skillsCmd(),
 		versionCmd(),

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/code2skill/code2skill/assets"
 	"github.com/code2skill/code2skill/internal/golden"
 	"github.com/code2skill/code2skill/internal/testnode"
 )
@@ -17,7 +18,9 @@ import (
 //   - $NODE_MODULES is the repository's pinned npm install (npm ci);
 //   - [node] is true when node is on PATH;
 //   - "link-node-modules DIR" hard-links the pinned npm install into DIR,
-//     so that a fixture package behaves as after "npm ci" without a network.
+//     so that a fixture package behaves as after "npm ci" without a network;
+//   - "mcp-runtime PKG" writes PKG/mcp-tool/runtime.mjs, the self-contained
+//     MCP runtime a strict package ships, bundled from the pinned install.
 func scriptParams(t *testing.T) testscript.Params {
 	repo, err := filepath.Abs("../..")
 	if err != nil {
@@ -52,6 +55,16 @@ func scriptParams(t *testing.T) testscript.Params {
 					ts.Fatalf("the pinned npm packages are not installed: run \"npm ci\" at the repository root (%v)", err)
 				}
 				ts.Check(testnode.Link(src, filepath.Join(ts.MkAbs(args[0]), "node_modules")))
+			},
+			"mcp-runtime": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 1 {
+					ts.Fatalf("usage: mcp-runtime PKG")
+				}
+				js, err := testnode.BundleMCPRuntime(filepath.Join(repo, "node_modules"), assets.RuntimeEntry.Bytes())
+				ts.Check(err)
+				dir := filepath.Join(ts.MkAbs(args[0]), "mcp-tool")
+				ts.Check(os.MkdirAll(dir, 0o755))
+				ts.Check(os.WriteFile(filepath.Join(dir, "runtime.mjs"), js, 0o644))
 			},
 		},
 	}

@@ -105,11 +105,21 @@ var (
 // ships it. Each entry is bundled once per test binary.
 func MCPRuntime(t testing.TB, entry []byte) []byte {
 	t.Helper()
-	modules := Modules(t)
+	js, err := BundleMCPRuntime(Modules(t), entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return js
+}
+
+// BundleMCPRuntime is MCPRuntime for callers without a testing.TB, such as
+// testscript commands: it bundles entry against the node_modules directory
+// modules.
+func BundleMCPRuntime(modules string, entry []byte) ([]byte, error) {
 	runtimeMu.Lock()
 	defer runtimeMu.Unlock()
 	if js, ok := runtimeCache[string(entry)]; ok {
-		return js
+		return js, nil
 	}
 	res := api.Build(api.BuildOptions{
 		Stdin: &api.StdinOptions{
@@ -125,9 +135,9 @@ func MCPRuntime(t testing.TB, entry []byte) []byte {
 		LogLevel: api.LogLevelSilent,
 	})
 	if len(res.Errors) > 0 {
-		t.Fatalf("bundling the MCP runtime: %s", res.Errors[0].Text)
+		return nil, fmt.Errorf("bundling the MCP runtime: %s", res.Errors[0].Text)
 	}
 	js := res.OutputFiles[0].Contents
 	runtimeCache[string(entry)] = js
-	return js
+	return js, nil
 }

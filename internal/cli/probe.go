@@ -1,0 +1,185 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/code2skill/code2skill/internal/atomicfile"
+	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/probe"
+	"github.com/code2skill/code2skill/internal/sandbox"
+)
+
+func probeCmd() *command {
+	c := &command{
+		name:    "probe",
+		summary: "prove a package's MCP server works detached, tool by tool, over the real protocol",
+		usage: `Usage: code2skill probe <pkg> [--call F]... [--error-call F]... [--dry-run-call F]...
+                       [--offline] [--timeout S] [--transcript FILE] [--format text|json]
+                       [--allow-network] [--env KEY[=VALUE]]...
+
+Copies the package to a fresh temporary directory (a strict package without
+any node_modules, a core package with its own) and runs node mcp-tool/index.mjs
+there in the sandbox: allowlisted environment, temporary HOME, no network where
+the OS allows, a time limit per request, the process group killed at the end.
+Over the official Go MCP SDK it checks, in order:
+
+  initialize     the declared protocol version (export-profile.json, default
+                 2025-11-25), exactly, then notifications/initialized;
+  tools/list     a strict package lists exactly the contract's tools, each
+                 with a title, a description, the contract's four annotation
+                 hints, and input/output schemas equal to the contract's
+                 projection (mcp-tool/schema-contract.json); a core package's
+                 tools are checked for shape;
+  protocol       an unknown tool is rejected (a JSON-RPC error, or the
+                 TypeScript SDK's isError result carrying -32602: both pass,
+                 the summary says which); each strict tool called with missing
+                 required (or an unexpected) argument is rejected;
+  cases          each --call succeeds (structuredContent an object, a text
+                 block with the same JSON, valid against the outputSchema);
+                 each --error-call returns isError: true with the contract's
+                 error envelope; each --dry-run-call, run with the dry-run
+                 variable set to 1, returns exactly {dryRun: true,
+                 validatedInput, operationPolicy, operationSummary}.
+
+A case file holds one {"name": "<tool>", "arguments": {...}} object or an array
+of them; a strict case must satisfy the tool's inputSchema. Without --offline,
+a strict package needs a --call and an --error-call for every tool, and always
+a --dry-run-call for every write tool. --offline makes no business calls: it
+proves initialize, tools/list, the protocol errors and dry-run only, and
+reports runtime verification as still required.
+
+Flags:
+  --call FILE           a success case file (repeatable)
+  --error-call FILE     a handler-error case file (repeatable)
+  --dry-run-call FILE   a dry-run case file (repeatable; strict packages)
+  --offline             no business calls: protocol and dry-run only
+  --timeout S           time limit of each request, in seconds or as a
+                        duration such as 1m (default 10)
+  --transcript FILE     write the whole JSON-RPC exchange as NDJSON
+  --format text|json    output format (default text)
+  --allow-network       let the server reach the network during business
+                        calls (the protocol session never can)
+  --env KEY[=VALUE]     give the server a variable: KEY=VALUE, or KEY to pass
+                        code2skill's own value (repeatable)
+
+` + exitCodesHelp,
+	}
+	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
+		fs := newFlagSet(c)
+		var opts probe.Options
+		var env stringsFlag
+		fs.Var((*stringsFlag)(&opts.Calls), "call", "")
+		fs.Var((*stringsFlag)(&opts.ErrorCalls), "error-call", "")
+		fs.Var((*stringsFlag)(&opts.DryRunCalls), "dry-run-call", "")
+		fs.BoolVar(&opts.Offline, "offline", false, "")
+		fs.BoolVar(&opts.AllowNetwork, "allow-network", false, "")
+		fs.Var(&env, "env", "")
+		timeout := secondsFlag(10 * time.Second)
+		fs.Var(&timeout, "timeout", "")
+		transcript := fs.String("transcript", "", "")
+		format := addFormatFlag(fs)
+		pos, code, ok := parseOrExit(fs, c, stdio, args)
+		if !ok {
+			return code
+		}
+		if len(pos) != 1 {
+			return usageError(stdio, c, "expected exactly one package directory")
+		}
+		if opts.Offline && opts.AllowNetwork {
+			return usageError(stdio, c, "--offline makes no business calls: --allow-network has nothing to allow")
+		}
+		var err error
+		if opts.Env, err = serverEnv(env); err != nil {
+			return usageError(stdio, c, "%v", err)
+		}
+		opts.RequestTimeout = time.Duration(timeout)
+		opts.Progress = stdio.Progress
+		var exchange bytes.Buffer
+		if *transcript != "" {
+			opts.Transcript = &exchange
+		}
+
+		dir := pos[0]
+		res, err := probe.Run(ctx, dir, opts)
+		var usage *probe.UsageError
+		switch {
+		case errors.As(err, &usage):
+			return usageError(stdio, c, "%s", usage.Msg)
+		case errors.Is(err, sandbox.ErrNotFound):
+			fmt.Fprintf(stdio.Err, "code2skill probe: node is not installed or not on PATH: %v\n", err)
+			return ExitFailure
+		case err != nil:
+			fmt.Fprintf(stdio.Err, "code2skill probe: %v\n", err)
+			return ExitFailure
+		}
+		if *transcript != "" {
+			if err := atomicfile.WriteFile(*transcript, exchange.Bytes(), 0o644); err != nil {
+				fmt.Fprintf(stdio.Err, "code2skill probe: writing the transcript: %v\n", err)
+				return ExitFailure
+			}
+		}
+		status := diag.StatusPassed
+		if res.Diagnostics.HasErrors() {
+			status = diag.StatusFailed
+		}
+		report := &diag.Report{Command: "probe", Status: status, List: res.Diagnostics, Summary: res.Summary(), Line: res.Line(dir)}
+		if *format == formatText {
+			if err := res.WriteTable(stdio.Out); err != nil {
+				fmt.Fprintf(stdio.Err, "code2skill probe: writing report: %v\n", err)
+				return ExitFailure
+			}
+		}
+		return printReport(stdio, format, report)
+	}
+	return c
+}
+
+// serverEnv turns --env values into KEY=VALUE pairs: KEY alone passes
+// code2skill's own value, which must be set.
+func serverEnv(values []string) ([]string, error) {
+	var env []string
+	for _, v := range values {
+		key, _, hasValue := strings.Cut(v, "=")
+		if key == "" || strings.ContainsAny(key, " \t") {
+			return nil, fmt.Errorf("--env %q: want KEY=VALUE or KEY", v)
+		}
+		if !hasValue {
+			own, ok := os.LookupEnv(key)
+			if !ok {
+				return nil, fmt.Errorf("--env %s: the variable is not set", key)
+			}
+			v = key + "=" + own
+		}
+		env = append(env, v)
+	}
+	return env, nil
+}
+
+// secondsFlag is a positive time limit given in seconds ("10", "2.5") or
+// as a Go duration ("1m").
+type secondsFlag time.Duration
+
+func (s *secondsFlag) String() string { return time.Duration(*s).String() }
+
+func (s *secondsFlag) Set(v string) error {
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		secs, ferr := strconv.ParseFloat(v, 64)
+		if ferr != nil {
+			return errors.New("want seconds (10) or a duration (1m)")
+		}
+		d = time.Duration(secs * float64(time.Second))
+	}
+	if d <= 0 {
+		return errors.New("must be positive")
+	}
+	*s = secondsFlag(d)
+	return nil
+}
