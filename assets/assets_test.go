@@ -160,10 +160,13 @@ server.registerTool('sample_echo', {
 }, async (input) => ({ content: [{ type: 'text', text: JSON.stringify(input) }] }));
 const stdin = new PassThrough(), stdout = new PassThrough();
 let out = '';
-stdout.on('data', (c) => { out += c; });
+const replied = new Promise((resolve) => stdout.on('data', (c) => {
+  out += c;
+  if (out.includes('\n')) resolve();
+}));
 await server.connect(new StdioServerTransport(stdin, stdout));
 stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) + '\n');
-await new Promise((r) => setTimeout(r, 200));
+await replied;
 console.log(JSON.stringify({ exports: Object.keys(runtime).sort(), reply: JSON.parse(out.split('\n')[0]) }));
 process.exit(0);
 `

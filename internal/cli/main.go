@@ -44,6 +44,8 @@ func commands() []*command {
 	return []*command{
 		validateCmd(),
 		demoCmd(),
+		validateCmd(),
+		demoCmd(),
 		deriveCmd(),
 		initCmd(),
 		probeCmd(),

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 //   - $REPO is the repository root, $EXAMPLES its examples directory;
 //   - $NODE_MODULES is the repository's pinned npm install (npm ci);
 //   - [node] is true when node is on PATH;
+//   - "copy-dir SRC DST" copies a directory tree (node_modules excluded);
 //   - "link-node-modules DIR" hard-links the pinned npm install into DIR,
 //     so that a fixture package behaves as after "npm ci" without a network;
 //   - "mcp-runtime PKG" writes PKG/mcp-tool/runtime.mjs, the self-contained
@@ -32,6 +34,15 @@ func scriptParams(t *testing.T) testscript.Params {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		Setup: func(env *testscript.Env) error {
+			// The directory holding the code2skill test binary alone, so
+			// that a script can run it with PATH=$CODE2SKILL_BIN_DIR,
+			// without node or npm.
+			for _, dir := range filepath.SplitList(env.Getenv("PATH")) {
+				if _, err := os.Stat(filepath.Join(dir, "code2skill")); err == nil {
+					env.Setenv("CODE2SKILL_BIN_DIR", dir)
+					break
+				}
+			}
 			env.Setenv("REPO", repo)
 			env.Setenv("EXAMPLES", filepath.Join(repo, "examples"))
 			env.Setenv("NODE_MODULES", filepath.Join(repo, "node_modules"))
@@ -46,6 +57,13 @@ func scriptParams(t *testing.T) testscript.Params {
 			return false, nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"copy-dir": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: copy-dir SRC DST")
+				}
+				src := os.DirFS(ts.MkAbs(args[0]))
+				ts.Check(os.CopyFS(ts.MkAbs(args[1]), withoutNodeModules{src}))
+			},
 			"link-node-modules": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 1 {
 					ts.Fatalf("usage: link-node-modules DIR")
@@ -68,4 +86,18 @@ func scriptParams(t *testing.T) testscript.Params {
 			},
 		},
 	}
+}
+
+// withoutNodeModules hides node_modules directories of a file system.
+type withoutNodeModules struct{ fs.FS }
+
+func (w withoutNodeModules) ReadDir(name string) ([]fs.DirEntry, error) {
+	entries, err := fs.ReadDir(w.FS, name)
+	out := entries[:0]
+	for _, e := range entries {
+		if e.Name() != "node_modules" {
+			out = append(out, e)
+		}
+	}
+	return out, err
 }
