@@ -42,10 +42,6 @@ type command struct {
 // commands lists the subcommands in the order --help shows them.
 func commands() []*command {
 	return []*command{
-		validateCmd(),
-		demoCmd(),
-		validateCmd(),
-		demoCmd(),
 		deriveCmd(),
 		initCmd(),
 		probeCmd(),
