@@ -386,12 +386,33 @@ describe('protect', () => {
     ['non-boolean singleUse', { bindingSources, expectedValues: expectedValues(), singleUse: 'yes' }],
     ['unknown operation field', { bindingSources, expectedValues: expectedValues(), comparator: 'loose' }],
     ['expected value that is not data', { bindingSources, expectedValues: { ...expectedValues(), session: () => 'session-1' } }],
+    ['a session claim bound as the subject', {
+      bindingSources: { subject: { kind: 'runtime-context', claim: 'session', requirementId: 'session-state', path: ['sessionId'] } },
+      expectedValues: { subject: 'session-1' },
+    }],
+    ['a subject claim read from another path', {
+      bindingSources: { subject: { ...bindingSources.subject, path: ['sessionId'] } },
+      expectedValues: { subject: 'session-1' },
+    }],
+    ['a confirmation claim from the wrong requirement', {
+      bindingSources: { confirmationGrantId: { kind: 'runtime-context', claim: 'confirmation', requirementId: 'session-state', path: ['confirmationGrantId'] } },
+      expectedValues: { confirmationGrantId: 'cg-1' },
+    }],
   ];
   for (const [name, fields] of invalid) {
     it(`refuses ${name}`, () => {
       assert.throws(() => guard.protect({ workflowId: WORKFLOW, operationKey: OPERATION, ...fields }), TypeError);
     });
   }
+
+  it('accepts a claim of the host\'s own naming', () => {
+    guard.protect({
+      workflowId: WORKFLOW,
+      operationKey: OPERATION,
+      bindingSources: { tenant: { kind: 'runtime-context', claim: 'tenant', requirementId: 'tenant-context', path: ['tenant', 'id'] } },
+      expectedValues: { tenant: 'tenant-1' },
+    });
+  });
 
   it('refuses a second operation under the same key', () => {
     protectOperation();

@@ -85,6 +85,17 @@ const SOURCE_FIELDS = {
   constant: { required: ['kind', 'value'], optional: [] },
 };
 const ALGORITHMS = new Set(['canonical-json-sha256', 'ordered-id-list']);
+
+// The runtime-context claims with a fixed meaning: the host requirement that
+// supplies each, where it sits in the runtime context and the binding it
+// fills. They cannot be relabelled or exchanged: a session identifier never
+// stands in for a subject.
+const KNOWN_CLAIMS = {
+  subject: { requirementId: 'authentication-injection', path: 'subjectId', binding: 'subject' },
+  session: { requirementId: 'session-state', path: 'sessionId', binding: 'session' },
+  confirmation: { requirementId: 'trusted-confirmation', path: 'confirmationGrantId', binding: 'confirmationGrantId' },
+  expiry: { requirementId: 'session-state', path: 'expiresAt', binding: 'expiresAt' },
+};
 const POLICY_KEYS = ['input', 'operationKey', 'runtimeContext', 'workflowId'];
 
 // MAX_DEPTH bounds how deep the input is copied; deeper data is refused.
@@ -488,8 +499,16 @@ function checkSource(name, source) {
   if (!Array.isArray(path) || !path.every((segment) => typeof segment === 'string' && segment !== '')) {
     throw new TypeError(`protect: binding ${name}: path must be a list of non-empty strings`);
   }
-  if (source.kind === 'runtime-context' && path.length === 0) {
-    throw new TypeError(`protect: binding ${name}: a runtime-context path must not be empty`);
+  if (source.kind === 'runtime-context') {
+    if (path.length === 0) {
+      throw new TypeError(`protect: binding ${name}: a runtime-context path must not be empty`);
+    }
+    const known = Object.hasOwn(KNOWN_CLAIMS, source.claim) ? KNOWN_CLAIMS[source.claim] : undefined;
+    if (known && (name !== known.binding || source.requirementId !== known.requirementId ||
+        path.length !== 1 || path[0] !== known.path)) {
+      throw new TypeError(`protect: binding ${name}: the ${source.claim} claim is binding ${known.binding}, ` +
+        `supplied by ${known.requirementId} at ${known.path}`);
+    }
   }
 }
 

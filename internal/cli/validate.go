@@ -1,0 +1,187 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/code2skill/code2skill/internal/core"
+	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/pkgdir"
+)
+
+func validateCmd() *command {
+	c := &command{
+		name:    "validate",
+		summary: "check a package: structure, MCP discovery and its own offline tests",
+		usage: `Usage: code2skill validate <pkg> [--skip-tests] [--format text|json] [--timeout D] [--request-timeout D]
+
+Checks a core-export-v1 package (package.json "code2skill.profile") and reports
+every finding at once, each with a stable rule ID ("code2skill rules" lists
+them), then one summary line that says how far the package was checked:
+
+  structure   layout, Skills, package.json, MCP-SETUP.md and every .mjs/.js
+              file, checked in-process;
+  discovery   node mcp-tool/index.mjs started in the sandbox, initialize
+              (protocol 2025-11-25) and tools/list over the official Go SDK;
+  tests       the package's tests/**/*.test.mjs under node --test in the
+              sandbox, with CODE2SKILL_DRY_RUN=1, CI=1 and no network.
+
+The sandbox gives child processes an allowlisted environment without
+credentials, a temporary HOME, no network where the OS allows it, a time limit
+and an output cap, and kills their whole process tree afterwards. validate
+never installs dependencies, never runs npm scripts and never reaches the
+network itself: run npm ci (or npm install) in the package first.
+
+Flags:
+  --skip-tests          check the structure only; nothing of the package runs
+  --format text|json    output format (default text)
+  --timeout D           time limit of the test run (default 2m)
+  --request-timeout D   time limit of each MCP request (default 10s)
+
+` + exitCodesHelp,
+	}
+	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
+		fs := newFlagSet(c)
+		skipTests := fs.Bool("skip-tests", false, "")
+		format := addFormatFlag(fs)
+		timeout := fs.Duration("timeout", 2*time.Minute, "")
+		requestTimeout := fs.Duration("request-timeout", 10*time.Second, "")
+		pos, code, ok := parseOrExit(fs, c, stdio, args)
+		if !ok {
+			return code
+		}
+		if len(pos) != 1 {
+			return usageError(stdio, c, "expected exactly one package directory")
+		}
+		if *timeout <= 0 || *requestTimeout <= 0 {
+			return usageError(stdio, c, "time limits must be positive")
+		}
+		return runValidate(ctx, stdio, format, pos[0], core.Options{
+			SkipTests:      *skipTests,
+			TestTimeout:    *timeout,
+			RequestTimeout: *requestTimeout,
+			Progress:       stdio.Progress,
+		})
+	}
+	return c
+}
+
+// runValidate validates the package at dir and prints the report. demo
+// shares it.
+func runValidate(ctx context.Context, stdio *Stdio, format *formatFlag, dir string, opts core.Options) int {
+	switch p := pkgdir.DetectProfile(dir); p {
+	case pkgdir.ProfileCore, pkgdir.ProfileUnknown:
+		// Unknown packages get the core checks, whose findings say what
+		// is missing to make them core-export-v1.
+	default:
+		fmt.Fprintf(stdio.Err, "code2skill validate: %s is a %s package; validate checks core-export-v1 packages (use code2skill derive and code2skill probe for strict packages)\n", dir, p)
+		return ExitFailure
+	}
+	res, err := core.Validate(ctx, dir, opts)
+	if err != nil {
+		msg := err.Error()
+		if errors.Is(err, core.ErrNodeMissing) {
+			msg = core.ErrNodeMissing.Error()
+		}
+		fmt.Fprintf(stdio.Err, "code2skill validate: %s\n", msg)
+		return ExitFailure
+	}
+	return printReport(stdio, format, validateReport(dir, res))
+}
+
+// validateSummary is the JSON summary of validate.
+type validateSummary struct {
+	diag.Counts
+	Profile                 string            `json:"profile"`
+	Structure               core.Stage        `json:"structure"`
+	Discovery               core.Stage        `json:"discovery"`
+	Tests                   core.Stage        `json:"tests"`
+	RequiresHostIntegration bool              `json:"requiresHostIntegration"`
+	ProtocolVersion         string            `json:"protocolVersion,omitempty"`
+	Tools                   []string          `json:"tools"`
+	TestCounts              *core.TestCounts  `json:"testCounts,omitempty"`
+	NetworkIsolation        *networkIsolation `json:"networkIsolation,omitempty"`
+	NodeProcesses           int               `json:"nodeProcesses"`
+	Message                 string            `json:"message"`
+}
+
+type networkIsolation struct {
+	Denied bool   `json:"denied"`
+	Detail string `json:"detail"`
+}
+
+func validateReport(dir string, res *core.Result) *diag.Report {
+	s := validateSummary{
+		Counts:                  diag.CountsOf(&res.Diagnostics),
+		Profile:                 core.Profile,
+		Structure:               res.Structure,
+		Discovery:               res.Discovery,
+		Tests:                   res.Tests,
+		RequiresHostIntegration: res.RequiresHostIntegration,
+		ProtocolVersion:         res.ProtocolVersion,
+		Tools:                   append([]string{}, res.Tools...),
+		TestCounts:              res.TestCounts,
+		NodeProcesses:           res.NodeProcesses,
+	}
+	if iso := res.NetworkIsolation; iso != nil {
+		s.NetworkIsolation = &networkIsolation{Denied: iso.NetworkDenied, Detail: iso.Detail}
+	}
+	status := diag.StatusPassed
+	if s.Errors > 0 {
+		status = diag.StatusFailed
+	}
+	s.Message = validateMessage(status, res, s.Counts)
+	return &diag.Report{
+		Command: "validate",
+		Status:  status,
+		List:    &res.Diagnostics,
+		Summary: s,
+		Line:    fmt.Sprintf("%s: %s", dir, s.Message),
+	}
+}
+
+// validateMessage says exactly how far the package was checked, never more.
+func validateMessage(status string, res *core.Result, n diag.Counts) string {
+	var details []string
+	if res.ProtocolVersion != "" {
+		details = append(details, fmt.Sprintf("%d tool(s), protocol %s", len(res.Tools), res.ProtocolVersion))
+	}
+	if tc := res.TestCounts; tc != nil {
+		details = append(details, fmt.Sprintf("%d/%d tests passed", tc.Passed, tc.Tests))
+	}
+	if n.Warnings > 0 {
+		details = append(details, plural(n.Warnings, "warning"))
+	}
+	suffix := ""
+	if len(details) > 0 {
+		suffix = " (" + strings.Join(details, "; ") + ")"
+	}
+	if status != diag.StatusPassed {
+		return fmt.Sprintf("failed: %s; structure %s, MCP discovery %s, package tests %s%s",
+			plural(n.Errors, "error"), stageWords(res.Structure), stageWords(res.Discovery), stageWords(res.Tests), suffix)
+	}
+	switch {
+	case res.Discovery == core.StageNotRun && res.Tests == core.StageNotRun:
+		return "passed: structure only, package not run" + suffix
+	case res.RequiresHostIntegration:
+		return "static structure and MCP discovery passed; runtime verification not completed (requires-host-integration)" + suffix
+	}
+	return "passed: structure, MCP discovery and package tests" + suffix
+}
+
+func stageWords(s core.Stage) string {
+	if s == core.StageNotRun {
+		return "not run"
+	}
+	return string(s)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

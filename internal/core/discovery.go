@@ -1,0 +1,39 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/code2skill/code2skill/internal/mcpcheck"
+)
+
+// discover starts the package's MCP server in the sandbox, asks for
+// initialize and tools/list over the official Go SDK and checks every tool's
+// shape under the core-export-v1 rules.
+func (c *checker) discover(ctx context.Context) {
+	d, err := mcpcheck.Discover(ctx, c.pkg.Dir(), mcpcheck.Options{
+		RequestTimeout: c.opts.requestTimeout(),
+		Profile:        mcpcheck.ProfileCore,
+		Label:          "discovery",
+	})
+	if err != nil {
+		if !errors.Is(err, context.Canceled) {
+			c.failure(fmt.Errorf("MCP discovery: %w", err))
+		}
+		return
+	}
+	c.noteIsolation(d.Isolation)
+	c.mu.Lock()
+	c.result.NodeProcesses++
+	c.result.ProtocolVersion = d.ProtocolVersion
+	for _, t := range d.Tools {
+		c.result.Tools = append(c.result.Tools, t.Name)
+	}
+	c.result.Discovery = StagePassed
+	if d.Diagnostics.HasErrors() {
+		c.result.Discovery = StageFailed
+	}
+	c.mu.Unlock()
+	c.add(d.Diagnostics.Sorted()...)
+}

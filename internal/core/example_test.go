@@ -1,0 +1,298 @@
+package core
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/code2skill/code2skill/examples"
+	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/jsmod"
+	"github.com/code2skill/code2skill/internal/mcpcheck"
+	"github.com/code2skill/code2skill/internal/testnode"
+)
+
+// examplePackage writes the bundled example to a temporary directory, lets
+// edit change it, and installs the pinned npm packages into it (hard links).
+func examplePackage(t testing.TB, edit func(dir string)) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "seed-library")
+	if err := os.CopyFS(dir, examples.SeedLibrary()); err != nil {
+		t.Fatal(err)
+	}
+	if edit != nil {
+		edit(dir)
+	}
+	testnode.LinkInto(t, dir)
+	return dir
+}
+
+// replaceIn replaces old with new in a file of the package, failing the test
+// when old is absent (so a fixture cannot silently stop testing anything).
+func replaceIn(t testing.TB, dir, file, old, new string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(file))
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), old) {
+		t.Fatalf("%s does not contain %q", file, old)
+	}
+	writeFile(t, dir, file, strings.Replace(string(b), old, new, 1))
+}
+
+func writeFile(t testing.TB, dir, file, content string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(file))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func validate(t testing.TB, dir string, opts Options) *Result {
+	t.Helper()
+	testnode.Node(t)
+	res, err := Validate(context.Background(), dir, opts)
+	if err != nil {
+		t.Fatalf("Validate: %v", err)
+	}
+	return res
+}
+
+func resultRules(res *Result) []string {
+	var out []string
+	for _, d := range res.Diagnostics.Sorted() {
+		if d.Severity == diag.Error || d.Severity == diag.Warning {
+			out = append(out, d.Rule)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func dump(res *Result) string {
+	var b strings.Builder
+	for _, d := range res.Diagnostics.Sorted() {
+		b.WriteString(d.String() + "\n")
+		if d.Detail != "" {
+			b.WriteString(d.Detail + "\n")
+		}
+	}
+	return b.String()
+}
+
+func TestExamplePasses(t *testing.T) {
+	res := validate(t, examplePackage(t, nil), Options{})
+	if res.Diagnostics.Len() != 0 {
+		t.Fatalf("the example has findings:\n%s", dump(res))
+	}
+	if res.Structure != StagePassed || res.Discovery != StagePassed || res.Tests != StagePassed {
+		t.Errorf("stages = %s/%s/%s, want all passed", res.Structure, res.Discovery, res.Tests)
+	}
+	if res.ProtocolVersion != "2025-11-25" {
+		t.Errorf("negotiated protocol %q", res.ProtocolVersion)
+	}
+	if want := []string{"search_seed_varieties", "reserve_seed_packets"}; !slices.Equal(res.Tools, want) {
+		t.Errorf("tools = %v, want %v", res.Tools, want)
+	}
+	if tc := res.TestCounts; tc == nil || tc.Tests < 10 || tc.Passed != tc.Tests {
+		t.Errorf("test counts = %+v", tc)
+	}
+	if res.NodeProcesses < 2 {
+		t.Errorf("NodeProcesses = %d", res.NodeProcesses)
+	}
+}
+
+func TestExampleSkipTestsRunsNothing(t *testing.T) {
+	res := validate(t, examplePackage(t, nil), Options{SkipTests: true})
+	if res.Diagnostics.Len() != 0 || res.Discovery != StageNotRun || res.Tests != StageNotRun || res.NodeProcesses != 0 {
+		t.Fatalf("skip-tests: %s/%s, %d node processes\n%s", res.Discovery, res.Tests, res.NodeProcesses, dump(res))
+	}
+}
+
+// TestExampleBroken validates broken variants of the example for real: each
+// must fail with exactly the rules its breakage concerns.
+func TestExampleBroken(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		edit  func(t *testing.T, dir string)
+		opts  Options
+		rules []*diag.Rule
+		// check inspects the result further.
+		check func(t *testing.T, res *Result)
+	}{
+		{
+			name: "failing test",
+			edit: func(t *testing.T, dir string) {
+				replaceIn(t, dir, "tests/search.test.mjs", "q=early+pea&sowing_month=3", "q=late+pea&sowing_month=3")
+			},
+			rules: []*diag.Rule{RuleTestsFailed},
+			check: func(t *testing.T, res *Result) {
+				d := find(res, RuleTestsFailed)
+				if !strings.Contains(d.Message, "search sends the phrase and month") || !strings.Contains(d.Detail, "late+pea") {
+					t.Errorf("failure does not name the test or show its output:\n%s", dump(res))
+				}
+				if res.Tests != StageFailed || res.Discovery != StagePassed {
+					t.Errorf("stages %s/%s", res.Discovery, res.Tests)
+				}
+			},
+		},
+		{
+			name: "test reaching the network",
+			edit: func(t *testing.T, dir string) {
+				writeFile(t, dir, "tests/network.test.mjs", `import { test } from 'node:test';
+test('reaches a real host', async () => { await fetch('http://example.com/'); });
+`)
+			},
+			rules: []*diag.Rule{RuleTestsFailed},
+		},
+		{
+			name: "test seeing a credential",
+			edit: func(t *testing.T, dir string) {
+				t.Setenv("CODE2SKILL_TEST_API_TOKEN", "secret")
+				writeFile(t, dir, "tests/env.test.mjs", `import { test } from 'node:test';
+import assert from 'node:assert/strict';
+test('sees no credentials and runs in dry-run', () => {
+  assert.equal(process.env.CODE2SKILL_TEST_API_TOKEN, undefined);
+  assert.equal(process.env.CODE2SKILL_DRY_RUN, '1');
+  assert.equal(process.env.CI, '1');
+  assert.fail('reached the end');
+});
+`)
+			},
+			rules: []*diag.Rule{RuleTestsFailed},
+			check: func(t *testing.T, res *Result) {
+				if d := find(res, RuleTestsFailed); !strings.Contains(d.Detail, "reached the end") {
+					t.Errorf("the environment assertions failed before the end:\n%s", d.Detail)
+				}
+			},
+		},
+		{
+			name: "hanging test",
+			edit: func(t *testing.T, dir string) {
+				writeFile(t, dir, "tests/hang.test.mjs", `import { test } from 'node:test';
+test('never ends', () => new Promise(() => setInterval(() => {}, 1000)));
+`)
+			},
+			opts:  Options{TestTimeout: 3 * time.Second},
+			rules: []*diag.Rule{RuleTestsTimeout},
+		},
+		{
+			name: "no test ran",
+			edit: func(t *testing.T, dir string) {
+				for _, f := range []string{"tests/search.test.mjs", "tests/reserve.test.mjs", "tests/mcp-server.test.mjs"} {
+					os.Remove(filepath.Join(dir, f))
+				}
+				writeFile(t, dir, "tests/empty.test.mjs", "// nothing here yet\n")
+			},
+			rules: []*diag.Rule{RuleTestsNone, RuleTestsEmptyFile},
+		},
+		{
+			name: "stray stdout",
+			edit: func(t *testing.T, dir string) {
+				replaceIn(t, dir, "mcp-tool/index.mjs", "await createServer()", "console.log('seed-library server starting');\nawait createServer()")
+			},
+			rules: []*diag.Rule{mcpcheck.RuleStdoutNoise},
+			check: func(t *testing.T, res *Result) {
+				if res.Discovery != StageFailed || res.Tests != StagePassed {
+					t.Errorf("stages %s/%s", res.Discovery, res.Tests)
+				}
+			},
+		},
+		{
+			name: "closed input schema",
+			edit: func(t *testing.T, dir string) {
+				replaceIn(t, dir, "mcp-tool/server.mjs", "inputSchema: z.looseObject({", "inputSchema: z.strictObject({")
+			},
+			// The example's own tests catch it too.
+			rules: []*diag.Rule{mcpcheck.RuleToolInputClosed, RuleTestsFailed},
+		},
+		{
+			name: "server crashes at start",
+			edit: func(t *testing.T, dir string) {
+				replaceIn(t, dir, "mcp-tool/index.mjs", "await createServer()", "throw new Error('no configuration');\nawait createServer()")
+			},
+			rules: []*diag.Rule{mcpcheck.RuleServerExited},
+			check: func(t *testing.T, res *Result) {
+				if d := find(res, mcpcheck.RuleServerExited); !strings.Contains(d.Message+d.Detail, "no configuration") {
+					t.Errorf("the crash does not show the server's stderr:\n%s", dump(res))
+				}
+			},
+		},
+		{
+			name: "default environment",
+			edit: func(t *testing.T, dir string) {
+				replaceIn(t, dir, "function-core/index.mjs", "function runtime(context) {",
+					"const fallbackCatalog = process.env.CODE2SKILL_SEED_LIBRARY_CATALOG_BASE_URL ?? 'https://catalog.seed-library.example/api/';\n\nfunction runtime(context) {")
+			},
+			rules: []*diag.Rule{jsmod.RuleEnvURLFallback},
+		},
+		{
+			name:  "dependencies not installed",
+			edit:  func(t *testing.T, dir string) {},
+			rules: []*diag.Rule{RuleDepsMissing},
+			check: func(t *testing.T, res *Result) {
+				if d := find(res, RuleDepsMissing); !strings.Contains(d.Message, "npm ci") {
+					t.Errorf("message does not say how to install: %s", d.Message)
+				}
+				if res.Discovery != StageNotRun || res.Tests != StageNotRun || res.NodeProcesses != 0 {
+					t.Errorf("ran something without dependencies: %s/%s", res.Discovery, res.Tests)
+				}
+			},
+		},
+		{
+			name: "requires host integration",
+			edit: func(t *testing.T, dir string) {
+				replaceIn(t, dir, "package.json", `"profile": "core-export-v1"`, `"profile": "core-export-v1",
+    "requiresHostIntegration": true`)
+			},
+			check: func(t *testing.T, res *Result) {
+				if !res.RequiresHostIntegration {
+					t.Error("RequiresHostIntegration not set")
+				}
+			},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var dir string
+			if tc.name == "dependencies not installed" {
+				dir = filepath.Join(t.TempDir(), "seed-library")
+				if err := os.CopyFS(dir, examples.SeedLibrary()); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				dir = examplePackage(t, func(dir string) { tc.edit(t, dir) })
+			}
+			res := validate(t, dir, tc.opts)
+			var want []string
+			for _, r := range tc.rules {
+				want = append(want, r.ID)
+			}
+			slices.Sort(want)
+			if got := resultRules(res); !slices.Equal(got, want) {
+				t.Errorf("rules = %v, want %v\n%s", got, want, dump(res))
+			}
+			if tc.check != nil {
+				tc.check(t, res)
+			}
+		})
+	}
+}
+
+func find(res *Result, r *diag.Rule) diag.Diagnostic {
+	for _, d := range res.Diagnostics.Sorted() {
+		if d.Rule == r.ID {
+			return d
+		}
+	}
+	return diag.Diagnostic{}
+}
+

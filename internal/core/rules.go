@@ -1,0 +1,96 @@
+package core
+
+import "github.com/code2skill/code2skill/internal/diag"
+
+// Layout (spec 003, "生成目录").
+var (
+	RuleMissingFile = diag.Register("CORE_LAYOUT_MISSING_FILE", diag.Error,
+		"a file every core-export-v1 package needs is missing")
+	RuleNoTests = diag.Register("CORE_LAYOUT_NO_TESTS", diag.Error,
+		"the package has no tests/**/*.test.mjs file")
+	RuleStrictFile = diag.Register("CORE_LAYOUT_STRICT_FILE", diag.Error,
+		"a strict-export audit file does not belong in a core-export-v1 package")
+	RuleSkillLayout = diag.Register("CORE_LAYOUT_SKILL_CHOICE", diag.Error,
+		"a package has exactly one of a root SKILL.md or skills/<goal>/SKILL.md files")
+	RuleAssetModified = diag.Register("CORE_ASSET_MODIFIED", diag.Warning,
+		"portable-agent-result.mjs is the reviewed asset, byte for byte")
+	RuleSkillStray = diag.Register("CORE_LAYOUT_SKILL_STRAY", diag.Warning,
+		"a SKILL.md outside the root and skills/<goal>/ is not discovered by installers")
+)
+
+// package.json.
+var (
+	RuleManifestInvalid = diag.Register("CORE_PACKAGE_JSON_INVALID", diag.Error,
+		"package.json is valid JSON holding an object")
+	RuleManifestType = diag.Register("CORE_PACKAGE_TYPE_MODULE", diag.Error,
+		`package.json sets "type": "module"`)
+	RuleManifestProfile = diag.Register("CORE_PACKAGE_PROFILE", diag.Error,
+		`package.json sets "code2skill.profile": "core-export-v1"`)
+	RuleManifestDependency = diag.Register("CORE_PACKAGE_DEPENDENCY", diag.Error,
+		"@modelcontextprotocol/sdk and zod are runtime dependencies with explicit version ranges")
+	RuleManifestTestScript = diag.Register("CORE_PACKAGE_TEST_SCRIPT", diag.Error,
+		`scripts.test is a plain "node --test …" command without shell operators or substitutions`)
+	RuleManifestLifecycle = diag.Register("CORE_PACKAGE_LIFECYCLE_SCRIPT", diag.Error,
+		"package.json declares no install or test lifecycle hooks that would run code implicitly")
+	RuleManifestHostIntegration = diag.Register("CORE_PACKAGE_HOST_INTEGRATION", diag.Error,
+		"code2skill.requiresHostIntegration is a boolean")
+)
+
+// MCP-SETUP.md.
+var (
+	RuleSetupInstallScope = diag.Register("CORE_SETUP_INSTALL_SCOPE", diag.Error,
+		"MCP-SETUP.md says npx skills add installs only the Skill and the MCP server is registered separately")
+	RuleSetupDependencies = diag.Register("CORE_SETUP_DEPENDENCIES", diag.Error,
+		"MCP-SETUP.md says how dependencies are installed: npm ci with a lockfile, otherwise npm install")
+	RuleSetupRegistration = diag.Register("CORE_SETUP_STDIO_REGISTRATION", diag.Warning,
+		"MCP-SETUP.md shows a stdio registration with command, args, cwd and env")
+	RuleSetupEnv = diag.Register("CORE_SETUP_ENV_UNDOCUMENTED", diag.Warning,
+		"MCP-SETUP.md names every environment variable the package's code reads")
+)
+
+// Running the package.
+var (
+	RuleDepsMissing = diag.Register("CORE_DEPENDENCIES_NOT_INSTALLED", diag.Error,
+		"the package's dependencies are installed (npm ci, or npm install without a lockfile) before it is run")
+	RuleTestsFailed = diag.Register("CORE_TESTS_FAILED", diag.Error,
+		"the package's own tests pass under node --test in the sandbox")
+	RuleTestsTimeout = diag.Register("CORE_TESTS_TIMEOUT", diag.Error,
+		"the package's tests finish within the time limit")
+	RuleTestsNone = diag.Register("CORE_TESTS_NONE_RAN", diag.Error,
+		"the package's test files run at least one test")
+	RuleTestsEmptyFile = diag.Register("CORE_TESTS_EMPTY_FILE", diag.Warning,
+		"every test file defines at least one test")
+	RuleNetworkOpen = diag.Register("CORE_NETWORK_NOT_ISOLATED", diag.Warning,
+		"the package ran without network isolation because the OS did not allow it")
+)
+
+// strictFiles are the audit files of strict-export-v1; the compact core
+// package must not carry duplicate contracts, evidence or receipts (spec
+// 003: 生成目录不携带重复 Contract、证据目录、Host 报告、验证矩阵、收据或 manifest).
+var strictFiles = []string{
+	"canonical-contract.json",
+	"capability-bundle.json",
+	"capability-draft.json",
+	"goal-contract.json",
+	"consumer-requirements.json",
+	"host-profile.json",
+	"host-compatibility-report.json",
+	"source-topology.json",
+	"export-profile.json",
+	"verification-matrix.json",
+	"preflight-report.json",
+	"approval-audit.json",
+	"live-verification.json",
+	"export-manifest.json",
+	"MCP.zh-CN.md",
+}
+
+// requiredFiles are the files of the node-stdio core package besides the
+// Skills and tests.
+var requiredFiles = []string{
+	"MCP-SETUP.md",
+	"package.json",
+	"function-core/index.mjs",
+	"mcp-tool/index.mjs",
+	"portable-agent-result.mjs",
+}

@@ -1,0 +1,147 @@
+package core
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+const setupFile = "MCP-SETUP.md"
+
+// setupDoc is MCP-SETUP.md split into blocks (paragraphs, list items, code
+// blocks), lower-cased, for phrase checks that accept English or Chinese
+// wording.
+type setupDoc struct {
+	text   string   // the whole file, lower-cased
+	blocks []string // blank-line separated blocks, list items split apart
+}
+
+func parseSetup(src []byte) *setupDoc {
+	text := strings.ToLower(string(src))
+	d := &setupDoc{text: text}
+	for _, para := range blankLine.Split(text, -1) {
+		for _, item := range listItem.Split(para, -1) {
+			if s := strings.TrimSpace(item); s != "" {
+				d.blocks = append(d.blocks, s)
+			}
+		}
+	}
+	return d
+}
+
+var blankLine = regexp.MustCompile(`\n[ \t]*\n`)
+
+var listItem = regexp.MustCompile(`\n[ \t]*(?:[-*+]|\d+[.)])[ \t]+`)
+
+// anyBlock reports whether some block matches every pattern.
+func (d *setupDoc) anyBlock(patterns ...*regexp.Regexp) bool {
+	return slices.ContainsFunc(d.blocks, func(b string) bool {
+		for _, p := range patterns {
+			if !p.MatchString(b) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+var (
+	reSkillsAdd = regexp.MustCompile(`npx\s+skills\s+add`)
+	// "installs only the Skill", "仅安装 Skill", "只会安装技能文件".
+	reOnly  = regexp.MustCompile(`\bonly\b|\bjust\b|只|仅`)
+	reSkill = regexp.MustCompile(`skill|技能`)
+	reMCP   = regexp.MustCompile(`\bmcp\b|mcp\s*server|mcp\s*服务`)
+	// "registered separately", "does not start or register", "单独注册", "不会启动", "不等于".
+	reSeparate = regexp.MustCompile(`separate|on its own|independent|(?:does not|doesn't|do not|don't|not|never)\b[^.\n]{0,40}\b(?:start|register|configure|connect|run)|单独|另行|分别|独立|不会[^。\n]{0,20}(?:启动|注册|配置|连接)|不(?:启动|注册|配置)|不等于|并不代表|不代表|不能视为`)
+
+	reNpmCI      = regexp.MustCompile(`\bnpm\s+ci\b`)
+	reNpmInstall = regexp.MustCompile(`\bnpm\s+(?:install|i)\b`)
+	reLockfile   = regexp.MustCompile(`lock\s*file|lockfile|package-lock|锁文件|锁定文件`)
+)
+
+// registrationKeys are the fields of a stdio registration, in JSON, YAML or
+// TOML form ("command": …, command: …, command = …, or a TOML table such as
+// [mcp_servers.x.env]).
+var registrationKeys = []struct {
+	name string
+	re   *regexp.Regexp
+}{
+	{"command", registrationKey("command")},
+	{"args", registrationKey("args")},
+	{"cwd", registrationKey("cwd")},
+	{"env", registrationKey("env")},
+}
+
+func registrationKey(k string) *regexp.Regexp {
+	return regexp.MustCompile(`(?m)["'` + "`" + `]?\b` + k + `\b["'` + "`" + `]?\s*[:=]|^\s*\[(?:[\w.-]+\.)?` + k + `\]`)
+}
+
+// checkSetup checks MCP-SETUP.md. envVars are the environment variables the
+// package's code reads, which the document must name.
+func (c *checker) checkSetup(envVars []string) {
+	if !c.pkg.Has(setupFile) {
+		return // reported by the layout check
+	}
+	src, err := c.pkg.ReadFile(setupFile)
+	if err != nil {
+		c.add(RuleMissingFile.New(setupFile, "%v", err))
+		return
+	}
+	d := parseSetup(src)
+
+	var missing []string
+	if !reSkillsAdd.MatchString(d.text) {
+		missing = append(missing, "the `npx skills add` command")
+	}
+	if !d.anyBlock(reOnly, reSkill) {
+		missing = append(missing, "that it installs only the Skill")
+	}
+	if !d.anyBlock(reMCP, reSeparate) {
+		missing = append(missing, "that the MCP server is registered separately")
+	}
+	if len(missing) > 0 {
+		c.add(RuleSetupInstallScope.New(setupFile, "the installation section does not state %s", joinAnd(missing)))
+	}
+
+	missing = missing[:0]
+	if !reNpmCI.MatchString(d.text) {
+		missing = append(missing, "`npm ci`")
+	}
+	if !reLockfile.MatchString(d.text) {
+		missing = append(missing, "that npm ci needs the lockfile")
+	}
+	if !reNpmInstall.MatchString(d.text) {
+		missing = append(missing, "`npm install` for a package without a lockfile")
+	}
+	if len(missing) > 0 {
+		c.add(RuleSetupDependencies.New(setupFile, "dependency installation does not mention %s", joinAnd(missing)))
+	}
+
+	missing = missing[:0]
+	for _, k := range registrationKeys {
+		if !k.re.MatchString(d.text) {
+			missing = append(missing, k.name)
+		}
+	}
+	if len(missing) > 0 {
+		c.add(RuleSetupRegistration.New(setupFile, "no stdio registration example with %s; hosts need command, args, cwd and env to start the server", joinAnd(missing)))
+	}
+
+	for _, v := range envVars {
+		if !regexp.MustCompile(`\b` + regexp.QuoteMeta(strings.ToLower(v)) + `\b`).MatchString(d.text) {
+			c.add(RuleSetupEnv.New(setupFile, "the package reads the environment variable %s, but MCP-SETUP.md does not name it; say what it configures and how the host sets it", v))
+		}
+	}
+}
+
+// joinAnd joins items as "a, b and c".
+func joinAnd(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return fmt.Sprintf("%s and %s", strings.Join(items[:len(items)-1], ", "), items[len(items)-1])
+}

@@ -1,0 +1,238 @@
+// Package core checks core-export-v1 packages, the default package profile:
+// a small runnable package of Skills, a Function core, a stdio MCP server and
+// offline tests (spec 003).
+//
+// Validate runs three stages and reports each on its own, so that a summary
+// never claims more than was checked:
+//
+//   - structure: layout, Skills, package.json, MCP-SETUP.md and every
+//     JavaScript file, checked in-process without running anything;
+//   - discovery: the MCP server started in the sandbox and asked, through the
+//     official Go SDK, for initialize and tools/list;
+//   - tests: the package's own tests under node --test in the sandbox, with
+//     CODE2SKILL_DRY_RUN=1, CI=1 and no network.
+//
+// Validate never installs dependencies, never runs npm scripts and never
+// reaches the network itself.
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/pkgdir"
+	"github.com/code2skill/code2skill/internal/sandbox"
+)
+
+// Profile is the package.json code2skill.profile value of core packages.
+const Profile = "core-export-v1"
+
+// Stage outcomes.
+type Stage string
+
+const (
+	StagePassed Stage = "passed"
+	StageFailed Stage = "failed"
+	StageNotRun Stage = "not-run"
+)
+
+// Options tune Validate.
+type Options struct {
+	// SkipTests checks the structure only: nothing of the package is run.
+	SkipTests bool
+	// TestTimeout limits the node --test run; 0 means 2 minutes.
+	TestTimeout time.Duration
+	// RequestTimeout limits each MCP request; 0 means 10 seconds.
+	RequestTimeout time.Duration
+	// Progress receives one line per stage; nil discards it.
+	Progress io.Writer
+}
+
+func (o Options) testTimeout() time.Duration {
+	if o.TestTimeout > 0 {
+		return o.TestTimeout
+	}
+	return 2 * time.Minute
+}
+
+func (o Options) requestTimeout() time.Duration {
+	if o.RequestTimeout > 0 {
+		return o.RequestTimeout
+	}
+	return 10 * time.Second
+}
+
+// Result is the outcome of Validate.
+type Result struct {
+	Diagnostics diag.List
+	Structure   Stage
+	Discovery   Stage
+	Tests       Stage
+	// RequiresHostIntegration is package.json code2skill.requiresHostIntegration:
+	// the package cannot complete its goals without the host's help, so
+	// runtime verification stays open whatever passes here.
+	RequiresHostIntegration bool
+	ProtocolVersion         string      // negotiated during discovery
+	Tools                   []string    // tool names from tools/list, in server order
+	TestCounts              *TestCounts // nil when the tests did not run
+	// NetworkIsolation says how the package's processes were isolated; nil
+	// when nothing ran.
+	NetworkIsolation *sandbox.Isolation
+	// NodeProcesses counts the node processes started, including the
+	// per-file children of node --test.
+	NodeProcesses int
+}
+
+// ErrNodeMissing means node is not on PATH, so the package cannot be run.
+var ErrNodeMissing = errors.New("node is not on PATH; install Node.js 20 or later, or pass --skip-tests to check the structure only")
+
+// checker holds the state of one validation.
+type checker struct {
+	pkg    *pkgdir.Package
+	opts   Options
+	result *Result
+	mu     sync.Mutex // guards result and failures while stages run concurrently
+	failed []error
+}
+
+func (c *checker) add(ds ...diag.Diagnostic) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.result.Diagnostics.Add(ds...)
+}
+
+func (c *checker) failure(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.failed = append(c.failed, err)
+}
+
+func (c *checker) hasFindings(rules ...*diag.Rule) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.ContainsFunc(rules, c.result.Diagnostics.Has)
+}
+
+func (c *checker) noteIsolation(iso sandbox.Isolation) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.result.NetworkIsolation != nil {
+		return
+	}
+	c.result.NetworkIsolation = &iso
+	if !iso.NetworkDenied {
+		c.result.Diagnostics.Add(RuleNetworkOpen.New("", "the package ran with network access: %s", iso.Detail))
+	}
+}
+
+func (c *checker) progress(format string, args ...any) {
+	if c.opts.Progress != nil {
+		fmt.Fprintf(c.opts.Progress, format+"\n", args...)
+	}
+}
+
+// Validate checks the core-export-v1 package in dir. Findings about the
+// package are in the Result; the error reports that validation itself could
+// not be done (node missing, I/O failure).
+func Validate(ctx context.Context, dir string, opts Options) (*Result, error) {
+	res := &Result{Structure: StageNotRun, Discovery: StageNotRun, Tests: StageNotRun}
+	pkg, ds, err := pkgdir.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	res.Diagnostics.Add(ds...)
+	if pkg == nil {
+		res.Structure = StageFailed
+		return res, nil
+	}
+	c := &checker{pkg: pkg, opts: opts, result: res}
+
+	c.progress("checking structure")
+	skills := c.checkLayout()
+	m := c.checkManifest()
+	if m != nil {
+		res.RequiresHostIntegration = m.host
+	}
+	c.checkSkills(skills)
+	envVars := c.checkScripts()
+	c.checkSetup(envVars)
+	res.Structure = StagePassed
+	if res.Diagnostics.HasErrors() {
+		res.Structure = StageFailed
+	}
+
+	if opts.SkipTests {
+		return res, nil
+	}
+	if _, err := sandbox.LookPath("node"); err != nil {
+		return nil, ErrNodeMissing
+	}
+	if !c.dependenciesInstalled() {
+		return res, nil
+	}
+
+	// Discovery and tests are independent node processes: run them side by
+	// side so that the package's start-up costs are paid once in wall time.
+	var wg sync.WaitGroup
+	if pkg.Has("mcp-tool/index.mjs") {
+		wg.Go(func() {
+			c.progress("starting the MCP server for initialize and tools/list")
+			c.discover(ctx)
+		})
+	}
+	if files := c.testFiles(); len(files) > 0 {
+		wg.Go(func() {
+			c.progress("running %d test file(s) with node --test", len(files))
+			c.runTests(ctx, files)
+		})
+	}
+	wg.Wait()
+	if len(c.failed) > 0 {
+		return nil, errors.Join(c.failed...)
+	}
+	return res, ctx.Err()
+}
+
+// dependenciesInstalled checks that the MCP SDK and zod resolve from the
+// package the way node resolves them (node_modules here or in a parent
+// directory). It reports a finding and returns false when they do not.
+func (c *checker) dependenciesInstalled() bool {
+	var missing []string
+	for _, dep := range runtimeDeps {
+		if !resolves(c.pkg.Dir(), dep) {
+			missing = append(missing, dep)
+		}
+	}
+	if len(missing) == 0 {
+		return true
+	}
+	how := "npm install"
+	if c.pkg.Has("package-lock.json") {
+		how = "npm ci"
+	}
+	c.add(RuleDepsMissing.New("package.json", "%s not installed, so the MCP server and tests were not run; run %q in the package first (npm ci with a package-lock.json, npm install without one)", joinAnd(missing), how))
+	return false
+}
+
+// resolves reports whether node would find the package name from dir: a
+// node_modules/<name>/package.json in dir or one of its parents.
+func resolves(dir, name string) bool {
+	for {
+		if fi, err := os.Stat(filepath.Join(dir, "node_modules", filepath.FromSlash(name), "package.json")); err == nil && fi.Mode().IsRegular() {
+			return true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return false
+		}
+		dir = parent
+	}
+}
