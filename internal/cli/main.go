@@ -42,6 +42,8 @@ type command struct {
 // commands lists the subcommands in the order --help shows them.
 func commands() []*command {
 	return []*command{
+		validateCmd(),
+		demoCmd(),
 		deriveCmd(),
 		initCmd(),
 		probeCmd(),
