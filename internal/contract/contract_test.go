@@ -1,0 +1,212 @@
+package contract_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/contract/contracttest"
+	"github.com/code2skill/code2skill/internal/diag"
+)
+
+// decode decodes one of the four inputs by its file name.
+func decode(name string, data []byte) (any, *diag.List) {
+	switch name {
+	case contract.ContractFile:
+		return contract.DecodeContract(name, data)
+	case contract.TopologyFile:
+		return contract.DecodeTopology(name, data)
+	case contract.HostProfileFile:
+		return contract.DecodeHostProfile(name, data)
+	case contract.ExportProfileFile:
+		return contract.DecodeExportProfile(name, data)
+	}
+	panic("unknown input " + name)
+}
+
+var inputs = []string{contract.ContractFile, contract.TopologyFile, contract.HostProfileFile, contract.ExportProfileFile}
+
+func TestReferenceInputsDecodeWithoutFindings(t *testing.T) {
+	for _, name := range inputs {
+		_, l := decode(name, contracttest.Reference(t, name))
+		for _, d := range l.Sorted() {
+			t.Errorf("%s", d)
+		}
+	}
+}
+
+func TestModelReadsTheReference(t *testing.T) {
+	c, _ := contract.DecodeContract(contract.ContractFile, contracttest.Reference(t, contract.ContractFile))
+	var ids []string
+	for _, cp := range c.Capabilities {
+		ids = append(ids, cp.ID)
+	}
+	want := []string{"list-sample-request-kinds", "upload-sample-attachment", "validate-sample-request", "save-sample-draft", "submit-sample-request"}
+	if diff := cmp.Diff(want, ids); diff != "" {
+		t.Errorf("capabilities (-want +got):\n%s", diff)
+	}
+	upload, _ := c.Capability("upload-sample-attachment")
+	if upload.AttachmentMode() != contract.AttachmentsHostApprovedReference ||
+		upload.Attachments.Metadata.MaxSizeBytes != 1048576 ||
+		upload.Implementation.Steps[0].Bindings[0].Source.Kind != contract.SourceHostResolvedAttachment ||
+		upload.RuntimeProtection.HardWorkflowEvidence.PreDispatchEnforcement[0] != "ev-tests-workflow" {
+		t.Errorf("upload capability read wrongly: %+v", upload)
+	}
+	if got := upload.At; got != "/capabilities/1" {
+		t.Errorf("At = %q", got)
+	}
+	validate, _ := c.Capability("validate-sample-request")
+	in, _ := validate.Input("attachmentGrants")
+	if in.RequiredWhen[0].Operator != "equals" || in.RequiredWhen[0].Value != canonjson.Bool(true) {
+		t.Errorf("requiredWhen read wrongly: %+v", in.RequiredWhen)
+	}
+	if got := validate.Raw.Keys()[:4]; !slices.Equal(got, []string{"capabilityId", "toolName", "functionExport", "description"}) {
+		t.Errorf("Raw keeps key order %v", got)
+	}
+	submitGoal := &c.Goals[2]
+	if submitGoal.CompletionPredicate.WorkflowID != "submit-sample-request" || submitGoal.ConditionalCapabilityIDs[0].CapabilityID != "upload-sample-attachment" {
+		t.Errorf("goal read wrongly: %+v", submitGoal)
+	}
+	w, _ := c.Workflow("submit-sample-request")
+	if b := w.Bindings[5]; b.ActualSource.Algorithm != "ordered-id-list" || !slices.Equal(b.ActualSource.Path, []string{"*", "grantId"}) {
+		t.Errorf("workflow binding read wrongly: %+v", b)
+	}
+}
+
+// finding is the part of a diagnostic the rule cases pin.
+type finding struct{ rule, file, at string }
+
+func findings(l *diag.List) []finding {
+	var out []finding
+	for _, d := range l.Sorted() {
+		at := d.Pointer
+		if d.Line > 0 {
+			at = fmt.Sprintf("%d:%d", d.Line, d.Column)
+		}
+		out = append(out, finding{d.Rule, d.File, at})
+	}
+	return out
+}
+
+// Every format rule fires on a minimal edit of a valid input, at the place
+// of the edit; the unedited inputs (above) produce no finding at all.
+func TestFormatRules(t *testing.T) {
+	S, R := contracttest.Set, contracttest.Remove
+	for _, tc := range []struct {
+		name string
+		file string
+		ops  []contracttest.Op
+		want finding
+	}{
+		{"string where an object goes", contract.ContractFile,
+			[]contracttest.Op{S("/server", `"sample"`)}, finding{"FORMAT_TYPE", contract.ContractFile, "/server"}},
+		{"number where a string goes", contract.ContractFile,
+			[]contracttest.Op{S("/contractId", `5`)}, finding{"FORMAT_TYPE", contract.ContractFile, "/contractId"}},
+		{"1.0 is not an integer", contract.ContractFile,
+			[]contracttest.Op{S("/capabilities/0/implementation/steps/0/successStatusCodes/0", `200.0`)},
+			finding{"FORMAT_TYPE", contract.ContractFile, "/capabilities/0/implementation/steps/0/successStatusCodes/0"}},
+		{"exponent is not an integer", contract.ContractFile,
+			[]contracttest.Op{S("/capabilities/1/attachments/metadata/maxSizeBytes", `1e6`)},
+			finding{"FORMAT_TYPE", contract.ContractFile, "/capabilities/1/attachments/metadata/maxSizeBytes"}},
+		{"keys are case-sensitive", contract.ContractFile,
+			[]contracttest.Op{R("/capabilities/0/toolName"), S("/capabilities/0/ToolName", `"list_sample_request_kinds"`)},
+			finding{"FORMAT_FIELD_MISSING", contract.ContractFile, "/capabilities/0"}},
+		{"required field missing", contract.TopologyFile,
+			[]contracttest.Op{R("/sources/1/root")}, finding{"FORMAT_FIELD_MISSING", contract.TopologyFile, "/sources/1"}},
+		{"closed record with an extra field", contract.ContractFile,
+			[]contracttest.Op{S("/capabilities/0/annotations/sideEffectHint", `true`)},
+			finding{"FORMAT_FIELD_UNKNOWN", contract.ContractFile, "/capabilities/0/annotations/sideEffectHint"}},
+		{"field of another binding source kind", contract.ContractFile,
+			[]contracttest.Op{S("/capabilities/0/implementation/steps/0/bindings/0/source/stepId", `"listKinds"`)},
+			finding{"FORMAT_FIELD_UNKNOWN", contract.ContractFile, "/capabilities/0/implementation/steps/0/bindings/0/source/stepId"}},
+		{"goal fixing a transcript", contract.ContractFile,
+			[]contracttest.Op{S("/goals/1/fixedSequence", `["save-sample-draft"]`)},
+			finding{"FORMAT_FIELD_UNKNOWN", contract.ContractFile, "/goals/1/fixedSequence"}},
+		{"pageRoute in a vNext export profile", contract.ExportProfileFile,
+			[]contracttest.Op{S("/pageRoute", `"/sample"`)}, finding{"FORMAT_FIELD_UNKNOWN", contract.ExportProfileFile, "/pageRoute"}},
+		{"open record with an unknown field", contract.ContractFile,
+			[]contracttest.Op{S("/capabilities/2/runtimeProtecton", `{}`)},
+			finding{"FORMAT_FIELD_UNRECOGNIZED", contract.ContractFile, "/capabilities/2/runtimeProtecton"}},
+		{"empty required string", contract.HostProfileFile,
+			[]contracttest.Op{S("/profileId", `""`)}, finding{"FORMAT_EMPTY", contract.HostProfileFile, "/profileId"}},
+		{"empty required list", contract.ContractFile,
+			[]contracttest.Op{S("/capabilities/3/outputs", `[]`)}, finding{"FORMAT_EMPTY", contract.ContractFile, "/capabilities/3/outputs"}},
+		{"value outside the vocabulary", contract.ContractFile,
+			[]contracttest.Op{S("/capabilities/3/sideEffect", `"upsert"`)},
+			finding{"FORMAT_VOCABULARY", contract.ContractFile, "/capabilities/3/sideEffect"}},
+		{"host status outside the vocabulary", contract.HostProfileFile,
+			[]contracttest.Op{S("/capabilities/sessionState/status", `"partial"`)},
+			finding{"FORMAT_VOCABULARY", contract.HostProfileFile, "/capabilities/sessionState/status"}},
+		{"agent policy flag that is not true", contract.ContractFile,
+			[]contracttest.Op{S("/goals/0/agentPolicy/askOnlyCurrentlyMissing", `false`)},
+			finding{"FORMAT_VOCABULARY", contract.ContractFile, "/goals/0/agentPolicy/askOnlyCurrentlyMissing"}},
+		{"wrong schema version", contract.TopologyFile,
+			[]contracttest.Op{S("/schemaVersion", `"v1"`)}, finding{"FORMAT_VOCABULARY", contract.TopologyFile, "/schemaVersion"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := contracttest.Patch(t, contracttest.Reference(t, tc.file), tc.ops...)
+			_, l := decode(tc.file, data)
+			got := findings(l)
+			if !slices.Contains(got, tc.want) {
+				t.Errorf("want %v among the findings:\n%s", tc.want, list(l))
+			}
+		})
+	}
+}
+
+func TestUnknownFieldSuggestsTheKnownOne(t *testing.T) {
+	data := contracttest.Patch(t, contracttest.Reference(t, contract.ContractFile),
+		contracttest.Set("/capabilities/0/readines", `"ready"`))
+	_, l := contract.DecodeContract(contract.ContractFile, data)
+	if !strings.Contains(list(l), `did you mean "readiness"`) {
+		t.Errorf("no suggestion:\n%s", list(l))
+	}
+}
+
+func TestSyntaxErrorsHaveLineAndColumn(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want finding
+	}{
+		{"{\n  \"schemaVersion\": \"vNext\",\n  \"contractId\": \"x\",\n}", finding{"JSON_SYNTAX", contract.ContractFile, "4:1"}},
+		{"{\"a\": 1, \"a\": 2}", finding{"JSON_DUPLICATE_KEY", contract.ContractFile, "1:10"}},
+		{"{\"a\": \"\xff\"}", finding{"JSON_ENCODING", contract.ContractFile, "1:8"}},
+		{"{\"a\": 1e999}", finding{"JSON_NUMBER_RANGE", contract.ContractFile, "1:7"}},
+	} {
+		c, l := contract.DecodeContract(contract.ContractFile, []byte(tc.in))
+		if c != nil {
+			t.Errorf("%q: a contract was returned despite the syntax error", tc.in)
+		}
+		if got := findings(l); !slices.Equal(got, []finding{tc.want}) {
+			t.Errorf("%q: findings %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestDecodingAccumulatesFindings(t *testing.T) {
+	data := contracttest.Patch(t, contracttest.Reference(t, contract.ContractFile),
+		contracttest.Set("/contractId", `1`),
+		contracttest.Set("/capabilities/0/readiness", `"done"`),
+		contracttest.Remove("/capabilities/4/sideEffect"))
+	c, l := contract.DecodeContract(contract.ContractFile, data)
+	if c == nil || len(c.Capabilities) != 5 {
+		t.Fatal("decoding stopped at the first finding")
+	}
+	if e, _ := l.Counts(); e != 3 {
+		t.Errorf("want 3 errors, got:\n%s", list(l))
+	}
+}
+
+func list(l *diag.List) string {
+	var b strings.Builder
+	for _, d := range l.Sorted() {
+		b.WriteString(d.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
