@@ -228,3 +228,31 @@ func TestTailBuffer(t *testing.T) {
 		t.Errorf("got %q dropped %d", got, b.Dropped())
 	}
 }
+
+// TestRunReportsMissingIsolation: where the kernel refuses every namespace
+// level, the child still runs, and its Isolation says the network was not
+// isolated and why, so reports can say so.
+func TestRunReportsMissingIsolation(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("namespaces are Linux-only")
+	}
+	levelMu.Lock()
+	savedChosen, savedReason := levelChosen, levelReason
+	levelChosen, levelReason = len(levels), "refused for this test"
+	levelMu.Unlock()
+	defer func() {
+		levelMu.Lock()
+		levelChosen, levelReason = savedChosen, savedReason
+		levelMu.Unlock()
+	}()
+	res, err := Run(context.Background(), []string{"sh", "-c", "echo ran"}, Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(res.Stdout) != "ran\n" {
+		t.Errorf("stdout = %q", res.Stdout)
+	}
+	if res.Isolation.NetworkDenied || !strings.Contains(res.Isolation.Detail, "not isolated: refused for this test") {
+		t.Errorf("Isolation = %+v, want an honest 'not isolated' with the reason", res.Isolation)
+	}
+}
