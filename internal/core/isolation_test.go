@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/code2skill/code2skill/assets"
 	"testing"
 
 	"github.com/code2skill/code2skill/internal/sandbox"
@@ -17,5 +18,19 @@ func TestNoteIsolation(t *testing.T) {
 	wantRules(t, c, RuleNetworkOpen)
 	if c.result.NetworkIsolation == nil || c.result.NetworkIsolation.NetworkDenied {
 		t.Errorf("NetworkIsolation = %+v", c.result.NetworkIsolation)
+	}
+}
+
+func TestAssetModified(t *testing.T) {
+	reviewed := string(assets.AgentResult.Bytes())
+	c := newChecker(t, map[string]string{"portable-agent-result.mjs": reviewed})
+	c.checkLayout()
+	if c.result.Diagnostics.Has(RuleAssetModified) {
+		t.Error("the reviewed asset is reported as modified")
+	}
+	c = newChecker(t, map[string]string{"portable-agent-result.mjs": reviewed + "\n// local tweak\n"})
+	c.checkLayout()
+	if !c.result.Diagnostics.Has(RuleAssetModified) {
+		t.Error("an edited copy is not reported")
 	}
 }

@@ -38,6 +38,9 @@ var (
 	RuleUnreadable    = diag.Register("PKG_UNREADABLE", diag.Error, "a file or directory of the package cannot be read")
 )
 
+// maxFiles is MaxFiles, variable so that tests can lower it.
+var maxFiles = MaxFiles
+
 // skipped directories are never inventoried: dependencies are checked
 // through their manifests, and version-control metadata is not package
 // content.
@@ -110,8 +113,8 @@ func Open(root string) (*Package, []diag.Diagnostic, error) {
 		case t&fs.ModeSymlink != 0:
 			ds = append(ds, p.addLink(full, rel)...)
 		case t.IsRegular():
-			if len(p.files) == MaxFiles {
-				ds = append(ds, RuleTooManyFiles.New("", "more than %d files; the rest were not inspected", MaxFiles))
+			if len(p.files) == maxFiles {
+				ds = append(ds, RuleTooManyFiles.New("", "more than %d files; the rest were not inspected", maxFiles))
 				return fs.SkipAll
 			}
 			info, err := d.Info()

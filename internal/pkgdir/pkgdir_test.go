@@ -177,3 +177,32 @@ func TestDetectProfile(t *testing.T) {
 		})
 	}
 }
+
+func TestOpenFileLimit(t *testing.T) {
+	defer func(n int) { maxFiles = n }(maxFiles)
+	maxFiles = 3
+	root := t.TempDir()
+	write(t, root, map[string]string{"a": "", "b": "", "c": ""})
+	if _, ds, err := Open(root); err != nil || len(ds) != 0 {
+		t.Fatalf("at the limit: %v %v", ds, err)
+	}
+	write(t, root, map[string]string{"d": ""})
+	p, ds, err := Open(root)
+	if err != nil || len(ds) != 1 || ds[0].Rule != RuleTooManyFiles.ID || len(p.Files()) != 3 {
+		t.Fatalf("over the limit: %v %v, %d files", ds, err, len(p.Files()))
+	}
+}
+
+func TestOpenUnreadableDirectory(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("permissions do not stop root")
+	}
+	root := t.TempDir()
+	write(t, root, map[string]string{"locked/x.mjs": "", "ok.mjs": ""})
+	must(t, os.Chmod(filepath.Join(root, "locked"), 0))
+	defer os.Chmod(filepath.Join(root, "locked"), 0o755)
+	p, ds, err := Open(root)
+	if err != nil || len(ds) != 1 || ds[0].Rule != RuleUnreadable.ID || ds[0].File != "locked" || !p.Has("ok.mjs") {
+		t.Fatalf("Open = %v, %v", ds, err)
+	}
+}
