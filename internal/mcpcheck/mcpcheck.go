@@ -56,8 +56,9 @@ const (
 	DefaultProtocolVersion = "2025-11-25"
 	DefaultRequestTimeout  = 10 * time.Second
 	// DefaultShutdownGrace bounds each wait of the shutdown sequence: after
-	// stdin is closed, and again after SIGTERM.
-	DefaultShutdownGrace = 2 * time.Second
+	// stdin is closed, and again after SIGTERM. A well-behaved server exits
+	// at once on stdin EOF; the margin is for a machine too busy to let it.
+	DefaultShutdownGrace = 5 * time.Second
 )
 
 // Options configure a session with a server.

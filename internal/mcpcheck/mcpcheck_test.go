@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -53,9 +54,21 @@ func ruleIDs(l *diag.List) []string {
 	return slices.Compact(ids)
 }
 
+// nodeSlots bounds how many servers run at once: a machine busy with more
+// node processes than it has CPUs makes a server look hung.
+var nodeSlots = make(chan struct{}, max(2, runtime.NumCPU()))
+
+// discover runs Discover on a test server. Unless the test sets one, the
+// request time limit is generous: these tests prove behaviour, not speed.
 func discover(t *testing.T, name string, opts Options) *Discovery {
 	t.Helper()
-	d, err := Discover(context.Background(), serverPackage(t, name), opts)
+	if opts.RequestTimeout == 0 {
+		opts.RequestTimeout = time.Minute
+	}
+	pkg := serverPackage(t, name)
+	nodeSlots <- struct{}{}
+	defer func() { <-nodeSlots }()
+	d, err := Discover(context.Background(), pkg, opts)
 	if err != nil {
 		t.Fatalf("Discover: %v", err)
 	}
@@ -93,7 +106,7 @@ func TestDiscoverMisbehavingServers(t *testing.T) {
 	t.Parallel()
 	// Long enough for node to start on a busy machine, short enough for the
 	// hanging servers not to slow the suite down.
-	hang := Options{RequestTimeout: 3 * time.Second}
+	hang := Options{RequestTimeout: 10 * time.Second}
 	for _, tc := range []struct {
 		server  string
 		opts    Options
@@ -210,7 +223,7 @@ func TestTranscriptRecordsTheExchange(t *testing.T) {
 
 func TestSessionCallsTools(t *testing.T) {
 	t.Parallel()
-	s, err := Start(context.Background(), serverPackage(t, "good"), Options{})
+	s, err := Start(context.Background(), serverPackage(t, "good"), Options{RequestTimeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

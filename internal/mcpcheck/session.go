@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -33,6 +34,7 @@ type Session struct {
 	opts       Options
 	proc       *sandbox.Process
 	wire       *wire
+	sdkReader  io.Closer // what the SDK reads the server's messages from
 	stdoutDone <-chan struct{}
 	cs         *mcp.ClientSession
 	version    string // negotiated protocol version
@@ -92,7 +94,7 @@ func Start(ctx context.Context, dir string, opts Options) (*Session, error) {
 	}
 	s := &Session{opts: opts, proc: proc, wire: newWire(opts.label(), opts.Transcript)}
 	reader, done := s.wire.serverReader(proc.Stdout)
-	s.stdoutDone = done
+	s.sdkReader, s.stdoutDone = reader, done
 	client := mcp.NewClient(clientInfo, &mcp.ClientOptions{
 		// Nothing to offer the server: no roots, sampling or elicitation.
 		Capabilities: &mcp.ClientCapabilities{},
@@ -306,16 +308,21 @@ func (s *Session) Close() error {
 	}
 	grace := s.opts.shutdownGrace()
 	s.proc.Close(grace)
-	if s.cs != nil {
-		s.cs.Close()
-	}
-	// Stray lines written at exit still count; don't wait for a stdout held
-	// open by something that escaped the process group.
+	// The SDK reads no more: unblock the line filter should it be passing
+	// a message on. Stray lines written at exit still count, but don't wait
+	// for a stdout held open by something that escaped the process group.
+	// Once stdout is closed the filter ends, and with it the SDK's reader,
+	// so that closing the client session cannot block.
+	s.sdkReader.Close()
 	select {
 	case <-s.stdoutDone:
 	case <-time.After(grace):
 	}
 	s.proc.Stdout.Close()
+	<-s.stdoutDone
+	if s.cs != nil {
+		s.cs.Close()
+	}
 	switch code := s.proc.ExitCode(); {
 	case s.killed || s.reported:
 	case exitedEarly:

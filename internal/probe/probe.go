@@ -60,6 +60,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/code2skill/code2skill/internal/diag"
@@ -121,7 +122,10 @@ type Result struct {
 	ProtocolVersion string // negotiated in the protocol session; "" when initialize failed
 	DetachedCopy    bool   // the server ran in a detached copy
 	Offline         bool
-	Isolation       sandbox.Isolation
+	// NetworkAllowed is true when business calls could reach the network
+	// (Options.AllowNetwork).
+	NetworkAllowed bool
+	Isolation      sandbox.Isolation
 	// UnknownToolAnswer is AnswerProtocolError, AnswerToolError or "" when
 	// the server did not reject the unknown tool (or was not asked).
 	UnknownToolAnswer string
@@ -162,7 +166,7 @@ func (c *Count) add(ok bool) {
 // with business cases); any other error means the probe could not do its
 // job (node missing: it wraps sandbox.ErrNotFound; I/O failure; ctx ended).
 func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
-	r := &Result{Offline: opts.Offline, Diagnostics: &diag.List{}}
+	r := &Result{Offline: opts.Offline, NetworkAllowed: opts.AllowNetwork, Diagnostics: &diag.List{}}
 	pkg, ds, err := pkgdir.Open(dir)
 	if err != nil {
 		return nil, err
@@ -189,6 +193,11 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 	if strict {
 		if exp = loadStrict(pkg, r.Diagnostics); exp == nil {
 			return r, nil
+		}
+		for _, kv := range opts.Env {
+			if k, _, _ := strings.Cut(kv, "="); k == exp.dryRunVariable {
+				return nil, usagef("%s is the package's dry-run variable: the probe sets it itself, only for the dry-run cases", k)
+			}
 		}
 		if err := checkCases(exp, cases); err != nil {
 			return nil, err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -96,11 +97,23 @@ func ruleIDs(l *diag.List) []string {
 	return slices.Compact(ids)
 }
 
+// nodeSlots bounds how many probes run at once: each starts node
+// processes, and a machine busy with more of them than it has CPUs makes a
+// server look hung.
+var nodeSlots = make(chan struct{}, max(2, runtime.NumCPU()))
+
+// run probes pkg. Unless the test sets one, the request time limit is
+// generous: these tests prove behaviour, not speed.
 func run(t *testing.T, pkg string, opts Options) *Result {
 	t.Helper()
 	if opts.TempDir == "" {
 		opts.TempDir = t.TempDir()
 	}
+	if opts.RequestTimeout == 0 {
+		opts.RequestTimeout = time.Minute
+	}
+	nodeSlots <- struct{}{}
+	defer func() { <-nodeSlots }()
 	r, err := Run(context.Background(), pkg, opts)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
@@ -213,7 +226,7 @@ func TestProbeStrictMisbehaviour(t *testing.T) {
 		{name: "error without structure", fault: "error-text-only", online: true, want: []string{"PROBE_RESULT_STRUCTURED"}},
 		{name: "error succeeds", fault: "error-succeeds", online: true, want: []string{"PROBE_ERROR_CALL"}, message: "succeeded"},
 		{name: "crash", fault: "crash", online: true, want: []string{"MCP_SERVER_EXITED"}, message: "exited with code 7 before answering tools/call"},
-		{name: "hang", fault: "hang", online: true, timeout: 3 * time.Second, want: []string{"MCP_REQUEST_TIMEOUT"}},
+		{name: "hang", fault: "hang", online: true, timeout: 10 * time.Second, want: []string{"MCP_REQUEST_TIMEOUT"}},
 		{name: "stdout noise", fault: "stdout-noise", online: true, want: []string{"MCP_STDOUT_NOT_JSONRPC"}, message: `"calling list_sample_notes"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -344,6 +357,7 @@ func TestProbeUsageErrors(t *testing.T) {
 			`arguments do not satisfy "list_sample_notes"'s inputSchema: /limit: 0 is not at least 1`},
 		{"integer as float", Options{DryRunCalls: []string{casesFile(t, "float.json", `{"name": "list_sample_notes", "arguments": {"limit": 2.0}}`)}},
 			`/limit: is a number, want "integer"`},
+		{"dry-run variable passed", Options{Offline: true, Env: []string{"SAMPLE_NOTES_DRY_RUN=1"}}, "SAMPLE_NOTES_DRY_RUN is the package's dry-run variable"},
 		{"offline with calls", Options{Offline: true, Calls: []string{casesFile(t, "ok.json", `{"name": "list_sample_notes", "arguments": {}}`)}}, "--offline makes no business calls"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

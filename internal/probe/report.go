@@ -18,6 +18,7 @@ type Summary struct {
 	DetachedCopy      bool          `json:"detachedCopy"`
 	Offline           bool          `json:"offline"`
 	NetworkDenied     bool          `json:"networkDenied"`
+	NetworkAllowed    bool          `json:"businessNetworkAllowed"`
 	Isolation         string        `json:"isolation"`
 	UnknownToolAnswer string        `json:"unknownToolAnswer"`
 	NodeProcesses     int           `json:"nodeProcesses"`
@@ -38,6 +39,7 @@ func (r *Result) Summary() *Summary {
 		DetachedCopy:      r.DetachedCopy,
 		Offline:           r.Offline,
 		NetworkDenied:     r.Isolation.NetworkDenied,
+		NetworkAllowed:    r.NetworkAllowed,
 		Isolation:         r.Isolation.Detail,
 		UnknownToolAnswer: r.UnknownToolAnswer,
 		NodeProcesses:     r.NodeProcesses,
