@@ -76,12 +76,17 @@ func Parse(file string, src []byte) (*Module, []diag.Diagnostic) {
 	buf := make([]byte, len(src), len(src)+1)
 	copy(buf, src)
 	m := &Module{File: file, src: buf, lines: newLineIndex(buf)}
+	// The tree parser goes first because it bounds nesting: esbuild does
+	// not, and a few hundred kilobytes of brackets would exhaust its stack.
+	ast, treeErr, nested := m.parseTree()
+	if nested {
+		return nil, []diag.Diagnostic{treeErr}
+	}
 	if d, ok := m.checkSyntax(); !ok {
 		return nil, []diag.Diagnostic{d}
 	}
-	ast, d, ok := m.parseTree()
-	if !ok {
-		return nil, []diag.Diagnostic{d}
+	if ast == nil {
+		return nil, []diag.Diagnostic{treeErr}
 	}
 	m.ast = ast
 	m.imports = importBindings(ast)

@@ -8,6 +8,12 @@ var (
 	RuleSyntax = diag.Register("JS_SYNTAX", diag.Error,
 		"every .mjs/.js file must parse as an ECMAScript module")
 
+	// RuleNestingLimit flags a module nested deeper than the analyser
+	// follows (see maxNesting). Node may accept it; code2skill cannot read
+	// its facts, so it cannot vouch for it.
+	RuleNestingLimit = diag.Register("JS_NESTING_LIMIT", diag.Error,
+		"a module must not nest expressions or statements deeper than the analyser follows (1000 levels)")
+
 	// RuleEnvURLFallback flags an environment read that falls back to a
 	// literal http(s) URL. core-export-v1 forbids default environments: a
 	// missing base URL must stop the request before it is sent, not

@@ -43,13 +43,22 @@ func (m *Module) checkSyntax() (diag.Diagnostic, bool) {
 // per import or re-export.
 const maxAttributeClauses = 256
 
-// parseTree builds the syntax tree. tdewolff/parse does not know import
-// attributes (`import data from "./d.json" with { type: "json" }`), reads
-// `with` as the start of a with statement and fails at its `{`. When it
-// fails exactly there, the clause is blanked with spaces (newlines kept, so
-// every offset stays valid) and the parse retried. Any other failure is a
-// syntax error esbuild tolerates but V8 does not (see the package comment).
-func (m *Module) parseTree() (*js.AST, diag.Diagnostic, bool) {
+// maxNesting is how deep tdewolff/parse follows nested expressions and
+// statements (js.NestedExprLimit, js.NestedStmtLimit); each link of a
+// member, call or binary operator chain counts as a level.
+const maxNesting = 1000
+
+// parseTree builds the syntax tree. On failure it returns the finding to
+// report when esbuild accepts the module, and whether the failure was the
+// nesting bound, which is reported whatever esbuild says.
+//
+// tdewolff/parse does not know import attributes (`import data from
+// "./d.json" with { type: "json" }`): it reads `with` as the start of a
+// with statement and fails at its `{`. When it fails exactly there, the
+// clause is blanked with spaces (newlines kept, so every offset stays
+// valid) and the parse retried. Any other failure is syntax esbuild
+// tolerates but node 20 does not (see the package comment).
+func (m *Module) parseTree() (tree *js.AST, d diag.Diagnostic, nested bool) {
 	src, blanked := m.src, false
 	for range maxAttributeClauses {
 		ast, err := js.Parse(parse.NewInputBytes(src), js.Options{})
@@ -57,16 +66,21 @@ func (m *Module) parseTree() (*js.AST, diag.Diagnostic, bool) {
 			// Token slices point into the blanked copy, and positions are
 			// computed from m.src's addresses, so it must be that copy.
 			m.src = src
-			return ast, diag.Diagnostic{}, true
+			return ast, diag.Diagnostic{}, false
 		}
 		var perr *parse.Error
 		if !errors.As(err, &perr) {
 			return nil, RuleSyntax.New(m.File, "not a valid ES module: %v", err), false
 		}
 		off := m.lines.offset(src, perr.Line, perr.Column)
+		p := m.lines.pos(off)
+		if strings.HasPrefix(perr.Message, "too many nested") {
+			return nil, RuleNestingLimit.New(m.File,
+				"nested more than %d levels deep (%s), counting each link of a member, call or operator chain: "+
+					"code2skill cannot analyse it; split the expression or statement", maxNesting, strings.TrimPrefix(perr.Message, "too many ")).At(p.Line, p.Column), true
+		}
 		start, end, ok := attributeClause(src, off)
 		if !ok {
-			p := m.lines.pos(off)
 			return nil, RuleSyntax.New(m.File, "not a valid ES module: %s", perr.Message).At(p.Line, p.Column), false
 		}
 		if !blanked {

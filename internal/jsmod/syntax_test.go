@@ -6,6 +6,7 @@ import (
 
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/google/go-cmp/cmp"
+	"github.com/tdewolff/parse/v2/js"
 )
 
 func TestParseAcceptsModernModules(t *testing.T) {
@@ -150,5 +151,29 @@ func TestPositions(t *testing.T) {
 	}
 	if _, ok := subsliceOffset(buf[:5], buf[6:8]); ok {
 		t.Error("subsliceOffset accepted bytes past the end")
+	}
+}
+
+func TestNestingLimit(t *testing.T) {
+	if js.NestedExprLimit != maxNesting || js.NestedStmtLimit != maxNesting {
+		t.Fatalf("tdewolff/parse limits are %d and %d, maxNesting says %d", js.NestedExprLimit, js.NestedStmtLimit, maxNesting)
+	}
+	parens := func(n int) string {
+		return "export const a = " + strings.Repeat("(", n) + "1" + strings.Repeat(")", n) + ";"
+	}
+	if m, diags := Parse("x.mjs", []byte(parens(maxNesting-1))); m == nil {
+		t.Errorf("%d levels: %v", maxNesting-1, diags)
+	}
+	for _, src := range []string{
+		parens(maxNesting),
+		"export const a = 1" + strings.Repeat(" + 1", maxNesting) + ";",
+		// Deep enough to exhaust esbuild's stack if it ran first.
+		strings.Repeat("{", 200_000) + strings.Repeat("}", 200_000),
+		"const a = " + strings.Repeat("[", 200_000),
+	} {
+		m, diags := Parse("x.mjs", []byte(src))
+		if m != nil || len(diags) != 1 || diags[0].Rule != RuleNestingLimit.ID || diags[0].Line != 1 {
+			t.Errorf("Parse(%.30q…) = %v, %v; want one JS_NESTING_LIMIT finding", src, m, diags)
+		}
 	}
 }

@@ -34,6 +34,9 @@ func CheckUnique(skills []*Skill) []diag.Diagnostic {
 				others = append(others, o.File)
 			}
 		}
+		if len(others) == 0 {
+			continue // the same skill passed twice
+		}
 		slices.Sort(others)
 		d := RuleNameDuplicate.New(s.File, "skill name %q is also used by %s: both install into the directory %q",
 			s.Name, strings.Join(others, ", "), dir)

@@ -1,0 +1,1 @@
+l: { continue l; }

@@ -1,0 +1,1 @@
+@dec class A {}

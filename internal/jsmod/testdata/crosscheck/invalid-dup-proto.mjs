@@ -1,0 +1,1 @@
+const o = { __proto__: 1, __proto__: 2 };

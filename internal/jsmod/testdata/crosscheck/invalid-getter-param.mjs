@@ -1,0 +1,1 @@
+const o = { get a(x) { return 1 } };

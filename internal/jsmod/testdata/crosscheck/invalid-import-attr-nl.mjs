@@ -1,0 +1,2 @@
+import x from "y"
+with ({}) {}

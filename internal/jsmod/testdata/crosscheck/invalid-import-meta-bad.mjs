@@ -1,0 +1,1 @@
+const a = import.metaa;

@@ -1,0 +1,1 @@
+class A { #x; m() { delete this.#x; } }

@@ -1,0 +1,1 @@
+class A { m() { return this.#x; } }

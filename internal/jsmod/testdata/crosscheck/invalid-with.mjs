@@ -1,0 +1,1 @@
+with (Math) { cos(1); }

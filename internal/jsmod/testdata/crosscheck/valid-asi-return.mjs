@@ -1,0 +1,2 @@
+export function f() { return
+1 }

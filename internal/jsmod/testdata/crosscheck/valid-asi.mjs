@@ -1,0 +1,4 @@
+const a = 1
+const b = a
++ 2
+export { b }

@@ -1,0 +1,2 @@
+const async = 1; async
+function f() {} export { f };

@@ -1,0 +1,1 @@
+function f() { const x = 1; return x; } export { f };

@@ -1,0 +1,1 @@
+class A { #a; static has(o) { return #a in o; } } export { A };

@@ -1,0 +1,1 @@
+const m = await import("./a.json", { with: { type: "json" } }); export { m };

@@ -1,0 +1,1 @@
+const x = (-2) ** 2; export { x };

@@ -1,0 +1,1 @@
+const s = "<!--"; const t = `-->`; export { s, t };

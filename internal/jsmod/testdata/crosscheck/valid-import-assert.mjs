@@ -1,0 +1,1 @@
+export * from "./a.json" with { type: "json" };

@@ -1,0 +1,1 @@
+const d = new URL(".", import.meta.url); export { d };

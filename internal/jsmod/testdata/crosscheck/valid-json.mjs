@@ -1,0 +1,2 @@
+import data from "./d.json" with { type: "json" };
+export default data;

@@ -1,0 +1,1 @@
+const a = null; a?.(); a?.[0]; a?.b.c(); export {};

@@ -1,0 +1,1 @@
+const s = "\u{1F600}\x41\n"; export { s };

@@ -1,0 +1,1 @@
+const a = 1; const s = `a${`b${a}`}c`; export { s };

@@ -1,0 +1,2 @@
+const m = await import("node:fs");
+export { m };

@@ -1,0 +1,1 @@
+const \u{61}bc = 1; export { abc };

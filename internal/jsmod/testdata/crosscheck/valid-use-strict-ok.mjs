@@ -1,0 +1,1 @@
+"use strict"; export const a = 1;
