@@ -35,6 +35,7 @@ package canonjson
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"iter"
 	"strconv"
 	"strings"
@@ -89,6 +90,32 @@ func (n Number) Int64() (int64, bool) {
 func (n Number) Float64() (float64, bool) {
 	v, err := strconv.ParseFloat(string(n), 64)
 	return v, err == nil
+}
+
+// TypeName names the JSON type of v for messages: "null", "a boolean",
+// "an integer" (an integer literal), "a number", "a string", "an array",
+// "an object", or "nothing" for a nil Value (an absent member).
+func TypeName(v Value) string {
+	switch v := v.(type) {
+	case nil:
+		return "nothing"
+	case Null:
+		return "null"
+	case Bool:
+		return "a boolean"
+	case Number:
+		if v.IsInteger() {
+			return "an integer"
+		}
+		return "a number"
+	case String:
+		return "a string"
+	case Array:
+		return "an array"
+	case *Object:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
 }
 
 // Strings returns an Array of the given strings.

@@ -210,3 +210,17 @@ func readFile(t *testing.T, path string) []byte {
 	}
 	return data
 }
+
+func TestTypeName(t *testing.T) {
+	for _, tc := range []struct {
+		v    Value
+		want string
+	}{
+		{nil, "nothing"}, {Null{}, "null"}, {Bool(true), "a boolean"}, {Number("2"), "an integer"},
+		{Number("2.0"), "a number"}, {String("x"), "a string"}, {Array{}, "an array"}, {NewObject(), "an object"},
+	} {
+		if got := TypeName(tc.v); got != tc.want {
+			t.Errorf("TypeName(%#v) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+}

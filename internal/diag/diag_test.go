@@ -60,6 +60,12 @@ func TestSortedDeduplicatesAndOrders(t *testing.T) {
 	if !l.Has(testWarn) || !l.HasErrors() {
 		t.Error("Has/HasErrors wrong")
 	}
+	if diff := cmp.Diff([]string{"TEST_DIAG_ERROR", "TEST_DIAG_WARNING"}, l.RuleIDs()); diff != "" {
+		t.Errorf("RuleIDs (-want +got)\n%s", diff)
+	}
+	if ids := (&List{}).RuleIDs(); ids != nil {
+		t.Errorf("RuleIDs of an empty list = %v, want nil", ids)
+	}
 }
 
 func TestPointer(t *testing.T) {

@@ -48,6 +48,17 @@ func (l *List) Has(rule *Rule) bool {
 	return slices.ContainsFunc(l.items, func(d Diagnostic) bool { return d.Rule == rule.ID })
 }
 
+// RuleIDs returns the distinct rule IDs of the findings, sorted (nil when
+// there are none): what a test compares to say which rules fired.
+func (l *List) RuleIDs() []string {
+	var ids []string
+	for _, d := range l.items {
+		ids = append(ids, d.Rule)
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
 // Sorted returns the findings without duplicates, ordered by file, line,
 // column, pointer, rule and message, so that output does not depend on the
 // order in which checks ran. The result is never nil.

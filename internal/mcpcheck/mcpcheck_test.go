@@ -44,16 +44,6 @@ func serverPackage(t *testing.T, name string) string {
 	return pkg
 }
 
-// ruleIDs returns the distinct rule IDs of a list, sorted.
-func ruleIDs(l *diag.List) []string {
-	var ids []string
-	for _, d := range l.Sorted() {
-		ids = append(ids, d.Rule)
-	}
-	slices.Sort(ids)
-	return slices.Compact(ids)
-}
-
 // nodeSlots bounds how many servers run at once: a machine busy with more
 // node processes than it has CPUs makes a server look hung.
 var nodeSlots = make(chan struct{}, max(2, runtime.NumCPU()))
@@ -135,7 +125,7 @@ func TestDiscoverMisbehavingServers(t *testing.T) {
 		t.Run(tc.server+"/"+tc.opts.Profile, func(t *testing.T) {
 			t.Parallel()
 			d := discover(t, tc.server, tc.opts)
-			if diff := cmp.Diff(tc.want, ruleIDs(d.Diagnostics)); diff != "" {
+			if diff := cmp.Diff(tc.want, d.Diagnostics.RuleIDs()); diff != "" {
 				t.Fatalf("rules (-want +got)\n%s\nfindings: %v", diff, d.Diagnostics.Sorted())
 			}
 			found := func(f func(diag.Diagnostic) string, frag string) bool {

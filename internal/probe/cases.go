@@ -89,7 +89,7 @@ func readCases(kind Kind, file string) ([]*Case, error) {
 		c := &Case{Kind: kind, File: file, Index: i}
 		o, ok := item.(*canonjson.Object)
 		if !ok {
-			return nil, usagef("%s %s: case must be an object {\"name\", \"arguments\"}, found %s", kind.flag(), c.where(), typeName(item))
+			return nil, usagef("%s %s: case must be an object {\"name\", \"arguments\"}, found %s", kind.flag(), c.where(), canonjson.TypeName(item))
 		}
 		for _, k := range o.Keys() {
 			if k != "name" && k != "arguments" {
@@ -102,7 +102,7 @@ func readCases(kind Kind, file string) ([]*Case, error) {
 		}
 		args, ok := field(o, "arguments").(*canonjson.Object)
 		if !ok {
-			return nil, usagef("%s %s: \"arguments\" must be an object, found %s", kind.flag(), c.where(), typeName(field(o, "arguments")))
+			return nil, usagef("%s %s: \"arguments\" must be an object, found %s", kind.flag(), c.where(), canonjson.TypeName(field(o, "arguments")))
 		}
 		c.Name, c.Arguments = string(name), args
 		cases = append(cases, c)

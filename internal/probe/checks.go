@@ -29,7 +29,7 @@ func parseResult(raw json.RawMessage) (*toolResult, error) {
 	}
 	o, ok := v.(*canonjson.Object)
 	if !ok {
-		return nil, fmt.Errorf("the result is %s, not an object", typeName(v))
+		return nil, fmt.Errorf("the result is %s, not an object", canonjson.TypeName(v))
 	}
 	r := &toolResult{}
 	switch e := field(o, "isError").(type) {
@@ -37,13 +37,13 @@ func parseResult(raw json.RawMessage) (*toolResult, error) {
 	case canonjson.Bool:
 		r.isError = bool(e)
 	default:
-		return nil, fmt.Errorf("isError is %s, not a boolean", typeName(e))
+		return nil, fmt.Errorf("isError is %s, not a boolean", canonjson.TypeName(e))
 	}
 	switch c := field(o, "content").(type) {
 	case canonjson.Array:
 		r.content = c
 	default:
-		return nil, fmt.Errorf("content is %s, not an array", typeName(c))
+		return nil, fmt.Errorf("content is %s, not an array", canonjson.TypeName(c))
 	}
 	r.structured = field(o, "structuredContent")
 	return r, nil
@@ -112,7 +112,7 @@ func (p *prober) projection(c *Case, r *toolResult) bool {
 		return true
 	}
 	if _, ok := r.structured.(*canonjson.Object); !ok {
-		p.report(RuleStructured, c, "structuredContent is %s, want an object", typeName(r.structured))
+		p.report(RuleStructured, c, "structuredContent is %s, want an object", canonjson.TypeName(r.structured))
 		return false
 	}
 	if !r.textMatches(r.structured) {
@@ -179,7 +179,7 @@ func (p *prober) checkFailure(c *Case, res *mcpcheck.CallResult) bool {
 func envelopeProblems(r *toolResult, t *expectedTool) []string {
 	sc, ok := r.structured.(*canonjson.Object)
 	if !ok {
-		return []string{fmt.Sprintf("structuredContent is %s, want the error object", typeName(r.structured))}
+		return []string{fmt.Sprintf("structuredContent is %s, want the error object", canonjson.TypeName(r.structured))}
 	}
 	var problems []string
 	path := func(p []string) string { return strings.Join(p, ".") }
@@ -189,17 +189,17 @@ func envelopeProblems(r *toolResult, t *expectedTool) []string {
 	}{{"code", t.errors.code}, {"message", t.errors.message}} {
 		v, _ := at(sc, s.path)
 		if str, ok := v.(canonjson.String); !ok || strings.TrimSpace(string(str)) == "" {
-			problems = append(problems, fmt.Sprintf("%s is %s, want a non-empty string (the %s)", path(s.path), typeName(v), s.name))
+			problems = append(problems, fmt.Sprintf("%s is %s, want a non-empty string (the %s)", path(s.path), canonjson.TypeName(v), s.name))
 		}
 	}
 	switch v, _ := at(sc, t.errors.details); v.(type) {
 	case *canonjson.Object, canonjson.Array:
 	default:
-		problems = append(problems, fmt.Sprintf("%s is %s, want structured details (an object or array)", path(t.errors.details), typeName(v)))
+		problems = append(problems, fmt.Sprintf("%s is %s, want structured details (an object or array)", path(t.errors.details), canonjson.TypeName(v)))
 	}
 	if t.errors.retryability != nil {
 		if v, _ := at(sc, t.errors.retryability); !isBool(v) {
-			problems = append(problems, fmt.Sprintf("%s is %s, want a boolean (the retryability)", path(t.errors.retryability), typeName(v)))
+			problems = append(problems, fmt.Sprintf("%s is %s, want a boolean (the retryability)", path(t.errors.retryability), canonjson.TypeName(v)))
 		}
 	}
 	return problems

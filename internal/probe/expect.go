@@ -167,7 +167,7 @@ func (rd *docReader) object(file string) (*canonjson.Object, bool) {
 	}
 	o, ok := v.(*canonjson.Object)
 	if !ok {
-		rd.report(file, "", "the top level of %s is %s, want an object", file, typeName(v))
+		rd.report(file, "", "the top level of %s is %s, want an object", file, canonjson.TypeName(v))
 	}
 	return o, ok
 }
@@ -175,7 +175,7 @@ func (rd *docReader) object(file string) (*canonjson.Object, bool) {
 func (rd *docReader) str(file, pointer string, v canonjson.Value) (string, bool) {
 	s, ok := v.(canonjson.String)
 	if !ok || s == "" {
-		rd.report(file, pointer, "want a non-empty string, found %s", typeName(v))
+		rd.report(file, pointer, "want a non-empty string, found %s", canonjson.TypeName(v))
 		return "", false
 	}
 	return string(s), true
@@ -186,13 +186,13 @@ func (rd *docReader) objects(file string, o *canonjson.Object, key string) []*ca
 	v, _ := o.Get(key)
 	arr, ok := v.(canonjson.Array)
 	if !ok || len(arr) == 0 {
-		rd.report(file, diag.Pointer(key), "want a non-empty array of capabilities, found %s", typeName(v))
+		rd.report(file, diag.Pointer(key), "want a non-empty array of capabilities, found %s", canonjson.TypeName(v))
 		return nil
 	}
 	out := make([]*canonjson.Object, len(arr))
 	for i, e := range arr {
 		if out[i], ok = e.(*canonjson.Object); !ok {
-			rd.report(file, diag.Pointer(key, i), "want an object, found %s", typeName(e))
+			rd.report(file, diag.Pointer(key, i), "want an object, found %s", canonjson.TypeName(e))
 			out[i] = canonjson.NewObject()
 		}
 	}
@@ -210,7 +210,7 @@ func (rd *docReader) tool(c *canonjson.Object, at string) *expectedTool {
 	schema := func(key string) *canonjson.Object {
 		o, ok := field(c, key).(*canonjson.Object)
 		if !ok {
-			rd.report(file, at+diag.Pointer(key), "tool %q: want a JSON Schema object, found %s", name, typeName(field(c, key)))
+			rd.report(file, at+diag.Pointer(key), "tool %q: want a JSON Schema object, found %s", name, canonjson.TypeName(field(c, key)))
 		}
 		return o
 	}
@@ -252,14 +252,14 @@ func (rd *docReader) tool(c *canonjson.Object, at string) *expectedTool {
 	t.policy, t.summary = field(c, "operationPolicy"), field(c, "operationSummary")
 	policy, ok := t.policy.(*canonjson.Object)
 	if !ok {
-		rd.report(file, at+"/operationPolicy", "tool %q: want an object, found %s", name, typeName(t.policy))
+		rd.report(file, at+"/operationPolicy", "tool %q: want an object, found %s", name, canonjson.TypeName(t.policy))
 	} else if side, ok := field(policy, "sideEffect").(canonjson.String); ok {
 		t.write = side != "read"
 	} else {
 		rd.report(file, at+"/operationPolicy/sideEffect", "tool %q: want a string", name)
 	}
 	if _, ok := t.summary.(*canonjson.Object); !ok {
-		rd.report(file, at+"/operationSummary", "tool %q: want an object, found %s", name, typeName(t.summary))
+		rd.report(file, at+"/operationSummary", "tool %q: want an object, found %s", name, canonjson.TypeName(t.summary))
 	}
 	return t
 }

@@ -1,7 +1,6 @@
 package probe
 
 import (
-	"fmt"
 	"math/big"
 	"slices"
 
@@ -93,28 +92,6 @@ func at(v canonjson.Value, path []string) (canonjson.Value, bool) {
 		}
 	}
 	return v, true
-}
-
-// typeName names the JSON type of v for messages.
-func typeName(v canonjson.Value) string {
-	switch v := v.(type) {
-	case nil:
-		return "nothing"
-	case canonjson.Null:
-		return "null"
-	case canonjson.Bool:
-		return "a boolean"
-	case canonjson.Number:
-		return "a number"
-	case canonjson.String:
-		return "a string"
-	case canonjson.Array:
-		return "an array"
-	case *canonjson.Object:
-		return "an object"
-	default:
-		return fmt.Sprintf("%T", v)
-	}
 }
 
 // show renders a value compactly for a message, clipped to a readable

@@ -64,7 +64,7 @@ func (v *validator) check(schemaV, value canonjson.Value, at string) {
 		return
 	}
 	if t, ok := s.Get("type"); ok && !typeMatches(t, value) {
-		v.fail(at, "is %s, want %s", typeName(value), show(t))
+		v.fail(at, "is %s, want %s", canonjson.TypeName(value), show(t))
 		return
 	}
 	if e, ok := s.Get("enum"); ok {

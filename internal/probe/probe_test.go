@@ -88,15 +88,6 @@ func offlineCases(t *testing.T) Options {
 	return Options{Offline: true, DryRunCalls: dryRunCases(t)}
 }
 
-func ruleIDs(l *diag.List) []string {
-	var ids []string
-	for _, d := range l.Sorted() {
-		ids = append(ids, d.Rule)
-	}
-	slices.Sort(ids)
-	return slices.Compact(ids)
-}
-
 // nodeSlots bounds how many probes run at once: each starts node
 // processes, and a machine busy with more of them than it has CPUs makes a
 // server look hung.
@@ -179,7 +170,7 @@ func TestProbeStrictPackage(t *testing.T) {
 func TestProbeStrictOffline(t *testing.T) {
 	t.Parallel()
 	r := run(t, strictPackage(t, nil), offlineCases(t))
-	if diff := cmp.Diff([]string{"PROBE_OFFLINE"}, ruleIDs(r.Diagnostics)); diff != "" {
+	if diff := cmp.Diff([]string{"PROBE_OFFLINE"}, r.Diagnostics.RuleIDs()); diff != "" {
 		t.Fatalf("rules (-want +got)\n%s\n%v", diff, r.Diagnostics.Sorted())
 	}
 	if r.Diagnostics.HasErrors() {
@@ -242,7 +233,7 @@ func TestProbeStrictMisbehaviour(t *testing.T) {
 				opts.Env = []string{"SAMPLE_FAULT=" + tc.fault}
 			}
 			r := run(t, strictPackage(t, tc.overrides), opts)
-			if diff := cmp.Diff(want, ruleIDs(r.Diagnostics)); diff != "" {
+			if diff := cmp.Diff(want, r.Diagnostics.RuleIDs()); diff != "" {
 				t.Fatalf("rules (-want +got)\n%s\nfindings: %v", diff, r.Diagnostics.Sorted())
 			}
 			if tc.message != "" && !slices.ContainsFunc(r.Diagnostics.Sorted(), func(d diag.Diagnostic) bool {
@@ -301,7 +292,7 @@ func TestProbeStrictExpectations(t *testing.T) {
 				opts = tc.opts(t)
 			}
 			r := run(t, strictPackage(t, tc.overrides), opts)
-			got := slices.DeleteFunc(ruleIDs(r.Diagnostics), func(id string) bool { return id == "PROBE_OFFLINE" })
+			got := slices.DeleteFunc(r.Diagnostics.RuleIDs(), func(id string) bool { return id == "PROBE_OFFLINE" })
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("rules (-want +got)\n%s\n%v", diff, r.Diagnostics.Sorted())
 			}
@@ -332,7 +323,7 @@ func TestProbeWarnsAboutReachableModules(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := run(t, strictPackage(t, nil), opts)
-	if diff := cmp.Diff([]string{"PROBE_DETACHED_MODULES_REACHABLE", "PROBE_OFFLINE"}, ruleIDs(r.Diagnostics)); diff != "" {
+	if diff := cmp.Diff([]string{"PROBE_DETACHED_MODULES_REACHABLE", "PROBE_OFFLINE"}, r.Diagnostics.RuleIDs()); diff != "" {
 		t.Errorf("rules (-want +got)\n%s", diff)
 	}
 }
@@ -459,7 +450,7 @@ func TestProbeCorePackage(t *testing.T) {
 	// The same package with closed input schemas breaks a core rule.
 	opts.Env = []string{"CORE_FAULT=closed-input"}
 	r = run(t, pkg, opts)
-	if diff := cmp.Diff([]string{"MCP_TOOL_INPUT_SCHEMA_CLOSED"}, ruleIDs(r.Diagnostics)); diff != "" {
+	if diff := cmp.Diff([]string{"MCP_TOOL_INPUT_SCHEMA_CLOSED"}, r.Diagnostics.RuleIDs()); diff != "" {
 		t.Errorf("rules (-want +got)\n%s", diff)
 	}
 	if r.Tools[0].Discovery != Failed {
