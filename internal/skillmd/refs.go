@@ -1,6 +1,7 @@
 package skillmd
 
 import (
+	"bytes"
 	"net/url"
 	"path"
 	"regexp"
@@ -52,18 +53,29 @@ func (s *Skill) checkReferences() []diag.Diagnostic {
 						"put what the skill needs in its own references/", what, dest, where).At(lineNo, start+1))
 			}
 		}
-		for _, m := range inlineLinkRE.FindAllSubmatchIndex(line, -1) {
-			what := "link"
-			if line[m[0]] == '!' {
-				what = "image"
+		// Each pattern runs only on lines holding its marker: most lines
+		// hold none, and Go's regexp engine is the cost of this check.
+		if bytes.Contains(line, []byte("](")) {
+			for _, m := range inlineLinkRE.FindAllSubmatchIndex(line, -1) {
+				what := "link"
+				if line[m[0]] == '!' {
+					what = "image"
+				}
+				judge(what, m[2], m[3])
 			}
-			judge(what, m[2], m[3])
 		}
-		if m := refDefRE.FindSubmatchIndex(line); m != nil {
-			judge("link definition", m[2], m[3])
+		if bytes.Contains(line, []byte("]:")) {
+			if m := refDefRE.FindSubmatchIndex(line); m != nil {
+				judge("link definition", m[2], m[3])
+			}
 		}
-		for _, m := range htmlAttrRE.FindAllSubmatchIndex(line, -1) {
-			judge("HTML link", m[2], m[3])
+		if bytes.IndexByte(line, '=') >= 0 {
+			for _, m := range htmlAttrRE.FindAllSubmatchIndex(line, -1) {
+				judge("HTML link", m[2], m[3])
+			}
+		}
+		if !bytes.Contains(line, []byte("../")) {
+			continue
 		}
 		for _, m := range parentPathRE.FindAllIndex(line, -1) {
 			start, end := m[0], m[1]
