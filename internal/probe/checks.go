@@ -130,7 +130,7 @@ func (p *prober) checkSuccess(c *Case, res *mcpcheck.CallResult) bool {
 		return false
 	}
 	if r.isError {
-		p.report(RuleCallFailed, c, "returned a Tool error: %s", clipString(errorSummary(r)))
+		p.report(RuleCallFailed, c, "returned a Tool error: %s", clipString(errorSummary(r), 240))
 		return false
 	}
 	if !p.projection(c, r) {
@@ -214,7 +214,7 @@ func (p *prober) checkDryRun(c *Case, res *mcpcheck.CallResult) bool {
 		return false
 	}
 	if r.isError {
-		p.report(RuleCallFailed, c, "returned a Tool error under the dry-run variable: %s", clipString(errorSummary(r)))
+		p.report(RuleCallFailed, c, "returned a Tool error under the dry-run variable: %s", clipString(errorSummary(r), 240))
 		return false
 	}
 	if !p.projection(c, r) {

@@ -158,13 +158,13 @@ func (v *validator) string(s *canonjson.Object, str string, at string) {
 			case err != nil:
 				v.fail(at, "pattern %q cannot be checked here (Go regular expressions have no look-around or backreferences)", string(p))
 			case !re.MatchString(str):
-				v.fail(at, "%q does not match the pattern %q", clipString(str), string(p))
+				v.fail(at, "%q does not match the pattern %q", clipString(str, 80), string(p))
 			}
 		}
 	}
 	if f, _ := s.Get("format"); f == canonjson.Value(canonjson.String("uri")) {
 		if u, err := url.Parse(str); err != nil || !u.IsAbs() {
-			v.fail(at, "%q is not an absolute URI", clipString(str))
+			v.fail(at, "%q is not an absolute URI", clipString(str, 80))
 		}
 	}
 }
@@ -277,9 +277,10 @@ func intKeyword(s *canonjson.Object, key string) (int64, bool) {
 	return n.Int64()
 }
 
-func clipString(s string) string {
-	if r := []rune(s); len(r) > 80 {
-		return string(r[:80]) + "…"
+// clipString shortens s to at most n characters for a message.
+func clipString(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
 	}
 	return s
 }

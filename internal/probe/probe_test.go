@@ -211,6 +211,8 @@ func TestProbeStrictMisbehaviour(t *testing.T) {
 		{name: "dry-run policy", fault: "dry-run-policy", want: []string{"PROBE_DRY_RUN"}, message: "operationPolicy differs from the contract's operationPolicy at /automaticRetry"},
 		{name: "protocol version", overrides: map[string]string{profileFile: strings.Replace(readFixture(t, profileFile), "2025-11-25", "2025-01-01", 1)},
 			want: []string{"MCP_PROTOCOL_VERSION"}, message: "asked for protocol 2025-01-01 and the server answered 2025-11-25"},
+		{name: "no structuredContent", fault: "no-structured-content", online: true, want: []string{"PROBE_CALL_FAILED"},
+			message: "returned a Tool error: MCP error -32602: Output validation error: Tool list_sample_notes has an output schema but no structured content was provided"},
 		{name: "text mismatch", fault: "text-mismatch", online: true, want: []string{"PROBE_RESULT_TEXT"}},
 		{name: "output invalid", fault: "unchecked-output", online: true, want: []string{"PROBE_RESULT_SCHEMA"}, message: `/data/count: is a string, want "integer"`},
 		{name: "error envelope", fault: "error-envelope", online: true, want: []string{"PROBE_ERROR_ENVELOPE"}, message: "code is a string"},

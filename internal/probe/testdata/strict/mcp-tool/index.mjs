@@ -98,6 +98,9 @@ function callback(tool, fn) {
       if (fault === "unchecked-output" && tool === "count_sample_notes") {
         result.data.count = "two";
       }
+      if (fault === "no-structured-content") {
+        return { content: [{ type: "text", text: JSON.stringify(result) }] };
+      }
       return project(result, false);
     } catch (error) {
       const toolError = normalizeToolError(error, operationPolicy);
