@@ -39,8 +39,10 @@ type EnvFallback struct {
 //
 // and the same through globalThis.process, optional chaining and
 // `import process from "node:process"`. Assignments (process.env.NAME = …)
-// and deletions are not reads. Reads through a computed key the module
-// does not fix (process.env[name]) name no variable and are not reported.
+// and deletions are not reads. Not recognised: reads through a key the
+// module does not fix (process.env[name], env[variable] in a helper that
+// receives both), through let or var aliases, and presence checks
+// ("NAME" in process.env).
 func (m *Module) EnvReads() []EnvRead {
 	return slices.Clone(m.envFacts().reads)
 }

@@ -5,7 +5,8 @@
 // environment, which core-export-v1 forbids).
 //
 // A file is parsed once into a Module; every fact is a method over that
-// Module's syntax tree, so later checks add extractors, not parses:
+// Module's syntax tree, so later checks add extractors, not parses (an
+// extractor walks m.ast with inspect and places tokens with m.pos):
 //
 //	m, diags := jsmod.Parse("function-core/index.mjs", src)
 //	list.Add(diags...)
@@ -67,7 +68,8 @@ type Module struct {
 
 // Parse parses src as an ECMAScript module. When it is not one, Parse
 // returns a nil Module and a JS_SYNTAX finding with the line, byte column
-// and parser message of the first error.
+// and parser message of the first error; when it nests deeper than the
+// analyser follows, a JS_NESTING_LIMIT finding.
 func Parse(file string, src []byte) (*Module, []diag.Diagnostic) {
 	// The tree parser writes a NUL sentinel one past the end of its input
 	// unless that would reallocate; a private copy with spare capacity keeps

@@ -26,6 +26,11 @@ func templateValue(tok []byte) (string, bool) {
 	return cook(tok[1 : len(tok)-1])
 }
 
+// singleEscapes maps the single-character escape sequences (\b, \n, …)
+// to what they stand for; "\0" is only valid when no digit follows, which
+// the syntax check has made sure of.
+var singleEscapes = map[byte]rune{'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v', '0': 0}
+
 // cook decodes the escape sequences of a string or template literal body
 // (ECMAScript §12.9.4): single-character escapes, \xHH, \uHHHH, \u{H…},
 // line continuations and identity escapes. Surrogate pairs written as two
@@ -56,21 +61,12 @@ func cook(raw []byte) (string, bool) {
 		if i >= len(raw) {
 			return "", false
 		}
-		switch c = raw[i]; c {
-		case 'b':
-			units, i = append(units, '\b'), i+1
-		case 'f':
-			units, i = append(units, '\f'), i+1
-		case 'n':
-			units, i = append(units, '\n'), i+1
-		case 'r':
-			units, i = append(units, '\r'), i+1
-		case 't':
-			units, i = append(units, '\t'), i+1
-		case 'v':
-			units, i = append(units, '\v'), i+1
-		case '0':
-			units, i = append(units, 0), i+1
+		c = raw[i]
+		if r, ok := singleEscapes[c]; ok {
+			units, i = append(units, r), i+1
+			continue
+		}
+		switch c {
 		case '\n':
 			i++
 		case '\r':
