@@ -57,7 +57,10 @@ func (m *Module) EnvReads() []EnvRead {
 //	const base = process.env.NAME; … base || "https://…"
 //
 // The URL may also be a template literal whose text starts with the scheme,
-// or a const bound to a string literal. The variable may be transformed on
+// a const bound to a string literal, or a property of a const object
+// literal (DEFAULTS.apiBase). An object literal that spreads process.env
+// over defaults ({ API_URL: "https://…", ...process.env }) falls back to
+// them for every variable read from it. The variable may be transformed on
 // the way (process.env.NAME?.trim() || "https://…"). Fallbacks that are
 // not http(s) URLs (process.env.TIMEOUT ?? "30"), and URLs under the
 // reserved .invalid domain, which never resolve, are not reported.
@@ -87,6 +90,7 @@ const (
 	envValue           // the value of one variable, possibly trimmed or converted
 	stringLit          // a string: literal, template without substitutions, or a const bound to one
 	urlTemplate        // a template literal with substitutions whose text starts with http(s)://
+	objectLit          // an object literal, possibly spreading process.env over defaults
 )
 
 type value struct {
@@ -96,6 +100,7 @@ type value struct {
 	// direct is set when the name or literal is written in the expression
 	// itself rather than reached through a const.
 	direct bool
+	obj    *js.ObjectExpr // objectLit: the literal
 }
 
 // isURL reports whether v is a literal http(s) URL a fallback may not use.
@@ -272,7 +277,7 @@ func (a *envAnalysis) memberRead(e js.IExpr) {
 // destructure records the reads, and the fallbacks in defaults, of an
 // object pattern applied to src.
 func (a *envAnalysis) destructure(obj *js.BindingObject, src value) {
-	if src.kind != globalObject && src.kind != processObject && src.kind != envObject {
+	if src.kind != globalObject && src.kind != processObject && src.kind != envObject && src.kind != objectLit {
 		return
 	}
 	for _, item := range obj.List {
@@ -350,6 +355,8 @@ func (a *envAnalysis) eval(e js.IExpr) value {
 		}
 	case *js.TemplateExpr:
 		return a.template(e)
+	case *js.ObjectExpr:
+		return value{kind: objectLit, obj: e, direct: true}
 	case *js.DotExpr:
 		if lit, ok := literal(e.Y); ok {
 			return a.member(a.eval(e.X), string(lit.Data), a.m.pos(lit.Data))
@@ -407,8 +414,63 @@ func (a *envAnalysis) member(obj value, name string, pos Pos) value {
 		return value{kind: envObject}
 	case obj.kind == envObject:
 		return value{kind: envValue, name: name, pos: pos, direct: true}
+	case obj.kind == objectLit:
+		return a.objectMember(obj, name, pos)
 	}
 	return value{}
+}
+
+// objectMember evaluates reading the property name of an object literal.
+// A literal that spreads process.env over defaults,
+//
+//	{ API_URL: "https://…", ...process.env }
+//
+// reads the variable, and its default for it is a fallback.
+func (a *envAnalysis) objectMember(obj value, name string, pos Pos) value {
+	def, defAt, spreadAt := js.IExpr(nil), -1, -1
+	for i, p := range obj.obj.List {
+		switch {
+		case p.Spread:
+			if a.eval(p.Value).kind == envObject {
+				spreadAt = i
+			}
+		case p.Name != nil && a.propertyName(p.Name) == name:
+			def, defAt = p.Value, i
+		case p.Name == nil && p.Init == nil:
+			if v, ok := p.Value.(*js.Var); ok && string(v.Data) == name { // shorthand { name }
+				def, defAt = v, i
+			}
+		}
+	}
+	switch {
+	case spreadAt > defAt:
+		v := value{kind: envValue, name: name, pos: pos, direct: true}
+		if url := a.eval(def); def != nil && url.isURL() {
+			a.fallback(v, url)
+		}
+		return v
+	case defAt >= 0:
+		v := a.eval(def)
+		v.direct = v.direct && obj.direct // a const object's literals are written elsewhere
+		return v
+	}
+	return value{}
+}
+
+// propertyName returns the name of a non-computed or string-valued
+// property name, or "".
+func (a *envAnalysis) propertyName(n *js.PropertyName) string {
+	if n.Computed != nil {
+		if v := a.eval(n.Computed); v.kind == stringLit {
+			return v.name
+		}
+		return ""
+	}
+	if n.Literal.TokenType == js.StringToken {
+		s, _ := stringValue(n.Literal.Data)
+		return s
+	}
+	return string(n.Literal.Data)
 }
 
 // evalVar evaluates a variable reference: a global, an import from

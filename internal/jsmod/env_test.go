@@ -46,6 +46,7 @@ func TestEnvReads(t *testing.T) {
 		{"deduplicated in source order", "const b = process.env.B;\nconst a = process.env.A;\nconst b2 = process.env.B;", []string{"B@1:23", "A@2:23"}},
 		{"assignment is not a read", `process.env.A = "https://api.invalid"; delete process.env.B;`, []string{}},
 		{"compound assignment reads", `process.env.A ??= "x";`, []string{"A@1:13"}},
+		{"spread env", "const env = { DEFAULT: '1', ...process.env };\nconst a = env.A, d = env.DEFAULT;", []string{"A@2:15", "DEFAULT@2:26"}},
 		{"let alias is not followed", "let e = process.env;\nconst a = e.A;", []string{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -92,6 +93,9 @@ func TestEnvURLFallbacks(t *testing.T) {
 		{"const URL", "const DEFAULT_URL = \"https://a.example\";\nconst u = process.env.API_URL || DEFAULT_URL;", []string{"API_URL -> https://a.example @2:23"}},
 		{"logical assignment", `process.env.API_URL ??= "https://a.example";`, []string{"API_URL -> https://a.example @1:25"}},
 		{"env alias", "const env = process.env;\nconst u = env.API_URL || \"https://a.example\";", []string{"API_URL -> https://a.example @2:26"}},
+		{"const object default", "const DEFAULTS = { apiBase: \"https://a.example\" };\nconst u = process.env.API_URL ?? DEFAULTS.apiBase;", []string{"API_URL -> https://a.example @2:23"}},
+		{"defaults under a spread", "const env = { API_URL: \"https://a.example\", ...process.env };\nconst u = env.API_URL;", []string{"API_URL -> https://a.example @1:24"}},
+		{"destructured defaults under a spread", "const { API_URL } = { 'API_URL': `https://a.example`, TIMEOUT: '30', ...process.env };", []string{"API_URL -> https://a.example @1:34"}},
 		{"node:process import", "import { env } from 'node:process';\nconst u = env.API_URL || \"https://a.example\";", []string{"API_URL -> https://a.example @2:26"}},
 		// Forms that do not.
 		{"no fallback", `const u = process.env.API_URL;`, []string{}},
@@ -105,6 +109,8 @@ func TestEnvURLFallbacks(t *testing.T) {
 		{"and", `const u = process.env.API_URL && "https://a.example";`, []string{}},
 		{"let alias", "let base = process.env.API_URL;\nbase = base || \"https://a.example\";", []string{}},
 		{"tagged template", "const u = process.env.API_URL || tag`https://a.example`;", []string{}},
+		{"spread then literal", "const env = { ...process.env, API_URL: \"https://a.example\" };\nconst u = env.API_URL;", []string{}},
+		{"object without env", "const cfg = { apiBase: \"https://a.example\" };\nconst u = cfg.apiBase;", []string{}},
 		{"missing URL stops", "const base = process.env.API_URL;\nif (!base) throw new Error('API_URL is not set');", []string{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
