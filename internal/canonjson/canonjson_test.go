@@ -2,6 +2,7 @@ package canonjson
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -202,7 +203,7 @@ func decodeFile(t *testing.T, path string) Value {
 	return v
 }
 
-func readFile(t *testing.T, path string) []byte {
+func readFile(t testing.TB, path string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -222,5 +223,65 @@ func TestTypeName(t *testing.T) {
 		if got := TypeName(tc.v); got != tc.want {
 			t.Errorf("TypeName(%#v) = %q, want %q", tc.v, got, tc.want)
 		}
+	}
+}
+
+func TestEncodeNilObject(t *testing.T) {
+	var o *Object
+	if got := string(Encode(Array{o, nil})); got != "[\n  null,\n  null\n]\n" {
+		t.Errorf("Encode = %q", got)
+	}
+	if got := string(DigestForm(Array{o})); got != "[null]" {
+		t.Errorf("DigestForm = %q", got)
+	}
+}
+
+// benchDocument is a contract-like document of 200 records: strings,
+// integers, simple decimals, nested objects and lists (about 110 KB).
+func benchDocument() []byte {
+	var b strings.Builder
+	b.WriteString(`{"records": [`)
+	for i := range 200 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"id": "record-%d", "label": "Synthetic record %d — 合成", "size": %d, "ratio": 0.%d5,
+			"schema": {"type": "object", "additionalProperties": false, "properties": {"a": {"type": "string"}, "b": {"type": "integer", "minimum": 0}}, "required": ["a"]},
+			"refs": ["ev-one", "ev-two", "ev-three"], "flags": {"ready": true, "blocked": false, "note": null}}`, i, i, i*37, i%10)
+	}
+	b.WriteString(`]}`)
+	return []byte(b.String())
+}
+
+func BenchmarkDecode(b *testing.B) {
+	data := benchDocument()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Decode(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEncode(b *testing.B) {
+	v, err := Decode(benchDocument())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Encode(v)
+	}
+}
+
+func BenchmarkDigest(b *testing.B) {
+	v, err := Decode(benchDocument())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Digest(v)
 	}
 }

@@ -3,6 +3,7 @@ package canonjson
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -65,6 +66,14 @@ type decoder struct {
 	data []byte
 	pos  int
 	err  *SyntaxError
+	// Scratch stacks of the members and elements of the containers being
+	// read: a container collects its entries here and takes one exactly
+	// sized copy when it closes, instead of growing its own slice.
+	members []Member
+	values  []Value
+	// keys interns object keys: documents repeat a few dozen keys
+	// thousands of times.
+	keys map[string]string
 }
 
 func newError(data []byte, offset int, kind ErrorKind, msg string) *SyntaxError {
@@ -156,11 +165,13 @@ func (d *decoder) object(depth int) Value {
 		return nil
 	}
 	d.pos++ // '{'
-	o := &Object{}
+	start := len(d.members)
+	defer func() { d.members = d.members[:start] }()
+	var seen map[string]struct{} // keys read so far, once there are many
 	d.skipSpace()
 	if d.pos < len(d.data) && d.data[d.pos] == '}' {
 		d.pos++
-		return o
+		return &Object{}
 	}
 	for {
 		d.skipSpace()
@@ -169,11 +180,11 @@ func (d *decoder) object(depth int) Value {
 			return nil
 		}
 		keyAt := d.pos
-		key, ok := d.string()
+		key, ok := d.key()
 		if !ok {
 			return nil
 		}
-		if o.Has(key) {
+		if d.repeated(start, key, &seen) {
 			d.failAt(keyAt, KindDuplicateKey, "duplicate key %s", strconv.Quote(key))
 			return nil
 		}
@@ -188,7 +199,7 @@ func (d *decoder) object(depth int) Value {
 		if d.err != nil {
 			return nil
 		}
-		o.Set(key, v)
+		d.members = append(d.members, Member{key, v})
 		d.skipSpace()
 		if d.pos < len(d.data) {
 			switch d.data[d.pos] {
@@ -197,6 +208,10 @@ func (d *decoder) object(depth int) Value {
 				continue
 			case '}':
 				d.pos++
+				o := &Object{members: slices.Clone(d.members[start:])}
+				if len(o.members) > indexThreshold {
+					o.reindex()
+				}
 				return o
 			}
 		}
@@ -205,17 +220,44 @@ func (d *decoder) object(depth int) Value {
 	}
 }
 
+// repeated reports whether the object whose members start at start already
+// has key. Small objects are scanned; larger ones keep a set, so that an
+// object with many keys is not checked in quadratic time.
+func (d *decoder) repeated(start int, key string, seen *map[string]struct{}) bool {
+	members := d.members[start:]
+	if *seen == nil && len(members) <= indexThreshold {
+		for _, m := range members {
+			if m.Key == key {
+				return true
+			}
+		}
+		return false
+	}
+	if *seen == nil {
+		*seen = make(map[string]struct{}, 2*len(members))
+		for _, m := range members {
+			(*seen)[m.Key] = struct{}{}
+		}
+	}
+	if _, ok := (*seen)[key]; ok {
+		return true
+	}
+	(*seen)[key] = struct{}{}
+	return false
+}
+
 func (d *decoder) array(depth int) Value {
 	if depth > MaxDepth {
 		d.fail(KindSyntax, "nesting deeper than %d levels", MaxDepth)
 		return nil
 	}
 	d.pos++ // '['
-	a := Array{}
+	start := len(d.values)
+	defer func() { d.values = d.values[:start] }()
 	d.skipSpace()
 	if d.pos < len(d.data) && d.data[d.pos] == ']' {
 		d.pos++
-		return a
+		return Array{}
 	}
 	for {
 		d.skipSpace()
@@ -223,7 +265,7 @@ func (d *decoder) array(depth int) Value {
 		if d.err != nil {
 			return nil
 		}
-		a = append(a, v)
+		d.values = append(d.values, v)
 		d.skipSpace()
 		if d.pos < len(d.data) {
 			switch d.data[d.pos] {
@@ -232,12 +274,36 @@ func (d *decoder) array(depth int) Value {
 				continue
 			case ']':
 				d.pos++
-				return a
+				return Array(slices.Clone(d.values[start:]))
 			}
 		}
 		d.fail(KindSyntax, "unexpected %s, want ',' or ']' in an array", d.describe())
 		return nil
 	}
+}
+
+// key reads an object key, sharing one string per distinct key.
+func (d *decoder) key() (string, bool) {
+	end := bytes.IndexByte(d.data[d.pos+1:], '"')
+	if end < 0 {
+		return d.string()
+	}
+	raw := d.data[d.pos+1 : d.pos+1+end]
+	if bytes.IndexByte(raw, '\\') >= 0 {
+		return d.string()
+	}
+	if k, ok := d.keys[string(raw)]; ok { // no allocation for the lookup
+		d.pos += end + 2
+		return k, true
+	}
+	k, ok := d.string()
+	if ok && len(k) <= 64 {
+		if d.keys == nil {
+			d.keys = make(map[string]string)
+		}
+		d.keys[k] = k
+	}
+	return k, ok
 }
 
 // string reads a string token starting at its opening quote.

@@ -11,13 +11,40 @@ import (
 // ": " between key and value, non-ASCII characters raw, and a trailing
 // newline. Empty arrays and objects are written as [] and {}.
 func Encode(v Value) []byte {
-	b := appendIndented(nil, v, 0)
+	b := appendIndented(make([]byte, 0, sizeHint(v, 0)+1), v, 0)
 	return append(b, '\n')
+}
+
+// sizeHint estimates the length of v's file form (exact but for escapes and
+// reformatted numbers), so that Encode allocates its buffer once.
+func sizeHint(v Value, depth int) int {
+	switch v := v.(type) {
+	case Array:
+		n := 2
+		for _, e := range v {
+			n += 2 + 2*(depth+1) + sizeHint(e, depth+1)
+		}
+		return n + 1 + 2*depth
+	case *Object:
+		if v == nil {
+			return 4
+		}
+		n := 2
+		for _, m := range v.members {
+			n += 2 + 2*(depth+1) + len(m.Key) + 4 + sizeHint(m.Value, depth+1)
+		}
+		return n + 1 + 2*depth
+	case String:
+		return len(v) + 2
+	case Number:
+		return len(v)
+	}
+	return 5
 }
 
 // DigestForm returns the compact form of v that hashes are computed over:
 // object keys sorted by code point, no whitespace, non-ASCII characters raw.
-func DigestForm(v Value) []byte { return appendSorted(nil, v) }
+func DigestForm(v Value) []byte { return appendSorted(make([]byte, 0, sizeHint(v, 0)), v) }
 
 func appendIndented(b []byte, v Value, depth int) []byte {
 	switch v := v.(type) {

@@ -283,11 +283,11 @@ func decodeCoverage(r *record, sideEffect string) []Coverage {
 func decodeChecks(r *record, key string, p presence, phases []string, defaultPhase string) []Check {
 	var out []Check
 	for _, e := range r.list(key, p) {
-		chk := Check{Raw: e.v, At: e.at, Phase: defaultPhase}
+		chk := Check{Raw: e.v, At: e.at.String(), Phase: defaultPhase}
 		if _, ok := e.v.(canonjson.String); ok {
 			chk.ID = r.rd.str(e.v, e.at, req)
 		} else {
-			cr := r.rd.record(e.v, e.at)
+			cr := r.rd.record(e.v, e.at.String())
 			chk.ID = cr.str("checkId", req)
 			chk.Phase = cr.enum("phase", req, phases)
 			cr.open()

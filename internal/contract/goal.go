@@ -120,11 +120,11 @@ func decodeGoal(r *record) Goal {
 	g.RequiredCapabilityIDs = r.strs("requiredCapabilityIds", req)
 	g.OptionalCapabilityIDs = r.strs("optionalCapabilityIds", req)
 	for _, e := range r.list("conditionalCapabilityIds", req) {
-		cc := ConditionalCapability{At: e.at}
+		cc := ConditionalCapability{At: e.at.String()}
 		if _, ok := e.v.(canonjson.String); ok {
 			cc.CapabilityID = r.rd.str(e.v, e.at, req)
 		} else {
-			cr := r.rd.record(e.v, e.at)
+			cr := r.rd.record(e.v, e.at.String())
 			cc.CapabilityID = cr.str("capabilityId", req)
 			if cr.has("condition") {
 				cond := decodeCondition(cr.object("condition", opt))

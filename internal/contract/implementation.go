@@ -115,7 +115,7 @@ func decodeStep(r *record) Step {
 	if h := r.object("headers", opt); h.obj != nil {
 		s.Headers = h.obj
 		for k, v := range h.obj.All() {
-			r.rd.str(v, child(h.at, k), opt)
+			r.rd.str(v, loc{parent: h.at, key: k}, opt)
 		}
 	}
 	s.Bindings = records(r, "bindings", opt, decodeBinding)

@@ -145,12 +145,12 @@ func decodeInput(r *record) Input {
 }
 
 func decodeStrategy(rd *reader, e elem) Strategy {
-	s := Strategy{Raw: e.v, At: e.at}
+	s := Strategy{Raw: e.v, At: e.at.String()}
 	if _, ok := e.v.(canonjson.String); ok {
 		s.Kind = rd.enum(e.v, e.at, vocabStrategy)
 		return s
 	}
-	r := rd.record(e.v, e.at)
+	r := rd.record(e.v, s.At)
 	s.Kind = r.enum("kind", req, vocabStrategy)
 	switch s.Kind {
 	case StrategyTrustedHostContext:
@@ -242,7 +242,7 @@ func decodeOutput(r *record) Output {
 func decodeConditions(r *record, key string) []Condition {
 	var out []Condition
 	for _, e := range r.list(key, opt) {
-		out = append(out, decodeCondition(r.rd.record(e.v, e.at)))
+		out = append(out, decodeCondition(r.rd.record(e.v, e.at.String())))
 	}
 	return out
 }
@@ -259,7 +259,7 @@ func decodeCondition(r *record) Condition {
 			key = "operands"
 		}
 		for _, e := range r.list(key, some) {
-			c.Children = append(c.Children, decodeCondition(r.rd.record(e.v, e.at)))
+			c.Children = append(c.Children, decodeCondition(r.rd.record(e.v, e.at.String())))
 		}
 		r.known = append(r.known, "conditions", "operands")
 	case "not":

@@ -80,20 +80,38 @@ func (rd *reader) record(v canonjson.Value, at string) *record {
 	return r
 }
 
+// loc is where a value is: a member or element of the value at parent. Its
+// JSON Pointer is built only when needed (a finding, a record's At), because
+// most values are read without either.
+type loc struct {
+	parent  string // JSON Pointer of the enclosing object or array
+	key     string // member name, when !isIndex
+	index   int    // element index, when isIndex
+	isIndex bool
+}
+
+// String returns the JSON Pointer of the location.
+func (l loc) String() string {
+	if l.isIndex {
+		return index(l.parent, l.index)
+	}
+	return child(l.parent, l.key)
+}
+
 // field returns the value of key, reporting it when required and absent.
-func (r *record) field(key string, p presence) (canonjson.Value, string, bool) {
+func (r *record) field(key string, p presence) (canonjson.Value, loc, bool) {
 	r.known = append(r.known, key)
 	if r.obj == nil {
-		return nil, "", false
+		return nil, loc{}, false
 	}
 	v, ok := r.obj.Get(key)
 	if !ok {
 		if p != opt {
 			r.rd.report(RuleFieldMissing, r.at, "required field %q is missing", key)
 		}
-		return nil, "", false
+		return nil, loc{}, false
 	}
-	return v, child(r.at, key), true
+	return v, loc{parent: r.at, key: key}, true
 }
 
 // has reports whether key is present, without declaring it.
@@ -108,14 +126,14 @@ func (r *record) str(key string, p presence) string {
 	return r.rd.str(v, at, p)
 }
 
-func (rd *reader) str(v canonjson.Value, at string, p presence) string {
+func (rd *reader) str(v canonjson.Value, at loc, p presence) string {
 	s, ok := v.(canonjson.String)
 	if !ok {
-		rd.report(RuleType, at, "must be a string, not %s", typeName(v))
+		rd.report(RuleType, at.String(), "must be a string, not %s", typeName(v))
 		return ""
 	}
 	if s == "" && p != opt {
-		rd.report(RuleEmpty, at, "must not be empty")
+		rd.report(RuleEmpty, at.String(), "must not be empty")
 	}
 	return string(s)
 }
@@ -129,14 +147,14 @@ func (r *record) enum(key string, p presence, vocab []string) string {
 	return r.rd.enum(v, at, vocab)
 }
 
-func (rd *reader) enum(v canonjson.Value, at string, vocab []string) string {
+func (rd *reader) enum(v canonjson.Value, at loc, vocab []string) string {
 	s, ok := v.(canonjson.String)
 	if !ok {
-		rd.report(RuleType, at, "must be a string, not %s", typeName(v))
+		rd.report(RuleType, at.String(), "must be a string, not %s", typeName(v))
 		return ""
 	}
 	if !slices.Contains(vocab, string(s)) {
-		rd.report(RuleVocabulary, at, "%s is not allowed here; use %s", strconv.Quote(string(s)), oneOf(vocab))
+		rd.report(RuleVocabulary, at.String(), "%s is not allowed here; use %s", strconv.Quote(string(s)), oneOf(vocab))
 	}
 	return string(s)
 }
@@ -149,7 +167,7 @@ func (r *record) boolean(key string, p presence) (value, present bool) {
 	}
 	b, ok := v.(canonjson.Bool)
 	if !ok {
-		r.rd.report(RuleType, at, "must be a boolean, not %s", typeName(v))
+		r.rd.report(RuleType, at.String(), "must be a boolean, not %s", typeName(v))
 		return false, false
 	}
 	return bool(b), true
@@ -165,15 +183,15 @@ func (r *record) integer(key string, p presence) (int64, bool) {
 	return r.rd.integer(v, at)
 }
 
-func (rd *reader) integer(v canonjson.Value, at string) (int64, bool) {
+func (rd *reader) integer(v canonjson.Value, at loc) (int64, bool) {
 	n, ok := v.(canonjson.Number)
 	if !ok || !n.IsInteger() {
-		rd.report(RuleType, at, "must be an integer, not %s", typeName(v))
+		rd.report(RuleType, at.String(), "must be an integer, not %s", typeName(v))
 		return 0, false
 	}
 	i, ok := n.Int64()
 	if !ok {
-		rd.report(RuleType, at, "integer %s does not fit in 64 bits", n)
+		rd.report(RuleType, at.String(), "integer %s does not fit in 64 bits", n)
 	}
 	return i, ok
 }
@@ -187,18 +205,19 @@ func (r *record) strs(key string, p presence) []string {
 	return r.rd.strs(v, at, p)
 }
 
-func (rd *reader) strs(v canonjson.Value, at string, p presence) []string {
+func (rd *reader) strs(v canonjson.Value, at loc, p presence) []string {
 	a, ok := v.(canonjson.Array)
 	if !ok {
-		rd.report(RuleType, at, "must be an array of strings, not %s", typeName(v))
+		rd.report(RuleType, at.String(), "must be an array of strings, not %s", typeName(v))
 		return nil
 	}
 	if len(a) == 0 && p == some {
-		rd.report(RuleEmpty, at, "must list at least one value")
+		rd.report(RuleEmpty, at.String(), "must list at least one value")
 	}
 	out := make([]string, 0, len(a))
+	list := at.String()
 	for i, e := range a {
-		out = append(out, rd.str(e, index(at, i), req))
+		out = append(out, rd.str(e, loc{parent: list, index: i, isIndex: true}, req))
 	}
 	return out
 }
@@ -211,15 +230,16 @@ func (r *record) enums(key string, p presence, vocab []string) []string {
 	}
 	a, ok := v.(canonjson.Array)
 	if !ok {
-		r.rd.report(RuleType, at, "must be an array of strings, not %s", typeName(v))
+		r.rd.report(RuleType, at.String(), "must be an array of strings, not %s", typeName(v))
 		return nil
 	}
 	if len(a) == 0 && p == some {
-		r.rd.report(RuleEmpty, at, "must list at least one value")
+		r.rd.report(RuleEmpty, at.String(), "must list at least one value")
 	}
 	out := make([]string, 0, len(a))
+	list := at.String()
 	for i, e := range a {
-		out = append(out, r.rd.enum(e, index(at, i), vocab))
+		out = append(out, r.rd.enum(e, loc{parent: list, index: i, isIndex: true}, vocab))
 	}
 	return out
 }
@@ -238,13 +258,13 @@ func (r *record) object(key string, p presence) *record {
 		// nearest location that exists.
 		return &record{rd: r.rd, at: r.at}
 	}
-	return r.rd.record(v, at)
+	return r.rd.record(v, at.String())
 }
 
 // elem is one element of a list field.
 type elem struct {
 	v  canonjson.Value
-	at string
+	at loc
 }
 
 // list reads an array field of any element type.
@@ -253,17 +273,18 @@ func (r *record) list(key string, p presence) []elem {
 	if !ok {
 		return nil
 	}
+	list := at.String()
 	a, ok := v.(canonjson.Array)
 	if !ok {
-		r.rd.report(RuleType, at, "must be an array, not %s", typeName(v))
+		r.rd.report(RuleType, list, "must be an array, not %s", typeName(v))
 		return nil
 	}
 	if len(a) == 0 && p == some {
-		r.rd.report(RuleEmpty, at, "must list at least one entry")
+		r.rd.report(RuleEmpty, list, "must list at least one entry")
 	}
 	out := make([]elem, len(a))
 	for i, e := range a {
-		out[i] = elem{e, index(at, i)}
+		out[i] = elem{e, loc{parent: list, index: i, isIndex: true}}
 	}
 	return out
 }
@@ -273,7 +294,7 @@ func records[T any](r *record, key string, p presence, decode func(*record) T) [
 	es := r.list(key, p)
 	out := make([]T, 0, len(es))
 	for _, e := range es {
-		out = append(out, decode(r.rd.record(e.v, e.at)))
+		out = append(out, decode(r.rd.record(e.v, e.at.String())))
 	}
 	return out
 }

@@ -92,13 +92,18 @@ func (k *checker) contractf(rule *diag.Rule, at, format string, args ...any) {
 // unique reports each value of ids that repeats an earlier one. at gives the
 // pointer of the i-th value. Empty values are reported by decoding.
 func (k *checker) unique(file, what string, ids []string, at func(i int) string) {
+	k.uniqueAs(RuleDuplicateID, file, what, ids, at)
+}
+
+// uniqueAs is unique reporting under another rule.
+func (k *checker) uniqueAs(rule *diag.Rule, file, what string, ids []string, at func(i int) string) {
 	first := make(map[string]int, len(ids))
 	for i, id := range ids {
 		if id == "" {
 			continue
 		}
 		if j, dup := first[id]; dup {
-			k.report(RuleDuplicateID, file, at(i), "%s %q is already declared at %s", what, id, at(j))
+			k.report(rule, file, at(i), "%s %q is already declared at %s", what, id, at(j))
 			continue
 		}
 		first[id] = i

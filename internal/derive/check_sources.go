@@ -24,7 +24,7 @@ func (k *checker) topology(t *contract.Topology) {
 				"root %q must be a relative path inside the authorised tree (no leading /, .., backslash or scheme)", s.Root)
 		}
 	}
-	k.unique(file, "sourceId", ids, elementAt("", "sources"))
+	k.uniqueAs(RuleTopologyDuplicate, file, "sourceId", ids, func(i int) string { return ptr(t.Sources[i].At, "sourceId") })
 	for _, m := range t.MissingSources {
 		if m.Availability == "available" {
 			k.report(RuleTopologyMissingPresent, file, ptr(m.At, "availability"),
@@ -110,13 +110,18 @@ func (k *checker) evidenceCatalog(c *contract.Contract) {
 				"locator %q must start with a path relative to its source root", e.Locator)
 		}
 	}
-	k.unique(contract.ContractFile, "evidenceId", ids, elementAt("", "evidenceCatalog"))
+	k.unique(contract.ContractFile, "evidenceId", ids, func(i int) string { return ptr(c.EvidenceCatalog[i].At, "evidenceId") })
 }
 
 // locatorPath returns the path part of an evidence locator: what precedes
-// the symbol ("#") and the line (":").
+// the symbol ("#") and the line (":"). A locator that starts with a URI
+// scheme or drive ("file:///", "C:\\") has no portable path, and yields "".
 func locatorPath(locator string) string {
 	p, _, _ := strings.Cut(locator, "#")
+	if scheme, rest, ok := strings.Cut(p, ":"); ok && isScheme(scheme) &&
+		(strings.HasPrefix(rest, "/") || strings.HasPrefix(rest, "\\")) {
+		return ""
+	}
 	p, _, _ = strings.Cut(p, ":")
 	return p
 }
@@ -130,40 +135,49 @@ var freeFormKeys = []string{"schema", "value", "values", "enum", "const", "defau
 // names an entry of the catalog: every "evidenceRefs" and "...EvidenceRefs"
 // list, and the lists of hardWorkflowEvidence.
 func (k *checker) evidenceRefs(c *contract.Contract) {
-	var walk func(v canonjson.Value, at string)
-	checkList := func(v canonjson.Value, at string) {
+	// path holds the tokens of the value being walked; its pointer is built
+	// only for a finding.
+	var path []any
+	checkList := func(v canonjson.Value) {
 		a, _ := v.(canonjson.Array)
 		for i, e := range a {
 			if id, ok := e.(canonjson.String); ok && !k.evidenceIDs[string(id)] {
-				k.contractf(RuleEvidenceUnknown, ptr(at, i), "evidence %q is not in the evidence catalog", string(id))
+				k.contractf(RuleEvidenceUnknown, ptr("", append(path, i)...), "evidence %q is not in the evidence catalog", string(id))
 			}
 		}
 	}
-	walk = func(v canonjson.Value, at string) {
+	var walk func(v canonjson.Value)
+	walk = func(v canonjson.Value) {
 		switch v := v.(type) {
 		case *canonjson.Object:
 			for key, mv := range v.All() {
+				path = append(path, key)
 				switch {
 				case key == "evidenceRefs" || strings.HasSuffix(key, "EvidenceRefs"):
-					checkList(mv, ptr(at, key))
+					checkList(mv)
 				case key == "hardWorkflowEvidence":
 					if o, ok := mv.(*canonjson.Object); ok {
 						for cat, refs := range o.All() {
-							checkList(refs, ptr(at, key, cat))
+							path = append(path, cat)
+							checkList(refs)
+							path = path[:len(path)-1]
 						}
 					}
 				case slices.Contains(freeFormKeys, key):
 				default:
-					walk(mv, ptr(at, key))
+					walk(mv)
 				}
+				path = path[:len(path)-1]
 			}
 		case canonjson.Array:
 			for i, e := range v {
-				walk(e, ptr(at, i))
+				path = append(path, i)
+				walk(e)
+				path = path[:len(path)-1]
 			}
 		}
 	}
-	walk(c.Raw, "")
+	walk(c.Raw)
 }
 
 // conflicts checks conflict identities, the capabilities they affect, and
@@ -183,7 +197,7 @@ func (k *checker) conflicts(c *contract.Contract) {
 				"conflict %q must cite at least two pieces of evidence, one for each side", cf.ID)
 		}
 	}
-	k.unique(contract.ContractFile, "conflictId", ids, elementAt("", "conflicts"))
+	k.unique(contract.ContractFile, "conflictId", ids, func(i int) string { return ptr(c.Conflicts[i].At, "conflictId") })
 }
 
 // hasResolution reports whether a resolution is a non-empty text or an
