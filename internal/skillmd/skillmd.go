@@ -96,7 +96,7 @@ func Parse(file string, src []byte) (*Skill, []diag.Diagnostic) {
 	if root != nil {
 		if root.Kind != yaml.MappingNode {
 			return nil, []diag.Diagnostic{RuleFrontmatterNotMapping.New(file,
-				"the frontmatter is a YAML %s, not a mapping of fields such as name: and description:", kindName(root)).At(s.pos(root))}
+				"the frontmatter is %s, not a mapping of fields such as name: and description:", describe(root)).At(s.pos(root))}
 		}
 		diags = s.readFields(root)
 	}
@@ -216,22 +216,6 @@ func (s *Skill) Folder() string {
 		return ""
 	}
 	return folder
-}
-
-// kindName names a YAML node's kind for messages.
-func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.SequenceNode:
-		return "sequence"
-	case yaml.MappingNode:
-		return "mapping"
-	case yaml.ScalarNode:
-		if n.ShortTag() == "!!null" {
-			return "null"
-		}
-		return "scalar"
-	}
-	return "node"
 }
 
 // splitLines splits src after each "\n", keeping the terminators.
