@@ -93,61 +93,66 @@ func findings(l *diag.List) []finding {
 	return out
 }
 
+// formatCases are minimal edits of valid inputs that make a format rule
+// fire, at the place of the edit; the unedited inputs produce no finding.
+var formatCases = []struct {
+	name string
+	file string
+	ops  []contracttest.Op
+	want finding
+}{
+	{"string where an object goes", contract.ContractFile,
+		[]contracttest.Op{set("/server", `"sample"`)}, finding{"FORMAT_TYPE", contract.ContractFile, "/server"}},
+	{"number where a string goes", contract.ContractFile,
+		[]contracttest.Op{set("/contractId", `5`)}, finding{"FORMAT_TYPE", contract.ContractFile, "/contractId"}},
+	{"1.0 is not an integer", contract.ContractFile,
+		[]contracttest.Op{set("/capabilities/0/implementation/steps/0/successStatusCodes/0", `200.0`)},
+		finding{"FORMAT_TYPE", contract.ContractFile, "/capabilities/0/implementation/steps/0/successStatusCodes/0"}},
+	{"exponent is not an integer", contract.ContractFile,
+		[]contracttest.Op{set("/capabilities/1/attachments/metadata/maxSizeBytes", `1e6`)},
+		finding{"FORMAT_TYPE", contract.ContractFile, "/capabilities/1/attachments/metadata/maxSizeBytes"}},
+	{"keys are case-sensitive", contract.ContractFile,
+		[]contracttest.Op{remove("/capabilities/0/toolName"), set("/capabilities/0/ToolName", `"list_sample_request_kinds"`)},
+		finding{"FORMAT_FIELD_MISSING", contract.ContractFile, "/capabilities/0"}},
+	{"required field missing", contract.TopologyFile,
+		[]contracttest.Op{remove("/sources/1/root")}, finding{"FORMAT_FIELD_MISSING", contract.TopologyFile, "/sources/1"}},
+	{"closed record with an extra field", contract.ContractFile,
+		[]contracttest.Op{set("/capabilities/0/annotations/sideEffectHint", `true`)},
+		finding{"FORMAT_FIELD_UNKNOWN", contract.ContractFile, "/capabilities/0/annotations/sideEffectHint"}},
+	{"field of another binding source kind", contract.ContractFile,
+		[]contracttest.Op{set("/capabilities/0/implementation/steps/0/bindings/0/source/stepId", `"listKinds"`)},
+		finding{"FORMAT_FIELD_UNKNOWN", contract.ContractFile, "/capabilities/0/implementation/steps/0/bindings/0/source/stepId"}},
+	{"goal fixing a transcript", contract.ContractFile,
+		[]contracttest.Op{set("/goals/1/fixedSequence", `["save-sample-draft"]`)},
+		finding{"FORMAT_FIELD_UNKNOWN", contract.ContractFile, "/goals/1/fixedSequence"}},
+	{"pageRoute in a vNext export profile", contract.ExportProfileFile,
+		[]contracttest.Op{set("/pageRoute", `"/sample"`)}, finding{"FORMAT_FIELD_UNKNOWN", contract.ExportProfileFile, "/pageRoute"}},
+	{"open record with an unknown field", contract.ContractFile,
+		[]contracttest.Op{set("/capabilities/2/runtimeProtecton", `{}`)},
+		finding{"FORMAT_FIELD_UNRECOGNIZED", contract.ContractFile, "/capabilities/2/runtimeProtecton"}},
+	{"empty required string", contract.HostProfileFile,
+		[]contracttest.Op{set("/profileId", `""`)}, finding{"FORMAT_EMPTY", contract.HostProfileFile, "/profileId"}},
+	{"empty required list", contract.ContractFile,
+		[]contracttest.Op{set("/capabilities/3/outputs", `[]`)}, finding{"FORMAT_EMPTY", contract.ContractFile, "/capabilities/3/outputs"}},
+	{"value outside the vocabulary", contract.ContractFile,
+		[]contracttest.Op{set("/capabilities/3/sideEffect", `"upsert"`)},
+		finding{"FORMAT_VOCABULARY", contract.ContractFile, "/capabilities/3/sideEffect"}},
+	{"host status outside the vocabulary", contract.HostProfileFile,
+		[]contracttest.Op{set("/capabilities/sessionState/status", `"partial"`)},
+		finding{"FORMAT_VOCABULARY", contract.HostProfileFile, "/capabilities/sessionState/status"}},
+	{"agent policy flag that is not true", contract.ContractFile,
+		[]contracttest.Op{set("/goals/0/agentPolicy/askOnlyCurrentlyMissing", `false`)},
+		finding{"FORMAT_VOCABULARY", contract.ContractFile, "/goals/0/agentPolicy/askOnlyCurrentlyMissing"}},
+	{"wrong schema version", contract.TopologyFile,
+		[]contracttest.Op{set("/schemaVersion", `"v1"`)}, finding{"FORMAT_VOCABULARY", contract.TopologyFile, "/schemaVersion"}},
+}
+
+var set, remove = contracttest.Set, contracttest.Remove
+
 // Every format rule fires on a minimal edit of a valid input, at the place
 // of the edit; the unedited inputs (above) produce no finding at all.
 func TestFormatRules(t *testing.T) {
-	S, R := contracttest.Set, contracttest.Remove
-	for _, tc := range []struct {
-		name string
-		file string
-		ops  []contracttest.Op
-		want finding
-	}{
-		{"string where an object goes", contract.ContractFile,
-			[]contracttest.Op{S("/server", `"sample"`)}, finding{"FORMAT_TYPE", contract.ContractFile, "/server"}},
-		{"number where a string goes", contract.ContractFile,
-			[]contracttest.Op{S("/contractId", `5`)}, finding{"FORMAT_TYPE", contract.ContractFile, "/contractId"}},
-		{"1.0 is not an integer", contract.ContractFile,
-			[]contracttest.Op{S("/capabilities/0/implementation/steps/0/successStatusCodes/0", `200.0`)},
-			finding{"FORMAT_TYPE", contract.ContractFile, "/capabilities/0/implementation/steps/0/successStatusCodes/0"}},
-		{"exponent is not an integer", contract.ContractFile,
-			[]contracttest.Op{S("/capabilities/1/attachments/metadata/maxSizeBytes", `1e6`)},
-			finding{"FORMAT_TYPE", contract.ContractFile, "/capabilities/1/attachments/metadata/maxSizeBytes"}},
-		{"keys are case-sensitive", contract.ContractFile,
-			[]contracttest.Op{R("/capabilities/0/toolName"), S("/capabilities/0/ToolName", `"list_sample_request_kinds"`)},
-			finding{"FORMAT_FIELD_MISSING", contract.ContractFile, "/capabilities/0"}},
-		{"required field missing", contract.TopologyFile,
-			[]contracttest.Op{R("/sources/1/root")}, finding{"FORMAT_FIELD_MISSING", contract.TopologyFile, "/sources/1"}},
-		{"closed record with an extra field", contract.ContractFile,
-			[]contracttest.Op{S("/capabilities/0/annotations/sideEffectHint", `true`)},
-			finding{"FORMAT_FIELD_UNKNOWN", contract.ContractFile, "/capabilities/0/annotations/sideEffectHint"}},
-		{"field of another binding source kind", contract.ContractFile,
-			[]contracttest.Op{S("/capabilities/0/implementation/steps/0/bindings/0/source/stepId", `"listKinds"`)},
-			finding{"FORMAT_FIELD_UNKNOWN", contract.ContractFile, "/capabilities/0/implementation/steps/0/bindings/0/source/stepId"}},
-		{"goal fixing a transcript", contract.ContractFile,
-			[]contracttest.Op{S("/goals/1/fixedSequence", `["save-sample-draft"]`)},
-			finding{"FORMAT_FIELD_UNKNOWN", contract.ContractFile, "/goals/1/fixedSequence"}},
-		{"pageRoute in a vNext export profile", contract.ExportProfileFile,
-			[]contracttest.Op{S("/pageRoute", `"/sample"`)}, finding{"FORMAT_FIELD_UNKNOWN", contract.ExportProfileFile, "/pageRoute"}},
-		{"open record with an unknown field", contract.ContractFile,
-			[]contracttest.Op{S("/capabilities/2/runtimeProtecton", `{}`)},
-			finding{"FORMAT_FIELD_UNRECOGNIZED", contract.ContractFile, "/capabilities/2/runtimeProtecton"}},
-		{"empty required string", contract.HostProfileFile,
-			[]contracttest.Op{S("/profileId", `""`)}, finding{"FORMAT_EMPTY", contract.HostProfileFile, "/profileId"}},
-		{"empty required list", contract.ContractFile,
-			[]contracttest.Op{S("/capabilities/3/outputs", `[]`)}, finding{"FORMAT_EMPTY", contract.ContractFile, "/capabilities/3/outputs"}},
-		{"value outside the vocabulary", contract.ContractFile,
-			[]contracttest.Op{S("/capabilities/3/sideEffect", `"upsert"`)},
-			finding{"FORMAT_VOCABULARY", contract.ContractFile, "/capabilities/3/sideEffect"}},
-		{"host status outside the vocabulary", contract.HostProfileFile,
-			[]contracttest.Op{S("/capabilities/sessionState/status", `"partial"`)},
-			finding{"FORMAT_VOCABULARY", contract.HostProfileFile, "/capabilities/sessionState/status"}},
-		{"agent policy flag that is not true", contract.ContractFile,
-			[]contracttest.Op{S("/goals/0/agentPolicy/askOnlyCurrentlyMissing", `false`)},
-			finding{"FORMAT_VOCABULARY", contract.ContractFile, "/goals/0/agentPolicy/askOnlyCurrentlyMissing"}},
-		{"wrong schema version", contract.TopologyFile,
-			[]contracttest.Op{S("/schemaVersion", `"v1"`)}, finding{"FORMAT_VOCABULARY", contract.TopologyFile, "/schemaVersion"}},
-	} {
+	for _, tc := range formatCases {
 		t.Run(tc.name, func(t *testing.T) {
 			data := contracttest.Patch(t, contracttest.Reference(t, tc.file), tc.ops...)
 			_, l := decode(tc.file, data)
@@ -168,16 +173,19 @@ func TestUnknownFieldSuggestsTheKnownOne(t *testing.T) {
 	}
 }
 
+// syntaxCases are unreadable JSON documents and the finding each gives.
+var syntaxCases = []struct {
+	in   string
+	want finding
+}{
+	{"{\n  \"schemaVersion\": \"vNext\",\n  \"contractId\": \"x\",\n}", finding{"JSON_SYNTAX", contract.ContractFile, "4:1"}},
+	{"{\"a\": 1, \"a\": 2}", finding{"JSON_DUPLICATE_KEY", contract.ContractFile, "1:10"}},
+	{"{\"a\": \"\xff\"}", finding{"JSON_ENCODING", contract.ContractFile, "1:8"}},
+	{"{\"a\": 1e999}", finding{"JSON_NUMBER_RANGE", contract.ContractFile, "1:7"}},
+}
+
 func TestSyntaxErrorsHaveLineAndColumn(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want finding
-	}{
-		{"{\n  \"schemaVersion\": \"vNext\",\n  \"contractId\": \"x\",\n}", finding{"JSON_SYNTAX", contract.ContractFile, "4:1"}},
-		{"{\"a\": 1, \"a\": 2}", finding{"JSON_DUPLICATE_KEY", contract.ContractFile, "1:10"}},
-		{"{\"a\": \"\xff\"}", finding{"JSON_ENCODING", contract.ContractFile, "1:8"}},
-		{"{\"a\": 1e999}", finding{"JSON_NUMBER_RANGE", contract.ContractFile, "1:7"}},
-	} {
+	for _, tc := range syntaxCases {
 		c, l := contract.DecodeContract(contract.ContractFile, []byte(tc.in))
 		if c != nil {
 			t.Errorf("%q: a contract was returned despite the syntax error", tc.in)
@@ -209,4 +217,20 @@ func list(l *diag.List) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// Every JSON and format rule has a failing fixture above.
+func TestEveryFormatRuleHasAFixture(t *testing.T) {
+	covered := map[string]bool{}
+	for _, tc := range formatCases {
+		covered[tc.want.rule] = true
+	}
+	for _, tc := range syntaxCases {
+		covered[tc.want.rule] = true
+	}
+	for _, r := range diag.Rules() {
+		if (strings.HasPrefix(r.ID, "FORMAT_") || strings.HasPrefix(r.ID, "JSON_")) && !covered[r.ID] {
+			t.Errorf("rule %s has no failing fixture", r.ID)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package derive
 import (
 	"strings"
 
+	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/diag"
 )
@@ -80,8 +81,47 @@ func (k *checker) index(c *contract.Contract) {
 	}
 }
 
+// report adds a finding about file at the JSON Pointer at. A pointer into a
+// part of the document that is absent (a missing record, reported where it
+// is missing) is shortened to its nearest existing ancestor, so that every
+// finding points at something that exists.
 func (k *checker) report(rule *diag.Rule, file, at, format string, args ...any) {
+	if root := k.root(file); root != nil {
+		for at != "" {
+			if _, ok := canonjson.Resolve(root, at); ok {
+				break
+			}
+			at = at[:strings.LastIndexByte(at, '/')]
+		}
+	}
 	k.diags.Add(rule.New(file, format, args...).AtPointer(at))
+}
+
+// root returns the decoded document of an input file, or nil.
+func (k *checker) root(file string) canonjson.Value {
+	var o *canonjson.Object
+	switch file {
+	case contract.ContractFile:
+		if k.in.Contract != nil {
+			o = k.in.Contract.Raw
+		}
+	case contract.TopologyFile:
+		if k.in.Topology != nil {
+			o = k.in.Topology.Raw
+		}
+	case contract.HostProfileFile:
+		if k.in.Host != nil {
+			o = k.in.Host.Raw
+		}
+	case contract.ExportProfileFile:
+		if k.in.Export != nil {
+			o = k.in.Export.Raw
+		}
+	}
+	if o == nil {
+		return nil
+	}
+	return o
 }
 
 // contractf reports a finding in canonical-contract.json.

@@ -1,0 +1,86 @@
+package derive_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/contract/contracttest"
+	"github.com/code2skill/code2skill/internal/derive"
+	"github.com/code2skill/code2skill/internal/diag"
+)
+
+// FuzzDerive runs the structural checks and the derivation on arbitrary
+// contracts next to the reference topology and profiles. Neither may panic,
+// whatever the contract holds; every finding names a registered rule and a
+// pointer that resolves in its file; and the views are always well-formed
+// and the same on a second run.
+func FuzzDerive(f *testing.F) {
+	f.Add(contracttest.Reference(f, contract.ContractFile))
+	dirs, _ := filepath.Glob("testdata/synthetic/*/input")
+	for _, dir := range dirs {
+		data, err := os.ReadFile(filepath.Join(dir, contract.ContractFile))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	for _, s := range []string{
+		`{"capabilities": [{"capabilityId": "a", "inputs": [{"name": "x", "valueDomain": {"kind": "static", "values": [1]}}], "outputs": [{"path": ["*", "*"]}]}]}`,
+		`{"capabilities": [{"outputs": [{"path": ["a", "*", "b"], "schema": {"type": "array"}}, {"path": ["a"], "schema": true}]}]}`,
+		`{"goals": [{"informationNeeds": [{"satisfiedBy": []}], "completionPredicate": {"operator": "any-satisfied", "informationIds": []}}]}`,
+		`{"workflows": [{"entryCapabilityId": "missing"}], "capabilities": [{"runtimeProtection": {"mode": "deterministic-workflow"}}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	others := map[string][]byte{}
+	for _, name := range []string{contract.TopologyFile, contract.HostProfileFile, contract.ExportProfileFile} {
+		others[name] = contracttest.Reference(f, name)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<18 {
+			return
+		}
+		in, l := decodeInputs(t, func(name string) []byte {
+			if name == contract.ContractFile {
+				return data
+			}
+			return others[name]
+		})
+		roots := map[string]canonjson.Value{}
+		for name, b := range others {
+			roots[name], _ = canonjson.Decode(b)
+		}
+		roots[contract.ContractFile], _ = canonjson.Decode(data)
+		for _, d := range l.Sorted() {
+			if _, ok := diag.Lookup(d.Rule); !ok {
+				t.Fatalf("unregistered rule: %s", d)
+			}
+			if d.Line > 0 {
+				continue // a syntax error: no document to point into
+			}
+			if _, ok := canonjson.Resolve(roots[d.File], d.Pointer); !ok {
+				t.Fatalf("pointer does not resolve: %s", d)
+			}
+		}
+		if in.Contract == nil {
+			return
+		}
+		first := derive.Views(in)
+		second := derive.Views(in)
+		for i, v := range first {
+			if _, err := canonjson.Decode(v.Data); err != nil {
+				t.Fatalf("%s is not JSON: %v", v.Path, err)
+			}
+			if !bytes.Equal(v.Data, second[i].Data) {
+				t.Fatalf("%s differs between two runs", v.Path)
+			}
+		}
+		if _, err := derive.Marker(first); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
