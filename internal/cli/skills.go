@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -122,22 +123,13 @@ func skillsInstall(c *command, stdio *Stdio, args []string) int {
 		d := a.Dir(scope, root)
 		rel, _ := filepath.Rel(root, d)
 		// Agents sharing a directory get one install.
-		if i := indexTarget(targets, d); i >= 0 {
+		if i := slices.IndexFunc(targets, func(t skillsTarget) bool { return t.dir == d }); i >= 0 {
 			targets[i].agents = append(targets[i].agents, id)
 			continue
 		}
 		targets = append(targets, skillsTarget{dir: d, shown: shownRoot + filepath.ToSlash(rel), agents: []string{id}, scope: scope})
 	}
 	return installSkills(stdio, "installed", targets)
-}
-
-func indexTarget(targets []skillsTarget, dir string) int {
-	for i, t := range targets {
-		if t.dir == dir {
-			return i
-		}
-	}
-	return -1
 }
 
 func skillsExport(c *command, stdio *Stdio, args []string) int {
