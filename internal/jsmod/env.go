@@ -37,8 +37,9 @@ type EnvFallback struct {
 //	const { NAME, OTHER: alias, THIRD = "x", ...rest } = process.env
 //	const { env } = process; const e = process.env; import { env } from "node:process"
 //
-// and the same through globalThis.process, optional chaining and
-// `import process from "node:process"`. Assignments (process.env.NAME = …)
+// and the same through globalThis.process, optional chaining,
+// `import process from "node:process"` and an injectable environment
+// (const env = context.env ?? process.env; env.NAME). Assignments (process.env.NAME = …)
 // and deletions are not reads. Not recognised: reads through a key the
 // module does not fix (process.env[name], env[variable] in a helper that
 // receives both), through let or var aliases, and presence checks
@@ -371,8 +372,15 @@ func (a *envAnalysis) eval(e js.IExpr) value {
 		return a.call(e)
 	case *js.BinaryExpr:
 		if e.Op == js.OrToken || e.Op == js.NullishToken {
-			if x := a.eval(e.X); x.kind == envValue && !a.eval(e.Y).isURL() {
+			x, y := a.eval(e.X), a.eval(e.Y)
+			switch {
+			case x.kind == envValue && !y.isURL():
 				return x
+			case x.kind == envObject || y.kind == envObject:
+				// An injectable environment, context.env ?? process.env:
+				// it may be process.env, so what is read from it is read
+				// from the environment.
+				return value{kind: envObject}
 			}
 		}
 	case *js.CondExpr:

@@ -48,6 +48,9 @@ func TestEnvReads(t *testing.T) {
 		{"compound assignment reads", `process.env.A ??= "x";`, []string{"A@1:13"}},
 		{"spread env", "const env = { DEFAULT: '1', ...process.env };\nconst a = env.A, d = env.DEFAULT;", []string{"A@2:15", "DEFAULT@2:26"}},
 		{"let alias is not followed", "let e = process.env;\nconst a = e.A;", []string{}},
+		{"injectable environment", "export function f(context = {}) {\n  const env = context.env ?? process.env;\n  return env.A + env['B'];\n}", []string{"A@3:14", "B@3:22"}},
+		{"injectable environment with or", "export function f(c) { return (c.env || process.env).A; }", []string{"A@1:54"}},
+		{"other fallback objects are not the environment", "export function f(c) { return (c.env ?? {}).A; }", []string{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := mustParse(t, tc.src)
@@ -74,6 +77,7 @@ func TestEnvURLFallbacks(t *testing.T) {
 	}{
 		// Forms that fall back to a default environment.
 		{"or", `const u = process.env.API_URL || "https://api.example.com";`, []string{"API_URL -> https://api.example.com @1:34"}},
+		{"injectable environment", "export function f(c = {}) {\n  const env = c.env ?? process.env;\n  return env.API_URL || 'https://api.example.com';\n}", []string{"API_URL -> https://api.example.com @3:25"}},
 		{"nullish", `const u = process.env.API_URL ?? 'http://localhost:8080';`, []string{"API_URL -> http://localhost:8080 @1:34"}},
 		{"template", "const u = process.env.API_URL ?? `https://api.example.com`;", []string{"API_URL -> https://api.example.com @1:34"}},
 		{"template with substitutions", "const u = process.env.API_URL || `https://${region}.example.com`;", []string{"API_URL -> https://${region}.example.com @1:34"}},
