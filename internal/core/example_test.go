@@ -230,10 +230,17 @@ test('never ends', () => new Promise(() => setInterval(() => {}, 1000)));
 		{
 			name: "default environment",
 			edit: func(t *testing.T, dir string) {
-				replaceIn(t, dir, "function-core/index.mjs", "function runtime(context) {",
-					"const fallbackCatalog = process.env.CODE2SKILL_SEED_LIBRARY_CATALOG_BASE_URL ?? 'https://catalog.seed-library.example/api/';\n\nfunction runtime(context) {")
+				replaceIn(t, dir, "function-core/index.mjs", "  const url = serviceUrl(env.CODE2SKILL_SEED_LIBRARY_CATALOG_BASE_URL,",
+					"  const url = serviceUrl(env.CODE2SKILL_SEED_LIBRARY_CATALOG_BASE_URL ?? 'https://catalog.seed-library.example/api/',")
 			},
 			rules: []*diag.Rule{jsmod.RuleEnvURLFallback},
+		},
+		{
+			name: "undocumented variable",
+			edit: func(t *testing.T, dir string) {
+				replaceIn(t, dir, "MCP-SETUP.md", "| `CODE2SKILL_DRY_RUN` | Set to `1` to make `reserve_seed_packets` return the request it would send instead of sending it. |\n", "")
+			},
+			rules: []*diag.Rule{RuleSetupEnv},
 		},
 		{
 			name:  "dependencies not installed",
@@ -295,4 +302,3 @@ func find(res *Result, r *diag.Rule) diag.Diagnostic {
 	}
 	return diag.Diagnostic{}
 }
-

@@ -10,13 +10,6 @@
 
 import { readHttpResponse } from '../portable-agent-result.mjs';
 
-/** Base URL of the catalog service that lists seed varieties. */
-export const CATALOG_BASE_URL = 'CODE2SKILL_SEED_LIBRARY_CATALOG_BASE_URL';
-/** Base URL of the reservation service that holds seed packets. */
-export const RESERVATIONS_BASE_URL = 'CODE2SKILL_SEED_LIBRARY_RESERVATIONS_BASE_URL';
-/** When "1", write Functions return the request they would send instead of sending it. */
-export const DRY_RUN = 'CODE2SKILL_DRY_RUN';
-
 /**
  * Thrown before any request when the host has not configured a service's
  * base URL. There is no default environment: a missing address stops here.
@@ -30,19 +23,13 @@ export class MissingConfigurationError extends Error {
   }
 }
 
-function serviceUrl(env, variable, path) {
-  const base = env[variable];
+// serviceUrl resolves path against a service's base URL, read by the caller
+// from the variable it names.
+function serviceUrl(base, variable, path) {
   if (typeof base !== 'string' || base.trim() === '') {
     throw new MissingConfigurationError(variable);
   }
   return new URL(path, base.trim().replace(/\/*$/, '/'));
-}
-
-function runtime(context) {
-  return {
-    env: context.env ?? process.env,
-    fetch: context.fetch ?? globalThis.fetch,
-  };
 }
 
 // Values arrive from agents loosely typed ("3" or 3, null for "not given");
@@ -81,8 +68,9 @@ export function pickupTimestamp(date, time) {
  * and by the month they are sown in. Read-only.
  */
 export async function searchSeedVarieties(input = {}, context = {}) {
-  const { env, fetch } = runtime(context);
-  const url = serviceUrl(env, CATALOG_BASE_URL, 'varieties');
+  const env = context.env ?? process.env;
+  const fetch = context.fetch ?? globalThis.fetch;
+  const url = serviceUrl(env.CODE2SKILL_SEED_LIBRARY_CATALOG_BASE_URL, 'CODE2SKILL_SEED_LIBRARY_CATALOG_BASE_URL', 'varieties');
   const query = text(input.query);
   if (query !== undefined) url.searchParams.set('q', query);
   const month = count(input.sowingMonth);
@@ -97,8 +85,9 @@ export async function searchSeedVarieties(input = {}, context = {}) {
  * the request, and nothing from an earlier selection is kept.
  */
 export async function reserveSeedPackets(input = {}, context = {}) {
-  const { env, fetch } = runtime(context);
-  const url = serviceUrl(env, RESERVATIONS_BASE_URL, 'reservations');
+  const env = context.env ?? process.env;
+  const fetch = context.fetch ?? globalThis.fetch;
+  const url = serviceUrl(env.CODE2SKILL_SEED_LIBRARY_RESERVATIONS_BASE_URL, 'CODE2SKILL_SEED_LIBRARY_RESERVATIONS_BASE_URL', 'reservations');
   const selected = input.selectedVariety && typeof input.selectedVariety === 'object' ? input.selectedVariety : {};
   const body = {
     variety_id: text(selected.varietyId),
@@ -113,7 +102,8 @@ export async function reserveSeedPackets(input = {}, context = {}) {
     headers: { accept: 'application/json', 'content-type': 'application/json' },
     body: JSON.stringify(body),
   };
-  if (env[DRY_RUN] === '1') {
+  // Dry-run: CODE2SKILL_DRY_RUN=1 returns the request instead of sending it.
+  if (env.CODE2SKILL_DRY_RUN === '1') {
     return { dryRun: true, request: { ...request, body: JSON.parse(request.body) } };
   }
   const response = await fetch(request.url, {
