@@ -4,6 +4,7 @@
 package atomicfile
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -58,19 +59,26 @@ type File struct {
 // WriteAll writes every file under root. Each file is written atomically, and
 // all temporary files are prepared before the first rename, so that a
 // failure while preparing (disk full, permission denied) leaves every target
-// as it was. Renames themselves cannot fail half-way for ordinary reasons
-// once the temporary files exist in the target directories.
+// as it was, and removes the directories it created. Renames themselves
+// cannot fail half-way for ordinary reasons once the temporary files exist in
+// the target directories.
 func WriteAll(root string, files []File) error {
 	type pending struct{ tmp, dst string }
 	var staged []pending
+	var created []string // directories this call created, parents first
 	cleanup := func() {
 		for _, p := range staged {
 			os.Remove(p.tmp)
 		}
+		for i := len(created) - 1; i >= 0; i-- {
+			os.Remove(created[i]) // only succeeds while empty
+		}
 	}
 	for _, f := range files {
 		dst := filepath.Join(root, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		dirs, err := mkdirAll(filepath.Dir(dst))
+		created = append(created, dirs...)
+		if err != nil {
 			cleanup()
 			return fmt.Errorf("writing %s: %w", f.Path, err)
 		}
@@ -104,4 +112,27 @@ func WriteAll(root string, files []File) error {
 		}
 	}
 	return nil
+}
+
+// mkdirAll is os.MkdirAll that also returns the directories it created,
+// parents first, so that a failed batch can remove them again.
+func mkdirAll(dir string) ([]string, error) {
+	var missing []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		missing = append(missing, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	err := os.MkdirAll(dir, 0o755)
+	var created []string
+	for i := len(missing) - 1; i >= 0; i-- {
+		if fi, serr := os.Lstat(missing[i]); serr == nil && fi.IsDir() {
+			created = append(created, missing[i])
+		}
+	}
+	return created, err
 }

@@ -44,3 +44,19 @@ func TestWriteAllLeavesTargetsOnFailure(t *testing.T) {
 		t.Errorf("temporary files left: %v", entries)
 	}
 }
+
+func TestWriteAllRemovesDirectoriesItCreatedOnFailure(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "blocker"), nil, 0o644)
+	err := WriteAll(dir, []File{
+		{Path: "a/b/one.txt", Data: []byte("1")},
+		{Path: "blocker/two.txt", Data: []byte("2")},
+	})
+	if err == nil {
+		t.Fatal("WriteAll succeeded with an impossible path")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 || entries[0].Name() != "blocker" {
+		t.Errorf("left behind: %v, want only blocker", entries)
+	}
+}
