@@ -1,5 +1,7 @@
 package contract
 
+import "slices"
+
 // File names of the vNext inputs, relative to the package root.
 const (
 	ContractFile      = "canonical-contract.json"
@@ -163,3 +165,7 @@ var (
 
 // IsWrite reports whether a capability side effect changes state.
 func IsWrite(sideEffect string) bool { return sideEffect != SideEffectRead }
+
+// KnownSideEffect reports whether s is a side effect of the vocabulary: read,
+// create, update or delete.
+func KnownSideEffect(s string) bool { return slices.Contains(vocabSideEffect, s) }

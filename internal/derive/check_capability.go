@@ -75,12 +75,13 @@ func (k *checker) capability(cp *contract.Capability) {
 			"capability %q requires review but lists no missing evidence saying why", cp.ID)
 	}
 
-	if se, pol := cp.SideEffect, cp.OperationPolicy.SideEffect; se != "" && pol != "" && se != pol {
+	if se, pol := cp.SideEffect, cp.OperationPolicy.SideEffect; contract.KnownSideEffect(se) && contract.KnownSideEffect(pol) && se != pol {
 		k.contractf(RuleSideEffect, ptr(cp.OperationPolicy.At, "sideEffect"),
 			"operationPolicy.sideEffect %q differs from the capability's sideEffect %q", pol, se)
 	}
 	for _, cov := range cp.EvidenceCoverage {
-		if cov.Category == "sideEffect" && cov.DeclaredSideEffect != "" && cp.SideEffect != "" && cov.DeclaredSideEffect != cp.SideEffect {
+		if cov.Category == "sideEffect" && contract.KnownSideEffect(cov.DeclaredSideEffect) && contract.KnownSideEffect(cp.SideEffect) &&
+			cov.DeclaredSideEffect != cp.SideEffect {
 			k.contractf(RuleSideEffect, ptr(cov.At, "declaredSideEffect"),
 				"evidenceCoverage declares the side effect %q, the capability %q", cov.DeclaredSideEffect, cp.SideEffect)
 		}
@@ -135,7 +136,7 @@ func (k *checker) capability(cp *contract.Capability) {
 func (k *checker) runtimeProtection(cp *contract.Capability) {
 	p := cp.RuntimeProtection
 	switch {
-	case cp.SideEffect == "":
+	case !contract.KnownSideEffect(cp.SideEffect):
 		return // reported by decoding
 	case !cp.IsWrite() && p != nil:
 		k.contractf(RuleRuntimeProtection, p.At, "read capability %q must not declare runtimeProtection", cp.ID)

@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/contract/contracttest"
+)
+
+// referencePackage writes the reference inputs into a fresh directory.
+func referencePackage(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range []string{contract.ContractFile, contract.TopologyFile, contract.HostProfileFile, contract.ExportProfileFile} {
+		if err := os.WriteFile(filepath.Join(dir, name), contracttest.Reference(t, name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func runDeriveCmd(t *testing.T, args ...string) (code int, stdout string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Run(context.Background(), append([]string{"derive"}, args...), &Stdio{Out: &out, Err: &errb})
+	return code, out.String()
+}
+
+func TestDeriveExitCodes(t *testing.T) {
+	ok := referencePackage(t)
+
+	findings := referencePackage(t)
+	data := contracttest.Patch(t, contracttest.Reference(t, contract.ContractFile),
+		contracttest.Set("/capabilities/0/toolName", `"List Kinds"`))
+	if err := os.WriteFile(filepath.Join(findings, contract.ContractFile), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	ioFailure := referencePackage(t)
+	if err := os.WriteFile(filepath.Join(ioFailure, "mcp-tool"), []byte("a file, not a directory"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		want int
+	}{
+		{"derived", []string{ok}, ExitPassed},
+		{"findings", []string{findings}, ExitFindings},
+		{"no package", nil, ExitUsage},
+		{"not a directory", []string{filepath.Join(ok, contract.ContractFile)}, ExitUsage},
+		{"unknown flag", []string{"--force", ok}, ExitUsage},
+		{"cannot write", []string{ioFailure}, ExitFailure},
+		{"help", []string{"--help"}, ExitPassed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if code, out := runDeriveCmd(t, tc.args...); code != tc.want {
+				t.Errorf("exit code %d, want %d; stdout:\n%s", code, tc.want, out)
+			}
+		})
+	}
+
+	// A failed write leaves the package exactly as it was: no view, no
+	// temporary file.
+	entries, err := os.ReadDir(ioFailure)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	want := []string{contract.ContractFile, contract.ExportProfileFile, contract.HostProfileFile, "mcp-tool", contract.TopologyFile}
+	slices.Sort(want)
+	if !slices.Equal(names, want) {
+		t.Errorf("after a failed write the package holds %v, want %v", names, want)
+	}
+}
+
+// derive's output names no machine path: the files it lists are relative to
+// the package.
+func TestDeriveOutputIsRelative(t *testing.T) {
+	dir := referencePackage(t)
+	code, out := runDeriveCmd(t, dir)
+	if code != ExitPassed {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if strings.Contains(out, dir) {
+		t.Errorf("output contains the package's absolute path:\n%s", out)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if strings.HasPrefix(line, "<!--") {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(line))); err != nil {
+			t.Errorf("listed file %q was not written: %v", line, err)
+		}
+	}
+}
