@@ -233,7 +233,8 @@ test('never ends', () => new Promise(() => setInterval(() => {}, 1000)));
 				replaceIn(t, dir, "function-core/index.mjs", "  const url = serviceUrl(env.CODE2SKILL_SEED_LIBRARY_CATALOG_BASE_URL,",
 					"  const url = serviceUrl(env.CODE2SKILL_SEED_LIBRARY_CATALOG_BASE_URL ?? 'https://catalog.seed-library.example/api/',")
 			},
-			rules: []*diag.Rule{jsmod.RuleEnvURLFallback},
+			// The example's own test of a missing base URL catches it too.
+			rules: []*diag.Rule{jsmod.RuleEnvURLFallback, RuleTestsFailed},
 		},
 		{
 			name: "undocumented variable",
