@@ -83,41 +83,11 @@ type deriveSummary struct {
 // views when nothing is wrong.
 func runDerive(dir string) *deriveResult {
 	res := &deriveResult{}
-	read := func(name string, required bool) []byte {
-		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
-		switch {
-		case err == nil:
-			return data
-		case errors.Is(err, fs.ErrNotExist):
-			if required {
-				res.list.Add(derive.RuleInputMissing.New(name, "%s is required to derive the views", name))
-			}
-		default:
-			res.failed = true
-			res.list.Add(derive.RuleIOFailure.New(name, "reading: %v", unwrapPath(err)))
-		}
-		return nil
-	}
-	in := &derive.Inputs{}
-	if data := read(contract.ContractFile, true); data != nil {
-		c, l := contract.DecodeContract(contract.ContractFile, data)
-		in.Contract = c
-		res.list.Merge(l)
-	}
-	if data := read(contract.TopologyFile, true); data != nil {
-		t, l := contract.DecodeTopology(contract.TopologyFile, data)
-		in.Topology = t
-		res.list.Merge(l)
-	}
-	if data := read(contract.HostProfileFile, true); data != nil {
-		h, l := contract.DecodeHostProfile(contract.HostProfileFile, data)
-		in.Host = h
-		res.list.Merge(l)
-	}
-	if data := read(contract.ExportProfileFile, false); data != nil {
-		p, l := contract.DecodeExportProfile(contract.ExportProfileFile, data)
-		in.Export = p
-		res.list.Merge(l)
+	in := &derive.Inputs{
+		Contract: loadInput(dir, res, contract.ContractFile, true, contract.DecodeContract),
+		Topology: loadInput(dir, res, contract.TopologyFile, true, contract.DecodeTopology),
+		Host:     loadInput(dir, res, contract.HostProfileFile, true, contract.DecodeHostProfile),
+		Export:   loadInput(dir, res, contract.ExportProfileFile, false, contract.DecodeExportProfile),
 	}
 	res.list.Merge(derive.Check(in))
 	if res.failed || res.list.HasErrors() {
@@ -131,18 +101,35 @@ func runDerive(dir string) *deriveResult {
 	}
 	if err := atomicfile.WriteAll(dir, files); err != nil {
 		res.failed = true
-		res.list.Add(derive.RuleIOFailure.New("", "writing the views: %v", unwrapPath(err)))
+		res.list.Add(derive.RuleIOFailure.New("", "%v", err))
 		return res
-	}
-	marker, err := derive.Marker(views)
-	if err != nil {
-		panic(err) // Views always includes the documentation view
 	}
 	for _, v := range views {
 		res.files = append(res.files, v.Path)
 	}
-	res.marker = marker
+	res.marker = derive.Marker(views)
 	return res
+}
+
+// loadInput reads and decodes one input of the package in dir, adding the
+// findings to res. An absent required input is a finding; an input that
+// cannot be read is a failure of the tool.
+func loadInput[T any](dir string, res *deriveResult, name string, required bool, decode func(string, []byte) (*T, *diag.List)) *T {
+	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if required {
+			res.list.Add(derive.RuleInputMissing.New(name, "%s is required to derive the views", name))
+		}
+		return nil
+	case err != nil:
+		res.failed = true
+		res.list.Add(derive.RuleIOFailure.New(name, "reading: %v", unwrapPath(err)))
+		return nil
+	}
+	v, l := decode(name, data)
+	res.list.Merge(l)
+	return v
 }
 
 // unwrapPath drops the *fs.PathError wrapper, whose path would repeat the

@@ -91,11 +91,8 @@ func decodeAttachments(r *record) Attachments {
 		a.ForbiddenInputs = r.strs("forbiddenInputs", some)
 		a.ConsumerBindings = records(r, "consumerBindings", some, decodeConsumerBinding)
 		a.EnforcedByWorkflow = r.str("enforcedByWorkflow", opt)
-	default:
-		r.open()
-		return a
 	}
-	r.closed()
+	r.closedFor(a.Mode, vocabAttachments)
 	return a
 }
 

@@ -54,12 +54,7 @@ func (c *Capability) AttachmentMode() string {
 
 // Input returns the input with the given name.
 func (c *Capability) Input(name string) (*Input, bool) {
-	for i := range c.Inputs {
-		if c.Inputs[i].Name == name {
-			return &c.Inputs[i], true
-		}
-	}
-	return nil, false
+	return find(c.Inputs, func(x *Input) bool { return x.Name == name })
 }
 
 // Exposure says how the feature's primary sources expose the capability.

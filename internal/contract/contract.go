@@ -245,39 +245,30 @@ func decodeRequirement(r *record) Requirement {
 
 // Capability returns the capability with the given ID.
 func (c *Contract) Capability(id string) (*Capability, bool) {
-	for i := range c.Capabilities {
-		if c.Capabilities[i].ID == id {
-			return &c.Capabilities[i], true
-		}
-	}
-	return nil, false
+	return find(c.Capabilities, func(x *Capability) bool { return x.ID == id })
 }
 
 // Requirement returns the consumer requirement with the given ID.
 func (c *Contract) Requirement(id string) (*Requirement, bool) {
-	for i := range c.ConsumerRequirements {
-		if c.ConsumerRequirements[i].ID == id {
-			return &c.ConsumerRequirements[i], true
-		}
-	}
-	return nil, false
+	return find(c.ConsumerRequirements, func(x *Requirement) bool { return x.ID == id })
 }
 
 // Evidence returns the catalog entry with the given ID.
 func (c *Contract) Evidence(id string) (*Evidence, bool) {
-	for i := range c.EvidenceCatalog {
-		if c.EvidenceCatalog[i].ID == id {
-			return &c.EvidenceCatalog[i], true
-		}
-	}
-	return nil, false
+	return find(c.EvidenceCatalog, func(x *Evidence) bool { return x.ID == id })
 }
 
 // Workflow returns the workflow with the given ID.
 func (c *Contract) Workflow(id string) (*Workflow, bool) {
-	for i := range c.Workflows {
-		if c.Workflows[i].ID == id {
-			return &c.Workflows[i], true
+	return find(c.Workflows, func(x *Workflow) bool { return x.ID == id })
+}
+
+// find returns the first item that matches. Lists are short (at most a few
+// dozen entries), so a scan beats building an index.
+func find[T any](items []T, match func(*T) bool) (*T, bool) {
+	for i := range items {
+		if match(&items[i]) {
+			return &items[i], true
 		}
 	}
 	return nil, false

@@ -158,7 +158,7 @@ func TestFormatRules(t *testing.T) {
 			_, l := decode(tc.file, data)
 			got := findings(l)
 			if !slices.Contains(got, tc.want) {
-				t.Errorf("want %v among the findings:\n%s", tc.want, list(l))
+				t.Errorf("want %v among the findings:\n%s", tc.want, contracttest.Findings(l))
 			}
 		})
 	}
@@ -168,8 +168,8 @@ func TestUnknownFieldSuggestsTheKnownOne(t *testing.T) {
 	data := contracttest.Patch(t, contracttest.Reference(t, contract.ContractFile),
 		contracttest.Set("/capabilities/0/readines", `"ready"`))
 	_, l := contract.DecodeContract(contract.ContractFile, data)
-	if !strings.Contains(list(l), `did you mean "readiness"`) {
-		t.Errorf("no suggestion:\n%s", list(l))
+	if !strings.Contains(contracttest.Findings(l), `did you mean "readiness"`) {
+		t.Errorf("no suggestion:\n%s", contracttest.Findings(l))
 	}
 }
 
@@ -206,17 +206,8 @@ func TestDecodingAccumulatesFindings(t *testing.T) {
 		t.Fatal("decoding stopped at the first finding")
 	}
 	if e, _ := l.Counts(); e != 3 {
-		t.Errorf("want 3 errors, got:\n%s", list(l))
+		t.Errorf("want 3 errors, got:\n%s", contracttest.Findings(l))
 	}
-}
-
-func list(l *diag.List) string {
-	var b strings.Builder
-	for _, d := range l.Sorted() {
-		b.WriteString(d.String())
-		b.WriteByte('\n')
-	}
-	return b.String()
 }
 
 // Every JSON and format rule has a failing fixture above.

@@ -98,7 +98,7 @@ func TestDecodingIsDeterministic(t *testing.T) {
 		contracttest.Set("/capabilities/0/extra", `1`), contracttest.Set("/goals/0/x", `2`))
 	_, a := contract.DecodeContract(contract.ContractFile, data)
 	_, b := contract.DecodeContract(contract.ContractFile, data)
-	if list(a) != list(b) || a.Len() == 0 {
-		t.Errorf("findings differ or are missing:\n%s\n%s", list(a), list(b))
+	if contracttest.Findings(a) != contracttest.Findings(b) || a.Len() == 0 {
+		t.Errorf("findings differ or are missing:\n%s\n%s", contracttest.Findings(a), contracttest.Findings(b))
 	}
 }

@@ -20,12 +20,7 @@ type Goal struct {
 
 // Need returns the information need with the given ID.
 func (g *Goal) Need(id string) (*Need, bool) {
-	for i := range g.InformationNeeds {
-		if g.InformationNeeds[i].ID == id {
-			return &g.InformationNeeds[i], true
-		}
-	}
-	return nil, false
+	return find(g.InformationNeeds, func(x *Need) bool { return x.ID == id })
 }
 
 // Need is one piece of information a goal needs.

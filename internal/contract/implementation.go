@@ -15,12 +15,7 @@ type Implementation struct {
 
 // Step returns the HTTP step with the given ID.
 func (im *Implementation) Step(id string) (*Step, bool) {
-	for i := range im.Steps {
-		if im.Steps[i].ID == id {
-			return &im.Steps[i], true
-		}
-	}
-	return nil, false
+	return find(im.Steps, func(x *Step) bool { return x.ID == id })
 }
 
 // Step is one exact HTTP request.
@@ -98,11 +93,8 @@ func decodeImplementation(r *record) Implementation {
 	case ImplementationHTTP:
 		im.Steps = records(r, "steps", some, decodeStep)
 		im.OutputStepID = r.str("outputStepId", req)
-	default:
-		r.open()
-		return im
 	}
-	r.closed()
+	r.closedFor(im.Kind, vocabImplementation)
 	return im
 }
 
@@ -152,11 +144,8 @@ func decodeSource(r *record) Source {
 	case SourceHostResolvedAttachment:
 		s.InputName = r.str("inputName", req)
 		s.RequirementID = r.enum("requirementId", req, vocabAttachmentResolv)
-	default:
-		r.open()
-		return s
 	}
-	r.closed()
+	r.closedFor(s.Kind, vocabSource)
 	return s
 }
 

@@ -183,12 +183,8 @@ func decodeValueDomain(r *record) ValueDomain {
 		d.SessionScoped, _ = r.boolean("sessionScoped", req)
 		d.Freshness = decodeFreshness(r, "freshness")
 		d.EvidenceRefs = r.strs("evidenceRefs", req)
-	case DomainUnconstrained:
-	default:
-		r.open() // an unknown kind defines no fields to check against
-		return d
 	}
-	r.closed()
+	r.closedFor(d.Kind, vocabDomain)
 	return d
 }
 

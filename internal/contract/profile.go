@@ -86,12 +86,7 @@ func DecodeTopology(file string, data []byte) (*Topology, *diag.List) {
 
 // Source returns the source root with the given ID.
 func (t *Topology) Source(id string) (*SourceRoot, bool) {
-	for i := range t.Sources {
-		if t.Sources[i].ID == id {
-			return &t.Sources[i], true
-		}
-	}
-	return nil, false
+	return find(t.Sources, func(x *SourceRoot) bool { return x.ID == id })
 }
 
 // HostProfile is host-profile.json: which generic facilities the deployment

@@ -307,6 +307,17 @@ func (r *record) forbid(key, why string) {
 	}
 }
 
+// closedFor ends a record whose fields depend on its kind: closed when the
+// kind is one of vocab (its fields are known), open otherwise (an unknown
+// kind, already reported, defines no fields to check against).
+func (r *record) closedFor(kind string, vocab []string) {
+	if slices.Contains(vocab, kind) {
+		r.closed()
+	} else {
+		r.open()
+	}
+}
+
 // closed reports every key the format does not define for this record.
 func (r *record) closed() { r.unknown(RuleFieldUnknown, "this record is closed") }
 

@@ -121,11 +121,8 @@ func decodeActualSource(r *record) ActualSource {
 		s.Path = r.strs("path", opt)
 	case "constant":
 		s.Value = r.value("value", req)
-	default:
-		r.open()
-		return s
 	}
-	r.closed()
+	r.closedFor(s.Kind, vocabActualSource)
 	return s
 }
 
@@ -139,10 +136,7 @@ func decodeExpectedSource(r *record) ExpectedSource {
 		s.Path = r.strs("path", some)
 	case "constant":
 		s.Value = r.value("value", req)
-	default:
-		r.open()
-		return s
 	}
-	r.closed()
+	r.closedFor(s.Kind, vocabExpectedSource)
 	return s
 }

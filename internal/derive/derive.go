@@ -28,8 +28,6 @@
 package derive
 
 import (
-	"fmt"
-
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
 )
@@ -97,14 +95,14 @@ const (
 
 // Marker returns the documentation marker of a set of views: the SHA-256 of
 // references/capability-contracts.json's bytes, in the comment form the
-// documents carry.
-func Marker(views []View) (string, error) {
+// documents carry. It is "" when the views lack that file.
+func Marker(views []View) string {
 	for _, v := range views {
 		if v.Path == CapabilityContractFile {
-			return MarkerPrefix + canonjson.SHA256(v.Data) + MarkerSuffix, nil
+			return MarkerPrefix + canonjson.SHA256(v.Data) + MarkerSuffix
 		}
 	}
-	return "", fmt.Errorf("derive: no %s among the views", CapabilityContractFile)
+	return ""
 }
 
 // Standard references between views.

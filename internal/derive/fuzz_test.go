@@ -79,8 +79,8 @@ func FuzzDerive(f *testing.F) {
 				t.Fatalf("%s differs between two runs", v.Path)
 			}
 		}
-		if _, err := derive.Marker(first); err != nil {
-			t.Fatal(err)
+		if derive.Marker(first) == "" {
+			t.Fatal("no marker")
 		}
 	})
 }

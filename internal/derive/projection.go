@@ -37,10 +37,6 @@ var evidenceIndexKeys = []string{"evidenceId", "sourceId", "locator", "semanticR
 // bundle is capability-bundle.json, the execution view of the node-stdio
 // profile.
 func bundle(c *contract.Contract) *canonjson.Object {
-	caps := canonjson.Array{}
-	for i := range c.Capabilities {
-		caps = append(caps, subset(c.Capabilities[i].Raw, bundleCapabilityKeys))
-	}
 	handoffs := canonjson.Array{}
 	for i := range c.Handoffs {
 		handoffs = append(handoffs, subset(c.Handoffs[i].Raw, handoffKeys))
@@ -50,7 +46,7 @@ func bundle(c *contract.Contract) *canonjson.Object {
 		m{"recordingId", str(c.RecordingID)},
 		m{"featureBoundary", raw(c.FeatureBoundary.Raw)},
 		m{"server", raw(c.Server.Raw)},
-		m{"capabilities", caps},
+		m{"capabilities", capabilitySubsets(c, bundleCapabilityKeys)},
 		m{"handoffs", handoffs},
 	)
 }
@@ -58,10 +54,6 @@ func bundle(c *contract.Contract) *canonjson.Object {
 // capabilityContracts is references/capability-contracts.json, the fact view
 // the documents are bound to by its hash.
 func capabilityContracts(c *contract.Contract) *canonjson.Object {
-	caps := canonjson.Array{}
-	for i := range c.Capabilities {
-		caps = append(caps, subset(c.Capabilities[i].Raw, documentationCapabilityKeys))
-	}
 	index := canonjson.Array{}
 	for i := range c.EvidenceCatalog {
 		index = append(index, subset(c.EvidenceCatalog[i].Raw, evidenceIndexKeys))
@@ -77,9 +69,18 @@ func capabilityContracts(c *contract.Contract) *canonjson.Object {
 		m{"consumerRequirements", member(c.Raw, "consumerRequirements", canonjson.Null{})},
 		m{"workflows", member(c.Raw, "workflows", emptyArray)},
 		m{"conflicts", member(c.Raw, "conflicts", emptyArray)},
-		m{"capabilities", caps},
+		m{"capabilities", capabilitySubsets(c, documentationCapabilityKeys)},
 		m{"evidenceIndex", index},
 	)
+}
+
+// capabilitySubsets returns every capability restricted to keys.
+func capabilitySubsets(c *contract.Contract, keys []string) canonjson.Array {
+	out := canonjson.Array{}
+	for i := range c.Capabilities {
+		out = append(out, subset(c.Capabilities[i].Raw, keys))
+	}
+	return out
 }
 
 // goalContract is goal-contract.json: the goals, verbatim.

@@ -109,7 +109,7 @@ func TestRulesFireOnTheirFixtures(t *testing.T) {
 			if !slices.ContainsFunc(l.Sorted(), func(d diag.Diagnostic) bool {
 				return d.Rule == rc.rule && d.File == rc.file && d.Pointer == rc.at
 			}) {
-				t.Errorf("want %s at %s#%s; got:\n%s", rc.rule, rc.file, rc.at, findingList(l))
+				t.Errorf("want %s at %s#%s; got:\n%s", rc.rule, rc.file, rc.at, contracttest.Findings(l))
 			}
 		})
 	}
@@ -126,13 +126,4 @@ func TestEveryRuleHasAFixture(t *testing.T) {
 			t.Errorf("rule %s has no failing fixture", r.ID)
 		}
 	}
-}
-
-func findingList(l *diag.List) string {
-	var b strings.Builder
-	for _, d := range l.Sorted() {
-		b.WriteString(d.String())
-		b.WriteByte('\n')
-	}
-	return b.String()
 }

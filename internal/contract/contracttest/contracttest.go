@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/diag"
 )
 
 // Reference returns one of the reference inputs (canonical-contract.json,
@@ -107,6 +108,17 @@ func Patch(tb testing.TB, data []byte, ops ...Op) []byte {
 		}
 	}
 	return canonjson.Encode(root)
+}
+
+// Findings renders findings one per line, as the text report prints them,
+// for test failure messages.
+func Findings(l *diag.List) string {
+	var b strings.Builder
+	for _, d := range l.Sorted() {
+		b.WriteString(d.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // replace sets the value at path, which must exist, and returns the root.
