@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -46,11 +47,12 @@ func (rd *reader) report(rule *diag.Rule, at, format string, args ...any) {
 func (rd *reader) decodeRoot(data []byte) (*record, bool) {
 	v, err := canonjson.Decode(data)
 	if err != nil {
-		se, ok := err.(*canonjson.SyntaxError)
-		if !ok {
-			panic(err) // Decode documents *SyntaxError as its only error
+		var se *canonjson.SyntaxError
+		if errors.As(err, &se) {
+			rd.diags.Add(se.Diagnostic(rd.file))
+		} else {
+			rd.diags.Add(canonjson.RuleSyntax.New(rd.file, "%v", err))
 		}
-		rd.diags.Add(se.Diagnostic(rd.file))
 		return nil, false
 	}
 	return rd.record(v, ""), true

@@ -142,12 +142,6 @@ func placeOutput(data *canonjson.Object, out *contract.Output) {
 	node := data
 	for i, seg := range out.Path {
 		last := i == len(out.Path)-1
-		next := func() *canonjson.Object {
-			if last {
-				return &canonjson.Object{}
-			}
-			return closedObjectSchema()
-		}
 		if seg == "*" {
 			node.Set("type", str("array"))
 			node.Delete("additionalProperties")
@@ -155,7 +149,7 @@ func placeOutput(data *canonjson.Object, out *contract.Output) {
 			node.Delete("required")
 			items, ok := member(node, "items", nil).(*canonjson.Object)
 			if !ok {
-				items = next()
+				items = newNode(last)
 				node.Set("items", items)
 			}
 			node = items
@@ -164,7 +158,7 @@ func placeOutput(data *canonjson.Object, out *contract.Output) {
 			requireSegment(node, seg)
 			child, ok := member(props, seg, nil).(*canonjson.Object)
 			if !ok {
-				child = next()
+				child = newNode(last)
 				props.Set(seg, child)
 			}
 			node = child
@@ -173,6 +167,15 @@ func placeOutput(data *canonjson.Object, out *contract.Output) {
 			placeLeaf(node, out)
 		}
 	}
+}
+
+// newNode returns the schema of a path segment placed for the first time: an
+// empty schema for the output itself, a closed object on the way to it.
+func newNode(last bool) *canonjson.Object {
+	if last {
+		return &canonjson.Object{}
+	}
+	return closedObjectSchema()
 }
 
 // closeObject makes node a closed object schema that requires the segments
