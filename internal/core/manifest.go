@@ -1,20 +1,17 @@
 package core
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
+	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
 // manifest is what the checks need from package.json.
 type manifest struct {
-	raw  map[string]any
 	host bool // code2skill.requiresHostIntegration
 }
 
@@ -41,76 +38,87 @@ func (c *checker) checkManifest() *manifest {
 		c.add(RuleManifestInvalid.New(file, "%v", err))
 		return nil
 	}
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(src))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
-		c.add(jsonError(RuleManifestInvalid, file, src, err))
+	v, err := canonjson.Decode(src)
+	if err != nil {
+		// JSON_SYNTAX and its kin, with line and column; a duplicate key
+		// matters here too: npm takes the last one, a reviewer may read
+		// the first.
+		var syn *canonjson.SyntaxError
+		if errors.As(err, &syn) {
+			c.add(syn.Diagnostic(file))
+		} else {
+			c.add(RuleManifestInvalid.New(file, "%v", err))
+		}
 		return nil
 	}
-	if dec.More() {
-		c.add(RuleManifestInvalid.New(file, "unexpected data after the JSON object"))
-		return nil
-	}
-	obj, ok := v.(map[string]any)
+	obj, ok := v.(*canonjson.Object)
 	if !ok {
-		c.add(RuleManifestInvalid.New(file, "package.json holds %s, not an object", kind(v)))
+		c.add(RuleManifestInvalid.New(file, "package.json holds %s, not an object", canonjson.TypeName(v)))
 		return nil
 	}
-	m := &manifest{raw: obj}
+	m := &manifest{}
 
-	if t, _ := obj["type"].(string); t != "module" {
-		c.add(RuleManifestType.New(file, `"type" is %s; set it to "module" so that .mjs and .js files load as ES modules`, show(obj["type"])).AtPointer("/type"))
+	if t, _ := get(obj, "type").(canonjson.String); t != "module" {
+		c.add(RuleManifestType.New(file, `"type" is %s; set it to "module" so that .mjs and .js files load as ES modules`, show(get(obj, "type"))).AtPointer("/type"))
 	}
 
-	meta, _ := obj["code2skill"].(map[string]any)
-	if p, _ := meta["profile"].(string); p != Profile {
-		c.add(RuleManifestProfile.New(file, `"code2skill.profile" is %s; set it to %q`, show(meta["profile"]), Profile).AtPointer("/code2skill/profile"))
+	meta, _ := get(obj, "code2skill").(*canonjson.Object)
+	if p, _ := get(meta, "profile").(canonjson.String); p != Profile {
+		c.add(RuleManifestProfile.New(file, `"code2skill.profile" is %s; set it to %q`, show(get(meta, "profile")), Profile).AtPointer("/code2skill/profile"))
 	}
-	if h, present := meta["requiresHostIntegration"]; present {
-		b, ok := h.(bool)
+	if h := get(meta, "requiresHostIntegration"); h != nil {
+		b, ok := h.(canonjson.Bool)
 		if !ok {
 			c.add(RuleManifestHostIntegration.New(file, `"code2skill.requiresHostIntegration" is %s; use true or false`, show(h)).AtPointer("/code2skill/requiresHostIntegration"))
 		}
-		m.host = b
+		m.host = bool(b)
 	}
 
-	deps, _ := obj["dependencies"].(map[string]any)
+	deps, _ := get(obj, "dependencies").(*canonjson.Object)
 	for _, name := range runtimeDeps {
 		ptr := diag.Pointer("dependencies", name)
-		raw, ok := deps[name]
-		if !ok {
+		raw := get(deps, name)
+		if raw == nil {
 			where := ""
-			if dev, _ := obj["devDependencies"].(map[string]any); dev[name] != nil {
+			if dev, _ := get(obj, "devDependencies").(*canonjson.Object); dev.Has(name) {
 				where = " (it is only a devDependency, which npm ci --omit=dev leaves out)"
 			}
 			c.add(RuleManifestDependency.New(file, "%s is not declared in dependencies%s", name, where).AtPointer(ptr))
 			continue
 		}
 		why := "is not a string"
-		if spec, ok := raw.(string); ok {
-			why = versionProblem(spec)
+		if spec, ok := raw.(canonjson.String); ok {
+			why = versionProblem(string(spec))
 		}
 		if why != "" {
 			c.add(RuleManifestDependency.New(file, "%s version %s %s; pin an explicit range such as \"1.32.2\" or \"^1.32.2\"", name, show(raw), why).AtPointer(ptr))
 		}
 	}
 
-	scripts, _ := obj["scripts"].(map[string]any)
-	test, hasTest := scripts["test"]
-	ts, _ := test.(string)
-	if why := testScriptProblem(ts); !hasTest || why != "" {
-		if !hasTest {
-			why = "is missing"
+	scripts, _ := get(obj, "scripts").(*canonjson.Object)
+	test := get(scripts, "test")
+	why := "is missing"
+	if test != nil {
+		why = "is not a string"
+		if s, ok := test.(canonjson.String); ok {
+			why = testScriptProblem(string(s))
 		}
-		c.add(RuleManifestTestScript.New(file, `"scripts.test" %s; use a plain command such as "node --test tests/"`, why).AtPointer("/scripts/test"))
+	}
+	if why != "" {
+		c.add(RuleManifestTestScript.New(file, `"scripts.test" %s; use a plain command such as "node --test"`, why).AtPointer("/scripts/test"))
 	}
 	for _, hook := range lifecycleHooks {
-		if _, ok := scripts[hook]; ok {
+		if scripts.Has(hook) {
 			c.add(RuleManifestLifecycle.New(file, "lifecycle hook %q runs code implicitly during install or test; remove it", hook).AtPointer(diag.Pointer("scripts", hook)))
 		}
 	}
 	return m
+}
+
+// get returns the member key of obj, or nil when obj is nil or lacks it.
+func get(obj *canonjson.Object, key string) canonjson.Value {
+	v, _ := obj.Get(key)
+	return v
 }
 
 // versionProblem explains why a dependency specifier is not an explicit
@@ -150,66 +158,18 @@ func testScriptProblem(s string) string {
 	return ""
 }
 
-// jsonError turns a decoding error into a diagnostic with a line and column.
-func jsonError(rule *diag.Rule, file string, src []byte, err error) diag.Diagnostic {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		line, col := position(src, syn.Offset)
-		return rule.New(file, "invalid JSON: %v", syn).At(line, col)
-	case errors.As(err, &typ):
-		line, col := position(src, typ.Offset)
-		return rule.New(file, "invalid JSON: %v", typ).At(line, col)
-	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-		line, col := position(src, int64(len(src)))
-		return rule.New(file, "invalid JSON: unexpected end of file").At(line, col)
-	}
-	return rule.New(file, "invalid JSON: %v", err)
-}
-
-// position converts a byte offset into a 1-based line and column.
-func position(src []byte, off int64) (line, col int) {
-	if off > int64(len(src)) {
-		off = int64(len(src))
-	}
-	before := src[:off]
-	line = bytes.Count(before, []byte("\n")) + 1
-	col = int(off) - (bytes.LastIndexByte(before, '\n') + 1)
-	if col == 0 {
-		col = 1
-	}
-	return line, col
-}
-
-func kind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case json.Number:
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
-	}
-	return "an object"
-}
-
-// show renders a JSON value for a message: the value when it is a short
-// scalar, otherwise its kind; "missing" for nil.
-func show(v any) string {
+// show renders a JSON value for a message: a short string or a scalar as
+// written, otherwise its type; "missing" for an absent member.
+func show(v canonjson.Value) string {
 	switch x := v.(type) {
 	case nil:
 		return "missing"
-	case string:
+	case canonjson.String:
 		if len(x) <= 60 {
-			return fmt.Sprintf("%q", x)
+			return fmt.Sprintf("%q", string(x))
 		}
-	case bool, json.Number:
+	case canonjson.Bool, canonjson.Number:
 		return fmt.Sprint(x)
 	}
-	return kind(v)
+	return canonjson.TypeName(v)
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
@@ -24,10 +25,11 @@ func TestManifest(t *testing.T) {
 	}{
 		{name: "good", src: goodManifest},
 		{name: "host integration flag", src: strings.Replace(goodManifest, `"core-export-v1"`, `"core-export-v1", "requiresHostIntegration": true`, 1)},
-		{name: "syntax error", src: "{\n  \"type\": \"module\",\n}", want: []*diag.Rule{RuleManifestInvalid}, contains: "package.json:3:1"},
-		{name: "truncated", src: `{"type": "mod`, want: []*diag.Rule{RuleManifestInvalid}, contains: "unexpected end"},
+		{name: "syntax error", src: "{\n  \"type\": \"module\",\n}", want: []*diag.Rule{canonjson.RuleSyntax}, contains: "package.json:3:1"},
+		{name: "truncated", src: `{"type": "mod`, want: []*diag.Rule{canonjson.RuleSyntax}, contains: "package.json:1:14"},
+		{name: "duplicate key", src: strings.Replace(goodManifest, `"name": "x",`, `"type": "commonjs", "name": "x",`, 1), want: []*diag.Rule{canonjson.RuleDuplicateKey}},
 		{name: "not an object", src: `["module"]`, want: []*diag.Rule{RuleManifestInvalid}, contains: "an array"},
-		{name: "trailing data", src: goodManifest + "{}", want: []*diag.Rule{RuleManifestInvalid}},
+		{name: "trailing data", src: goodManifest + "{}", want: []*diag.Rule{canonjson.RuleSyntax}},
 		{name: "commonjs", src: strings.Replace(goodManifest, `"module"`, `"commonjs"`, 1), want: []*diag.Rule{RuleManifestType}, contains: "package.json#/type"},
 		{name: "wrong profile", src: strings.Replace(goodManifest, `"core-export-v1"`, `"strict-export-v1"`, 1), want: []*diag.Rule{RuleManifestProfile}, contains: "#/code2skill/profile"},
 		{name: "host flag not boolean", src: strings.Replace(goodManifest, `"core-export-v1"`, `"core-export-v1", "requiresHostIntegration": "yes"`, 1), want: []*diag.Rule{RuleManifestHostIntegration}},
@@ -37,6 +39,7 @@ func TestManifest(t *testing.T) {
 		{name: "zod empty", src: strings.Replace(goodManifest, `"^4.6.7"`, `""`, 1), want: []*diag.Rule{RuleManifestDependency}, contains: "is empty"},
 		{name: "zod git url", src: strings.Replace(goodManifest, `"^4.6.7"`, `"github:colinhacks/zod"`, 1), want: []*diag.Rule{RuleManifestDependency}},
 		{name: "zod number", src: strings.Replace(goodManifest, `"^4.6.7"`, `4`, 1), want: []*diag.Rule{RuleManifestDependency}, contains: "not a string"},
+		{name: "test not a string", src: strings.Replace(goodManifest, `"node --test tests/"`, `["node", "--test"]`, 1), want: []*diag.Rule{RuleManifestTestScript}, contains: "not a string"},
 		{name: "sdk only dev", src: strings.Replace(goodManifest, `"dependencies": {"@modelcontextprotocol/sdk": "1.32.2", `, `"devDependencies": {"@modelcontextprotocol/sdk": "1.32.2"}, "dependencies": {`, 1), want: []*diag.Rule{RuleManifestDependency}, contains: "only a devDependency"},
 		{name: "test chained", src: strings.Replace(goodManifest, `node --test tests/`, `node --test tests/ && curl x`, 1), want: []*diag.Rule{RuleManifestTestScript}, contains: `"&"`},
 		{name: "test substitution", src: strings.Replace(goodManifest, `node --test tests/`, `node --test $(ls tests)`, 1), want: []*diag.Rule{RuleManifestTestScript}},
