@@ -136,3 +136,43 @@ func mkdirAll(dir string) ([]string, error) {
 	}
 	return created, err
 }
+
+// ReplaceDir makes dir hold exactly files. The new tree is written into a
+// temporary sibling of dir and renamed into place once complete, so dir
+// appears whole or not at all; an existing dir is moved aside only then, and
+// removed after the swap.
+func ReplaceDir(dir string, files []File) error {
+	parent := filepath.Dir(filepath.Clean(dir))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return fmt.Errorf("writing %s: %w", dir, err)
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp-")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", dir, err)
+	}
+	defer os.RemoveAll(tmp) // a no-op once renamed into place
+	if err := WriteAll(tmp, files); err != nil {
+		return err
+	}
+	// MkdirTemp creates 0700; a package directory is shared like any other.
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return fmt.Errorf("writing %s: %w", dir, err)
+	}
+	old := ""
+	if _, err := os.Lstat(dir); err == nil {
+		old = tmp + ".old"
+		if err := os.Rename(dir, old); err != nil {
+			return fmt.Errorf("writing %s: %w", dir, err)
+		}
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if old != "" {
+			os.Rename(old, dir)
+		}
+		return fmt.Errorf("writing %s: %w", dir, err)
+	}
+	if old != "" {
+		os.RemoveAll(old)
+	}
+	return nil
+}

@@ -60,3 +60,41 @@ func TestWriteAllRemovesDirectoriesItCreatedOnFailure(t *testing.T) {
 		t.Errorf("left behind: %v, want only blocker", entries)
 	}
 }
+
+func TestReplaceDir(t *testing.T) {
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "pkg")
+	if err := ReplaceDir(dir, []File{{Path: "a/b.txt", Data: []byte("one")}}); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "stale.txt"), []byte("x"), 0o644)
+	if err := ReplaceDir(dir, []File{{Path: "c.txt", Data: []byte("two")}}); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "c.txt")); err != nil || string(b) != "two" {
+		t.Errorf("c.txt = %q, %v", b, err)
+	}
+	for _, gone := range []string{"a/b.txt", "stale.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, gone)); !os.IsNotExist(err) {
+			t.Errorf("%s survived the replacement", gone)
+		}
+	}
+	if fi, _ := os.Stat(dir); fi.Mode().Perm() != 0o755 {
+		t.Errorf("mode %v", fi.Mode().Perm())
+	}
+	if entries, _ := os.ReadDir(parent); len(entries) != 1 {
+		t.Errorf("temporary directories left: %v", entries)
+	}
+
+	// A failure while writing leaves the old tree untouched.
+	err := ReplaceDir(dir, []File{{Path: "x", Data: nil}, {Path: "x/y", Data: nil}})
+	if err == nil {
+		t.Fatal("impossible tree written")
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "c.txt")); string(b) != "two" {
+		t.Error("the old tree was damaged")
+	}
+	if entries, _ := os.ReadDir(parent); len(entries) != 1 {
+		t.Errorf("temporary directories left after a failure: %v", entries)
+	}
+}

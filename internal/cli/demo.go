@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/code2skill/code2skill/examples"
+	"github.com/code2skill/code2skill/internal/atomicfile"
 	"github.com/code2skill/code2skill/internal/core"
 	"github.com/code2skill/code2skill/internal/pkgdir"
 	"github.com/code2skill/code2skill/internal/sandbox"
@@ -76,32 +77,23 @@ Flags:
 	return c
 }
 
-// writeTree writes the files of src into dir as a whole: into a temporary
-// sibling directory first, renamed into place once complete, so that an
-// interrupted demo never leaves a half-written package. An existing dir is
-// replaced only after the new tree is complete.
+// writeTree makes dir hold exactly the files of src. An existing dir is
+// replaced only once the new tree is complete, so an interrupted demo never
+// leaves a half-written package.
 func writeTree(dir string, src fs.FS) error {
-	parent := filepath.Dir(filepath.Clean(dir))
-	if err := os.MkdirAll(parent, 0o755); err != nil {
+	var files []atomicfile.File
+	err := fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(src, p)
+		files = append(files, atomicfile.File{Path: p, Data: data, Perm: 0o644})
 		return err
-	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp-")
+	})
 	if err != nil {
-		return err
+		return fmt.Errorf("reading the example package: %w", err)
 	}
-	defer os.RemoveAll(tmp)
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return err
-	}
-	// os.CopyFS creates files 0o666 and directories 0o777 before umask,
-	// so the package is the user's to edit.
-	if err := os.CopyFS(tmp, src); err != nil {
-		return fmt.Errorf("writing the example package: %w", err)
-	}
-	if err := os.RemoveAll(dir); err != nil {
-		return err
-	}
-	return os.Rename(tmp, dir)
+	return atomicfile.ReplaceDir(dir, files)
 }
 
 // npmEnv passes npm the settings it needs to reach the registry the user

@@ -27,7 +27,7 @@ func Write(dir string, files []atomicfile.File, force bool) error {
 	info, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return writeNew(dir, files)
+		return atomicfile.ReplaceDir(dir, files)
 	case err != nil:
 		return err
 	case !info.IsDir():
@@ -41,33 +41,6 @@ func Write(dir string, files []atomicfile.File, force bool) error {
 		return fmt.Errorf("%s: %w", dir, ErrNotEmpty)
 	}
 	return writeInto(dir, files)
-}
-
-// writeNew builds the package in a temporary sibling of dir and renames it
-// into place.
-func writeNew(dir string, files []atomicfile.File) error {
-	parent := filepath.Dir(dir)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".init-*")
-	if err != nil {
-		return err
-	}
-	if err := atomicfile.WriteAll(tmp, files); err != nil {
-		os.RemoveAll(tmp)
-		return err
-	}
-	// MkdirTemp creates 0700; a package directory is shared like any other.
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		os.RemoveAll(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		os.RemoveAll(tmp)
-		return err
-	}
-	return nil
 }
 
 // writeInto writes files into the existing directory dir, removing the
