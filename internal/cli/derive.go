@@ -2,14 +2,10 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/code2skill/code2skill/internal/atomicfile"
-	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 )
@@ -83,14 +79,15 @@ type deriveSummary struct {
 // views when nothing is wrong.
 func runDerive(dir string) *deriveResult {
 	res := &deriveResult{}
-	in := &derive.Inputs{
-		Contract: loadInput(dir, res, contract.ContractFile, true, contract.DecodeContract),
-		Topology: loadInput(dir, res, contract.TopologyFile, true, contract.DecodeTopology),
-		Host:     loadInput(dir, res, contract.HostProfileFile, true, contract.DecodeHostProfile),
-		Export:   loadInput(dir, res, contract.ExportProfileFile, false, contract.DecodeExportProfile),
+	in, list, err := derive.ReadInputs(dir)
+	res.list.Merge(list)
+	if err != nil {
+		res.failed = true
+		res.list.Add(derive.RuleIOFailure.New("", "%v", err))
+		return res
 	}
 	res.list.Merge(derive.Check(in))
-	if res.failed || res.list.HasErrors() {
+	if res.list.HasErrors() {
 		return res
 	}
 
@@ -109,37 +106,6 @@ func runDerive(dir string) *deriveResult {
 	}
 	res.marker = derive.Marker(views)
 	return res
-}
-
-// loadInput reads and decodes one input of the package in dir, adding the
-// findings to res. An absent required input is a finding; an input that
-// cannot be read is a failure of the tool.
-func loadInput[T any](dir string, res *deriveResult, name string, required bool, decode func(string, []byte) (*T, *diag.List)) *T {
-	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if required {
-			res.list.Add(derive.RuleInputMissing.New(name, "%s is required to derive the views", name))
-		}
-		return nil
-	case err != nil:
-		res.failed = true
-		res.list.Add(derive.RuleIOFailure.New(name, "reading: %v", unwrapPath(err)))
-		return nil
-	}
-	v, l := decode(name, data)
-	res.list.Merge(l)
-	return v
-}
-
-// unwrapPath drops the *fs.PathError wrapper, whose path would repeat the
-// file already named (and possibly an absolute path).
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
-	}
-	return err
 }
 
 func printDerive(stdio *Stdio, format *formatFlag, res *deriveResult) int {

@@ -5,8 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/code2skill/code2skill/internal/contract"
 )
 
 // errHelp is returned by parseArgs when --help was asked for; the usage has
@@ -98,3 +101,26 @@ type stringsFlag []string
 
 func (s *stringsFlag) String() string     { return strings.Join(*s, ",") }
 func (s *stringsFlag) Set(v string) error { *s = append(*s, v); return nil }
+
+// sourcesFlags binds --source-root and the repeatable --source-map ID=PATH,
+// the flags of every command that resolves evidence locators to files.
+type sourcesFlags struct {
+	sources contract.Sources
+}
+
+func addSourcesFlags(fs *flag.FlagSet) *sourcesFlags {
+	f := &sourcesFlags{}
+	fs.Func("source-root", "base directory of relative source roots", func(v string) error {
+		if v == "" {
+			return errors.New("must not be empty")
+		}
+		abs, err := filepath.Abs(v)
+		if err != nil {
+			return err
+		}
+		f.sources.Base = abs
+		return nil
+	})
+	fs.Func("source-map", "ID=PATH: the authorised root of one declared source (repeatable)", f.sources.AddMapping)
+	return f
+}
