@@ -38,12 +38,16 @@ type EnvFallback struct {
 //	const { env } = process; const e = process.env; import { env } from "node:process"
 //
 // and the same through globalThis.process, optional chaining,
-// `import process from "node:process"` and an injectable environment
-// (const env = context.env ?? process.env; env.NAME). Assignments (process.env.NAME = …)
-// and deletions are not reads. Not recognised: reads through a key the
-// module does not fix (process.env[name], env[variable] in a helper that
-// receives both), through let or var aliases, and presence checks
-// ("NAME" in process.env).
+// `import process from "node:process"`, an injectable environment
+// (const env = context.env ?? process.env; env.NAME) and the module's own
+// helpers: a function that receives the environment and the variable's
+// name (endpoint(env, API_BASE_URL, path) reading env[variable]), or
+// returns the environment (const { env } = settings(context)); see
+// envcall.go. Assignments (process.env.NAME = …) and deletions are not
+// reads. Not recognised: reads through a key the module does not fix
+// (process.env[name] with a name computed at run time), through let or var
+// aliases, through functions of other modules, and presence checks ("NAME"
+// in process.env).
 func (m *Module) EnvReads() []EnvRead {
 	return slices.Clone(m.envFacts().reads)
 }
@@ -137,6 +141,15 @@ type envAnalysis struct {
 	writes map[js.IExpr]bool // member expressions (*js.DotExpr, *js.IndexExpr) assigned to or deleted
 	depth  int               // of eval's recursion, see maxEvalDepth
 	facts  envFacts
+
+	// Calls of the module's own functions (see envcall.go).
+	funcs     map[*js.Var]*function // function declarations by name
+	lambdas   map[js.INode]*function
+	params    map[*js.Var]value // parameter bindings of the call being analysed
+	instances map[instanceKey]value
+	active    map[*function]bool
+	callDepth int
+	scope     int // identifies the call being analysed; 0 at the top level
 }
 
 func analyseEnv(m *Module) *envFacts {
@@ -146,8 +159,14 @@ func analyseEnv(m *Module) *envFacts {
 		memo:   map[*js.Var]value{},
 		busy:   map[*js.Var]bool{},
 		writes: map[js.IExpr]bool{},
+
+		funcs:     map[*js.Var]*function{},
+		lambdas:   map[js.INode]*function{},
+		instances: map[instanceKey]value{},
+		active:    map[*function]bool{},
 	}
 	inspect(m.ast, func(n js.INode) bool {
+		a.collectFunction(n)
 		if d, ok := n.(*js.VarDecl); ok && d.TokenType == js.ConstToken {
 			for _, el := range d.List {
 				if el.Default != nil {
@@ -242,6 +261,10 @@ func (a *envAnalysis) visit(n js.INode) bool {
 		a.memberRead(n)
 	case *js.IndexExpr:
 		a.memberRead(n)
+	case *js.CallExpr:
+		// A helper called with the environment or a variable's name reads
+		// it: analyse the helper's body with those arguments.
+		a.callLocal(n, true)
 	case *js.BindingElement:
 		// A pattern with an initializer (a declaration, or a parameter's
 		// default) reads the properties it names.
@@ -395,9 +418,13 @@ func (a *envAnalysis) eval(e js.IExpr) value {
 	return value{}
 }
 
-// call evaluates value.method(…) and String(value) on an environment value
-// to that value: trimming or converting a variable still reads it.
+// call evaluates a call of one of the module's functions to what it returns
+// (see envcall.go), and value.method(…) and String(value) on an environment
+// value to that value: trimming or converting a variable still reads it.
 func (a *envAnalysis) call(e *js.CallExpr) value {
+	if v, local := a.callLocal(e, false); local {
+		return v
+	}
 	switch callee := unparen(e.X).(type) {
 	case *js.DotExpr:
 		if v := a.eval(callee.X); v.kind == envValue {
@@ -506,6 +533,9 @@ func (a *envAnalysis) evalVar(v *js.Var) value {
 			return value{kind: globalObject}
 		}
 		return value{}
+	}
+	if v, ok := a.params[r]; ok {
+		return v
 	}
 	b, ok := a.consts[r]
 	if !ok {
