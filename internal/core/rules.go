@@ -41,7 +41,7 @@ var (
 	RuleSetupInstallScope = diag.Register("CORE_SETUP_INSTALL_SCOPE", diag.Error,
 		"MCP-SETUP.md says npx skills add installs only the Skill and the MCP server is registered separately")
 	RuleSetupDependencies = diag.Register("CORE_SETUP_DEPENDENCIES", diag.Error,
-		"MCP-SETUP.md says how dependencies are installed: npm ci with a lockfile, otherwise npm install")
+		"MCP-SETUP.md says how dependencies are installed: npm ci when the package ships a lockfile, otherwise npm install")
 	RuleSetupRegistration = diag.Register("CORE_SETUP_STDIO_REGISTRATION", diag.Warning,
 		"MCP-SETUP.md shows a stdio registration with command, args, cwd and env")
 	RuleSetupEnv = diag.Register("CORE_SETUP_ENV_UNDOCUMENTED", diag.Warning,

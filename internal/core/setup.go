@@ -104,18 +104,21 @@ func (c *checker) checkSetup(envVars []string) {
 		c.add(RuleSetupInstallScope.New(setupFile, "the installation section does not state %s", joinAnd(missing)))
 	}
 
+	// Spec 003 installs with npm install; a package that ships a lockfile
+	// is installed with npm ci, which needs it.
 	missing = missing[:0]
-	if !reNpmCI.MatchString(d.text) {
-		missing = append(missing, "`npm ci`")
-	}
-	if !reLockfile.MatchString(d.text) {
-		missing = append(missing, "that npm ci needs the lockfile")
-	}
-	if !reNpmInstall.MatchString(d.text) {
-		missing = append(missing, "`npm install` for a package without a lockfile")
-	}
-	if len(missing) > 0 {
-		c.add(RuleSetupDependencies.New(setupFile, "dependency installation does not mention %s", joinAnd(missing)))
+	if c.pkg.Has("package-lock.json") {
+		if !reNpmCI.MatchString(d.text) {
+			missing = append(missing, "`npm ci`")
+		}
+		if !reLockfile.MatchString(d.text) {
+			missing = append(missing, "that npm ci installs from the package-lock.json")
+		}
+		if len(missing) > 0 {
+			c.add(RuleSetupDependencies.New(setupFile, "the package ships a package-lock.json, but dependency installation does not mention %s", joinAnd(missing)))
+		}
+	} else if !reNpmInstall.MatchString(d.text) {
+		c.add(RuleSetupDependencies.New(setupFile, "dependency installation does not mention `npm install`; the package has no package-lock.json, so npm ci cannot install it"))
 	}
 
 	missing = missing[:0]
