@@ -14,7 +14,16 @@ import (
 // newChecker returns a checker over a temporary package holding files.
 func newChecker(t *testing.T, files map[string]string) *checker {
 	t.Helper()
-	root := t.TempDir()
+	return newCheckerIn(t, "pkg", files)
+}
+
+// newCheckerIn is newChecker for a package directory with the given name.
+func newCheckerIn(t *testing.T, name string, files map[string]string) *checker {
+	t.Helper()
+	root := filepath.Join(t.TempDir(), name)
+	if err := os.Mkdir(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for name, content := range files {
 		p := filepath.Join(root, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"path/filepath"
+
 	"github.com/code2skill/code2skill/internal/skillmd"
 )
 
@@ -20,6 +22,9 @@ func (c *checker) checkSkills(files []skillFile) {
 		if s == nil {
 			continue
 		}
+		// A root Skill installs from the package directory, whose name
+		// skills-ref compares with the Skill's.
+		s.PackageFolder = filepath.Base(c.pkg.Dir())
 		c.add(s.Check()...)
 		skills = append(skills, s)
 	}

@@ -45,6 +45,11 @@ type Skill struct {
 	Body     []byte // the Markdown after the frontmatter
 	BodyLine int    // 1-based line of SKILL.md on which Body starts
 
+	// PackageFolder is the name of the directory holding a SKILL.md at a
+	// package root, set by the caller that knows it: installers and
+	// skills-ref treat that directory as the skill's folder.
+	PackageFolder string
+
 	fields  []field // the frontmatter's keys, in order
 	lines   [][]byte
 	yamlTop int // line of SKILL.md holding the frontmatter's first line
@@ -207,9 +212,13 @@ func (s *Skill) pos(n *yaml.Node) (line, column int) {
 	return line, off + 1
 }
 
-// Folder returns the name of the folder holding the skill when it is a
-// nested skill (skills/<folder>/SKILL.md), else "".
+// Folder returns the name of the folder holding the skill: <folder> of a
+// nested skill (skills/<folder>/SKILL.md), PackageFolder for a SKILL.md at
+// the package root, else "".
 func (s *Skill) Folder() string {
+	if s.File == "SKILL.md" {
+		return s.PackageFolder
+	}
 	dir, base := path.Split(s.File)
 	parent, folder := path.Split(strings.TrimSuffix(dir, "/"))
 	if base != "SKILL.md" || parent != "skills/" || folder == "" {

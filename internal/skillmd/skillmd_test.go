@@ -178,6 +178,23 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+func TestRootSkillFolderMismatch(t *testing.T) {
+	src := []byte(skill("name: reserve-plot\ndescription: d\n", ""))
+	s, _ := Parse("SKILL.md", src)
+	if diags := s.Check(); len(diags) != 0 {
+		t.Errorf("without a known package folder: %v", diags)
+	}
+	s.PackageFolder = "reserve-plot"
+	if diags := s.Check(); len(diags) != 0 {
+		t.Errorf("in its own folder: %v", diags)
+	}
+	s.PackageFolder = "plots"
+	diags := s.Check()
+	if len(diags) != 1 || diags[0].Rule != RuleNameFolderMismatch.ID || diags[0].Line != 2 || !strings.Contains(diags[0].Message, `"plots"`) {
+		t.Errorf("in the folder plots: %v", diags)
+	}
+}
+
 func TestFolderMismatchNamesTheInstalledName(t *testing.T) {
 	s, _ := Parse("skills/book-plot/SKILL.md", []byte(skill("name: reserve-plot\ndescription: d\n", "")))
 	diags := s.Check()
