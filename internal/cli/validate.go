@@ -150,7 +150,11 @@ func validateMessage(status string, res *core.Result, n diag.Counts) string {
 		details = append(details, fmt.Sprintf("%d tool(s), protocol %s", len(res.Tools), res.ProtocolVersion))
 	}
 	if tc := res.TestCounts; tc != nil {
-		details = append(details, fmt.Sprintf("%d/%d tests passed", tc.Passed, tc.Tests))
+		d := fmt.Sprintf("%d/%d tests passed", tc.Passed, tc.Tests)
+		if n := tc.Skipped + tc.Todo; n > 0 {
+			d += fmt.Sprintf(", %d skipped or todo", n)
+		}
+		details = append(details, d)
 	}
 	if n.Warnings > 0 {
 		details = append(details, plural(n.Warnings, "warning"))

@@ -37,7 +37,7 @@ func newCheckerIn(t *testing.T, name string, files map[string]string) *checker {
 	if err != nil || len(ds) > 0 {
 		t.Fatalf("opening fixture: %v %v", err, ds)
 	}
-	return &checker{pkg: pkg, result: &Result{}}
+	return &checker{pkg: pkg, result: &Result{}, declared: map[string]int{}}
 }
 
 // findings renders the checker's findings as "RULE file#pointer: message"

@@ -196,6 +196,62 @@ test('never ends', () => new Promise(() => setInterval(() => {}, 1000)));
 			rules: []*diag.Rule{RuleTestsNone, RuleTestsEmptyFile},
 		},
 		{
+			name: "test file exiting early",
+			edit: func(t *testing.T, dir string) {
+				writeFile(t, dir, "tests/exit.test.mjs", `import { test } from 'node:test';
+import assert from 'node:assert/strict';
+test('one', () => assert.fail('never runs'));
+test('two', () => assert.fail('never runs'));
+process.exit(0);
+`)
+			},
+			rules: []*diag.Rule{RuleTestsNotRun},
+			check: func(t *testing.T, res *Result) {
+				if d := find(res, RuleTestsNotRun); d.File != "tests/exit.test.mjs" || !strings.Contains(d.Message, "declares 2 tests") {
+					t.Errorf("finding = %v", d)
+				}
+				if res.Tests != StageFailed {
+					t.Errorf("tests stage %s", res.Tests)
+				}
+			},
+		},
+		{
+			name: "suite stopping before its tests",
+			edit: func(t *testing.T, dir string) {
+				writeFile(t, dir, "tests/suite.test.mjs", `import { describe, it } from 'node:test';
+describe('reservations', () => {
+  it('holds packets', () => {});
+  if (!process.env.NEVER_SET) return;
+  it('releases packets', () => {});
+});
+`)
+			},
+			rules: []*diag.Rule{RuleTestsNotRun},
+			check: func(t *testing.T, res *Result) {
+				if d := find(res, RuleTestsNotRun); d.File != "tests" || !strings.Contains(d.Message, "declare at least") {
+					t.Errorf("finding = %v", d)
+				}
+			},
+		},
+		{
+			name: "every test skipped",
+			edit: func(t *testing.T, dir string) {
+				for _, f := range []string{"tests/search.test.mjs", "tests/reserve.test.mjs", "tests/mcp-server.test.mjs"} {
+					os.Remove(filepath.Join(dir, f))
+				}
+				writeFile(t, dir, "tests/skipped.test.mjs", `import { test } from 'node:test';
+test('later', { skip: true }, () => {});
+test.todo('some day');
+`)
+			},
+			rules: []*diag.Rule{RuleTestsNone},
+			check: func(t *testing.T, res *Result) {
+				if d := find(res, RuleTestsNone); !strings.Contains(d.Message, "all 2 tests were skipped or marked todo") {
+					t.Errorf("finding = %v", d)
+				}
+			},
+		},
+		{
 			name: "stray stdout",
 			edit: func(t *testing.T, dir string) {
 				replaceIn(t, dir, "mcp-tool/index.mjs", "await createServer()", "console.log('seed-library server starting');\nawait createServer()")

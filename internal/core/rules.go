@@ -58,6 +58,8 @@ var (
 		"the package's tests finish within the time limit")
 	RuleTestsNone = diag.Register("CORE_TESTS_NONE_RAN", diag.Error,
 		"the package's test files run at least one test")
+	RuleTestsNotRun = diag.Register("CORE_TESTS_DECLARED_NOT_RUN", diag.Error,
+		"every test a test file declares runs: fewer reported tests mean a file stopped early")
 	RuleTestsEmptyFile = diag.Register("CORE_TESTS_EMPTY_FILE", diag.Warning,
 		"every test file defines at least one test")
 	RuleNetworkOpen = diag.Register("CORE_NETWORK_NOT_ISOLATED", diag.Warning,

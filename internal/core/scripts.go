@@ -10,6 +10,7 @@ import (
 // checkScripts parses every .mjs and .js file outside node_modules as an ES
 // module, in process, and checks the package's own code (everything but
 // its tests) for environment reads that fall back to a literal URL. It
+// records how many tests each test file declares (see runTests). It
 // returns the environment variables that code reads, in the order of their
 // first read, files taken in path order.
 func (c *checker) checkScripts() []string {
@@ -26,7 +27,11 @@ func (c *checker) checkScripts() []string {
 		}
 		m, ds := jsmod.Parse(f.Path, src)
 		c.add(ds...)
-		if m == nil || isTest(f.Path) {
+		if m == nil {
+			continue
+		}
+		if isTest(f.Path) {
+			c.declared[f.Path] = m.TestsDeclared()
 			continue
 		}
 		c.add(m.Check()...)

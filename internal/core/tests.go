@@ -48,14 +48,24 @@ func (c *checker) runTests(ctx context.Context, files []string) {
 
 	tap := parseTAP(res.Stdout)
 	counts := tap.Counts
-	// Node 20 reports a test file that defines no test as one passing
-	// test named by the file's path; those are not tests.
+	// Node 20 reports a test file that ran no test as one passing test
+	// named by the file's path: a file that defines none, or one that
+	// exited (process.exit(0)) before the tests it declares ran. Neither
+	// is a test.
+	declared, exited := 0, false
 	for _, f := range files {
+		declared += c.declared[f]
 		abs := filepath.Join(c.pkg.Dir(), filepath.FromSlash(f))
 		for _, r := range tap.Results {
-			if r.Indent == 0 && r.OK && r.Name == abs {
-				counts.Tests--
-				counts.Passed--
+			if r.Indent != 0 || !r.OK || r.Name != abs {
+				continue
+			}
+			counts.Tests--
+			counts.Passed--
+			if n := c.declared[f]; n > 0 {
+				exited = true
+				c.add(RuleTestsNotRun.New(f, "the file declares %s, but node --test reported none of them: it ended before they ran (an early process.exit?)", plural(n, "test")))
+			} else {
 				c.add(RuleTestsEmptyFile.New(f, "the file defines no test"))
 			}
 		}
@@ -91,12 +101,24 @@ func (c *checker) runTests(ctx context.Context, files []string) {
 		c.add(RuleTestsFailed.New("tests", "%s", msg).WithDetail(joinNonEmpty(detail, stderr)))
 	case counts.Tests <= 0:
 		c.add(RuleTestsNone.New("tests", "the test files ran no test; a green run that tests nothing proves nothing"))
+	case counts.Tests == counts.Skipped+counts.Todo:
+		c.add(RuleTestsNone.New("tests", "all %s were skipped or marked todo; a green run that tests nothing proves nothing", plural(counts.Tests, "test")))
+	case !exited && counts.Tests < declared:
+		c.add(RuleTestsNotRun.New("tests", "node --test reported %s, but the test files declare at least %d; some stopped before their tests ran", plural(counts.Tests, "test"), declared))
 	}
-	if c.hasFindings(RuleTestsTimeout, RuleTestsFailed, RuleTestsNone) {
+	if c.hasFindings(RuleTestsTimeout, RuleTestsFailed, RuleTestsNone, RuleTestsNotRun) {
 		c.result.Tests = StageFailed
 	} else {
 		c.result.Tests = StagePassed
 	}
+}
+
+// plural renders a count and a noun: "1 test", "2 tests".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // summarizeNames joins test names, naming at most five.

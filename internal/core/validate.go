@@ -101,6 +101,9 @@ type checker struct {
 	result *Result
 	mu     sync.Mutex // guards result and failures while stages run concurrently
 	failed []error
+	// declared holds, per test file, the tests it declares that must run
+	// (jsmod's TestsDeclared); filled by the structure stage.
+	declared map[string]int
 }
 
 func (c *checker) add(ds ...diag.Diagnostic) {
@@ -153,7 +156,7 @@ func Validate(ctx context.Context, dir string, opts Options) (*Result, error) {
 		res.Structure = StageFailed
 		return res, nil
 	}
-	c := &checker{pkg: pkg, opts: opts, result: res}
+	c := &checker{pkg: pkg, opts: opts, result: res, declared: map[string]int{}}
 
 	c.progress("checking structure")
 	skills := c.checkLayout()
