@@ -293,6 +293,24 @@ test.todo('some day');
 			rules: []*diag.Rule{jsmod.RuleEnvURLFallback, RuleTestsFailed},
 		},
 		{
+			name: "hard-coded fallback token",
+			edit: func(t *testing.T, dir string) {
+				replaceIn(t, dir, "function-core/index.mjs", "  const response = await fetch(url, { method: 'GET', headers: { accept: 'application/json' } });",
+					"  const token = env.CODE2SKILL_SEED_LIBRARY_CATALOG_TOKEN ?? 'c4t4l0g-t0k3n';\n"+
+						"  const response = await fetch(url, { method: 'GET', headers: { accept: 'application/json', authorization: `Bearer ${token}` } });")
+				writeFile(t, dir, "tests/fixture.test.mjs", "import { test } from 'node:test';\n"+
+					"const member = { name: 'ada', password: 'not-a-real-one' };\n"+
+					"test('a fake credential in a test is fine', () => {});\n")
+			},
+			opts:  Options{SkipTests: true},
+			rules: []*diag.Rule{jsmod.RuleCredentialLiteral, RuleSetupCredential},
+			check: func(t *testing.T, res *Result) {
+				if d := find(res, jsmod.RuleCredentialLiteral); d.File != "function-core/index.mjs" || strings.Contains(d.Message, "c4t4l0g-t0k3n") {
+					t.Errorf("finding = %v", d)
+				}
+			},
+		},
+		{
 			name: "undocumented variable",
 			edit: func(t *testing.T, dir string) {
 				replaceIn(t, dir, "MCP-SETUP.md", "| `CODE2SKILL_DRY_RUN` | Set to `1` to make `reserve_seed_packets` return the request it would send instead of sending it. |\n", "")

@@ -46,6 +46,8 @@ var (
 		"MCP-SETUP.md shows a stdio registration with command, args, cwd and env")
 	RuleSetupEnv = diag.Register("CORE_SETUP_ENV_UNDOCUMENTED", diag.Warning,
 		"MCP-SETUP.md names every environment variable the package's code reads")
+	RuleSetupCredential = diag.Register("CORE_SETUP_CREDENTIAL_UNDOCUMENTED", diag.Error,
+		"MCP-SETUP.md names every credential variable (token, API key, password, session cookie) the package's code reads")
 )
 
 // Running the package.

@@ -9,8 +9,9 @@ import (
 
 // checkScripts parses every .mjs and .js file outside node_modules as an ES
 // module, in process, and checks the package's own code (everything but
-// its tests) for environment reads that fall back to a literal URL. It
-// records how many tests each test file declares (see runTests). It
+// its tests) for environment reads that fall back to a literal URL and for
+// credentials written into it, and its tests for real-looking credentials.
+// It records how many tests each test file declares (see runTests). It
 // returns the environment variables that code reads, in the order of their
 // first read, files taken in path order.
 func (c *checker) checkScripts() []string {
@@ -31,6 +32,7 @@ func (c *checker) checkScripts() []string {
 			continue
 		}
 		if isTest(f.Path) {
+			c.add(m.CheckTest()...)
 			c.declared[f.Path] = m.TestsDeclared()
 			continue
 		}

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/code2skill/code2skill/internal/credential"
 )
 
 const setupFile = "MCP-SETUP.md"
@@ -132,9 +134,15 @@ func (c *checker) checkSetup(envVars []string) {
 	}
 
 	for _, v := range envVars {
-		if !regexp.MustCompile(`\b` + regexp.QuoteMeta(strings.ToLower(v)) + `\b`).MatchString(d.text) {
-			c.add(RuleSetupEnv.New(setupFile, "the package reads the environment variable %s, but MCP-SETUP.md does not name it; say what it configures and how the host sets it", v))
+		if regexp.MustCompile(`\b` + regexp.QuoteMeta(strings.ToLower(v)) + `\b`).MatchString(d.text) {
+			continue
 		}
+		if credential.Name(v) {
+			c.add(RuleSetupCredential.New(setupFile, "the package reads the credential variable %s, but MCP-SETUP.md does not name it; "+
+				"say which credential it holds, where the host gets it and that it is injected into the server's environment, never passed as a Tool argument", v))
+			continue
+		}
+		c.add(RuleSetupEnv.New(setupFile, "the package reads the environment variable %s, but MCP-SETUP.md does not name it; say what it configures and how the host sets it", v))
 	}
 }
 

@@ -47,6 +47,8 @@ func TestSetup(t *testing.T) {
 		{name: "npm ci alone with a lockfile", doc: strings.Replace(goodSetupEN, "`npm install`", "nothing", 1), lockfile: true},
 		{name: "no cwd", doc: strings.Replace(goodSetupEN, `"cwd": "/srv/pkg", `, "", 1), env: []string{"CODE2SKILL_DEMO_API_BASE_URL"}, want: []*diag.Rule{RuleSetupRegistration}, contains: "cwd"},
 		{name: "env undocumented", doc: goodSetupEN, env: []string{"CODE2SKILL_DEMO_API_BASE_URL", "CODE2SKILL_DRY_RUN"}, want: []*diag.Rule{RuleSetupEnv}, contains: "CODE2SKILL_DRY_RUN"},
+		{name: "credential undocumented", doc: goodSetupEN, env: []string{"CODE2SKILL_DEMO_API_BASE_URL", "CODE2SKILL_DEMO_API_TOKEN"}, want: []*diag.Rule{RuleSetupCredential}, contains: "CODE2SKILL_DEMO_API_TOKEN"},
+		{name: "credential documented", doc: strings.Replace(goodSetupEN, `"env": {`, `"env": {"CODE2SKILL_DEMO_API_TOKEN": "…", `, 1), env: []string{"CODE2SKILL_DEMO_API_BASE_URL", "CODE2SKILL_DEMO_API_TOKEN"}},
 		{name: "env prefix is not a mention", doc: goodSetupEN, env: []string{"CODE2SKILL_DEMO_API"}, want: []*diag.Rule{RuleSetupEnv}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

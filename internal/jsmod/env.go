@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/tdewolff/parse/v2/js"
+
+	"github.com/code2skill/code2skill/internal/credential"
 )
 
 // EnvRead is one environment variable a module reads.
@@ -76,6 +78,9 @@ func (m *Module) EnvURLFallbacks() []EnvFallback {
 type envFacts struct {
 	reads     []EnvRead
 	fallbacks []EnvFallback
+	// secretFallbacks are reads of credential variables falling back to a
+	// literal secret (URL holding the literal); see CredentialLiterals.
+	secretFallbacks []EnvFallback
 }
 
 func (m *Module) envFacts() *envFacts {
@@ -235,14 +240,13 @@ func (a *envAnalysis) visit(n js.INode) bool {
 		case js.EqToken:
 			a.markWrite(n.X)
 		case js.OrToken, js.NullishToken:
-			if url := a.eval(n.Y); url.isURL() {
-				for _, v := range a.envOperands(n.X) {
-					a.fallback(v, url)
-				}
+			url := a.eval(n.Y)
+			for _, v := range a.envOperands(n.X) {
+				a.fallbackTo(v, url)
 			}
 		case js.OrEqToken, js.NullishEqToken:
-			if v, url := a.eval(n.X), a.eval(n.Y); v.kind == envValue && url.isURL() {
-				a.fallback(v, url)
+			if v := a.eval(n.X); v.kind == envValue {
+				a.fallbackTo(v, a.eval(n.Y))
 			}
 		}
 	case *js.UnaryExpr:
@@ -338,6 +342,18 @@ func (a *envAnalysis) envOperands(e js.IExpr) []value {
 
 func (a *envAnalysis) read(v value) {
 	a.facts.reads = append(a.facts.reads, EnvRead{Name: v.name, Pos: v.pos})
+}
+
+// fallbackTo records what an environment read falls back to when it
+// matters: a URL (a default environment) or, for a credential variable, a
+// literal secret (a hard-coded credential).
+func (a *envAnalysis) fallbackTo(v, alt value) {
+	switch {
+	case alt.isURL():
+		a.fallback(v, alt)
+	case alt.kind == stringLit && alt.direct && credential.Name(v.name) && credential.Secret(v.name, alt.name):
+		a.facts.secretFallbacks = append(a.facts.secretFallbacks, EnvFallback{Var: v.name, URL: alt.name, Pos: alt.pos, VarPos: v.pos, URLPos: alt.pos})
+	}
 }
 
 func (a *envAnalysis) fallback(v, url value) {

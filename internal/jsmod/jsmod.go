@@ -1,8 +1,9 @@
 // Package jsmod reads static facts from the .mjs and .js files of a package
 // in process, without running node: whether each file is a valid
 // ECMAScript module, what it imports, which environment variables it reads,
-// and whether a read falls back to a literal http(s) URL (a default
-// environment, which core-export-v1 forbids).
+// whether a read falls back to a literal http(s) URL (a default
+// environment, which core-export-v1 forbids), whether a credential is
+// written into it, and how many node:test tests it declares.
 //
 // A file is parsed once into a Module; every fact is a method over that
 // Module's syntax tree, so later checks add extractors, not parses (an
@@ -95,8 +96,10 @@ func Parse(file string, src []byte) (*Module, []diag.Diagnostic) {
 	return m, nil
 }
 
-// Check returns the findings about the module's own code: today, every
-// environment read that falls back to a literal URL (JS_ENV_URL_FALLBACK).
+// Check returns the findings about the package's own code (not its
+// tests): every environment read that falls back to a literal URL
+// (JS_ENV_URL_FALLBACK) and every credential written into the code
+// (JS_CREDENTIAL_LITERAL).
 func (m *Module) Check() []diag.Diagnostic {
 	var out []diag.Diagnostic
 	for _, f := range m.EnvURLFallbacks() {
@@ -104,6 +107,27 @@ func (m *Module) Check() []diag.Diagnostic {
 			"environment variable %s falls back to %s when it is unset; a default environment is forbidden: "+
 				"leave the base URL to the host's configuration and stop before the request when it is missing",
 			f.Var, f.URL).At(f.Pos.Line, f.Pos.Column))
+	}
+	return append(out, m.credentialFindings(false)...)
+}
+
+// CheckTest returns the findings about a test module: credentials in the
+// format of a well-known token or key. A test injects fake credentials by
+// name on purpose, so only real-looking ones are reported there.
+func (m *Module) CheckTest() []diag.Diagnostic {
+	return m.credentialFindings(true)
+}
+
+func (m *Module) credentialFindings(knownOnly bool) []diag.Diagnostic {
+	var out []diag.Diagnostic
+	for _, c := range m.CredentialLiterals() {
+		if knownOnly && !c.Known {
+			continue
+		}
+		out = append(out, RuleCredentialLiteral.New(m.File,
+			"%s (%q) is written into the code; credentials are the host's to inject through the environment, "+
+				"never part of the package: read it from a CODE2SKILL_<FEATURE>_<SERVICE>_… variable and stop before the request when it is missing",
+			c.What, c.Redacted).At(c.Pos.Line, c.Pos.Column))
 	}
 	return out
 }

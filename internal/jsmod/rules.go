@@ -20,4 +20,11 @@ var (
 	// silently send it to an address found in the source.
 	RuleEnvURLFallback = diag.Register("JS_ENV_URL_FALLBACK", diag.Error,
 		"an environment variable read must not fall back to a literal http(s) URL (no default environments)")
+
+	// RuleCredentialLiteral flags a credential written into a package: a
+	// token, key or password travels with every copy of the package and
+	// outlives the host's configuration (spec 003: token, Cookie, 密钥 are
+	// runtime credentials the host injects).
+	RuleCredentialLiteral = diag.Register("JS_CREDENTIAL_LITERAL", diag.Error,
+		"no credential is written into package code: no JWT or provider key, no literal assigned to a token, secret or password")
 )
