@@ -10,7 +10,7 @@ import (
 
 // discover starts the package's MCP server in the sandbox, asks for
 // initialize and tools/list over the official Go SDK and checks every tool's
-// shape under the core-export-v1 rules.
+// shape under the core-export-v1 rules and its inputs (checkToolInputs).
 func (c *checker) discover(ctx context.Context) {
 	d, err := mcpcheck.Discover(ctx, c.pkg.Dir(), mcpcheck.Options{
 		RequestTimeout: c.opts.requestTimeout(),
@@ -36,4 +36,5 @@ func (c *checker) discover(ctx context.Context) {
 	}
 	c.mu.Unlock()
 	c.add(d.Diagnostics.Sorted()...)
+	c.add(checkToolInputs(d.Tools)...)
 }

@@ -272,6 +272,19 @@ test.todo('some day');
 			rules: []*diag.Rule{mcpcheck.RuleToolInputClosed, RuleTestsFailed},
 		},
 		{
+			name: "credential and address inputs",
+			edit: func(t *testing.T, dir string) {
+				replaceIn(t, dir, "mcp-tool/server.mjs", "        query: looseText(",
+					"        apiToken: looseText('The member token.'),\n        baseUrl: looseText('Where the catalog is.'),\n        query: looseText(")
+			},
+			rules: []*diag.Rule{RuleToolInputCredential, RuleToolInputAddress},
+			check: func(t *testing.T, res *Result) {
+				if d := find(res, RuleToolInputCredential); d.Pointer != "/tools/0/inputSchema/properties/apiToken" {
+					t.Errorf("finding = %v", d)
+				}
+			},
+		},
+		{
 			name: "server crashes at start",
 			edit: func(t *testing.T, dir string) {
 				replaceIn(t, dir, "mcp-tool/index.mjs", "await createServer()", "throw new Error('no configuration');\nawait createServer()")

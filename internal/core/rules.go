@@ -50,6 +50,16 @@ var (
 		"MCP-SETUP.md names every credential variable (token, API key, password, session cookie) the package's code reads")
 )
 
+// Tool inputs (spec 003: Tool arguments carry business input only).
+var (
+	RuleToolInputCredential = diag.Register("CORE_TOOL_INPUT_CREDENTIAL", diag.Error,
+		"no Tool input is a credential (password, token, secret, API key, authorization, cookie, session)")
+	RuleToolInputAddress = diag.Register("CORE_TOOL_INPUT_ADDRESS", diag.Error,
+		"no Tool input is a service address (url, base URL, host, endpoint, origin): the host configures it")
+	RuleToolGenericProxy = diag.Register("CORE_TOOL_GENERIC_PROXY", diag.Error,
+		"no generic proxy Tool (a free method and path or URL, call_api-style names): one Tool per business capability")
+)
+
 // Running the package.
 var (
 	RuleDepsMissing = diag.Register("CORE_DEPENDENCIES_NOT_INSTALLED", diag.Error,
