@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -22,7 +23,9 @@ import (
 //   - "link-node-modules DIR" hard-links the pinned npm install into DIR,
 //     so that a fixture package behaves as after "npm ci" without a network;
 //   - "mcp-runtime PKG" writes PKG/mcp-tool/runtime.mjs, the self-contained
-//     MCP runtime a strict package ships, bundled from the pinned install.
+//     MCP runtime a strict package ships, bundled from the pinned install;
+//   - "replace FILE OLD NEW" replaces every OLD in FILE with NEW, failing
+//     when FILE does not hold OLD (an edit a Producer would make).
 func scriptParams(t *testing.T) testscript.Params {
 	repo, err := filepath.Abs("../..")
 	if err != nil {
@@ -73,6 +76,18 @@ func scriptParams(t *testing.T) testscript.Params {
 					ts.Fatalf("the pinned npm packages are not installed: run \"npm ci\" at the repository root (%v)", err)
 				}
 				ts.Check(testnode.Link(src, filepath.Join(ts.MkAbs(args[0]), "node_modules")))
+			},
+			"replace": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 3 {
+					ts.Fatalf("usage: replace FILE OLD NEW")
+				}
+				file := ts.MkAbs(args[0])
+				b, err := os.ReadFile(file)
+				ts.Check(err)
+				if !strings.Contains(string(b), args[1]) {
+					ts.Fatalf("%s does not contain %q", args[0], args[1])
+				}
+				ts.Check(os.WriteFile(file, []byte(strings.ReplaceAll(string(b), args[1], args[2])), 0o644))
 			},
 			"mcp-runtime": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 1 {

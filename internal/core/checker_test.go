@@ -11,13 +11,13 @@ import (
 	"github.com/code2skill/code2skill/internal/pkgdir"
 )
 
-// newChecker returns a checker over a temporary package holding files.
-func newChecker(t *testing.T, files map[string]string) *checker {
+// testChecker returns a checker over a temporary package holding files.
+func testChecker(t *testing.T, files map[string]string) *checker {
 	t.Helper()
 	return newCheckerIn(t, "pkg", files)
 }
 
-// newCheckerIn is newChecker for a package directory with the given name.
+// newCheckerIn is testChecker for a package directory with the given name.
 func newCheckerIn(t *testing.T, name string, files map[string]string) *checker {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), name)
@@ -37,7 +37,7 @@ func newCheckerIn(t *testing.T, name string, files map[string]string) *checker {
 	if err != nil || len(ds) > 0 {
 		t.Fatalf("opening fixture: %v %v", err, ds)
 	}
-	return &checker{pkg: pkg, result: &Result{}, declared: map[string]int{}}
+	return newChecker(pkg, Options{}, &Result{})
 }
 
 // findings renders the checker's findings as "RULE file#pointer: message"

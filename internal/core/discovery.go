@@ -34,6 +34,9 @@ func (c *checker) discover(ctx context.Context) {
 	if d.Diagnostics.HasErrors() {
 		c.result.Discovery = StageFailed
 	}
+	if d.ProtocolVersion != "" && !d.Diagnostics.Has(mcpcheck.RuleToolsList) {
+		c.listed = append([]mcpcheck.Tool{}, d.Tools...) // non-nil: the server's whole tool set
+	}
 	c.mu.Unlock()
 	c.add(d.Diagnostics.Sorted()...)
 	c.add(checkToolInputs(d.Tools)...)

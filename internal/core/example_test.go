@@ -285,6 +285,30 @@ test.todo('some day');
 			},
 		},
 		{
+			name: "Skill naming a Tool the server lacks",
+			edit: func(t *testing.T, dir string) {
+				replaceIn(t, dir, "skills/find-seed-varieties/SKILL.md", "1. Call `search_seed_varieties` with", "1. Call `find_seed_varieties` with")
+			},
+			rules: []*diag.Rule{RuleSkillToolUnknown},
+			check: func(t *testing.T, res *Result) {
+				if d := find(res, RuleSkillToolUnknown); d.File != "skills/find-seed-varieties/SKILL.md" || d.Line == 0 {
+					t.Errorf("finding = %v", d)
+				}
+				if res.Structure != StageFailed {
+					t.Errorf("structure stage %s", res.Structure)
+				}
+			},
+		},
+		{
+			name: "read-only annotation on a write",
+			edit: func(t *testing.T, dir string) {
+				replaceIn(t, dir, "mcp-tool/server.mjs", "annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false",
+					"annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false")
+			},
+			// The example's own test of the annotations catches it too.
+			rules: []*diag.Rule{RuleAnnotationReadOnly, RuleTestsFailed},
+		},
+		{
 			name: "server crashes at start",
 			edit: func(t *testing.T, dir string) {
 				replaceIn(t, dir, "mcp-tool/index.mjs", "await createServer()", "throw new Error('no configuration');\nawait createServer()")

@@ -50,7 +50,7 @@ func TestManifest(t *testing.T) {
 		{name: "lifecycle hooks", src: strings.Replace(goodManifest, `"test": "node --test tests/"`, `"test": "node --test tests/", "postinstall": "node x.mjs", "prepare": "x"`, 1), want: []*diag.Rule{RuleManifestLifecycle}, contains: "#/scripts/postinstall"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newChecker(t, map[string]string{"package.json": tc.src})
+			c := testChecker(t, map[string]string{"package.json": tc.src})
 			m := c.checkManifest()
 			wantRules(t, c, tc.want...)
 			if tc.contains != "" && !strings.Contains(strings.Join(findings(c), "\n"), tc.contains) {

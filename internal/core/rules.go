@@ -60,6 +60,26 @@ var (
 		"no generic proxy Tool (a free method and path or URL, call_api-style names): one Tool per business capability")
 )
 
+// Tool annotations against the code (spec: hosts decide on confirmation
+// from them).
+var (
+	RuleAnnotationReadOnly = diag.Register("CORE_TOOL_ANNOTATION_READ_ONLY", diag.Warning,
+		"a readOnlyHint: true Tool's Function sends no POST, PUT, PATCH or DELETE")
+	RuleAnnotationDestructive = diag.Register("CORE_TOOL_ANNOTATION_DESTRUCTIVE", diag.Warning,
+		"a destructiveHint: false Tool's Function sends no DELETE")
+)
+
+// Skills and Tools against each other, and what the scaffold leaves to
+// rewrite.
+var (
+	RuleSkillToolUnknown = diag.Register("CORE_SKILL_TOOL_UNKNOWN", diag.Error,
+		"every Tool a Skill names (a backticked tool name, or a name in a call step) is registered by the server")
+	RuleToolUnmentioned = diag.Register("CORE_TOOL_UNMENTIONED", diag.Warning,
+		"every Tool the server registers is named by some Skill, which says when to call it")
+	RulePlaceholder = diag.Register("CORE_PLACEHOLDER_TEXT", diag.Error,
+		"no scaffold placeholder text is left in a SKILL.md, a Tool description or MCP-SETUP.md")
+)
+
 // Running the package.
 var (
 	RuleDepsMissing = diag.Register("CORE_DEPENDENCIES_NOT_INSTALLED", diag.Error,

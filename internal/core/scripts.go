@@ -36,6 +36,7 @@ func (c *checker) checkScripts() []string {
 			c.declared[f.Path] = m.TestsDeclared()
 			continue
 		}
+		c.modules[f.Path] = m
 		c.add(m.Check()...)
 		for _, r := range m.EnvReads() {
 			if !seen[r.Name] {

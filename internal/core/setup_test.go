@@ -56,7 +56,7 @@ func TestSetup(t *testing.T) {
 			if tc.lockfile {
 				files["package-lock.json"] = "{}"
 			}
-			c := newChecker(t, files)
+			c := testChecker(t, files)
 			c.checkSetup(tc.env)
 			wantRules(t, c, tc.want...)
 			if tc.contains != "" && !strings.Contains(strings.Join(findings(c), "\n"), tc.contains) {

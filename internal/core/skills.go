@@ -27,6 +27,7 @@ func (c *checker) checkSkills(files []skillFile) {
 		s.PackageFolder = filepath.Base(c.pkg.Dir())
 		c.add(s.Check()...)
 		skills = append(skills, s)
+		c.skills[f.Path] = s
 	}
 	c.add(skillmd.CheckUnique(skills)...)
 }

@@ -28,8 +28,11 @@ import (
 	"time"
 
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/jsmod"
+	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/pkgdir"
 	"github.com/code2skill/code2skill/internal/sandbox"
+	"github.com/code2skill/code2skill/internal/skillmd"
 )
 
 // Profile is the package.json code2skill.profile value of core packages.
@@ -101,9 +104,22 @@ type checker struct {
 	result *Result
 	mu     sync.Mutex // guards result and failures while stages run concurrently
 	failed []error
-	// declared holds, per test file, the tests it declares that must run
-	// (jsmod's TestsDeclared); filled by the structure stage.
-	declared map[string]int
+	// Filled by the structure stage, read after it:
+	declared map[string]int            // per test file, the tests it declares that must run (jsmod's TestsDeclared)
+	modules  map[string]*jsmod.Module  // the package's own modules (not its tests) that parse, by path
+	skills   map[string]*skillmd.Skill // the Skills that parse, by path
+	// listed is the tools/list answer of discovery; nil when it did not
+	// run or failed.
+	listed []mcpcheck.Tool
+}
+
+func newChecker(pkg *pkgdir.Package, opts Options, res *Result) *checker {
+	return &checker{
+		pkg: pkg, opts: opts, result: res,
+		declared: map[string]int{},
+		modules:  map[string]*jsmod.Module{},
+		skills:   map[string]*skillmd.Skill{},
+	}
 }
 
 func (c *checker) add(ds ...diag.Diagnostic) {
@@ -156,7 +172,7 @@ func Validate(ctx context.Context, dir string, opts Options) (*Result, error) {
 		res.Structure = StageFailed
 		return res, nil
 	}
-	c := &checker{pkg: pkg, opts: opts, result: res, declared: map[string]int{}}
+	c := newChecker(pkg, opts, res)
 
 	c.progress("checking structure")
 	skills := c.checkLayout()
@@ -167,18 +183,22 @@ func Validate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	c.checkSkills(skills)
 	envVars := c.checkScripts()
 	c.checkSetup(envVars)
+	c.checkAnnotations()
+	c.checkPlaceholders()
 	res.Structure = StagePassed
 	if res.Diagnostics.HasErrors() {
 		res.Structure = StageFailed
 	}
 
 	if opts.SkipTests {
+		c.checkSkillTools(nil)
 		return res, nil
 	}
 	if _, err := sandbox.LookPath("node"); err != nil {
 		return nil, ErrNodeMissing
 	}
 	if !c.dependenciesInstalled() {
+		c.checkSkillTools(nil)
 		return res, nil
 	}
 
@@ -200,6 +220,11 @@ func Validate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	wg.Wait()
 	if len(c.failed) > 0 {
 		return nil, errors.Join(c.failed...)
+	}
+	c.checkSkillTools(c.listed)
+	if res.Structure == StagePassed && res.Diagnostics.HasErrors() {
+		// The cross-checks of Skills and Tools belong to the structure.
+		res.Structure = StageFailed
 	}
 	return res, ctx.Err()
 }
