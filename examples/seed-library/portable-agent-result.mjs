@@ -44,7 +44,12 @@ const MAX_CAUSE_DEPTH = 4;
 
 // Error properties worth keeping: Node system errors (ECONNREFUSED,
 // ENOTFOUND ...) carry these, and none of them holds a secret or a local path.
-const ERROR_FIELDS = ['code', 'errno', 'syscall', 'hostname', 'address', 'port'];
+const ERROR_FIELDS = ['code', 'errno', 'syscall'];
+
+// Error properties that say where the request went: the host, address and
+// port of a service are deployment configuration the agent has no use for,
+// so they are dropped, and their values are masked in messages.
+const LOCATION_FIELDS = ['hostname', 'host', 'address', 'port'];
 
 /**
  * Projects any obtained result into an MCP Tool result. The text content is
@@ -57,7 +62,15 @@ const ERROR_FIELDS = ['code', 'errno', 'syscall', 'hostname', 'address', 'port']
  * @returns {{content: {type: 'text', text: string}[], structuredContent?: object}}
  */
 export function toAgentResult(value) {
-  const data = jsonValue(value, new Set()) ?? null;
+  let data;
+  try {
+    data = jsonValue(value, new Set()) ?? null;
+  } catch {
+    // jsonValue reads defensively; this is the last line against a value
+    // no reading survives, such as one nested deep enough to exhaust the
+    // stack.
+    data = '[Unreadable]';
+  }
   const result = {
     content: [{ type: 'text', text: typeof data === 'string' ? data : JSON.stringify(data) }],
   };
@@ -186,6 +199,35 @@ function textOf(body) {
   return JSON.stringify(jsonValue(body, new Set()) ?? null);
 }
 
+// maskLocation replaces the values of an error's location fields in its
+// message: "getaddrinfo ENOTFOUND orders.internal" becomes
+// "getaddrinfo ENOTFOUND [hostname]".
+function maskLocation(error, message) {
+  let masked = message;
+  for (const field of LOCATION_FIELDS) {
+    const value = error[field];
+    if (typeof value === 'string' && value !== '') {
+      masked = masked.split(value).join(`[${field}]`);
+    } else if (Number.isInteger(value)) {
+      // A port is masked as a whole number only: port 80 leaves 1800 alone.
+      masked = masked.replace(new RegExp(`(?<![0-9])${value}(?![0-9])`, 'g'), `[${field}]`);
+    }
+  }
+  return masked;
+}
+
+// withoutLocation returns a plain copy of a thrown object without its
+// location fields.
+function withoutLocation(error) {
+  const copy = {};
+  for (const [key, value] of Object.entries(error)) {
+    if (!LOCATION_FIELDS.includes(key)) {
+      copy[key] = value;
+    }
+  }
+  return copy;
+}
+
 function describeError(error, depth) {
   try {
     if (error === null || typeof error !== 'object') {
@@ -193,7 +235,10 @@ function describeError(error, depth) {
     }
     const out = {
       name: typeof error.name === 'string' && error.name !== '' ? error.name : 'Error',
-      message: typeof error.message === 'string' ? error.message : JSON.stringify(jsonValue(error, new Set())),
+      message: maskLocation(
+        error,
+        typeof error.message === 'string' ? error.message : JSON.stringify(jsonValue(withoutLocation(error), new Set())),
+      ),
     };
     for (const field of ERROR_FIELDS) {
       const value = error[field];
@@ -221,10 +266,13 @@ function describeError(error, depth) {
 }
 
 // jsonValue returns the value JSON would carry (what reaches the agent
-// anyway) without throwing: toJSON is honoured, BigInt becomes its decimal
-// string, non-finite numbers become null, undefined members are dropped and a
-// reference to an enclosing object becomes "[Circular]".
-function jsonValue(value, ancestors) {
+// anyway) without throwing: toJSON is honoured (once: a toJSON that returns
+// its own object, or another object with a toJSON, is not called again),
+// BigInt becomes its decimal string, non-finite numbers become null,
+// undefined members are dropped, a reference to an enclosing object becomes
+// "[Circular]", and a member whose getter or toJSON throws becomes
+// "[Unreadable]".
+function jsonValue(value, ancestors, viaToJSON = false) {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -241,20 +289,44 @@ function jsonValue(value, ancestors) {
   if (value === null) {
     return null;
   }
-  if (typeof value.toJSON === 'function') {
-    return jsonValue(value.toJSON(), ancestors);
-  }
   if (ancestors.has(value)) {
     return '[Circular]';
+  }
+  if (!viaToJSON) {
+    let toJSON;
+    try {
+      toJSON = value.toJSON;
+    } catch {
+      return '[Unreadable]';
+    }
+    if (typeof toJSON === 'function') {
+      let replaced;
+      try {
+        replaced = toJSON.call(value);
+      } catch {
+        return '[Unreadable]';
+      }
+      return jsonValue(replaced, ancestors, replaced !== null && typeof replaced === 'object');
+    }
   }
   ancestors.add(value);
   try {
     if (Array.isArray(value)) {
-      return value.map((item) => jsonValue(item, ancestors) ?? null);
+      const out = [];
+      for (let i = 0; i < value.length; i++) {
+        out.push(member(value, i, ancestors) ?? null);
+      }
+      return out;
+    }
+    let keys;
+    try {
+      keys = Object.keys(value);
+    } catch {
+      return '[Unreadable]';
     }
     const out = {};
-    for (const [key, item] of Object.entries(value)) {
-      const converted = jsonValue(item, ancestors);
+    for (const key of keys) {
+      const converted = member(value, key, ancestors);
       if (converted !== undefined) {
         out[key] = converted;
       }
@@ -263,6 +335,17 @@ function jsonValue(value, ancestors) {
   } finally {
     ancestors.delete(value);
   }
+}
+
+// member converts one member of an object or array, reading it defensively.
+function member(container, key, ancestors) {
+  let item;
+  try {
+    item = container[key];
+  } catch {
+    return '[Unreadable]';
+  }
+  return jsonValue(item, ancestors);
 }
 
 function isRecord(value) {

@@ -75,6 +75,45 @@ describe('toAgentResult', () => {
     });
     assert.deepEqual(JSON.parse(result.content[0].text), result.structuredContent);
   });
+
+  it('never throws on a toJSON that returns its own object', () => {
+    const selfish = { id: 7, toJSON() { return this; } };
+    const result = toAgentResult({ item: selfish });
+    assert.deepEqual(result.structuredContent, { item: { id: 7 } });
+    assert.deepEqual(toAgentResult(selfish).structuredContent, { id: 7 });
+  });
+
+  it('calls toJSON once, as JSON.stringify does', () => {
+    const inner = { toJSON: () => 'inner' };
+    const outer = { toJSON: () => ({ value: 1, toJSON: () => 'never' }), nested: inner };
+    const value = { outer, inner };
+    assert.deepEqual(toAgentResult(value).structuredContent, JSON.parse(JSON.stringify(value)));
+  });
+
+  it('never throws on getters, toJSON or proxies that throw', () => {
+    const value = {
+      fine: 1,
+      get broken() {
+        throw new Error('getter');
+      },
+      failing: { toJSON() { throw new Error('toJSON'); } },
+      trapped: new Proxy({}, { ownKeys() { throw new Error('trap'); } }),
+    };
+    assert.deepEqual(toAgentResult(value).structuredContent, {
+      fine: 1,
+      broken: '[Unreadable]',
+      failing: '[Unreadable]',
+      trapped: '[Unreadable]',
+    });
+  });
+
+  it('never throws on a value nested deeper than the stack', () => {
+    let deep = {};
+    for (let i = 0; i < 200000; i++) {
+      deep = { deep };
+    }
+    assert.deepEqual(toAgentResult(deep), { content: [{ type: 'text', text: '[Unreadable]' }] });
+  });
 });
 
 describe('toAgentError', () => {
@@ -87,16 +126,39 @@ describe('toAgentError', () => {
         message: 'fetch failed',
         cause: {
           name: 'Error',
-          message: 'getaddrinfo ENOTFOUND orders.invalid',
+          message: 'getaddrinfo ENOTFOUND [hostname]',
           code: 'ENOTFOUND',
           errno: -3008,
           syscall: 'getaddrinfo',
-          hostname: 'orders.invalid',
         },
       },
     });
     assert.deepEqual(JSON.parse(result.content[0].text), result.structuredContent);
     assert.doesNotMatch(result.content[0].text, /stack|\.mjs/);
+  });
+
+  it('does not say where the request went', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 10.1.2.3:8443'), {
+      code: 'ECONNREFUSED',
+      errno: -111,
+      syscall: 'connect',
+      address: '10.1.2.3',
+      port: 8443,
+    });
+    const result = toAgentError(new TypeError('fetch failed', { cause: refused }));
+    assert.deepEqual(result.structuredContent.error.cause, {
+      name: 'Error',
+      message: 'connect ECONNREFUSED [address]:[port]',
+      code: 'ECONNREFUSED',
+      errno: -111,
+      syscall: 'connect',
+    });
+    assert.doesNotMatch(result.content[0].text, /10\.1\.2\.3|8443|hostname|address"|port"/);
+    const slow = Object.assign(new Error('timed out after 1800 ms on port 80'), { port: 80 });
+    assert.equal(toAgentError(slow).structuredContent.error.message, 'timed out after 1800 ms on port [port]');
+    assert.deepEqual(toAgentError({ host: 'orders.internal', reason: 'down' }).structuredContent, {
+      error: { name: 'Error', message: '{"reason":"down"}' },
+    });
   });
 
   it('keeps a code and details the Function attached', () => {
