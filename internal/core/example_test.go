@@ -332,9 +332,8 @@ test.todo('some day');
 		{
 			name: "hard-coded fallback token",
 			edit: func(t *testing.T, dir string) {
-				replaceIn(t, dir, "function-core/index.mjs", "  const response = await fetch(url, { method: 'GET', headers: { accept: 'application/json' } });",
-					"  const token = env.CODE2SKILL_SEED_LIBRARY_CATALOG_TOKEN ?? 'c4t4l0g-t0k3n';\n"+
-						"  const response = await fetch(url, { method: 'GET', headers: { accept: 'application/json', authorization: `Bearer ${token}` } });")
+				replaceIn(t, dir, "function-core/index.mjs", "headers: { accept: 'application/json' }, signal",
+					"headers: { accept: 'application/json', authorization: `Bearer ${env.CODE2SKILL_SEED_LIBRARY_CATALOG_TOKEN ?? 'c4t4l0g-t0k3n'}` }, signal")
 				writeFile(t, dir, "tests/fixture.test.mjs", "import { test } from 'node:test';\n"+
 					"const member = { name: 'ada', password: 'not-a-real-one' };\n"+
 					"test('a fake credential in a test is fine', () => {});\n")

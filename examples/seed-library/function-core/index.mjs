@@ -5,10 +5,16 @@
 // or body means is left to the agent.
 //
 // Every function takes the Tool input and an optional runtime context:
-//   context.fetch  the fetch implementation (default: globalThis.fetch)
-//   context.env    the environment to read (default: process.env)
+//   context.fetch      the fetch implementation (default: globalThis.fetch)
+//   context.env        the environment to read (default: process.env)
+//   context.signal     aborts the request: the MCP server passes the
+//                      request's signal, so a call the host cancels stops
+//   context.timeoutMs  the time limit of one request (default 30 s)
 
 import { readHttpResponse } from '../portable-agent-result.mjs';
+
+/** The time limit of one request, body included, unless context.timeoutMs says otherwise. */
+export const REQUEST_TIMEOUT_MS = 30_000;
 
 /**
  * Thrown before any request when the host has not configured a service's
@@ -21,6 +27,27 @@ export class MissingConfigurationError extends Error {
     this.code = 'MISSING_CONFIGURATION';
     this.variable = variable;
   }
+}
+
+/**
+ * Thrown before any request when an input that names what the request acts
+ * on is missing: without it the request would go somewhere else (or
+ * nowhere the member meant).
+ */
+export class MissingInputError extends Error {
+  constructor(input) {
+    super(`${input} is missing: the call needs it to know what to act on`);
+    this.name = 'MissingInputError';
+    this.code = 'MISSING_INPUT';
+    this.input = input;
+  }
+}
+
+// requestSignal limits a request in time and lets the caller abort it.
+// AbortSignal.any needs Node.js 20.3 or later.
+function requestSignal(context) {
+  const timeout = AbortSignal.timeout(context.timeoutMs ?? REQUEST_TIMEOUT_MS);
+  return context.signal ? AbortSignal.any([context.signal, timeout]) : timeout;
 }
 
 // serviceUrl resolves path against a service's base URL, read by the caller
@@ -40,7 +67,8 @@ function present(value) {
 }
 
 function text(value) {
-  return present(value) ? String(value).trim() : undefined;
+  const trimmed = present(value) ? String(value).trim() : '';
+  return trimmed === '' ? undefined : trimmed;
 }
 
 function count(value) {
@@ -75,7 +103,7 @@ export async function searchSeedVarieties(input = {}, context = {}) {
   if (query !== undefined) url.searchParams.set('q', query);
   const month = count(input.sowingMonth);
   if (month !== undefined) url.searchParams.set('sowing_month', String(month));
-  const response = await fetch(url, { method: 'GET', headers: { accept: 'application/json' } });
+  const response = await fetch(url, { method: 'GET', headers: { accept: 'application/json' }, signal: requestSignal(context) });
   return readHttpResponse(response);
 }
 
@@ -89,8 +117,12 @@ export async function reserveSeedPackets(input = {}, context = {}) {
   const fetch = context.fetch ?? globalThis.fetch;
   const url = serviceUrl(env.CODE2SKILL_SEED_LIBRARY_RESERVATIONS_BASE_URL, 'CODE2SKILL_SEED_LIBRARY_RESERVATIONS_BASE_URL', 'reservations');
   const selected = input.selectedVariety && typeof input.selectedVariety === 'object' ? input.selectedVariety : {};
+  const varietyId = text(selected.varietyId);
+  if (varietyId === undefined) {
+    throw new MissingInputError('selectedVariety.varietyId');
+  }
   const body = {
-    variety_id: text(selected.varietyId),
+    variety_id: varietyId,
     lot_code: text(selected.lotCode),
     packet_count: count(input.packetCount),
     pickup_at: pickupTimestamp(input.pickupDate, input.pickupTime),
@@ -110,6 +142,7 @@ export async function reserveSeedPackets(input = {}, context = {}) {
     method: request.method,
     headers: request.headers,
     body: request.body,
+    signal: requestSignal(context),
   });
   return readHttpResponse(response);
 }

@@ -14,10 +14,14 @@ import { toAgentResult, toAgentError } from '../portable-agent-result.mjs';
 const looseText = (description) => z.union([z.string(), z.number()]).nullish().describe(description);
 const looseCount = (description) => z.union([z.number(), z.string()]).nullish().describe(description);
 
-/** Calls a Function and turns what it obtained, or the failure to obtain anything, into a Tool result. */
-async function call(fn, input, context) {
+/**
+ * Calls a Function and turns what it obtained, or the failure to obtain
+ * anything, into a Tool result. The MCP request's abort signal reaches the
+ * Function, so a call the host cancels stops its request.
+ */
+async function call(fn, input, context, extra) {
   try {
-    return toAgentResult(await fn(input, context));
+    return toAgentResult(await fn(input, { ...context, signal: extra?.signal }));
   } catch (error) {
     return toAgentError(error);
   }
@@ -44,7 +48,7 @@ export function createServer(context = {}) {
       }),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
-    async (input) => call(searchSeedVarieties, input, context),
+    async (input, extra) => call(searchSeedVarieties, input, context, extra),
   );
 
   server.registerTool(
@@ -71,7 +75,7 @@ export function createServer(context = {}) {
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
-    async (input) => call(reserveSeedPackets, input, context),
+    async (input, extra) => call(reserveSeedPackets, input, context, extra),
   );
 
   return server;

@@ -22,3 +22,26 @@ export function forbiddenFetch() {
     throw new Error(`unexpected request to ${url}`);
   };
 }
+
+/**
+ * A fetch that never answers on its own: it waits for the request's signal.
+ * started resolves when it is called, aborted with the abort reason.
+ */
+export function hangingFetch() {
+  let called, abortedWith;
+  const started = new Promise((resolve) => (called = resolve));
+  const aborted = new Promise((resolve) => (abortedWith = resolve));
+  const fetch = (url, init = {}) =>
+    new Promise((resolve, reject) => {
+      // A pending request keeps node running, as a real connection does
+      // (the time limit's own timer does not).
+      const pending = setInterval(() => {}, 60_000);
+      called();
+      init.signal?.addEventListener('abort', () => {
+        clearInterval(pending);
+        abortedWith(init.signal.reason);
+        reject(init.signal.reason);
+      });
+    });
+  return { fetch, started, aborted };
+}

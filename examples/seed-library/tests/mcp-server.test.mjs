@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createServer } from '../mcp-tool/server.mjs';
-import { env, recordingFetch, forbiddenFetch } from './helpers.mjs';
+import { env, recordingFetch, forbiddenFetch, hangingFetch } from './helpers.mjs';
 
 async function connect(context) {
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
@@ -44,5 +44,18 @@ test('a call without a configured service is a Tool error, not a crash', async (
   const result = await client.callTool({ name: 'reserve_seed_packets', arguments: { packetCount: 1 } });
   assert.equal(result.isError, true);
   assert.match(result.content[0].text, /CODE2SKILL_SEED_LIBRARY_RESERVATIONS_BASE_URL/);
+  await client.close();
+});
+
+test('a call the host cancels stops its request', async () => {
+  const { fetch, started, aborted } = hangingFetch();
+  const client = await connect({ env, fetch });
+  const controller = new AbortController();
+  const pending = client.callTool({ name: 'search_seed_varieties', arguments: {} }, undefined, { signal: controller.signal });
+  await started;
+  controller.abort('the user changed their mind');
+  await assert.rejects(pending);
+  // The server aborts the Function's request with the cancellation's reason.
+  assert.equal(await aborted, 'the user changed their mind');
   await client.close();
 });

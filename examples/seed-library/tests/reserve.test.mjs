@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { reserveSeedPackets, pickupTimestamp, MissingConfigurationError } from '../function-core/index.mjs';
+import { reserveSeedPackets, pickupTimestamp, MissingConfigurationError, MissingInputError } from '../function-core/index.mjs';
 import { env, recordingFetch, forbiddenFetch } from './helpers.mjs';
 
 // Two anonymous records as search_seed_varieties returns them. The second has
@@ -61,6 +61,17 @@ test('a missing base URL stops before any request', async () => {
     reserveSeedPackets({ selectedVariety: firstRecord }, { env: { CODE2SKILL_DRY_RUN: '1' }, fetch: forbiddenFetch() }),
     MissingConfigurationError,
   );
+});
+
+test('a record without its variety id stops before any request', async () => {
+  for (const selectedVariety of [undefined, null, {}, { lotCode: 'lot-a' }, { varietyId: ' ' }]) {
+    for (const dryRun of ['0', '1']) {
+      await assert.rejects(
+        reserveSeedPackets({ selectedVariety, packetCount: 1 }, { env: { ...env, CODE2SKILL_DRY_RUN: dryRun }, fetch: forbiddenFetch() }),
+        (error) => error instanceof MissingInputError && error.input === 'selectedVariety.varietyId',
+      );
+    }
+  }
 });
 
 test('pickup date and time join into one local timestamp', () => {

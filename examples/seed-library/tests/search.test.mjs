@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { searchSeedVarieties, MissingConfigurationError } from '../function-core/index.mjs';
-import { env, recordingFetch, forbiddenFetch } from './helpers.mjs';
+import { env, recordingFetch, forbiddenFetch, hangingFetch } from './helpers.mjs';
 
 test('search sends the phrase and month as query parameters', async () => {
   const { fetch, calls } = recordingFetch(200, '{"varieties":[]}');
@@ -29,4 +29,20 @@ test('a missing base URL stops before any request', async () => {
     searchSeedVarieties({ query: 'bean' }, { env: {}, fetch: forbiddenFetch() }),
     (error) => error instanceof MissingConfigurationError && error.variable === 'CODE2SKILL_SEED_LIBRARY_CATALOG_BASE_URL',
   );
+});
+
+test('a request that takes too long is stopped', { timeout: 10_000 }, async () => {
+  const { fetch, aborted } = hangingFetch();
+  await assert.rejects(searchSeedVarieties({}, { env, fetch, timeoutMs: 20 }), { name: 'TimeoutError' });
+  assert.equal((await aborted).name, 'TimeoutError');
+});
+
+test('a request stops when the caller aborts it', async () => {
+  const { fetch, started, aborted } = hangingFetch();
+  const controller = new AbortController();
+  const pending = searchSeedVarieties({}, { env, fetch, signal: controller.signal });
+  await started;
+  controller.abort();
+  await assert.rejects(pending, { name: 'AbortError' });
+  assert.equal((await aborted).name, 'AbortError');
 });
