@@ -14,17 +14,29 @@ func initCmd() *command {
 		name:    "init",
 		summary: "scaffold a new core-export-v1 package",
 		usage: `Usage: code2skill init <dir> [--feature-id ID] [--goal ID]... [--service NAME]
-                       [--feature-context] [--force]
+                       [--auth none|bearer|api-key|cookie-login] [--feature-context] [--force]
 
 Writes the starting point of a core-export-v1 package into <dir>: one Skill
 at the package root for a single goal, or skills/<goal>/SKILL.md for each of
 several goals sharing one Function core and MCP server; an illustrative
 read-only HTTP Tool per goal whose base URL comes from the environment
-variable CODE2SKILL_<FEATURE>_<SERVICE>_BASE_URL; the reviewed
-portable-agent-result.mjs; package.json with the MCP SDK and zod pinned and a
-plain "node --test" script; MCP-SETUP.md; and offline tests that mock fetch
-and use .invalid base URLs. After "npm install" in <dir> the package passes
-"code2skill validate".
+variable CODE2SKILL_<FEATURE>_<SERVICE>_BASE_URL; one request helper every
+Function sends through (authentication, a time limit, the MCP request's abort
+signal, dry-run for writes, path inputs that stop the call when missing); the
+reviewed portable-agent-result.mjs; package.json with the MCP SDK and zod
+pinned and a plain "node --test" script; MCP-SETUP.md; and offline tests that
+mock fetch and use .invalid base URLs. After "npm install" in <dir> every
+check of "code2skill validate" passes but CORE_PLACEHOLDER_TEXT, which stays
+until the scaffold's illustrative Skill and Tool texts are rewritten.
+
+--auth chooses how the helper authenticates; the host injects the credential
+variables, CODE2SKILL_<FEATURE>_<SERVICE>_<NAME>:
+
+  none           no credential (the default)
+  bearer         Authorization: Bearer <TOKEN>
+  api-key        an API key header (x-api-key until set to the real one) holding <API_KEY>
+  cookie-login   logs in with <USERNAME> and <PASSWORD>, keeps the session
+                 cookie in memory and logs in again once on a 401
 
 <dir> is created if needed. A non-empty <dir> is refused unless --force.
 Nothing is left half-written: a new directory appears complete or not at all.
@@ -37,6 +49,7 @@ Flags:
   --goal ID           a user goal, same form; repeat for several goals
   --service NAME      the service in the base-URL variable: letters, digits
                       and underscores (default API)
+  --auth STYLE        none, bearer, api-key or cookie-login (default none)
   --feature-context   also write the references/feature-context.md skeleton
                       for each Skill
   --force             write into a non-empty <dir>, replacing the files init
@@ -54,6 +67,7 @@ Exit codes:
 		var goals stringsFlag
 		fs.Var(&goals, "goal", "")
 		service := fs.String("service", "", "")
+		auth := fs.String("auth", scaffold.AuthNone, "")
 		featureContext := fs.Bool("feature-context", false, "")
 		force := fs.Bool("force", false, "")
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
@@ -74,6 +88,7 @@ Exit codes:
 			Goals:          goals,
 			Service:        *service,
 			FeatureContext: *featureContext,
+			Auth:           *auth,
 		}
 		if opts.FeatureID == "" {
 			opts.FeatureID = filepath.Base(abs)

@@ -53,6 +53,29 @@ type Options struct {
 	// FeatureContext adds the references/feature-context.md skeleton to
 	// every Skill.
 	FeatureContext bool
+	// Auth is how the service authenticates a caller, one of AuthStyles;
+	// "" is AuthNone.
+	Auth string
+}
+
+// Authentication styles: how send() authenticates every request.
+const (
+	AuthNone        = "none"         // no credential
+	AuthBearer      = "bearer"       // Authorization: Bearer <TOKEN>
+	AuthAPIKey      = "api-key"      // an API key header
+	AuthCookieLogin = "cookie-login" // log in with USERNAME and PASSWORD, keep the session cookie
+)
+
+// AuthStyles lists the authentication styles init knows, in the order its
+// help shows them.
+var AuthStyles = []string{AuthNone, AuthBearer, AuthAPIKey, AuthCookieLogin}
+
+// credentialSuffixes are the variables each style reads besides the base
+// URL: CODE2SKILL_<FEATURE>_<SERVICE>_<SUFFIX>.
+var credentialSuffixes = map[string][]string{
+	AuthBearer:      {"TOKEN"},
+	AuthAPIKey:      {"API_KEY"},
+	AuthCookieLogin: {"USERNAME", "PASSWORD"},
 }
 
 var (
@@ -84,7 +107,17 @@ func (o Options) Check() error {
 	if o.Service != "" && (!serviceRE.MatchString(o.Service) || len(o.Service) > maxServiceLen) {
 		return fmt.Errorf("service %q: use up to %d letters, digits and underscores, starting with a letter", o.Service, maxServiceLen)
 	}
+	if o.Auth != "" && !slices.Contains(AuthStyles, o.Auth) {
+		return fmt.Errorf("auth %q: use one of %s", o.Auth, strings.Join(AuthStyles, ", "))
+	}
 	return nil
+}
+
+func (o Options) auth() string {
+	if o.Auth == "" {
+		return AuthNone
+	}
+	return o.Auth
 }
 
 func checkID(what, id string) error {
@@ -97,7 +130,15 @@ func checkID(what, id string) error {
 // BaseURLVariable returns the environment variable holding a service's base
 // URL: CODE2SKILL_<FEATURE>_<SERVICE>_BASE_URL.
 func BaseURLVariable(featureID, service string) string {
-	return "CODE2SKILL_" + snake(featureID, true) + "_" + strings.ToUpper(service) + "_BASE_URL"
+	return ServiceVariable(featureID, service, "BASE_URL")
+}
+
+// ServiceVariable returns the environment variable holding one setting of
+// a service: CODE2SKILL_<FEATURE>_<SERVICE>_<SUFFIX>, such as the base URL
+// (BASE_URL) or a credential (TOKEN, API_KEY, USERNAME, PASSWORD,
+// SESSION_COOKIE).
+func ServiceVariable(featureID, service, suffix string) string {
+	return "CODE2SKILL_" + snake(featureID, true) + "_" + strings.ToUpper(service) + "_" + suffix
 }
 
 // pkgData is what the templates see.
@@ -110,6 +151,20 @@ type pkgData struct {
 	TestBaseURL    string // a base URL under .invalid, for the package's tests
 	FeatureContext bool
 	Tools          []toolData
+
+	Auth             string // one of AuthStyles
+	AuthSummary      string // what send() does to authenticate, for comments
+	Credentials      []credentialData
+	CredentialConsts []string // the JS constants of Credentials, in order
+}
+
+// credentialData is one credential variable of the service.
+type credentialData struct {
+	Const     string // the JS constant holding the variable's name
+	Var       string // the environment variable
+	What      string // what it holds, for comments and MCP-SETUP.md
+	Example   string // the value shown in MCP-SETUP.md's registration example
+	TestValue string // the fake value the package's tests inject
 }
 
 // toolData is one goal: its Skill and its illustrative Tool.
@@ -126,11 +181,12 @@ type toolData struct {
 	SkillDescription string
 }
 
-// skillData is what SKILL.md sees: its goal and two package facts.
+// skillData is what SKILL.md sees: its goal and some package facts.
 type skillData struct {
 	toolData
 	Package        string
 	FeatureContext bool
+	Authenticated  bool // the service takes credentials
 }
 
 func newPkgData(o Options) *pkgData {
@@ -146,7 +202,31 @@ func newPkgData(o Options) *pkgData {
 		BaseURLVar:     BaseURLVariable(o.FeatureID, service),
 		TestBaseURL:    "https://" + strings.ReplaceAll(strings.ToLower(service), "_", "-") + ".invalid/",
 		FeatureContext: o.FeatureContext,
+		Auth:           o.auth(),
 	}
+	what := map[string]string{
+		"TOKEN":    "the token the " + service + " service expects as Authorization: Bearer",
+		"API_KEY":  "the key the " + service + " service expects in its API key header",
+		"USERNAME": "the user name the server logs in to the " + service + " service with",
+		"PASSWORD": "the password the server logs in to the " + service + " service with",
+	}
+	for _, suffix := range credentialSuffixes[d.Auth] {
+		c := credentialData{
+			Const:     service + "_" + suffix,
+			Var:       ServiceVariable(o.FeatureID, service, suffix),
+			What:      what[suffix],
+			Example:   "<" + strings.ReplaceAll(strings.ToLower(suffix), "_", " ") + " from the host's secret store>",
+			TestValue: "test-" + strings.ReplaceAll(strings.ToLower(suffix), "_", "-") + "-not-a-real-one",
+		}
+		d.Credentials = append(d.Credentials, c)
+		d.CredentialConsts = append(d.CredentialConsts, c.Const)
+	}
+	d.AuthSummary = map[string]string{
+		AuthNone:        "none, the service takes no credential",
+		AuthBearer:      "the host's token, as Authorization: Bearer",
+		AuthAPIKey:      "the host's key, in the API key header",
+		AuthCookieLogin: "a session cookie from logging in once, renewed on a 401",
+	}[d.Auth]
 	goals := o.Goals
 	if len(goals) == 0 {
 		goals = []string{o.FeatureID}
@@ -224,7 +304,7 @@ func Files(o Options) ([]atomicfile.File, error) {
 		if dir != "" {
 			dir += "/"
 		}
-		render(dir+"SKILL.md", "SKILL.md.tmpl", skillData{t, d.Package, d.FeatureContext})
+		render(dir+"SKILL.md", "SKILL.md.tmpl", skillData{t, d.Package, d.FeatureContext, len(d.Credentials) > 0})
 		if d.FeatureContext {
 			fc, err := assets.FeatureContext(featureContextData(d))
 			if err != nil {
@@ -235,6 +315,10 @@ func Files(o Options) ([]atomicfile.File, error) {
 	}
 	render("tests/helpers.mjs", "helpers.mjs.tmpl", d)
 	render("tests/mcp-server.test.mjs", "mcp-server.test.mjs.tmpl", d)
+	render("tests/request.test.mjs", "request.test.mjs.tmpl", d)
+	if len(d.Credentials) > 0 {
+		render("tests/auth.test.mjs", "auth.test.mjs.tmpl", d)
+	}
 	for _, t := range d.Tools {
 		render("tests/"+t.Goal+".test.mjs", "tool.test.mjs.tmpl", struct {
 			*pkgData
@@ -278,7 +362,7 @@ func packageJSON(d *pkgData) ([]byte, error) {
 		Private:     true,
 		Description: d.Title + ": Agent Skills backed by a stdio MCP server.",
 		Type:        "module",
-		Engines:     map[string]string{"node": ">=20"},
+		Engines:     map[string]string{"node": ">=20.3"}, // AbortSignal.any
 		// A bare "node --test" finds tests/*.test.mjs on every Node version
 		// from 20 on; a directory argument stopped working in Node 21.
 		Scripts:      scripts{Start: "node mcp-tool/index.mjs", Test: "node --test"},
@@ -310,6 +394,18 @@ func setupData(d *pkgData) assets.SetupData {
 		Required: true,
 		Example:  "https://" + strings.ReplaceAll(strings.ToLower(d.Service), "_", "-") + ".example.com/",
 	}}
+	for _, c := range d.Credentials {
+		purpose := strings.ToUpper(c.What[:1]) + c.What[1:] + ". A credential: inject it from the host's secret store; never pass it as a Tool argument or write it into the package."
+		if d.Auth == AuthCookieLogin {
+			purpose += " The server logs in with it once, keeps the session cookie in memory and logs in again once when the service answers 401."
+		}
+		s.Env = append(s.Env, assets.SetupVar{Name: c.Var, Purpose: purpose, Required: true, Example: c.Example})
+	}
+	s.Env = append(s.Env, assets.SetupVar{
+		Name:    "CODE2SKILL_DRY_RUN",
+		Purpose: "Set to `1` to make a write return the request it would send (credentials not shown) instead of sending it.",
+		Example: "0",
+	})
 	return s
 }
 

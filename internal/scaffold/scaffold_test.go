@@ -29,13 +29,15 @@ var cases = []struct {
 	opts Options
 }{
 	{"root-skill", Options{FeatureID: "order-desk"}},
-	{"root-skill-one-goal", Options{FeatureID: "order-desk", Goals: []string{"find-orders"}, Service: "catalog"}},
+	{"root-skill-one-goal", Options{FeatureID: "order-desk", Goals: []string{"find-orders"}, Service: "catalog", Auth: AuthAPIKey}},
 	{"goal-skills", Options{
 		FeatureID:      "order-desk",
 		Goals:          []string{"find-orders", "track-shipment", "delete"},
 		Service:        "ORDER_API",
 		FeatureContext: true,
+		Auth:           AuthCookieLogin,
 	}},
+	{"root-skill-bearer", Options{FeatureID: "order-desk", Auth: AuthBearer}},
 }
 
 // TestFiles compares each layout with its golden archive
@@ -147,6 +149,8 @@ func TestCheck(t *testing.T) {
 		{FeatureID: "ok", Service: "api-v2"},
 		{FeatureID: "ok", Service: "2API"},
 		{FeatureID: "ok", Service: strings.Repeat("A", 33)},
+		{FeatureID: "ok", Auth: "oauth"},
+		{FeatureID: "ok", Auth: "Bearer"},
 	} {
 		if err := o.Check(); err == nil {
 			t.Errorf("Check(%+v) = nil, want an error", o)
@@ -158,6 +162,8 @@ func TestCheck(t *testing.T) {
 	for _, o := range []Options{
 		{FeatureID: "a"},
 		{FeatureID: strings.Repeat("a", 64), Goals: []string{"x1", "y-2"}, Service: "Api_2"},
+		{FeatureID: "a", Auth: AuthNone},
+		{FeatureID: "a", Auth: AuthCookieLogin},
 	} {
 		if err := o.Check(); err != nil {
 			t.Errorf("Check(%+v) = %v", o, err)
@@ -318,8 +324,15 @@ func TestGeneratedPackageTestsPass(t *testing.T) {
 			if res.ExitCode != 0 {
 				t.Fatalf("the package's tests failed:\n%s", out)
 			}
-			// Five tests per Tool and four for the server.
-			want := 5*max(1, len(c.opts.Goals)) + 4
+			// Five tests per Tool, five for the server (six with
+			// credentials), six for send() and those of the auth style.
+			want := 5*max(1, len(c.opts.Goals)) + 5 + 6
+			switch c.opts.Auth {
+			case AuthBearer, AuthAPIKey:
+				want += 1 + 3
+			case AuthCookieLogin:
+				want += 1 + 6
+			}
 			m := regexp.MustCompile(`(?m)^# pass (\d+)$`).FindStringSubmatch(out)
 			if m == nil {
 				t.Fatalf("no test summary:\n%s", out)
