@@ -5,9 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/code2skill/code2skill/internal/contract"
 )
@@ -66,9 +70,43 @@ func parseOrExit(fs *flag.FlagSet, c *command, stdio *Stdio, args []string) (pos
 	case errors.Is(err, errHelp):
 		return nil, ExitPassed, false
 	case err != nil:
-		return nil, usageError(stdio, c, "%v", err), false
+		return nil, usageError(stdio, c, "%s", flagNames.ReplaceAllString(err.Error(), "$1--$2")), false
 	}
 	return positional, 0, true
+}
+
+// flagNames finds the flag names in the flag package's messages ("for flag
+// -timeout", "not defined: -x"), which code2skill writes --timeout, as its
+// help does.
+var flagNames = regexp.MustCompile(`(flag |for |defined: |argument: )-([A-Za-z])`)
+
+// durationFlag is a positive time limit, given the same way to every
+// command: seconds ("30", "2.5") or a duration ("30s", "2m").
+type durationFlag time.Duration
+
+func (d *durationFlag) String() string { return time.Duration(*d).String() }
+
+func (d *durationFlag) Set(v string) error {
+	t, err := time.ParseDuration(v)
+	if err != nil {
+		secs, ferr := strconv.ParseFloat(v, 64)
+		if ferr != nil || math.IsNaN(secs) || math.IsInf(secs, 0) || secs > math.MaxInt64/float64(time.Second) {
+			return errors.New("want seconds (30) or a duration (30s, 2m)")
+		}
+		t = time.Duration(secs * float64(time.Second))
+	}
+	if t <= 0 {
+		return errors.New("must be positive")
+	}
+	*d = durationFlag(t)
+	return nil
+}
+
+// addDurationFlag defines a time-limit flag with a default.
+func addDurationFlag(fs *flag.FlagSet, name string, def time.Duration) *time.Duration {
+	d := def
+	fs.Var((*durationFlag)(&d), name, "")
+	return &d
 }
 
 // formatFlag is the --format flag shared by the reporting commands.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -22,7 +21,7 @@ func probeCmd() *command {
 		summary: "prove a package's MCP server works detached, tool by tool, over the real protocol",
 		usage: `Usage: code2skill probe <pkg> [--call F]... [--error-call F]... [--dry-run-call F]...
                        [--offline] [--timeout S] [--transcript FILE] [--format text|json]
-                       [--allow-network] [--env KEY[=VALUE]]...
+                       [--allow-network] [--env KEY[=VALUE]]... [--env-file FILE]...
 
 Copies the package to a fresh temporary directory (a strict package without
 any node_modules, a core package with its own) and runs node mcp-tool/index.mjs
@@ -42,23 +41,33 @@ Over the official Go MCP SDK it checks, in order:
                  the summary says which); each strict tool called with missing
                  required (or an unexpected) argument is rejected;
   cases          each --call succeeds (structuredContent an object, a text
-                 block with the same JSON, valid against the outputSchema);
-                 each --error-call returns isError: true with the contract's
-                 error envelope; each --dry-run-call, run with the dry-run
-                 variable set to 1, returns exactly {dryRun: true,
-                 validatedInput, operationPolicy, operationSummary}.
+                 block with the same JSON, valid against the outputSchema)
+                 and, when its result passes an HTTP answer through
+                 ({httpStatus, bodyText}), with a 2xx status or the one its
+                 case expects (401/403: authentication failed); each
+                 --error-call returns isError: true with the contract's error
+                 envelope, or passes an HTTP error status through; each
+                 --dry-run-call, run with the dry-run variable set to 1 and
+                 no network, returns exactly {dryRun: true, validatedInput,
+                 operationPolicy, operationSummary} (a core package: an
+                 object with dryRun: true).
 
 A case file holds one {"name": "<tool>", "arguments": {...}} object or an array
-of them; a strict case must satisfy the tool's inputSchema. Without --offline,
-a strict package needs a --call and an --error-call for every tool, and always
+of them, each with an optional "expect": {"httpStatus": 404} (or a list of
+statuses); a case naming a tool the package does not have is a usage error,
+and a strict case must satisfy the tool's inputSchema. Without --offline, a
+strict package needs a --call and an --error-call for every tool, and always
 a --dry-run-call for every write tool. --offline makes no business calls: it
-proves initialize, tools/list, the protocol errors and dry-run only, and
-reports runtime verification as still required.
+proves initialize, tools/list, the protocol errors and dry-run only. The
+summary says "passed" only when business calls were made and passed; a probe
+that made none says so and reports runtime verification as still required.
+A call that fails because the sandbox denied the network says to add
+--allow-network.
 
 Flags:
   --call FILE           a success case file (repeatable)
   --error-call FILE     a handler-error case file (repeatable)
-  --dry-run-call FILE   a dry-run case file (repeatable; strict packages)
+  --dry-run-call FILE   a dry-run case file (repeatable)
   --offline             no business calls: protocol and dry-run only
   --timeout S           time limit of each request, in seconds or as a
                         duration such as 1m (default 10)
@@ -68,6 +77,9 @@ Flags:
                         calls (the protocol session never can)
   --env KEY[=VALUE]     give the server a variable: KEY=VALUE, or KEY to pass
                         code2skill's own value (repeatable)
+  --env-file FILE       give the server the KEY=VALUE lines of FILE, so that
+                        credentials stay off the command line (repeatable;
+                        --env wins over a file)
 
 ` + exitCodesHelp,
 	}
@@ -81,8 +93,9 @@ Flags:
 		fs.BoolVar(&opts.Offline, "offline", false, "")
 		fs.BoolVar(&opts.AllowNetwork, "allow-network", false, "")
 		fs.Var(&env, "env", "")
-		timeout := secondsFlag(10 * time.Second)
-		fs.Var(&timeout, "timeout", "")
+		var envFiles stringsFlag
+		fs.Var(&envFiles, "env-file", "")
+		timeout := addDurationFlag(fs, "timeout", 10*time.Second)
 		transcript := fs.String("transcript", "", "")
 		format := addFormatFlag(fs)
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
@@ -95,11 +108,20 @@ Flags:
 		if opts.Offline && opts.AllowNetwork {
 			return usageError(stdio, c, "--offline makes no business calls: --allow-network has nothing to allow")
 		}
-		var err error
-		if opts.Env, err = serverEnv(env); err != nil {
+		var fromFiles [][]string
+		for _, f := range envFiles {
+			vars, err := readEnvFile(f)
+			if err != nil {
+				return usageError(stdio, c, "%v", err)
+			}
+			fromFiles = append(fromFiles, vars)
+		}
+		given, err := serverEnv(env)
+		if err != nil {
 			return usageError(stdio, c, "%v", err)
 		}
-		opts.RequestTimeout = time.Duration(timeout)
+		opts.Env = mergeEnv(append(fromFiles, given)...)
+		opts.RequestTimeout = *timeout
 		opts.Progress = stdio.Progress
 		var exchange bytes.Buffer
 		if *transcript != "" {
@@ -160,26 +182,4 @@ func serverEnv(values []string) ([]string, error) {
 		env = append(env, v)
 	}
 	return env, nil
-}
-
-// secondsFlag is a positive time limit given in seconds ("10", "2.5") or
-// as a Go duration ("1m").
-type secondsFlag time.Duration
-
-func (s *secondsFlag) String() string { return time.Duration(*s).String() }
-
-func (s *secondsFlag) Set(v string) error {
-	d, err := time.ParseDuration(v)
-	if err != nil {
-		secs, ferr := strconv.ParseFloat(v, 64)
-		if ferr != nil {
-			return errors.New("want seconds (10) or a duration (1m)")
-		}
-		d = time.Duration(secs * float64(time.Second))
-	}
-	if d <= 0 {
-		return errors.New("must be positive")
-	}
-	*s = secondsFlag(d)
-	return nil
 }

@@ -38,8 +38,9 @@ network itself: run npm ci (or npm install) in the package first.
 Flags:
   --skip-tests          check the structure only; nothing of the package runs
   --format text|json    output format (default text)
-  --timeout D           time limit of the test run (default 2m)
-  --request-timeout D   time limit of each MCP request (default 10s)
+  --timeout D           time limit of the test run, in seconds (120) or as a
+                        duration (2m); default 2m
+  --request-timeout D   time limit of each MCP request, likewise; default 10s
 
 ` + exitCodesHelp,
 	}
@@ -47,17 +48,14 @@ Flags:
 		fs := newFlagSet(c)
 		skipTests := fs.Bool("skip-tests", false, "")
 		format := addFormatFlag(fs)
-		timeout := fs.Duration("timeout", 2*time.Minute, "")
-		requestTimeout := fs.Duration("request-timeout", 10*time.Second, "")
+		timeout := addDurationFlag(fs, "timeout", 2*time.Minute)
+		requestTimeout := addDurationFlag(fs, "request-timeout", 10*time.Second)
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
 		if !ok {
 			return code
 		}
 		if len(pos) != 1 {
 			return usageError(stdio, c, "expected exactly one package directory")
-		}
-		if *timeout <= 0 || *requestTimeout <= 0 {
-			return usageError(stdio, c, "time limits must be positive")
 		}
 		return runValidate(ctx, stdio, format, pos[0], core.Options{
 			SkipTests:      *skipTests,

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/pkgdir"
 )
 
 // Kind is the kind of a case: what its call must prove.
@@ -39,6 +40,10 @@ type Case struct {
 	Index     int    // position in the file's array; 0 for a lone object
 	Name      string
 	Arguments *canonjson.Object
+	// ExpectStatus lists the HTTP statuses the case expects the result's
+	// httpStatus to be ("expect": {"httpStatus": 404} or [404, 410]); nil
+	// means any 2xx for a --call and any error for an --error-call.
+	ExpectStatus []int
 }
 
 // where names the case in messages: "cases.json" or "cases.json[2]".
@@ -59,19 +64,13 @@ func usagef(format string, args ...any) error {
 	return &UsageError{Msg: fmt.Sprintf(format, args...)}
 }
 
-// readCases reads a case file: one {"name", "arguments"} object or an array
-// of them. Any problem is a *UsageError naming the file and index.
+// readCases reads a case file: one {"name", "arguments", "expect"} object
+// or an array of them, "expect" optional. Any problem is a *UsageError
+// naming the file and index.
 func readCases(kind Kind, file string) ([]*Case, error) {
-	fi, err := os.Stat(file)
+	data, err := pkgdir.ReadFile(file, maxCaseFile)
 	if err != nil {
-		return nil, usagef("%s %s: %v", kind.flag(), file, unwrapPath(err))
-	}
-	if fi.Size() > maxCaseFile {
-		return nil, usagef("%s %s: %d bytes is more than a case file may hold (%d)", kind.flag(), file, fi.Size(), maxCaseFile)
-	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, usagef("%s %s: %v", kind.flag(), file, unwrapPath(err))
+		return nil, usagef("%s %s: %v", kind.flag(), file, err)
 	}
 	v, err := canonjson.Decode(data)
 	if err != nil {
@@ -92,8 +91,13 @@ func readCases(kind Kind, file string) ([]*Case, error) {
 			return nil, usagef("%s %s: case must be an object {\"name\", \"arguments\"}, found %s", kind.flag(), c.where(), canonjson.TypeName(item))
 		}
 		for _, k := range o.Keys() {
-			if k != "name" && k != "arguments" {
-				return nil, usagef("%s %s: unknown key %q (a case has only \"name\" and \"arguments\")", kind.flag(), c.where(), k)
+			if k != "name" && k != "arguments" && k != "expect" {
+				return nil, usagef("%s %s: unknown key %q (a case has \"name\", \"arguments\" and, optionally, \"expect\")", kind.flag(), c.where(), k)
+			}
+		}
+		if e, ok := o.Get("expect"); ok {
+			if c.ExpectStatus, err = expectedStatuses(kind, e); err != nil {
+				return nil, usagef("%s %s: %v", kind.flag(), c.where(), err)
 			}
 		}
 		name, _ := field(o, "name").(canonjson.String)
@@ -108,6 +112,41 @@ func readCases(kind Kind, file string) ([]*Case, error) {
 		cases = append(cases, c)
 	}
 	return cases, nil
+}
+
+// expectedStatuses reads a case's "expect": {"httpStatus": 404} or
+// {"httpStatus": [404, 410]}.
+func expectedStatuses(kind Kind, v canonjson.Value) ([]int, error) {
+	if kind == DryRun {
+		return nil, errors.New(`a dry-run case sends nothing, so it has no "expect"`)
+	}
+	o, ok := v.(*canonjson.Object)
+	if !ok {
+		return nil, fmt.Errorf(`"expect" must be an object such as {"httpStatus": 404}, found %s`, canonjson.TypeName(v))
+	}
+	for _, k := range o.Keys() {
+		if k != "httpStatus" {
+			return nil, fmt.Errorf(`unknown key %q in "expect" (it has only "httpStatus")`, k)
+		}
+	}
+	raw, _ := o.Get("httpStatus")
+	items, isList := raw.(canonjson.Array)
+	if !isList {
+		items = canonjson.Array{raw}
+	}
+	var out []int
+	for _, item := range items {
+		n, ok := item.(canonjson.Number)
+		code, exact := n.Int64()
+		if !ok || !exact || code < 100 || code > 599 {
+			return nil, fmt.Errorf(`"expect": "httpStatus" must be an HTTP status (100-599) or a non-empty list of them, found %s`, show(item))
+		}
+		out = append(out, int(code))
+	}
+	if len(out) == 0 {
+		return nil, errors.New(`"expect": "httpStatus" must not be an empty list`)
+	}
+	return out, nil
 }
 
 func unwrapPath(err error) error {

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/credential"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 )
@@ -122,55 +124,167 @@ func (p *prober) projection(c *Case, r *toolResult) bool {
 	return true
 }
 
-// checkSuccess judges a --call: isError false, the projection, and (strict)
-// structuredContent valid against the contract's outputSchema.
-func (p *prober) checkSuccess(c *Case, res *mcpcheck.CallResult) bool {
+// httpStatus returns the HTTP status a result passes through
+// ({httpStatus, bodyText}, the core-export-v1 shape), or 0.
+func (r *toolResult) httpStatus() int {
+	o, _ := r.structured.(*canonjson.Object)
+	if o == nil {
+		// A result may carry its JSON as text only.
+		for _, t := range r.texts() {
+			if v, err := canonjson.Decode([]byte(t)); err == nil {
+				if o, _ = v.(*canonjson.Object); o != nil {
+					break
+				}
+			}
+		}
+	}
+	n, _ := field(o, "httpStatus").(canonjson.Number)
+	if code, ok := n.Int64(); ok && code >= 100 && code <= 599 {
+		return int(code)
+	}
+	return 0
+}
+
+// networkErrorCodes are the errors a request gets in the sandbox's network
+// namespace: no route (fetch) and no resolver (DNS).
+var networkErrorCodes = []string{"ENETUNREACH", "EAI_AGAIN"}
+
+// deniedNetwork reports whether a Tool error is the sandbox's denial of the
+// network rather than the service's answer.
+func (p *prober) deniedNetwork(r *toolResult) bool {
+	if p.opts.AllowNetwork || !r.isError {
+		return false
+	}
+	text := r.text()
+	if r.structured != nil {
+		text += string(canonjson.Encode(r.structured))
+	}
+	return slices.ContainsFunc(networkErrorCodes, func(code string) bool { return strings.Contains(text, code) })
+}
+
+const networkHint = "the sandbox denies the network: add --allow-network to let the server reach the service for this run"
+
+// statusProblem says what is wrong with the HTTP status of a case's result,
+// or returns "". ok says which statuses pass when the case expects none.
+func (p *prober) statusProblem(c *Case, status int, ok func(int) bool, want string) string {
+	switch {
+	case c.ExpectStatus != nil && status == 0:
+		return fmt.Sprintf("the case expects HTTP %s, but the result carries no httpStatus", statusList(c.ExpectStatus))
+	case c.ExpectStatus != nil && !slices.Contains(c.ExpectStatus, status):
+		return fmt.Sprintf("answered HTTP %d; the case expects %s", status, statusList(c.ExpectStatus))
+	case c.ExpectStatus == nil && status != 0 && !ok(status):
+		return fmt.Sprintf("answered HTTP %d; %s", status, want)
+	}
+	return ""
+}
+
+// authFailure reports a 401 or 403 answer, which says more about the
+// configuration than about the Tool.
+func (p *prober) authFailure(c *Case, status int) {
+	var passed []string
+	for _, kv := range p.opts.Env {
+		if k, _, _ := strings.Cut(kv, "="); credential.Name(k) {
+			passed = append(passed, k)
+		}
+	}
+	which := "no credential variable was given (--env or --env-file)"
+	if len(passed) > 0 {
+		which = "the server was given " + strings.Join(passed, ", ")
+	}
+	p.report(RuleAuthFailed, c, "answered HTTP %d: authentication failed: check the credential variables (%s)", status, which)
+}
+
+func statusList(codes []int) string {
+	s := make([]string, len(codes))
+	for i, c := range codes {
+		s[i] = strconv.Itoa(c)
+	}
+	return strings.Join(s, " or ")
+}
+
+// checkSuccess judges a --call: isError false, the projection, (strict)
+// structuredContent valid against the contract's outputSchema, and for a
+// result passing an HTTP answer through, a 2xx status or the one the case
+// expects.
+func (p *prober) checkSuccess(c *Case, res *mcpcheck.CallResult) (bool, int) {
 	r := p.answered(RuleCallFailed, c, res)
 	if r == nil {
-		return false
+		return false, 0
 	}
+	status := r.httpStatus()
 	if r.isError {
-		p.report(RuleCallFailed, c, "returned a Tool error: %s", clipString(errorSummary(r), 240))
-		return false
+		hint := ""
+		if p.deniedNetwork(r) {
+			hint = "; " + networkHint
+		}
+		p.report(RuleCallFailed, c, "returned a Tool error: %s%s", clipString(errorSummary(r), 240), hint)
+		return false, status
 	}
 	if !p.projection(c, r) {
-		return false
+		return false, status
 	}
 	if t := p.exp.tool(c.Name); t != nil {
 		if vs := validate(t.output, r.structured); len(vs) > 0 {
 			p.report(RuleResultSchema, c, "structuredContent does not match the outputSchema: %s", joinViolations(vs))
-			return false
+			return false, status
 		}
 	}
-	return true
+	if c.ExpectStatus == nil && (status == 401 || status == 403) {
+		p.authFailure(c, status)
+		return false, status
+	}
+	if msg := p.statusProblem(c, status, is2xx, `a --call passes on a 2xx status, or on the one its case expects ("expect": {"httpStatus": 404})`); msg != "" {
+		p.report(RuleCallStatus, c, "%s", msg)
+		return false, status
+	}
+	return true, status
 }
 
+func is2xx(status int) bool { return status >= 200 && status <= 299 }
+
 // checkFailure judges an --error-call: a result (not a protocol error) with
-// isError true and (strict) the contract's error envelope.
-func (p *prober) checkFailure(c *Case, res *mcpcheck.CallResult) bool {
+// isError true and (strict) the contract's error envelope, or a result
+// passing through an HTTP error status (the one the case expects, if any).
+func (p *prober) checkFailure(c *Case, res *mcpcheck.CallResult) (bool, int) {
 	if res != nil && res.Error != nil {
 		p.report(RuleErrorCall, c, "answered with JSON-RPC error %d: %s; a failure inside the handler must be a result with isError: true",
 			res.Error.Code, res.Error.Message)
-		return false
+		return false, 0
 	}
 	r := p.answered(RuleErrorCall, c, res)
 	if r == nil {
-		return false
+		return false, 0
 	}
+	status := r.httpStatus()
 	if !r.isError {
-		p.report(RuleErrorCall, c, "succeeded; an --error-call case must make the handler fail (isError: true)")
-		return false
+		if msg := p.statusProblem(c, status, func(s int) bool { return !is2xx(s) }, "an --error-call case must fail"); msg != "" {
+			p.report(RuleErrorCall, c, "%s", msg)
+			return false, status
+		}
+		if status == 0 {
+			p.report(RuleErrorCall, c, "succeeded; an --error-call case must make the handler fail (isError: true) or the service answer an HTTP error status")
+			return false, status
+		}
+		return true, status // the service's own error answer, passed through
+	}
+	if p.deniedNetwork(r) {
+		p.report(RuleErrorCall, c, "failed only because %s", networkHint)
+		return false, status
+	}
+	if c.ExpectStatus != nil {
+		p.report(RuleErrorCall, c, "returned a Tool error (%s); the case expects HTTP %s", clipString(errorSummary(r), 120), statusList(c.ExpectStatus))
+		return false, status
 	}
 	if !p.projection(c, r) {
-		return false
+		return false, status
 	}
 	if t := p.exp.tool(c.Name); t != nil {
 		if problems := envelopeProblems(r, t); len(problems) > 0 {
 			p.report(RuleErrorEnvelope, c, "%s", strings.Join(problems, "; "))
-			return false
+			return false, status
 		}
 	}
-	return true
+	return true, status
 }
 
 // envelopeProblems checks a Tool error against the contract's error
@@ -208,6 +322,8 @@ func envelopeProblems(r *toolResult, t *expectedTool) []string {
 // checkDryRun judges a --dry-run-call: a successful result holding exactly
 // {dryRun: true, validatedInput, operationPolicy, operationSummary}, the
 // input as given and the policy and summary as the contract projects them.
+// A core-export-v1 package has no contract: its result must be an object
+// with dryRun: true, whatever else it shows of the request.
 func (p *prober) checkDryRun(c *Case, res *mcpcheck.CallResult) bool {
 	r := p.answered(RuleCallFailed, c, res)
 	if r == nil {
@@ -220,7 +336,19 @@ func (p *prober) checkDryRun(c *Case, res *mcpcheck.CallResult) bool {
 	if !p.projection(c, r) {
 		return false
 	}
-	sc := r.structured.(*canonjson.Object) // projection checked it
+	sc, _ := r.structured.(*canonjson.Object)
+	if !p.exp.strict {
+		if v := field(sc, "dryRun"); v != canonjson.Value(canonjson.Bool(true)) {
+			hint := ""
+			if r.httpStatus() != 0 {
+				hint = fmt.Sprintf(" (it answered HTTP %d: the call was sent)", r.httpStatus())
+			}
+			p.report(RuleDryRun, c, "the result's dryRun is %s, want true%s; a write must return its request instead of sending it when %s=1",
+				show(v), hint, p.exp.dryRunVariable)
+			return false
+		}
+		return true
+	}
 	t := p.exp.tool(c.Name)
 	if keys := keysOf(sc); !slices.Equal(keys, dryRunKeys) {
 		hint := ""

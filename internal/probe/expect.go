@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/pkgdir"
@@ -34,7 +36,7 @@ var hintNames = []string{"readOnlyHint", "destructiveHint", "idempotentHint", "o
 type expectations struct {
 	strict          bool
 	protocolVersion string
-	dryRunVariable  string          // "" for core packages
+	dryRunVariable  string          // set to 1 for the dry-run cases
 	tools           []*expectedTool // contract order; nil for core packages
 }
 
@@ -67,15 +69,28 @@ func (e *expectations) tool(name string) *expectedTool {
 }
 
 // coreExpectations are those of a core-export-v1 package: the protocol
-// version, and tools checked for shape rather than against a contract.
+// version, tools checked for shape rather than against a contract, and the
+// dry-run variable the example and the scaffold honour.
 func coreExpectations() *expectations {
-	return &expectations{protocolVersion: mcpcheck.DefaultProtocolVersion}
+	return &expectations{protocolVersion: mcpcheck.DefaultProtocolVersion, dryRunVariable: DefaultDryRunVariable}
 }
 
 // loadStrict reads a strict package's expectations. Problems are findings;
-// the result is nil when the probe cannot know what to expect.
+// the result is nil when the probe cannot know what to expect. A package
+// without its derived views gets them from canonical-contract.json,
+// derived in process.
 func loadStrict(pkg *pkgdir.Package, l *diag.List) *expectations {
 	rd := &docReader{pkg: pkg, diags: l}
+	if !pkg.Has(bundleFile) || !pkg.Has(contractFile) {
+		if !pkg.Has(contract.ContractFile) {
+			l.Add(RuleExpectations.New(contractFile, "%s and %s come from code2skill derive, and the package has neither them nor the %s they are derived from",
+				bundleFile, contractFile, contract.ContractFile))
+			return nil
+		}
+		if rd.views = deriveViews(pkg, l); rd.views == nil {
+			return nil
+		}
+	}
 	e := &expectations{strict: true, protocolVersion: mcpcheck.DefaultProtocolVersion, dryRunVariable: DefaultDryRunVariable}
 
 	if prof, ok := rd.object(profileFile); ok {
@@ -133,10 +148,34 @@ func loadStrict(pkg *pkgdir.Package, l *diag.List) *expectations {
 	return e
 }
 
-// docReader reads the expectation files, reporting what is missing.
+// deriveViews derives a package's views from its Portable Core in
+// process, keyed by path; nil (with the findings) when the inputs have
+// errors or cannot be read.
+func deriveViews(pkg *pkgdir.Package, l *diag.List) map[string][]byte {
+	in, found, err := derive.ReadInputs(pkg.Dir())
+	if err != nil {
+		l.Add(RuleExpectations.New(contract.ContractFile, "cannot derive the expectations: %v", err))
+		return nil
+	}
+	found.Merge(derive.Check(in))
+	if found.HasErrors() {
+		l.Merge(found)
+		l.Add(RuleExpectations.New(contract.ContractFile, "the package has no derived views and its Portable Core has errors, so the probe cannot know what to expect"))
+		return nil
+	}
+	views := map[string][]byte{}
+	for _, v := range derive.Views(in) {
+		views[v.Path] = v.Data
+	}
+	return views
+}
+
+// docReader reads the expectation files, reporting what is missing. views,
+// when set, holds the derived views computed in process.
 type docReader struct {
 	pkg    *pkgdir.Package
 	diags  *diag.List
+	views  map[string][]byte
 	failed bool
 }
 
@@ -148,6 +187,9 @@ func (rd *docReader) report(file, pointer, format string, args ...any) {
 // object reads and decodes a file whose top level must be an object.
 func (rd *docReader) object(file string) (*canonjson.Object, bool) {
 	data, err := rd.pkg.ReadFile(file)
+	if view, ok := rd.views[file]; ok {
+		data, err = view, nil
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		rd.report(file, "", "%s is missing; the probe reads its expectations from it (code2skill derive writes it)", file)
 		return nil, false
@@ -225,8 +267,8 @@ func (rd *docReader) tool(c *canonjson.Object, at string) *expectedTool {
 	if ec := schema("errorContract"); ec != nil {
 		path := func(key string, required bool) []string {
 			v, present := ec.Get(key)
-			if !present && !required {
-				return nil
+			if _, null := v.(canonjson.Null); !required && (!present || null) {
+				return nil // an optional path may be absent or null
 			}
 			arr, ok := v.(canonjson.Array)
 			var out []string

@@ -110,6 +110,17 @@ type ToolStatus struct {
 	DryRun    Status `json:"dryRun"`
 }
 
+// CallStatus is one row of the per-call table: a case and its verdict.
+type CallStatus struct {
+	Case string `json:"case"` // the case file and index, file[i]
+	Tool string `json:"tool"`
+	Kind string `json:"kind"` // call, error-call or dry-run-call
+	// HTTPStatus is the status the result passed through (httpStatus), 0
+	// when it carries none.
+	HTTPStatus int    `json:"httpStatus,omitempty"`
+	Verdict    Status `json:"verdict"`
+}
+
 // Unknown-tool answer forms.
 const (
 	AnswerProtocolError = "jsonrpc-error"     // the specification's form
@@ -130,6 +141,7 @@ type Result struct {
 	// the server did not reject the unknown tool (or was not asked).
 	UnknownToolAnswer string
 	Tools             []*ToolStatus
+	Calls             []*CallStatus // in the order the calls were made
 	Checks            Checks
 	// NodeProcesses counts the server processes started.
 	NodeProcesses int
@@ -194,17 +206,17 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 		if exp = loadStrict(pkg, r.Diagnostics); exp == nil {
 			return r, nil
 		}
-		for _, kv := range opts.Env {
-			if k, _, _ := strings.Cut(kv, "="); k == exp.dryRunVariable {
-				return nil, usagef("%s is the package's dry-run variable: the probe sets it itself, only for the dry-run cases", k)
-			}
+	}
+	for _, kv := range opts.Env {
+		if k, _, _ := strings.Cut(kv, "="); k == exp.dryRunVariable {
+			return nil, usagef("%s is the package's dry-run variable: the probe sets it itself, only for the dry-run cases", k)
 		}
+	}
+	if strict {
 		if err := checkCases(exp, cases); err != nil {
 			return nil, err
 		}
 		r.Diagnostics.Add(coverage(exp, cases, opts.Offline)...)
-	} else if len(opts.DryRunCalls) > 0 {
-		return nil, usagef("--dry-run-call needs a strict-export-v1 package: a %s package declares no dry-run variable", pkgdir.ProfileCore)
 	}
 
 	tmp, err := os.MkdirTemp(opts.TempDir, "code2skill-probe-")

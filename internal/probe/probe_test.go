@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/code2skill/code2skill/assets"
 	"github.com/code2skill/code2skill/internal/diag"
@@ -352,6 +353,11 @@ func TestProbeUsageErrors(t *testing.T) {
 			`/limit: is a number, want "integer"`},
 		{"dry-run variable passed", Options{Offline: true, Env: []string{"SAMPLE_NOTES_DRY_RUN=1"}}, "SAMPLE_NOTES_DRY_RUN is the package's dry-run variable"},
 		{"offline with calls", Options{Offline: true, Calls: []string{casesFile(t, "ok.json", `{"name": "list_sample_notes", "arguments": {}}`)}}, "--offline makes no business calls"},
+		{"expect on a dry-run case", Options{DryRunCalls: []string{casesFile(t, "dx.json", `{"name": "create_sample_note", "arguments": {"title": "x"}, "expect": {"httpStatus": 200}}`)}}, `a dry-run case sends nothing, so it has no "expect"`},
+		{"expect not a status", Options{Calls: []string{casesFile(t, "ex.json", `{"name": "list_sample_notes", "arguments": {}, "expect": {"httpStatus": 99}}`)}}, `"httpStatus" must be an HTTP status (100-599)`},
+		{"expect an empty list", Options{Calls: []string{casesFile(t, "el.json", `{"name": "list_sample_notes", "arguments": {}, "expect": {"httpStatus": []}}`)}}, `must not be an empty list`},
+		{"expect another key", Options{Calls: []string{casesFile(t, "ek.json", `{"name": "list_sample_notes", "arguments": {}, "expect": {"status": 200}}`)}}, `unknown key "status" in "expect"`},
+		{"a FIFO case file", Options{Calls: []string{fifo(t)}}, "not a regular file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Run(context.Background(), pkg, tc.opts)
@@ -431,8 +437,15 @@ func TestProbeCorePackage(t *testing.T) {
 	t.Parallel()
 	pkg := corePackage(t)
 	opts := Options{
-		Calls:      []string{casesFile(t, "calls.json", `{"name": "list_sample_shelves", "arguments": {"room": "north"}}`)},
-		ErrorCalls: []string{casesFile(t, "errors.json", `{"name": "add_sample_shelf", "arguments": {"label": "unreachable"}}`)},
+		Calls: []string{casesFile(t, "calls.json", `[
+			{"name": "list_sample_shelves", "arguments": {"room": "north"}},
+			{"name": "list_sample_shelves", "arguments": {"room": "missing"}, "expect": {"httpStatus": [404, 410]}}
+		]`)},
+		ErrorCalls: []string{casesFile(t, "errors.json", `[
+			{"name": "add_sample_shelf", "arguments": {"label": "unreachable"}},
+			{"name": "add_sample_shelf", "arguments": {"label": "taken"}},
+			{"name": "add_sample_shelf", "arguments": {"label": "taken"}, "expect": {"httpStatus": 409}}
+		]`)},
 	}
 	r := run(t, pkg, opts)
 	if r.Diagnostics.Len() != 0 {
@@ -445,8 +458,21 @@ func TestProbeCorePackage(t *testing.T) {
 	if diff := cmp.Diff(want, r.Tools); diff != "" {
 		t.Errorf("table (-want +got)\n%s", diff)
 	}
+	calls := []*CallStatus{
+		{Case: opts.Calls[0] + "[0]", Tool: "list_sample_shelves", Kind: "call", HTTPStatus: 200, Verdict: Passed},
+		{Case: opts.Calls[0] + "[1]", Tool: "list_sample_shelves", Kind: "call", HTTPStatus: 404, Verdict: Passed},
+		{Case: opts.ErrorCalls[0] + "[0]", Tool: "add_sample_shelf", Kind: "error-call", Verdict: Passed},
+		{Case: opts.ErrorCalls[0] + "[1]", Tool: "add_sample_shelf", Kind: "error-call", HTTPStatus: 409, Verdict: Passed},
+		{Case: opts.ErrorCalls[0] + "[2]", Tool: "add_sample_shelf", Kind: "error-call", HTTPStatus: 409, Verdict: Passed},
+	}
+	if diff := cmp.Diff(calls, r.Calls); diff != "" {
+		t.Errorf("calls (-want +got)\n%s", diff)
+	}
 	if r.NodeProcesses != 1 || r.Profile != pkgdir.ProfileCore {
 		t.Errorf("%d node processes, profile %q", r.NodeProcesses, r.Profile)
+	}
+	if s := r.Summary(); s.RuntimeVerificationRequired || !strings.HasPrefix(s.Message, "passed: 2 tool(s)") || s.Message != r.Message() {
+		t.Errorf("summary: runtime verification required %v, message %q", s.RuntimeVerificationRequired, s.Message)
 	}
 
 	// The same package with closed input schemas breaks a core rule.
@@ -458,11 +484,121 @@ func TestProbeCorePackage(t *testing.T) {
 	if r.Tools[0].Discovery != Failed {
 		t.Errorf("discovery of a closed tool = %s", r.Tools[0].Discovery)
 	}
+}
 
-	// A core package declares no dry-run variable.
-	_, err := Run(context.Background(), pkg, Options{DryRunCalls: []string{opts.Calls[0]}})
-	var ue *UsageError
-	if !errors.As(err, &ue) {
-		t.Errorf("--dry-run-call on a core package: err = %v, want a usage error", err)
+// TestProbeCoreVerdicts checks that a call passes only on what proves it:
+// a 2xx status or the expected one for a --call, an error for an
+// --error-call; and that the verdict says what was not proven.
+func TestProbeCoreVerdicts(t *testing.T) {
+	t.Parallel()
+	pkg := corePackage(t)
+	for _, tc := range []struct {
+		name     string
+		opts     Options
+		rules    []string
+		contains string
+		verdict  string
+	}{
+		{"401", Options{Calls: []string{casesFile(t, "c.json", `{"name": "list_sample_shelves", "arguments": {"room": "locked"}}`)},
+			Env: []string{"CODE2SKILL_SAMPLE_SHELF_API_TOKEN=x"}},
+			[]string{"PROBE_AUTH_FAILED"}, "answered HTTP 401: authentication failed: check the credential variables (the server was given CODE2SKILL_SAMPLE_SHELF_API_TOKEN)", "failed"},
+		{"403", Options{Calls: []string{casesFile(t, "c.json", `{"name": "list_sample_shelves", "arguments": {"room": "forbidden"}}`)}},
+			[]string{"PROBE_AUTH_FAILED"}, "no credential variable was given (--env or --env-file)", "failed"},
+		{"404 without expect", Options{Calls: []string{casesFile(t, "c.json", `{"name": "list_sample_shelves", "arguments": {"room": "missing"}}`)}},
+			[]string{"PROBE_CALL_HTTP_STATUS"}, `answered HTTP 404; a --call passes on a 2xx status`, "failed"},
+		{"200 where 404 is expected", Options{Calls: []string{casesFile(t, "c.json", `{"name": "list_sample_shelves", "arguments": {}, "expect": {"httpStatus": 404}}`)}},
+			[]string{"PROBE_CALL_HTTP_STATUS"}, "answered HTTP 200; the case expects 404", "failed"},
+		{"error call that succeeds", Options{ErrorCalls: []string{casesFile(t, "e.json", `{"name": "add_sample_shelf", "arguments": {"label": "new"}}`)}},
+			[]string{"PROBE_ERROR_CALL"}, "answered HTTP 201; an --error-call case must fail", "failed"},
+		{"network denied", Options{Calls: []string{casesFile(t, "c.json", `{"name": "list_sample_shelves", "arguments": {"room": "offline"}}`)}},
+			[]string{"PROBE_CALL_FAILED"}, "add --allow-network", "failed"},
+		{"network denied for an error call", Options{ErrorCalls: []string{casesFile(t, "e.json", `{"name": "list_sample_shelves", "arguments": {"room": "offline"}}`)}},
+			[]string{"PROBE_ERROR_CALL"}, "failed only because the sandbox denies the network", "failed"},
+		{"no call", Options{}, nil, "", "protocol checks passed; no business call was made"},
+		{"error calls only", Options{ErrorCalls: []string{casesFile(t, "e.json", `{"name": "add_sample_shelf", "arguments": {"label": "unreachable"}}`)}},
+			nil, "", "protocol checks and error calls passed; no successful business call was made"},
+		{"offline", Options{Offline: true}, []string{"PROBE_OFFLINE"}, "", "protocol checks passed; business calls not run (--offline)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := run(t, pkg, tc.opts)
+			if diff := cmp.Diff(tc.rules, r.Diagnostics.RuleIDs(), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("rules (-want +got)\n%s", diff)
+			}
+			var messages []string
+			for _, d := range r.Diagnostics.Sorted() {
+				messages = append(messages, d.Message)
+			}
+			if !strings.Contains(strings.Join(messages, "\n"), tc.contains) {
+				t.Errorf("findings %q do not say %q", messages, tc.contains)
+			}
+			s := r.Summary()
+			if !strings.HasPrefix(s.Message, tc.verdict+": ") && !strings.HasPrefix(s.Message, tc.verdict+"; ") || s.Message != r.Message() {
+				t.Errorf("message %q, want the verdict %q", s.Message, tc.verdict)
+			}
+			if !s.RuntimeVerificationRequired {
+				t.Error("runtime verification is not required, yet no --call passed")
+			}
+		})
 	}
+}
+
+func TestProbeCoreDryRun(t *testing.T) {
+	t.Parallel()
+	pkg := corePackage(t)
+	opts := Options{
+		Calls:       []string{casesFile(t, "c.json", `{"name": "list_sample_shelves", "arguments": {}}`)},
+		DryRunCalls: []string{casesFile(t, "d.json", `{"name": "add_sample_shelf", "arguments": {"label": "new"}}`)},
+	}
+	r := run(t, pkg, opts)
+	if r.Diagnostics.Len() != 0 || r.Checks.DryRun.Passed != 1 || r.Tools[1].DryRun != Passed {
+		t.Fatalf("dry-run on a core package that honours it: %v, %+v", r.Diagnostics.Sorted(), r.Checks)
+	}
+	// The dry-run call runs in a session of its own, with the dry-run
+	// variable and no network; the business call in another.
+	if r.NodeProcesses != 2 {
+		t.Errorf("%d node processes, want 2", r.NodeProcesses)
+	}
+
+	opts.Env = []string{"CORE_FAULT=ignore-dry-run"}
+	r = run(t, pkg, opts)
+	if diff := cmp.Diff([]string{"PROBE_DRY_RUN"}, r.Diagnostics.RuleIDs()); diff != "" {
+		t.Errorf("a write ignoring dry-run: rules (-want +got)\n%s", diff)
+	}
+	if d := r.Diagnostics.Sorted()[0]; !strings.Contains(d.Message, "it answered HTTP 201: the call was sent") {
+		t.Errorf("finding %v", d)
+	}
+}
+
+func TestProbeCoreUsageErrors(t *testing.T) {
+	t.Parallel()
+	pkg := corePackage(t)
+	for _, tc := range []struct {
+		name string
+		opts Options
+		want string
+	}{
+		{"unknown tool", Options{Calls: []string{casesFile(t, "u.json", `[{"name": "list_sample_shelves", "arguments": {}}, {"name": "drop_sample_shelf", "arguments": {}}]`)}},
+			`u.json[1]: the server lists no tool "drop_sample_shelf" (it lists "list_sample_shelves", "add_sample_shelf")`},
+		{"dry-run variable passed", Options{Env: []string{"CODE2SKILL_DRY_RUN=1"}}, "CODE2SKILL_DRY_RUN is the package's dry-run variable"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			nodeSlots <- struct{}{}
+			defer func() { <-nodeSlots }()
+			_, err := Run(context.Background(), pkg, Options{TempDir: t.TempDir(), RequestTimeout: time.Minute, Calls: tc.opts.Calls, Env: tc.opts.Env})
+			var ue *UsageError
+			if !errors.As(err, &ue) || !strings.Contains(ue.Msg, tc.want) {
+				t.Errorf("err = %v, want a usage error holding %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// fifo returns the path of a named pipe: reading it would block forever.
+func fifo(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "cases.json")
+	if err := mkfifo(p); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	return p
 }

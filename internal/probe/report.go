@@ -3,6 +3,7 @@ package probe
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -24,10 +25,15 @@ type Summary struct {
 	NodeProcesses     int           `json:"nodeProcesses"`
 	Checks            Checks        `json:"checks"`
 	Tools             []*ToolStatus `json:"tools"`
-	// BusinessCallsNotRun lists the tools whose business calls an offline
-	// probe did not make; RuntimeVerificationRequired is then true.
-	BusinessCallsNotRun         []string `json:"businessCallsNotRun,omitempty"`
-	RuntimeVerificationRequired bool     `json:"runtimeVerificationRequired"`
+	Calls             []*CallStatus `json:"calls"`
+	// BusinessCallsNotRun lists the tools no --call proved: all of them
+	// offline, those without a --call otherwise.
+	BusinessCallsNotRun []string `json:"businessCallsNotRun,omitempty"`
+	// RuntimeVerificationRequired is false only when business calls were
+	// made and every one of them passed.
+	RuntimeVerificationRequired bool `json:"runtimeVerificationRequired"`
+	// Message is the text report's summary line, without the package.
+	Message string `json:"message"`
 }
 
 // Summary returns the JSON summary of the result.
@@ -49,18 +55,30 @@ func (r *Result) Summary() *Summary {
 	if s.Tools == nil {
 		s.Tools = []*ToolStatus{}
 	}
-	if r.Offline {
-		s.BusinessCallsNotRun = []string{}
-		for _, t := range r.Tools {
+	s.Calls = r.Calls
+	if s.Calls == nil {
+		s.Calls = []*CallStatus{}
+	}
+	for _, t := range r.Tools {
+		if r.Offline || t.Success == NotRun {
 			s.BusinessCallsNotRun = append(s.BusinessCallsNotRun, t.Name)
 		}
-		s.RuntimeVerificationRequired = true
 	}
+	s.RuntimeVerificationRequired = r.RuntimeVerificationRequired()
+	s.Message = r.Message()
 	return s
 }
 
-// WriteTable prints the per-tool table: one row per tool, one column per
-// kind of check.
+// RuntimeVerificationRequired reports whether the package's business calls
+// are still to be verified: the probe was offline, made no --call, or a
+// --call failed.
+func (r *Result) RuntimeVerificationRequired() bool {
+	return r.Offline || r.Checks.Success.Passed == 0 || r.Checks.Success.Failed > 0
+}
+
+// WriteTable prints the per-tool table, one row per tool and one column
+// per kind of check, then the per-call table, one row per case with the
+// HTTP status its result passed through.
 func (r *Result) WriteTable(w io.Writer) error {
 	if len(r.Tools) == 0 {
 		return nil
@@ -70,6 +88,16 @@ func (r *Result) WriteTable(w io.Writer) error {
 	for _, t := range r.Tools {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.Name, cell(t.Discovery), cell(t.Success), cell(t.Error), cell(t.DryRun))
 	}
+	if len(r.Calls) > 0 {
+		fmt.Fprintln(tw, "\nCALL\tTOOL\tKIND\tHTTP\tRESULT")
+		for _, c := range r.Calls {
+			status := "-"
+			if c.HTTPStatus != 0 {
+				status = strconv.Itoa(c.HTTPStatus)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Case, c.Tool, c.Kind, status, cell(c.Verdict))
+		}
+	}
 	return tw.Flush()
 }
 
@@ -77,9 +105,25 @@ func cell(s Status) string { return strings.ReplaceAll(string(s), "-", " ") }
 
 // Line returns the one summary line of the text report.
 func (r *Result) Line(dir string) string {
-	status := "passed"
-	if r.Diagnostics.HasErrors() {
-		status = "failed"
+	return dir + ": " + r.Message()
+}
+
+// Message says how far the probe proved the package, never more: "passed"
+// only when business calls were made and all passed; a probe that made
+// none says so.
+func (r *Result) Message() string {
+	var verdict string
+	switch {
+	case r.Diagnostics.HasErrors():
+		verdict = "failed"
+	case r.Offline:
+		verdict = "protocol checks passed; business calls not run (--offline)"
+	case r.Checks.Success.Passed+r.Checks.Success.Failed == 0 && r.Checks.Error.Passed+r.Checks.Error.Failed == 0:
+		verdict = "protocol checks passed; no business call was made"
+	case r.Checks.Success.Passed == 0:
+		verdict = "protocol checks and error calls passed; no successful business call was made"
+	default:
+		verdict = "passed"
 	}
 	var parts []string
 	if r.ProtocolVersion != "" {
@@ -104,8 +148,12 @@ func (r *Result) Line(dir string) string {
 	case AnswerToolError:
 		parts = append(parts, "unknown tool rejected with an isError result (-32602)")
 	}
-	if r.Offline {
-		parts = append(parts, "business calls not run: runtime verification still required")
+	if verdict != "failed" && r.RuntimeVerificationRequired() && r.NodeProcesses > 0 {
+		parts = append(parts, "runtime verification still required")
 	}
-	return fmt.Sprintf("%s: %s: %s", dir, status, strings.Join(parts, "; "))
+	sep := "; " // the verdict is a clause of its own
+	if verdict == "passed" || verdict == "failed" {
+		sep = ": "
+	}
+	return verdict + sep + strings.Join(parts, "; ")
 }

@@ -48,8 +48,12 @@ var (
 		"a result has no text block whose JSON equals its structuredContent")
 	RuleResultSchema = diag.Register("PROBE_RESULT_SCHEMA", diag.Error,
 		"a successful result does not match the contract's outputSchema")
+	RuleCallStatus = diag.Register("PROBE_CALL_HTTP_STATUS", diag.Error,
+		"a --call's result passes through an HTTP status other than 2xx, or than the one its case expects")
+	RuleAuthFailed = diag.Register("PROBE_AUTH_FAILED", diag.Error,
+		"a --call was answered HTTP 401 or 403: the service refused the credentials the server was given")
 	RuleErrorCall = diag.Register("PROBE_ERROR_CALL", diag.Error,
-		"an --error-call case did not return a Tool execution error (a result with isError: true)")
+		"an --error-call case did not fail: neither a Tool error (isError: true) nor an HTTP error status (or the one its case expects)")
 	RuleErrorEnvelope = diag.Register("PROBE_ERROR_ENVELOPE", diag.Error,
 		"a Tool error lacks the declared envelope: code, message, details, retryability")
 	RuleDryRun = diag.Register("PROBE_DRY_RUN", diag.Error,

@@ -64,23 +64,25 @@ func (p *prober) run(ctx context.Context) error {
 		network = sandbox.AllowNetwork
 	}
 
-	var env []string
-	protocolNetwork := sandbox.DenyNetwork
-	if p.exp.strict {
-		env = []string{p.exp.dryRunVariable + "=1"}
-	} else {
-		// A core package has no dry-run branch: its cases run here.
-		protocolNetwork = network
+	// The protocol session runs under the dry-run variable, without the
+	// network, whenever it makes dry-run calls or (strict) may call a
+	// tool with invalid arguments: nothing it does can dispatch a write.
+	// A core package without dry-run cases makes its business calls in
+	// the same session, which saves a node process.
+	separate := p.exp.strict || len(p.casesOf(DryRun)) > 0
+	env, protocolNetwork, protocolCases := []string{p.exp.dryRunVariable + "=1"}, sandbox.DenyNetwork, p.casesOf(DryRun)
+	if !separate {
+		env, protocolNetwork, protocolCases = nil, network, business
 	}
 	s, err := p.start(ctx, "protocol", env, protocolNetwork)
 	if err != nil {
 		return err
 	}
-	err = p.protocolSession(ctx, s, business)
+	err = p.protocolSession(ctx, s, protocolCases)
 	if err := p.finish(s, err); err != nil {
 		return err
 	}
-	if !p.exp.strict || len(business) == 0 || p.result.ProtocolVersion == "" {
+	if !separate || len(business) == 0 || p.result.ProtocolVersion == "" {
 		return nil
 	}
 	s, err = p.start(ctx, "business", nil, network)
@@ -118,15 +120,20 @@ func (p *prober) finish(s *mcpcheck.Session, err error) error {
 	return closeErr
 }
 
-// protocolSession runs the protocol checks, then the dry-run cases (strict)
-// or the business cases (core).
-func (p *prober) protocolSession(ctx context.Context, s *mcpcheck.Session, business []*Case) error {
+// protocolSession runs the protocol checks, then cases: the dry-run cases,
+// or a core package's business cases when it has no dry-run case.
+func (p *prober) protocolSession(ctx context.Context, s *mcpcheck.Session, cases []*Case) error {
 	tools, err := s.ListTools(ctx)
 	if err != nil {
 		return err
 	}
 	if !s.Down() {
 		p.surface(tools)
+		if !p.exp.strict {
+			if err := p.checkCaseTools(tools); err != nil {
+				return err
+			}
+		}
 	}
 	if err := p.unknownTool(ctx, s); err != nil {
 		return err
@@ -140,9 +147,24 @@ func (p *prober) protocolSession(ctx context.Context, s *mcpcheck.Session, busin
 				return err
 			}
 		}
-		return p.callAll(ctx, s, p.casesOf(DryRun))
 	}
-	return p.callAll(ctx, s, business)
+	return p.callAll(ctx, s, cases)
+}
+
+// checkCaseTools makes sure every case of a core package names a tool the
+// server lists: a case for another tool is the caller's mistake, a usage
+// error, not a row of the table.
+func (p *prober) checkCaseTools(tools []mcpcheck.Tool) error {
+	var names []string
+	for _, t := range tools {
+		names = append(names, t.Name)
+	}
+	for _, c := range p.cases {
+		if !slices.Contains(names, c.Name) {
+			return usagef("%s %s: the server lists no tool %q (it lists %s)", c.Kind.flag(), c.where(), c.Name, quoteList(names))
+		}
+	}
+	return nil
 }
 
 // casesOf returns the cases of the given kinds, in the order given.
@@ -164,20 +186,27 @@ func (p *prober) callAll(ctx context.Context, s *mcpcheck.Session, cases []*Case
 			return err
 		}
 		row := p.row(c.Name)
+		var ok bool
+		var status int
 		switch c.Kind {
 		case Success:
-			ok := p.checkSuccess(c, res)
+			ok, status = p.checkSuccess(c, res)
 			mark(&row.Success, ok)
 			p.result.Checks.Success.add(ok)
 		case Failure:
-			ok := p.checkFailure(c, res)
+			ok, status = p.checkFailure(c, res)
 			mark(&row.Error, ok)
 			p.result.Checks.Error.add(ok)
 		case DryRun:
-			ok := p.checkDryRun(c, res)
+			ok = p.checkDryRun(c, res)
 			mark(&row.DryRun, ok)
 			p.result.Checks.DryRun.add(ok)
 		}
+		verdict := Passed
+		if !ok {
+			verdict = Failed
+		}
+		p.result.Calls = append(p.result.Calls, &CallStatus{Case: c.where(), Tool: c.Name, Kind: c.Kind.flag()[2:], HTTPStatus: status, Verdict: verdict})
 	}
 	return nil
 }
