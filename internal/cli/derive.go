@@ -2,12 +2,15 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 
 	"github.com/code2skill/code2skill/internal/atomicfile"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/pkgdir"
 )
 
 func deriveCmd() *command {
@@ -52,12 +55,30 @@ Flags:
 		if len(pos) != 1 {
 			return usageError(stdio, c, "want exactly one package directory, got %d arguments", len(pos))
 		}
-		if fi, err := os.Stat(pos[0]); err != nil || !fi.IsDir() {
-			return usageError(stdio, c, "%s is not a directory", pos[0])
+		if d, ok := notAPackage(pos[0]); ok {
+			// Reported as validate reports it: a finding, not a usage error.
+			res := &deriveResult{}
+			res.list.Add(d)
+			return printDerive(stdio, format, res)
 		}
 		return printDerive(stdio, format, runDerive(pos[0]))
 	}
 	return c
+}
+
+// notAPackage returns the finding for a path that is not a directory, as
+// pkgdir.Open reports it to validate and probe.
+func notAPackage(dir string) (diag.Diagnostic, bool) {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return pkgdir.RuleNotFound.New("", "%s: no such directory", dir), true
+	case err != nil:
+		return pkgdir.RuleNotFound.New("", "%s: %v", dir, errors.Unwrap(err)), true
+	case !fi.IsDir():
+		return pkgdir.RuleNotDirectory.New("", "%s is not a directory", dir), true
+	}
+	return diag.Diagnostic{}, false
 }
 
 // deriveResult is what one derive run found and wrote.
