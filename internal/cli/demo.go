@@ -54,6 +54,9 @@ Flags:
 		default:
 			return usageError(stdio, c, "at most one directory")
 		}
+		if strings.TrimSpace(dir) == "" {
+			return usageError(stdio, c, "the directory is empty; name one, or leave it out for ./%s", defaultDemoDir)
+		}
 		empty, _, err := pkgdir.IsEmptyDir(dir)
 		if err != nil {
 			fmt.Fprintf(stdio.Err, "code2skill demo: %v\n", err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/code2skill/code2skill/internal/scaffold"
 )
@@ -78,6 +79,11 @@ Exit codes:
 			return usageError(stdio, c, "want exactly one directory, got %d arguments", len(pos))
 		}
 		dir := pos[0]
+		if strings.TrimSpace(dir) == "" {
+			// filepath.Abs("") is the working directory: never write there
+			// by accident.
+			return usageError(stdio, c, "the directory is empty; name the package's directory")
+		}
 		abs, err := filepath.Abs(dir)
 		if err != nil {
 			fmt.Fprintf(stdio.Err, "code2skill init: %v\n", err)

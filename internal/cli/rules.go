@@ -17,7 +17,8 @@ func rulesCmd() *command {
 
 Lists every registered rule: its stable ID, the severity of its findings and
 its one-line purpose. With PREFIX, only the rules whose ID starts with it
-(case-insensitive), e.g. "code2skill rules CORE_".
+(case-insensitive), e.g. "code2skill rules CORE_"; a PREFIX no rule ID starts
+with is a usage error.
 
 Flags:
   --format text|json   output format (default text)
@@ -38,6 +39,9 @@ Flags:
 			if len(pos) == 0 || strings.HasPrefix(r.ID, strings.ToUpper(pos[0])) {
 				rules = append(rules, r)
 			}
+		}
+		if len(rules) == 0 {
+			return usageError(stdio, c, "no rule ID starts with %q; run code2skill rules to list them all", strings.ToUpper(pos[0]))
 		}
 		if *format == formatJSON {
 			type jsonRule struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"strings"
 )
 
 // Version is the code2skill version. Release builds set it with
@@ -11,23 +12,16 @@ import (
 // otherwise the module version recorded by "go install" is used.
 var Version = ""
 
-func version() string {
-	if Version != "" {
-		return Version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
-}
-
 func versionCmd() *command {
 	c := &command{
 		name:    "version",
 		summary: "print the code2skill version",
 		usage: `Usage: code2skill version
 
-Prints the code2skill version and the Go version it was built with.
+Prints the code2skill version (the module version "go install" recorded, or
+"devel"), the version control revision it was built from when the build
+recorded one ("+modified" when the working tree had changes), and the Go
+version it was built with.
 `,
 	}
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
@@ -39,12 +33,41 @@ Prints the code2skill version and the Go version it was built with.
 		if len(pos) > 0 {
 			return usageError(stdio, c, "unexpected argument %q", pos[0])
 		}
-		goVersion := "unknown"
-		if bi, ok := debug.ReadBuildInfo(); ok {
-			goVersion = bi.GoVersion
-		}
-		fmt.Fprintf(stdio.Out, "code2skill %s (%s)\n", version(), goVersion)
+		bi, _ := debug.ReadBuildInfo()
+		fmt.Fprintln(stdio.Out, versionLine(bi))
 		return ExitPassed
 	}
 	return c
+}
+
+// versionLine renders "code2skill <version> (<revision>[+modified], <go>)"
+// from the build information, leaving out what the build did not record.
+func versionLine(bi *debug.BuildInfo) string {
+	version, goVersion, revision, modified := Version, "unknown Go version", "", false
+	if bi != nil {
+		goVersion = bi.GoVersion
+		if version == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			version = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				revision = s.Value
+			case "vcs.modified":
+				modified = s.Value == "true"
+			}
+		}
+	}
+	if version == "" {
+		version = "devel"
+	}
+	var about []string
+	if revision != "" {
+		if modified {
+			revision += "+modified"
+		}
+		about = append(about, "revision "+revision)
+	}
+	about = append(about, goVersion)
+	return fmt.Sprintf("code2skill %s (%s)", version, strings.Join(about, ", "))
 }
