@@ -71,6 +71,8 @@ func TestEnvURLFallbacksThroughHelpers(t *testing.T) {
 		{"fallback after the helper", "function need(name) { return process.env[name]; }\nexport const u = need('API_URL') ?? 'https://a.example';", []string{"API_URL -> https://a.example @2:37"}},
 		{"fallback on a returned environment", "function settings(c) { return { env: c.env ?? process.env }; }\nexport function f(c) { const { env } = settings(c); return env.API_URL || 'https://a.example'; }", []string{"API_URL -> https://a.example @2:75"}},
 		{"default parameter", "function base(name, env = process.env) { return env[name] || 'https://a.example'; }\nexport const u = base('API_URL');", []string{"API_URL -> https://a.example @1:62"}},
+		{"injectable environment indexed by a module constant", "const NAME = 'API_URL';\nexport function f(c = {}) {\n  const env = c.env ?? process.env;\n  return env[NAME] || 'https://a.example';\n}", []string{"API_URL -> https://a.example @4:23"}},
+		{"destructured from an injectable environment", "export function f(c = {}) {\n  const { API_URL = 'https://a.example' } = c.env ?? process.env;\n  return API_URL;\n}", []string{"API_URL -> https://a.example @2:21"}},
 		{"scaffold idiom has none", scaffoldIdiom, []string{}},
 		{".invalid default in a helper", "function base(env, name) { return env[name] || 'https://a.invalid'; }\nexport const u = base(process.env, 'API_URL');", []string{}},
 	} {

@@ -28,6 +28,10 @@ func FuzzParse(f *testing.F) {
 		"import p, { env as e } from 'node:process'; const base = p.env.X?.trim(); export const u = base ? base : e.Y || 'https://y';",
 		`import d from "./d.json" with { type: "json" }; export * from "x" with {type:"json"};`,
 		`const a = process.env["\u0041"] || "\x68ttps://a";`,
+		scaffoldIdiom,
+		serverModule,
+		"function r(env, n) { return r(env, n) || env[n] || 'tok3n-123456'; }\nexport const t = r(process.env, 'SHOP_TOKEN');",
+		"import { test } from 'node:test';\ntest('a', () => {});\nconst password = 'hunter22';",
 	} {
 		f.Add([]byte(s))
 	}
@@ -60,6 +64,23 @@ func FuzzParse(f *testing.F) {
 			for _, fb := range m.EnvURLFallbacks() {
 				inRange("fallback", fb.Pos.Line, fb.Pos.Column, false)
 			}
+			for _, c := range m.CredentialLiterals() {
+				inRange("credential", c.Pos.Line, c.Pos.Column, true)
+			}
+			for _, r := range m.ToolRegistrations() {
+				inRange("registration", r.Pos.Line, r.Pos.Column, false)
+				for _, h := range r.Hints {
+					inRange("hint", h.Pos.Line, h.Pos.Column, false)
+				}
+				for _, u := range r.Uses {
+					for _, ml := range m.FunctionMethods(u.Local) {
+						inRange("method", ml.Pos.Line, ml.Pos.Column, true)
+					}
+				}
+			}
+			if m.TestsDeclared() < 0 {
+				t.Fatal("negative test count")
+			}
 		}
 		for _, d := range diags {
 			if _, ok := diag.Lookup(d.Rule); !ok || d.File != "f.mjs" || d.Message == "" {
@@ -73,7 +94,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Parse is not deterministic: %v then %v", diags, diags2)
 		}
 		if m != nil && (!slices.Equal(m.Imports(), m2.Imports()) || !slices.Equal(m.EnvReads(), m2.EnvReads()) ||
-			!slices.Equal(m.EnvURLFallbacks(), m2.EnvURLFallbacks())) {
+			!slices.Equal(m.EnvURLFallbacks(), m2.EnvURLFallbacks()) || !slices.Equal(m.CredentialLiterals(), m2.CredentialLiterals())) {
 			t.Fatal("facts are not deterministic")
 		}
 	})
