@@ -80,10 +80,18 @@ var credentialPairs = [][2]string{
 // than a credential: pagination cursors and counts.
 var notCredentials = []string{"page", "cursor", "next", "continuation", "sync", "count", "max", "limit"}
 
+// credentialStems are in every name Name accepts, lower-cased; a name
+// holding none is rejected without being split into words.
+var credentialStems = []string{"token", "secret", "pass", "pwd", "key", "auth", "cookie", "jwt", "bearer", "session", "credential"}
+
 // Name reports whether an identifier (a variable, property or environment
 // variable name) denotes a credential: a token, secret, password, API key,
 // authorization header value, cookie or session.
 func Name(name string) bool {
+	lower := strings.ToLower(name)
+	if !slices.ContainsFunc(credentialStems, func(s string) bool { return strings.Contains(lower, s) }) {
+		return false
+	}
 	w := Words(name)
 	if len(w) == 0 {
 		return false
@@ -132,27 +140,30 @@ func Address(name string) bool {
 }
 
 // formats are literal formats of well-known credentials, most specific
-// first.
+// first. hints are substrings every match contains: a literal holding none
+// of them is not matched against the expression at all, which keeps the
+// check cheap on the many strings of a module that are prose.
 var formats = []struct {
-	what string
-	re   *regexp.Regexp
+	what  string
+	hints []string
+	re    *regexp.Regexp
 }{
-	{"a private key", regexp.MustCompile(`-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----`)},
-	{"a JSON Web Token", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
-	{"an AWS access key", regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
-	{"a GitHub token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})`)},
-	{"a Slack token", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`)},
-	{"a Stripe key", regexp.MustCompile(`\b[rs]k_live_[A-Za-z0-9]{16,}`)},
-	{"an Anthropic API key", regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,}`)},
-	{"an OpenAI API key", regexp.MustCompile(`\bsk-(?:proj-)?[A-Za-z0-9_-]{32,}`)},
-	{"a Google API key", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`)},
+	{"a private key", []string{"PRIVATE KEY-----"}, regexp.MustCompile(`-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----`)},
+	{"a JSON Web Token", []string{"eyJ"}, regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
+	{"an AWS access key", []string{"AKIA", "ASIA"}, regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
+	{"a GitHub token", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})`)},
+	{"a Slack token", []string{"xox"}, regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`)},
+	{"a Stripe key", []string{"k_live_"}, regexp.MustCompile(`\b[rs]k_live_[A-Za-z0-9]{16,}`)},
+	{"an Anthropic API key", []string{"sk-ant-"}, regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,}`)},
+	{"an OpenAI API key", []string{"sk-"}, regexp.MustCompile(`\bsk-(?:proj-)?[A-Za-z0-9_-]{32,}`)},
+	{"a Google API key", []string{"AIza"}, regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`)},
 }
 
 // Format reports whether s contains a literal in the format of a
 // well-known credential, and names the format ("a JSON Web Token").
 func Format(s string) (string, bool) {
 	for _, f := range formats {
-		if f.re.MatchString(s) {
+		if slices.ContainsFunc(f.hints, func(h string) bool { return strings.Contains(s, h) }) && f.re.MatchString(s) {
 			return f.what, true
 		}
 	}
