@@ -258,8 +258,8 @@ test.todo('some day');
 			},
 			rules: []*diag.Rule{mcpcheck.RuleStdoutNoise},
 			check: func(t *testing.T, res *Result) {
-				if res.Discovery != StageFailed || res.Tests != StagePassed {
-					t.Errorf("stages %s/%s", res.Discovery, res.Tests)
+				if res.Structure != StagePassed || res.Discovery != StageFailed || res.Tests != StagePassed {
+					t.Errorf("stages %s/%s/%s", res.Structure, res.Discovery, res.Tests)
 				}
 			},
 		},
@@ -296,6 +296,19 @@ test.todo('some day');
 				}
 				if res.Structure != StageFailed {
 					t.Errorf("structure stage %s", res.Structure)
+				}
+			},
+		},
+		{
+			name: "Skill naming a Tool the server lacks, structure only",
+			edit: func(t *testing.T, dir string) {
+				replaceIn(t, dir, "skills/find-seed-varieties/SKILL.md", "1. Call `search_seed_varieties` with", "1. Call `find_seed_varieties` with")
+			},
+			opts:  Options{SkipTests: true},
+			rules: []*diag.Rule{RuleSkillToolUnknown},
+			check: func(t *testing.T, res *Result) {
+				if res.Structure != StageFailed || res.Discovery != StageNotRun {
+					t.Errorf("stages %s/%s", res.Structure, res.Discovery)
 				}
 			},
 		},

@@ -191,14 +191,14 @@ func Validate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	}
 
 	if opts.SkipTests {
-		c.checkSkillTools(nil)
+		c.crossCheck(nil)
 		return res, nil
 	}
 	if _, err := sandbox.LookPath("node"); err != nil {
 		return nil, ErrNodeMissing
 	}
 	if !c.dependenciesInstalled() {
-		c.checkSkillTools(nil)
+		c.crossCheck(nil)
 		return res, nil
 	}
 
@@ -221,12 +221,26 @@ func Validate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	if len(c.failed) > 0 {
 		return nil, errors.Join(c.failed...)
 	}
-	c.checkSkillTools(c.listed)
-	if res.Structure == StagePassed && res.Diagnostics.HasErrors() {
-		// The cross-checks of Skills and Tools belong to the structure.
-		res.Structure = StageFailed
-	}
+	c.crossCheck(c.listed)
 	return res, ctx.Err()
+}
+
+// crossCheck checks the Skills against the server's Tools, once the
+// tools/list answer is known (listed is nil when discovery did not run).
+// Its findings belong to the structure stage.
+func (c *checker) crossCheck(listed []mcpcheck.Tool) {
+	before := c.errors()
+	c.checkSkillTools(listed)
+	if c.errors() > before {
+		c.result.Structure = StageFailed
+	}
+}
+
+func (c *checker) errors() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, _ := c.result.Diagnostics.Counts()
+	return e
 }
 
 // dependenciesInstalled checks that the MCP SDK and zod resolve from the
