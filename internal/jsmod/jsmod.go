@@ -65,6 +65,9 @@ type Module struct {
 
 	envOnce sync.Once
 	env     *envFacts
+
+	toolsOnce sync.Once
+	tools     []ToolRegistration
 }
 
 // Parse parses src as an ECMAScript module. When it is not one, Parse

@@ -44,8 +44,14 @@ type ImportRef struct {
 
 // ToolRegistrations returns the module's registerTool calls in source
 // order. A registration whose name is not a literal has Name "": the
-// server's tool set is then not known from the source alone.
+// server's tool set is then not known from the source alone. The module is
+// read once; callers must not modify the result.
 func (m *Module) ToolRegistrations() []ToolRegistration {
+	m.toolsOnce.Do(func() { m.tools = m.toolRegistrations() })
+	return m.tools
+}
+
+func (m *Module) toolRegistrations() []ToolRegistration {
 	consts := m.constInits()
 	var out []ToolRegistration
 	inspect(m.ast, func(n js.INode) bool {
