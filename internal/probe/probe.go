@@ -25,13 +25,24 @@
 //   - protocol: initialize (the declared version, exactly), tools/list, an
 //     unknown tool, then (strict) each tool called with missing required
 //     arguments, or with an unexpected one when it has none, and each
-//     --dry-run-call. For a strict package this session runs with the
-//     dry-run variable set to 1, so that no protocol check and no dry-run
+//     --dry-run-call. For a strict package, and for a core package with
+//     dry-run cases, this session runs with the dry-run variable set to 1
+//     and without the network, so that no protocol check and no dry-run
 //     case can dispatch anything even if the server failed to reject it;
-//   - business (strict, unless --offline, when there are --call or
-//     --error-call cases): the cases, without the dry-run variable. A core
-//     package, which has no dry-run variable, runs its cases in the
-//     protocol session.
+//   - business (unless --offline, when there are --call or --error-call
+//     cases): the cases, without the dry-run variable. A core package
+//     without dry-run cases makes them in the protocol session instead,
+//     which saves a node process.
+//
+// # Verdicts
+//
+// A result that passes an HTTP answer through ({httpStatus, bodyText}, the
+// core-export-v1 shape) is judged by its status: a --call passes on a 2xx
+// status or one its case expects, a 401 or 403 is an authentication
+// failure, and an --error-call passes on an HTTP error status as on a Tool
+// error. The summary says "passed" only when business calls were made and
+// all passed; otherwise it says what was not proven and runtime
+// verification stays required.
 //
 // # The unknown-tool answer
 //
@@ -52,6 +63,9 @@
 // the probe proves the protocol surface and the dry-run branch only, and
 // reports the business calls as not run and runtime verification as still
 // required.
+//
+// A strict package's expectations come from its derived views, or from its
+// canonical contract derived in process when it has none.
 package probe
 
 import (
