@@ -4,10 +4,16 @@
 // A package has one Skill at its root when it serves one goal, or one Skill
 // per goal under skills/<goal>/ sharing one Function and MCP server; an
 // illustrative read-only HTTP Tool per goal whose service base URL comes
-// from CODE2SKILL_<FEATURE>_<SERVICE>_BASE_URL; the reviewed result
-// projection; package.json with the MCP SDK and zod pinned and a plain
-// node --test script; MCP-SETUP.md; and offline tests that mock fetch and
-// use .invalid base URLs.
+// from CODE2SKILL_<FEATURE>_<SERVICE>_BASE_URL; one request helper, send(),
+// that every Function uses (authentication in the style Options.Auth
+// names, a time limit, the MCP request's abort signal, dry-run for
+// writes, path inputs that stop the call when missing); the reviewed
+// result projection; package.json with the MCP SDK and zod pinned and a
+// plain node --test script; MCP-SETUP.md; and offline tests that mock
+// fetch and use .invalid base URLs.
+//
+// Its Skill and Tool texts are placeholders a Producer must rewrite:
+// validate reports them (CORE_PLACEHOLDER_TEXT) until they are.
 //
 // Files returns the package as data; Write puts it on disk without ever
 // leaving a half-written directory.
