@@ -6,9 +6,13 @@
 // never claims more than was checked:
 //
 //   - structure: layout, Skills, package.json, MCP-SETUP.md and every
-//     JavaScript file, checked in-process without running anything;
+//     JavaScript file (syntax, environment reads and their fallbacks,
+//     credentials, annotations against the requests), the Skills against
+//     the Tools and the scaffold's placeholders, checked in-process without
+//     running anything;
 //   - discovery: the MCP server started in the sandbox and asked, through the
-//     official Go SDK, for initialize and tools/list;
+//     official Go SDK, for initialize and tools/list, whose Tools' inputs
+//     are checked for credentials, addresses and generic proxies;
 //   - tests: the package's own tests under node --test in the sandbox, with
 //     CODE2SKILL_DRY_RUN=1, CI=1 and no network.
 //
