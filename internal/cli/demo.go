@@ -126,11 +126,23 @@ func npmEnv() []string {
 // install script. It is the one step of the demo that uses the network.
 func npmCI(ctx context.Context, stdio *Stdio, dir string) error {
 	fmt.Fprintln(stdio.Err, "installing the pinned dependencies with npm ci (network)")
+	env := npmEnv()
+	var binds []sandbox.Bind
+	for _, kv := range env {
+		if cache, ok := strings.CutPrefix(kv, "npm_config_cache="); ok {
+			if err := os.MkdirAll(cache, 0o700); err != nil {
+				return fmt.Errorf("npm cache: %w", err)
+			}
+			binds = append(binds, sandbox.Bind{Source: cache, Writable: true})
+		}
+	}
 	res, err := sandbox.Run(ctx, []string{"npm", "ci", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund"}, sandbox.Options{
-		Dir:     dir,
-		Env:     npmEnv(),
-		Timeout: 10 * time.Minute,
-		Network: sandbox.AllowNetwork,
+		Dir:         dir,
+		WritableDir: true,
+		Binds:       binds,
+		Env:         env,
+		Timeout:     10 * time.Minute,
+		Network:     sandbox.AllowNetwork,
 	})
 	switch {
 	case errors.Is(err, sandbox.ErrNotFound):

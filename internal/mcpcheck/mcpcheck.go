@@ -84,6 +84,9 @@ type Options struct {
 	Network sandbox.Network
 	// ShutdownGrace bounds each wait of the shutdown sequence.
 	ShutdownGrace time.Duration
+	// Binds are host paths the server sees besides its package, such as
+	// the node_modules directories above an in-place package.
+	Binds []sandbox.Bind
 }
 
 func (o Options) requestTimeout() time.Duration {

@@ -44,6 +44,12 @@ func serverPackage(t *testing.T, name string) string {
 	return pkg
 }
 
+// moduleBinds lets a confined server see the node_modules next to its
+// package.
+func moduleBinds(pkg string) []sandbox.Bind {
+	return []sandbox.Bind{{Source: filepath.Join(filepath.Dir(pkg), "node_modules")}}
+}
+
 // nodeSlots bounds how many servers run at once: a machine busy with more
 // node processes than it has CPUs makes a server look hung.
 var nodeSlots = make(chan struct{}, max(2, runtime.NumCPU()))
@@ -58,6 +64,7 @@ func discover(t *testing.T, name string, opts Options) *Discovery {
 	pkg := serverPackage(t, name)
 	nodeSlots <- struct{}{}
 	defer func() { <-nodeSlots }()
+	opts.Binds = moduleBinds(pkg)
 	d, err := Discover(context.Background(), pkg, opts)
 	if err != nil {
 		t.Fatalf("Discover: %v", err)
@@ -213,7 +220,8 @@ func TestTranscriptRecordsTheExchange(t *testing.T) {
 
 func TestSessionCallsTools(t *testing.T) {
 	t.Parallel()
-	s, err := Start(context.Background(), serverPackage(t, "good"), Options{RequestTimeout: time.Minute})
+	pkg := serverPackage(t, "good")
+	s, err := Start(context.Background(), pkg, Options{RequestTimeout: time.Minute, Binds: moduleBinds(pkg)})
 	if err != nil {
 		t.Fatal(err)
 	}

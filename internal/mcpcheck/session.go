@@ -88,6 +88,7 @@ func Start(ctx context.Context, dir string, opts Options) (*Session, error) {
 		Dir:     dir,
 		Env:     opts.Env,
 		Network: opts.Network,
+		Binds:   opts.Binds,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("starting the MCP server: %w", err)
