@@ -72,7 +72,7 @@ Flags:
 			return ExitFailure
 		}
 		fmt.Fprintf(stdio.Err, "validating %s\n", dir)
-		return runValidate(ctx, stdio, format, dir, core.Options{Progress: stdio.Progress})
+		return runValidate(ctx, stdio, format, dir, core.Options{Progress: stdio.Progress}, isolationFlag{new(bool)})
 	}
 	return c
 }

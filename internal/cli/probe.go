@@ -22,7 +22,7 @@ func probeCmd() *command {
 		summary: "prove a package's MCP server works detached, tool by tool, over the real protocol",
 		usage: `Usage: code2skill probe <pkg> [--call F]... [--error-call F]... [--dry-run-call F]...
                        [--offline] [--timeout S] [--transcript FILE] [--format text|json]
-                       [--allow-network] [--env KEY[=VALUE]]...
+                       [--allow-network] [--env KEY[=VALUE]]... [--require-isolation]
 
 Copies the package to a fresh temporary directory (a strict package without
 any node_modules, a core package with its own) and runs node mcp-tool/index.mjs
@@ -68,7 +68,7 @@ Flags:
                         calls (the protocol session never can)
   --env KEY[=VALUE]     give the server a variable: KEY=VALUE, or KEY to pass
                         code2skill's own value (repeatable)
-
+` + isolationHelp + `
 ` + exitCodesHelp,
 	}
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
@@ -85,6 +85,7 @@ Flags:
 		fs.Var(&timeout, "timeout", "")
 		transcript := fs.String("transcript", "", "")
 		format := addFormatFlag(fs)
+		isolation := addIsolationFlag(fs)
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
 		if !ok {
 			return code
@@ -107,6 +108,9 @@ Flags:
 		}
 
 		dir := pos[0]
+		if !isolation.before(stdio, c.name) {
+			return ExitFailure
+		}
 		res, err := probe.Run(ctx, dir, opts)
 		var usage *probe.UsageError
 		switch {
@@ -136,7 +140,11 @@ Flags:
 				return ExitFailure
 			}
 		}
-		return printReport(stdio, format, report)
+		code = printReport(stdio, format, report)
+		if res.Isolation.Level != "" && !isolation.after(stdio, c.name, res.Isolation) {
+			return ExitFailure
+		}
+		return code
 	}
 	return c
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/code2skill/code2skill/assets"
 	"github.com/code2skill/code2skill/internal/golden"
+	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
 )
 
@@ -18,6 +19,8 @@ import (
 //   - $REPO is the repository root, $EXAMPLES its examples directory;
 //   - $NODE_MODULES is the repository's pinned npm install (npm ci);
 //   - [node] is true when node is on PATH;
+//   - [confined] is true when the sandbox can confine a child here (user,
+//     mount, network and PID namespaces);
 //   - "copy-dir SRC DST" copies a directory tree (node_modules excluded);
 //   - "link-node-modules DIR" hard-links the pinned npm install into DIR,
 //     so that a fixture package behaves as after "npm ci" without a network;
@@ -53,6 +56,8 @@ func scriptParams(t *testing.T) testscript.Params {
 			case "node":
 				_, err := exec.LookPath("node")
 				return err == nil, nil
+			case "confined":
+				return sandbox.Available(sandbox.DenyNetwork).Level == sandbox.LevelConfined, nil
 			}
 			return false, nil
 		},

@@ -10,6 +10,7 @@ import (
 	"github.com/code2skill/code2skill/internal/core"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/pkgdir"
+	"github.com/code2skill/code2skill/internal/sandbox"
 )
 
 func validateCmd() *command {
@@ -17,6 +18,7 @@ func validateCmd() *command {
 		name:    "validate",
 		summary: "check a package: structure, MCP discovery and its own offline tests",
 		usage: `Usage: code2skill validate <pkg> [--skip-tests] [--format text|json] [--timeout D] [--request-timeout D]
+                          [--require-isolation]
 
 Checks a core-export-v1 package (package.json "code2skill.profile") and reports
 every finding at once, each with a stable rule ID ("code2skill rules" lists
@@ -30,8 +32,11 @@ them), then one summary line that says how far the package was checked:
               sandbox, with CODE2SKILL_DRY_RUN=1, CI=1 and no network.
 
 The sandbox gives child processes an allowlisted environment without
-credentials, a temporary HOME, no network where the OS allows it, a time limit
-and an output cap, and kills their whole process tree afterwards. validate
+credentials, a private HOME and /tmp, and, where the OS allows it, a view of
+the file system reduced to the package (read-only), node and the system
+libraries, no network and a PID namespace of their own; a time limit and an
+output cap; and it kills everything they started afterwards. The summary says
+which isolation level was reached. validate
 never installs dependencies, never runs npm scripts and never reaches the
 network itself: run npm ci (or npm install) in the package first.
 
@@ -40,7 +45,7 @@ Flags:
   --format text|json    output format (default text)
   --timeout D           time limit of the test run (default 2m)
   --request-timeout D   time limit of each MCP request (default 10s)
-
+` + isolationHelp + `
 ` + exitCodesHelp,
 	}
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
@@ -49,6 +54,7 @@ Flags:
 		format := addFormatFlag(fs)
 		timeout := fs.Duration("timeout", 2*time.Minute, "")
 		requestTimeout := fs.Duration("request-timeout", 10*time.Second, "")
+		isolation := addIsolationFlag(fs)
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
 		if !ok {
 			return code
@@ -59,19 +65,22 @@ Flags:
 		if *timeout <= 0 || *requestTimeout <= 0 {
 			return usageError(stdio, c, "time limits must be positive")
 		}
+		if !*skipTests && !isolation.before(stdio, c.name) {
+			return ExitFailure
+		}
 		return runValidate(ctx, stdio, format, pos[0], core.Options{
 			SkipTests:      *skipTests,
 			TestTimeout:    *timeout,
 			RequestTimeout: *requestTimeout,
 			Progress:       stdio.Progress,
-		})
+		}, isolation)
 	}
 	return c
 }
 
 // runValidate validates the package at dir and prints the report. demo
 // shares it.
-func runValidate(ctx context.Context, stdio *Stdio, format *formatFlag, dir string, opts core.Options) int {
+func runValidate(ctx context.Context, stdio *Stdio, format *formatFlag, dir string, opts core.Options, isolation isolationFlag) int {
 	switch p := pkgdir.DetectProfile(dir); p {
 	case pkgdir.ProfileCore, pkgdir.ProfileUnknown:
 		// Unknown packages get the core checks, whose findings say what
@@ -89,28 +98,27 @@ func runValidate(ctx context.Context, stdio *Stdio, format *formatFlag, dir stri
 		fmt.Fprintf(stdio.Err, "code2skill validate: %s\n", msg)
 		return ExitFailure
 	}
-	return printReport(stdio, format, validateReport(dir, res))
+	code := printReport(stdio, format, validateReport(dir, res))
+	if res.Isolation != nil && !isolation.after(stdio, "validate", *res.Isolation) {
+		return ExitFailure
+	}
+	return code
 }
 
 // validateSummary is the JSON summary of validate.
 type validateSummary struct {
 	diag.Counts
-	Profile                 string            `json:"profile"`
-	Structure               core.Stage        `json:"structure"`
-	Discovery               core.Stage        `json:"discovery"`
-	Tests                   core.Stage        `json:"tests"`
-	RequiresHostIntegration bool              `json:"requiresHostIntegration"`
-	ProtocolVersion         string            `json:"protocolVersion,omitempty"`
-	Tools                   []string          `json:"tools"`
-	TestCounts              *core.TestCounts  `json:"testCounts,omitempty"`
-	NetworkIsolation        *networkIsolation `json:"networkIsolation,omitempty"`
-	NodeProcesses           int               `json:"nodeProcesses"`
-	Message                 string            `json:"message"`
-}
-
-type networkIsolation struct {
-	Denied bool   `json:"denied"`
-	Detail string `json:"detail"`
+	Profile                 string             `json:"profile"`
+	Structure               core.Stage         `json:"structure"`
+	Discovery               core.Stage         `json:"discovery"`
+	Tests                   core.Stage         `json:"tests"`
+	RequiresHostIntegration bool               `json:"requiresHostIntegration"`
+	ProtocolVersion         string             `json:"protocolVersion,omitempty"`
+	Tools                   []string           `json:"tools"`
+	TestCounts              *core.TestCounts   `json:"testCounts,omitempty"`
+	Isolation               *sandbox.Isolation `json:"isolation,omitempty"`
+	NodeProcesses           int                `json:"nodeProcesses"`
+	Message                 string             `json:"message"`
 }
 
 func validateReport(dir string, res *core.Result) *diag.Report {
@@ -125,9 +133,7 @@ func validateReport(dir string, res *core.Result) *diag.Report {
 		Tools:                   append([]string{}, res.Tools...),
 		TestCounts:              res.TestCounts,
 		NodeProcesses:           res.NodeProcesses,
-	}
-	if iso := res.NetworkIsolation; iso != nil {
-		s.NetworkIsolation = &networkIsolation{Denied: iso.NetworkDenied, Detail: iso.Detail}
+		Isolation:               res.Isolation,
 	}
 	status := diag.StatusPassed
 	if s.Errors > 0 {
@@ -155,6 +161,13 @@ func validateMessage(status string, res *core.Result, n diag.Counts) string {
 	if n.Warnings > 0 {
 		details = append(details, plural(n.Warnings, "warning"))
 	}
+	unisolated := ""
+	if iso := res.Isolation; iso != nil {
+		details = append(details, iso.Summary())
+		if iso.Missing() {
+			unisolated = ", run without full isolation"
+		}
+	}
 	suffix := ""
 	if len(details) > 0 {
 		suffix = " (" + strings.Join(details, "; ") + ")"
@@ -167,9 +180,9 @@ func validateMessage(status string, res *core.Result, n diag.Counts) string {
 	case res.Discovery == core.StageNotRun && res.Tests == core.StageNotRun:
 		return "passed: structure only, package not run" + suffix
 	case res.RequiresHostIntegration:
-		return "static structure and MCP discovery passed; runtime verification not completed (requires-host-integration)" + suffix
+		return "static structure and MCP discovery passed" + unisolated + "; runtime verification not completed (requires-host-integration)" + suffix
 	}
-	return "passed: structure, MCP discovery and package tests" + suffix
+	return "passed: structure, MCP discovery and package tests" + unisolated + suffix
 }
 
 func stageWords(s core.Stage) string {

@@ -8,19 +8,24 @@ import (
 )
 
 func TestNoteIsolation(t *testing.T) {
+	confined := sandbox.Isolation{Level: sandbox.LevelConfined, FileSystem: true, NetworkDenied: true, Processes: true, Detail: "user, mount, network, PID and IPC namespaces"}
 	c := newChecker(t, nil)
-	c.noteIsolation(sandbox.Isolation{NetworkDenied: true, Detail: "user, network and PID namespaces"})
-	c.noteIsolation(sandbox.Isolation{NetworkDenied: false, Detail: "later runs do not override the first"})
+	c.noteIsolation(confined)
+	c.noteIsolation(confined)
+	c.reportIsolation()
 	wantRules(t, c)
 
+	// The weakest of the package's processes is what the report says.
 	c = newChecker(t, nil)
-	c.noteIsolation(sandbox.Isolation{NetworkDenied: false, Detail: "network not isolated: user namespaces refused"})
-	wantRules(t, c, RuleNetworkOpen)
-	if c.result.NetworkIsolation == nil || c.result.NetworkIsolation.NetworkDenied {
-		t.Errorf("NetworkIsolation = %+v", c.result.NetworkIsolation)
+	c.noteIsolation(confined)
+	c.noteIsolation(sandbox.Isolation{Level: sandbox.LevelNone, Detail: "no namespaces: user namespaces refused"})
+	c.noteIsolation(confined)
+	c.reportIsolation()
+	wantRules(t, c, RuleNetworkOpen, sandbox.RuleNotConfined)
+	if c.result.Isolation == nil || c.result.Isolation.Level != sandbox.LevelNone {
+		t.Errorf("Isolation = %+v, want the weakest", c.result.Isolation)
 	}
 }
-
 func TestAssetModified(t *testing.T) {
 	reviewed := string(assets.AgentResult.Bytes())
 	c := newChecker(t, map[string]string{"portable-agent-result.mjs": reviewed})

@@ -125,7 +125,8 @@ type Result struct {
 	// NetworkAllowed is true when business calls could reach the network
 	// (Options.AllowNetwork).
 	NetworkAllowed bool
-	Isolation      sandbox.Isolation
+	// Isolation is the weakest isolation any session's server got.
+	Isolation sandbox.Isolation
 	// UnknownToolAnswer is AnswerProtocolError, AnswerToolError or "" when
 	// the server did not reject the unknown tool (or was not asked).
 	UnknownToolAnswer string
@@ -230,6 +231,7 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 	if opts.Offline {
 		r.Diagnostics.Add(RuleOffline.New("", "business calls were not run (--offline); runtime verification is still required"))
 	}
+	r.Diagnostics.Add(sandbox.Findings(r.Isolation)...)
 	return r, nil
 }
 

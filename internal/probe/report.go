@@ -7,23 +7,25 @@ import (
 	"text/tabwriter"
 
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/sandbox"
 )
 
 // Summary is the JSON summary of a probe report. Its keys are part of the
 // report format.
 type Summary struct {
 	diag.Counts
-	Profile           string        `json:"profile"`
-	ProtocolVersion   string        `json:"protocolVersion"`
-	DetachedCopy      bool          `json:"detachedCopy"`
-	Offline           bool          `json:"offline"`
-	NetworkDenied     bool          `json:"networkDenied"`
-	NetworkAllowed    bool          `json:"businessNetworkAllowed"`
-	Isolation         string        `json:"isolation"`
-	UnknownToolAnswer string        `json:"unknownToolAnswer"`
-	NodeProcesses     int           `json:"nodeProcesses"`
-	Checks            Checks        `json:"checks"`
-	Tools             []*ToolStatus `json:"tools"`
+	Profile         string `json:"profile"`
+	ProtocolVersion string `json:"protocolVersion"`
+	DetachedCopy    bool   `json:"detachedCopy"`
+	Offline         bool   `json:"offline"`
+	NetworkDenied   bool   `json:"networkDenied"`
+	NetworkAllowed  bool   `json:"businessNetworkAllowed"`
+	// Isolation is absent when no server ran.
+	Isolation         *sandbox.Isolation `json:"isolation,omitempty"`
+	UnknownToolAnswer string             `json:"unknownToolAnswer"`
+	NodeProcesses     int                `json:"nodeProcesses"`
+	Checks            Checks             `json:"checks"`
+	Tools             []*ToolStatus      `json:"tools"`
 	// BusinessCallsNotRun lists the tools whose business calls an offline
 	// probe did not make; RuntimeVerificationRequired is then true.
 	BusinessCallsNotRun         []string `json:"businessCallsNotRun,omitempty"`
@@ -33,14 +35,14 @@ type Summary struct {
 // Summary returns the JSON summary of the result.
 func (r *Result) Summary() *Summary {
 	s := &Summary{
-		Counts:            diag.CountsOf(r.Diagnostics),
-		Profile:           string(r.Profile),
-		ProtocolVersion:   r.ProtocolVersion,
-		DetachedCopy:      r.DetachedCopy,
-		Offline:           r.Offline,
-		NetworkDenied:     r.Isolation.NetworkDenied,
-		NetworkAllowed:    r.NetworkAllowed,
-		Isolation:         r.Isolation.Detail,
+		Counts:          diag.CountsOf(r.Diagnostics),
+		Profile:         string(r.Profile),
+		ProtocolVersion: r.ProtocolVersion,
+		DetachedCopy:    r.DetachedCopy,
+		Offline:         r.Offline,
+		NetworkDenied:   r.Isolation.NetworkDenied,
+		NetworkAllowed:  r.NetworkAllowed,
+
 		UnknownToolAnswer: r.UnknownToolAnswer,
 		NodeProcesses:     r.NodeProcesses,
 		Checks:            r.Checks,
@@ -48,6 +50,10 @@ func (r *Result) Summary() *Summary {
 	}
 	if s.Tools == nil {
 		s.Tools = []*ToolStatus{}
+	}
+	if r.Isolation.Level != "" {
+		iso := r.Isolation
+		s.Isolation = &iso
 	}
 	if r.Offline {
 		s.BusinessCallsNotRun = []string{}
@@ -106,6 +112,9 @@ func (r *Result) Line(dir string) string {
 	}
 	if r.Offline {
 		parts = append(parts, "business calls not run: runtime verification still required")
+	}
+	if r.Isolation.Level != "" {
+		parts = append(parts, r.Isolation.Summary())
 	}
 	return fmt.Sprintf("%s: %s: %s", dir, status, strings.Join(parts, "; "))
 }

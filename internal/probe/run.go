@@ -100,8 +100,8 @@ func (p *prober) start(ctx context.Context, label string, env []string, network 
 		return nil, err
 	}
 	p.result.NodeProcesses++
+	p.result.Isolation = sandbox.Weakest(p.result.Isolation, s.Isolation())
 	if p.result.NodeProcesses == 1 {
-		p.result.Isolation = s.Isolation()
 		p.result.ProtocolVersion = s.ProtocolVersion()
 	}
 	return s, nil
