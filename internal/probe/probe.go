@@ -56,7 +56,6 @@ package probe
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -208,22 +207,19 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 		return nil, usagef("--dry-run-call needs a strict-export-v1 package: a %s package declares no dry-run variable", pkgdir.ProfileCore)
 	}
 
-	tmp, err := os.MkdirTemp(opts.TempDir, "code2skill-probe-")
+	r.Diagnostics.Add(importsOutside(pkg)...)
+	d, err := detach(pkg, opts.TempDir, !strict)
 	if err != nil {
-		return nil, fmt.Errorf("making the detached copy: %w", err)
+		return nil, err
 	}
-	defer os.RemoveAll(tmp)
-	detached := filepath.Join(tmp, filepath.Base(pkg.Dir()))
-	if err := pkg.CopyTo(detached, pkgdir.CopyOptions{NodeModules: !strict}); err != nil {
-		return nil, fmt.Errorf("making the detached copy: %w", err)
-	}
+	defer d.remove()
 	r.DetachedCopy = true
-	if above := reachableModules(detached); above != "" {
+	if above := reachableModules(d.dir); above != "" {
 		r.Diagnostics.Add(RuleReachableModules.New("",
 			"node resolves packages from %s, above the detached copy; the copy is not fully detached", above))
 	}
 
-	p := &prober{opts: opts, exp: exp, dir: detached, result: r, cases: cases}
+	p := &prober{opts: opts, exp: exp, dir: d.dir, binds: d.binds, result: r, cases: cases}
 	p.initTable()
 	if err := p.run(ctx); err != nil {
 		return nil, err
@@ -332,5 +328,6 @@ func (p *prober) serverOptions(label string, env []string, network sandbox.Netwo
 		Transcript:      p.opts.Transcript,
 		Label:           label,
 		Network:         network,
+		Binds:           p.binds,
 	}
 }

@@ -21,7 +21,8 @@ const (
 type prober struct {
 	opts   Options
 	exp    *expectations
-	dir    string // the detached copy
+	dir    string         // the detached copy
+	binds  []sandbox.Bind // what its server sees besides it
 	result *Result
 	cases  []*Case
 	rows   []*ToolStatus
