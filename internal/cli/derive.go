@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -98,7 +99,13 @@ func runDerive(dir string) *deriveResult {
 	}
 	if err := atomicfile.WriteAll(dir, files); err != nil {
 		res.failed = true
-		res.list.Add(derive.RuleIOFailure.New("", "%v", err))
+		// A symbolic link in the way is named as the finding's file.
+		var link *atomicfile.SymlinkError
+		file := ""
+		if errors.As(err, &link) {
+			file = link.Path
+		}
+		res.list.Add(derive.RuleIOFailure.New(file, "%v", err))
 		return res
 	}
 	for _, v := range views {
