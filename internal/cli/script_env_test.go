@@ -1,11 +1,16 @@
 package cli
 
 import (
+	"cmp"
 	"io/fs"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -19,6 +24,7 @@ import (
 //   - $REPO is the repository root, $EXAMPLES its examples directory;
 //   - $NODE_MODULES is the repository's pinned npm install (npm ci);
 //   - [node] is true when node is on PATH;
+//   - [registry] is true when the npm registry answers (demo's install);
 //   - [confined] is true when the sandbox can confine a child here (user,
 //     mount, network and PID namespaces);
 //   - "copy-dir SRC DST" copies a directory tree (node_modules excluded);
@@ -56,6 +62,8 @@ func scriptParams(t *testing.T) testscript.Params {
 			case "node":
 				_, err := exec.LookPath("node")
 				return err == nil, nil
+			case "registry":
+				return registryReachable(), nil
 			case "confined":
 				return sandbox.Available(sandbox.DenyNetwork).Level == sandbox.LevelConfined, nil
 			}
@@ -105,4 +113,24 @@ func (w withoutNodeModules) ReadDir(name string) ([]fs.DirEntry, error) {
 		}
 	}
 	return out, err
+}
+
+var (
+	registryOnce sync.Once
+	registryUp   bool
+)
+
+// registryReachable reports whether the npm registry that demo's install
+// would use answers within a few seconds.
+func registryReachable() bool {
+	registryOnce.Do(func() {
+		url := cmp.Or(os.Getenv("npm_config_registry"), os.Getenv("NPM_CONFIG_REGISTRY"), "https://registry.npmjs.org/")
+		client := &http.Client{Timeout: 5 * time.Second}
+		resp, err := client.Get(strings.TrimSuffix(url, "/") + "/zod")
+		if err == nil {
+			resp.Body.Close()
+			registryUp = resp.StatusCode == http.StatusOK
+		}
+	})
+	return registryUp
 }
