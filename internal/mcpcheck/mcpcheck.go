@@ -59,6 +59,10 @@ const (
 	// stdin is closed, and again after SIGTERM. A well-behaved server exits
 	// at once on stdin EOF; the margin is for a machine too busy to let it.
 	DefaultShutdownGrace = 5 * time.Second
+	// DefaultDiscoveryTimeout bounds Discover's tools/list pages together:
+	// each has its own request time limit, and a server that answers every
+	// one of maxToolPages slowly must not hold discovery for long.
+	DefaultDiscoveryTimeout = time.Minute
 )
 
 // Options configure a session with a server.
@@ -87,6 +91,16 @@ type Options struct {
 	// Binds are host paths the server sees besides its package, such as
 	// the node_modules directories above an in-place package.
 	Binds []sandbox.Bind
+	// DiscoveryTimeout bounds Discover's listing of the tools, all pages
+	// together.
+	DiscoveryTimeout time.Duration
+}
+
+func (o Options) discoveryTimeout() time.Duration {
+	if o.DiscoveryTimeout > 0 {
+		return o.DiscoveryTimeout
+	}
+	return DefaultDiscoveryTimeout
 }
 
 func (o Options) requestTimeout() time.Duration {

@@ -128,6 +128,9 @@ func TestDiscoverMisbehavingServers(t *testing.T) {
 		{server: "closed-input", opts: Options{Profile: ProfileStrict}},
 		{server: "no-annotations", want: []string{"MCP_TOOL_ANNOTATIONS"}, message: "lack boolean idempotentHint, openWorldHint"},
 		{server: "bad-name", want: []string{"MCP_TOOL_DESCRIPTION", "MCP_TOOL_NAME", "MCP_TOOL_TITLE"}, message: `tool "list sample items!"`},
+		{server: "unsolicited", want: []string{"MCP_UNSOLICITED_RESPONSE"}, message: "sent 9 responses to requests the client never sent"},
+		{server: "endless-pages", opts: Options{RequestTimeout: 10 * time.Second, DiscoveryTimeout: 3 * time.Second},
+			want: []string{"MCP_DISCOVERY_TIMEOUT"}, message: "tools/list did not finish within 3s"},
 	} {
 		t.Run(tc.server+"/"+tc.opts.Profile, func(t *testing.T) {
 			t.Parallel()
