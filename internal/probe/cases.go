@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/pkgdir"
 )
 
 // Kind is the kind of a case: what its call must prove.
@@ -62,16 +64,19 @@ func usagef(format string, args ...any) error {
 // readCases reads a case file: one {"name", "arguments"} object or an array
 // of them. Any problem is a *UsageError naming the file and index.
 func readCases(kind Kind, file string) ([]*Case, error) {
-	fi, err := os.Stat(file)
+	// The user named the file: a symbolic link to it is followed, but
+	// only a regular file is read (a FIFO or a device could block or never
+	// end), and at most maxCaseFile bytes of it.
+	real, err := filepath.EvalSymlinks(file)
 	if err != nil {
 		return nil, usagef("%s %s: %v", kind.flag(), file, unwrapPath(err))
 	}
-	if fi.Size() > maxCaseFile {
-		return nil, usagef("%s %s: %d bytes is more than a case file may hold (%d)", kind.flag(), file, fi.Size(), maxCaseFile)
+	data, err := pkgdir.ReadFile(real, maxCaseFile)
+	if errors.Is(err, pkgdir.ErrTooLarge) {
+		return nil, usagef("%s %s: more than a case file may hold (%d bytes)", kind.flag(), file, maxCaseFile)
 	}
-	data, err := os.ReadFile(file)
 	if err != nil {
-		return nil, usagef("%s %s: %v", kind.flag(), file, unwrapPath(err))
+		return nil, usagef("%s %s: %v", kind.flag(), file, err)
 	}
 	v, err := canonjson.Decode(data)
 	if err != nil {
