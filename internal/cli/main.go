@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"github.com/code2skill/code2skill/internal/diag"
 )
 
 // Exit codes shared by every subcommand.
@@ -65,9 +67,13 @@ const exitCodesHelp = `Exit codes:
 func Main() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	stdio := &Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Progress: io.Discard}
+	// stderr carries messages for people only, some holding what a
+	// package named (paths, errors): escape it all. stdout's text reports
+	// escape their own fields, and its JSON stays exact.
+	stderr := diag.EscapingWriter(os.Stderr)
+	stdio := &Stdio{In: os.Stdin, Out: os.Stdout, Err: stderr, Progress: io.Discard}
 	if isTerminal(os.Stderr) {
-		stdio.Progress = os.Stderr
+		stdio.Progress = stderr
 	}
 	return Run(ctx, os.Args[1:], stdio)
 }

@@ -74,7 +74,10 @@ func (r *Result) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "TOOL\tDISCOVERY\tSUCCESS\tERROR\tDRY-RUN")
 	for _, t := range r.Tools {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.Name, cell(t.Discovery), cell(t.Success), cell(t.Error), cell(t.DryRun))
+		// A tool name comes from the server: escape it, and its tabs,
+		// which would break the table.
+		name := strings.ReplaceAll(diag.Escape(t.Name), "\t", `\t`)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", name, cell(t.Discovery), cell(t.Success), cell(t.Error), cell(t.DryRun))
 	}
 	return tw.Flush()
 }
