@@ -48,6 +48,12 @@ func runHelper(action string, args []string) int {
 			return 0
 		}
 		fmt.Println("WROTE")
+	case "remount":
+		if err := syscall.Mount("", args[0], "", syscall.MS_REMOUNT|syscall.MS_BIND, ""); err != nil {
+			fmt.Println("DENIED", err)
+			return 0
+		}
+		fmt.Println("REMOUNTED")
 	case "environ":
 		b, err := os.ReadFile("/proc/" + args[0] + "/environ")
 		if err != nil {

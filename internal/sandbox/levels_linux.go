@@ -21,12 +21,12 @@ type level struct {
 
 var levels = []level{
 	// Unprivileged: a user namespace makes the others available to any user.
-	{syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWNET | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC, true, true},
+	{syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWNET | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS, true, true},
 	// Root where user namespaces are refused (some container runtimes).
-	{syscall.CLONE_NEWNS | syscall.CLONE_NEWNET | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC, false, true},
+	{syscall.CLONE_NEWNS | syscall.CLONE_NEWNET | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS, false, true},
 	// Where a confined root cannot be built (a /proc that cannot be mounted).
-	{syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET | syscall.CLONE_NEWPID, true, false},
-	{syscall.CLONE_NEWNET | syscall.CLONE_NEWPID, false, false},
+	{syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET | syscall.CLONE_NEWPID | syscall.CLONE_NEWUTS, true, false},
+	{syscall.CLONE_NEWNET | syscall.CLONE_NEWPID | syscall.CLONE_NEWUTS, false, false},
 }
 
 // cloneFlags returns the namespaces of the level for a run with the given
@@ -51,6 +51,7 @@ func namespaceNames(flags uintptr) string {
 		{syscall.CLONE_NEWNET, "network"},
 		{syscall.CLONE_NEWPID, "PID"},
 		{syscall.CLONE_NEWIPC, "IPC"},
+		{syscall.CLONE_NEWUTS, "UTS"},
 	} {
 		if flags&ns.flag != 0 {
 			names = append(names, ns.name)
@@ -112,7 +113,7 @@ func reason() string {
 func isolation(idx int, network Network) Isolation {
 	iso := Isolation{Level: LevelNone, NetworkAllowed: network == AllowNetwork}
 	if idx >= len(levels) {
-		iso.Detail = "no namespaces: " + reason()
+		iso.Detail = "no namespaces: " + reason() + asRoot()
 		return iso
 	}
 	l := levels[idx]
@@ -123,11 +124,22 @@ func isolation(idx int, network Network) Isolation {
 		iso.Level = LevelConfined
 	} else {
 		iso.Detail += "; file system not confined: " + reason()
+		iso.Detail += asRoot()
 	}
 	if network == AllowNetwork {
 		iso.Detail += "; network allowed for this run"
 	}
 	return iso
+}
+
+// asRoot warns, where the file system is not confined, that code2skill
+// runs as root: its children keep root's file permissions (without
+// capabilities), and /proc/sys honours those.
+func asRoot() string {
+	if os.Geteuid() == 0 {
+		return "; code2skill runs as root, and so does the package's code (without capabilities)"
+	}
+	return ""
 }
 
 // namespaceRefused reports whether a start failure comes from the kernel

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -37,13 +38,17 @@ func TestMain(m *testing.M) {
 type mode struct {
 	name  string
 	index int // into levels; len(levels) for none
+	level Level
 }
 
 func modes() []mode {
 	return []mode{
-		{"confined", 0},
-		{"partial", firstUnmounted},
-		{"none", len(levels)},
+		{"confined", 0, LevelConfined},
+		// As root where user namespaces are refused.
+		{"confined-root", 1, LevelConfined},
+		{"partial", firstUnmounted, LevelPartial},
+		{"partial-root", firstUnmounted + 1, LevelPartial},
+		{"none", len(levels), LevelNone},
 	}
 }
 
@@ -60,20 +65,9 @@ func force(t *testing.T, m mode) {
 		levelChosen, levelReason = saved, savedReason
 		levelMu.Unlock()
 	})
-	if got := Available(DenyNetwork); levelIndex(got) != m.index {
+	if got := Available(DenyNetwork); got.Level != m.level || firstLevel() != m.index {
 		t.Skipf("this host cannot give the %s level: %s", m.name, got.Detail)
 	}
-}
-
-// levelIndex maps an Isolation back to the index force set.
-func levelIndex(iso Isolation) int {
-	switch iso.Level {
-	case LevelConfined:
-		return 0
-	case LevelPartial:
-		return firstUnmounted
-	}
-	return len(levels)
 }
 
 // helper runs the test binary as a sandboxed child doing action.
@@ -129,7 +123,7 @@ func TestPromiseNoHostLoopback(t *testing.T) {
 			if out != "REACHED host-listener" {
 				t.Errorf("without a network namespace the child should reach the listener; got %q", out)
 			}
-			if m.name != "none" || iso.Level != LevelNone {
+			if m.level != LevelNone || iso.Level != LevelNone {
 				t.Errorf("Isolation = %+v: network not denied at level %s", iso, m.name)
 			}
 		})
@@ -211,7 +205,7 @@ func TestPromiseOwnFilesVisible(t *testing.T) {
 			}
 			// A bind elsewhere needs a mount namespace, and says so without one.
 			moved := Options{Dir: dir, Binds: []Bind{{Source: shared, Target: filepath.Join(dir, "deps")}}}
-			if m.name == "confined" {
+			if m.level == LevelConfined {
 				if out, _ := helper(t, moved, "read", "deps/dep.txt"); out != `READ "dep"` {
 					t.Errorf("bind elsewhere: %q", out)
 				}
@@ -251,7 +245,7 @@ func TestPromiseNoWritesOutside(t *testing.T) {
 			if out, _ := helper(t, Options{Dir: dir, WritableDir: true}, "write", target); out != "WROTE" {
 				t.Errorf("WritableDir: %q", out)
 			}
-			if m.name == "confined" {
+			if m.level == LevelConfined {
 				// A private /tmp: the host's is not touched.
 				if out, _ := helper(t, Options{Dir: dir}, "write", "/tmp/code2skill-sandbox-test-scratch"); out != "WROTE" {
 					t.Errorf("/tmp: %q", out)
@@ -260,6 +254,30 @@ func TestPromiseNoWritesOutside(t *testing.T) {
 					os.Remove("/tmp/code2skill-sandbox-test-scratch")
 					t.Error("the child's /tmp is the host's")
 				}
+			}
+		})
+	}
+}
+
+// TestPromiseNoPrivileges: root in the child's user namespace owns the
+// mounts the supervisor made; without its capabilities it cannot remount
+// its read-only working directory writable. A confined child cannot write
+// /proc/sys either (only checked where the child has a UTS namespace of its
+// own, so that a failure could change nothing but its own host name).
+func TestPromiseNoPrivileges(t *testing.T) {
+	for _, m := range modes() {
+		t.Run(m.name, func(t *testing.T) {
+			force(t, m)
+			dir := t.TempDir()
+			out, _ := helper(t, Options{Dir: dir}, "remount", dir)
+			if !strings.HasPrefix(out, "DENIED") {
+				t.Errorf("the child remounted its working directory: %q", out)
+			}
+			if m.level != LevelConfined || levels[m.index].flags&syscall.CLONE_NEWUTS == 0 {
+				return
+			}
+			if out, _ := helper(t, Options{Dir: dir}, "write", "/proc/sys/kernel/hostname"); out == "WROTE" {
+				t.Error("the child wrote /proc/sys")
 			}
 		})
 	}
@@ -343,13 +361,14 @@ func TestPromiseParentEnvironmentHidden(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			force(t, m) // to skip what the host cannot do; the parent forces its own
 			cmd := exec.Command(self, "--")
-			cmd.Env = append(os.Environ(), helperEnv+"=sandbox-environ", "CODE2SKILL_TEST_CREDENTIAL=canary-credential", levelEnv+"="+m.name)
+			cmd.Env = append(os.Environ(), helperEnv+"=sandbox-environ", "CODE2SKILL_TEST_CREDENTIAL=canary-credential",
+				levelIndexEnv+"="+strconv.Itoa(m.index))
 			out, err := cmd.CombinedOutput()
 			if err != nil {
 				t.Fatalf("parent: %v\n%s", err, out)
 			}
 			got := string(out)
-			if !strings.Contains(got, "level="+m.name) {
+			if !strings.Contains(got, "level="+string(m.level)) {
 				t.Fatalf("the parent ran at another level: %s", got)
 			}
 			if strings.Contains(got, "canary-credential") {
@@ -361,8 +380,15 @@ func TestPromiseParentEnvironmentHidden(t *testing.T) {
 	}
 }
 
+// levelIndexEnv tells the parent of TestPromiseParentEnvironmentHidden
+// which level to force.
+const levelIndexEnv = "CODE2SKILL_SANDBOX_TEST_LEVEL_INDEX"
+
 // runParent is the parent side of TestPromiseParentEnvironmentHidden.
 func runParent(self string, pid int) int {
+	if idx, err := strconv.Atoi(os.Getenv(levelIndexEnv)); err == nil {
+		levelChosen, levelReason = idx, "forced by the test"
+	}
 	res, err := Run(context.Background(), []string{self, "--", strconv.Itoa(pid)}, Options{
 		Dir: os.TempDir(),
 		Env: []string{helperEnv + "=environ"},

@@ -28,6 +28,10 @@ const (
 	mountSymlink = "symlink" // a symbolic link at Target pointing to Source
 )
 
+// procReadOnly lists the parts of a fresh /proc that are mounted
+// read-only over themselves.
+var procReadOnly = []string{"bus", "fs", "irq", "sys", "sysrq-trigger"}
+
 // mountSpec is one entry of the child's root.
 type mountSpec struct {
 	Kind     string `json:"kind"`
@@ -108,7 +112,24 @@ func mountOne(m mountSpec, dst string) error {
 		if err := os.MkdirAll(dst, 0o755); err != nil {
 			return err
 		}
-		return unix.Mount("proc", dst, "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "")
+		if err := unix.Mount("proc", dst, "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+			return err
+		}
+		// What would act on the whole machine stays read-only, even for a
+		// child that is root outside a user namespace.
+		for _, p := range procReadOnly {
+			p = filepath.Join(dst, p)
+			if _, err := os.Lstat(p); err != nil {
+				continue
+			}
+			if err := unix.Mount(p, p, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+				return err
+			}
+			if err := setAttr(p, unix.MOUNT_ATTR_RDONLY|unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV); err != nil {
+				return err
+			}
+		}
+		return nil
 	case mountBind:
 		if err := mountPoint(m.Source, dst); err != nil {
 			return err
