@@ -2,6 +2,7 @@ package cli
 
 import (
 	"cmp"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"os"
@@ -23,7 +24,8 @@ import (
 // scriptParams configures the CLI scripts:
 //   - $REPO is the repository root, $EXAMPLES its examples directory;
 //   - $NODE_MODULES is the repository's pinned npm install (npm ci);
-//   - [node] is true when node is on PATH;
+//   - [node] is true when node is on PATH (a script that skips without it
+//     fails instead when CODE2SKILL_REQUIRE_NODE=1, as in CI);
 //   - [registry] is true when the npm registry answers (demo's install);
 //   - [confined] is true when the sandbox can confine a child here (user,
 //     mount, network and PID namespaces);
@@ -61,6 +63,9 @@ func scriptParams(t *testing.T) testscript.Params {
 			switch cond {
 			case "node":
 				_, err := exec.LookPath("node")
+				if err != nil && os.Getenv(testnode.RequireNodeEnv) == "1" {
+					return false, fmt.Errorf("node is not on PATH and %s=1", testnode.RequireNodeEnv)
+				}
 				return err == nil, nil
 			case "registry":
 				return registryReachable(), nil

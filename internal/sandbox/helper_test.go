@@ -80,7 +80,7 @@ func runHelper(action string, args []string) int {
 		fmt.Print(line)
 		if action == "detach-and-hang" {
 			os.Stdout.Close()
-			select {}
+			time.Sleep(time.Hour) // until killed
 		}
 	case "linger":
 		// args[0] is a marker the test finds in /proc/<pid>/cmdline.
