@@ -200,6 +200,7 @@ func examplePackage(b *testing.B) string {
 func BenchmarkProbeExample(b *testing.B) {
 	pkg := examplePackage(b)
 	var r *Result
+	defer testnode.ReportCPU(b)()
 	for b.Loop() {
 		var err error
 		if r, err = Run(context.Background(), pkg, Options{Offline: true}); err != nil {
