@@ -25,9 +25,12 @@ func probeCmd() *command {
                        [--allow-network] [--env KEY[=VALUE]]... [--require-isolation]
 
 Copies the package to a fresh temporary directory (a strict package without
-any node_modules, a core package with its own) and runs node mcp-tool/index.mjs
-there in the sandbox: allowlisted environment, temporary HOME, no network where
-the OS allows, a time limit per request, the process group killed at the end.
+any node_modules; a core package with its own, mounted read-only into the copy
+rather than copied) and runs node mcp-tool/index.mjs there in the sandbox:
+allowlisted environment, private HOME, and where the OS allows nothing of the
+host but the copy, node and the system libraries, no network, a PID namespace;
+a time limit per request; everything it started killed at the end. A module
+importing a file outside the package is an error (PROBE_IMPORT_OUTSIDE).
 Over the official Go MCP SDK it checks, in order:
 
   initialize     the declared protocol version (export-profile.json, default

@@ -73,7 +73,23 @@ var (
 	levelMu     sync.Mutex
 	levelChosen = -1 // index into levels of the next level to try; len(levels) means none works
 	levelReason string
+	levelWorked = -1 // the index of a level a child has been started with
 )
+
+// worked records that a child started at level idx.
+func worked(idx int) {
+	levelMu.Lock()
+	defer levelMu.Unlock()
+	levelWorked = idx
+}
+
+// known returns the level children start at, once one has; ok is false
+// before.
+func known() (idx int, ok bool) {
+	levelMu.Lock()
+	defer levelMu.Unlock()
+	return levelWorked, levelWorked >= 0 && levelWorked == levelChosen
+}
 
 // firstLevel returns the index of the strongest level worth trying.
 func firstLevel() int {

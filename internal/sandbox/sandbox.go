@@ -8,7 +8,7 @@
 //     that sets up the child's view of the system, starts the child, and
 //     kills every descendant when the child ends (it is their subreaper),
 //     however they detached;
-//   - where the OS allows, new user, mount, network, PID and IPC
+//   - where the OS allows, new user, mount, network, PID, IPC and UTS
 //     namespaces: the child sees only its working directory (read-only
 //     unless the caller says otherwise), the node installation and system
 //     libraries read-only, a private HOME and /tmp and a fresh /proc,

@@ -70,6 +70,7 @@ func startChild(w what, mk func() *exec.Cmd) (*child, error) {
 		}
 		c, why, err := tryLevel(w, mk(), idx, false)
 		if err == nil {
+			worked(idx)
 			return c, nil
 		}
 		if why == "" {
@@ -236,9 +237,12 @@ func (c *child) kill() {
 }
 
 // Available reports the isolation a child started now with the given
-// network policy would get, trying the levels (once per process) without
-// running anything.
+// network policy would get. Until a child has started, it tries the levels
+// (a supervisor that sets up and exits, running nothing).
 func Available(network Network) Isolation {
+	if idx, ok := known(); ok {
+		return isolation(idx, network)
+	}
 	w := what{opts: Options{Network: network}, argv: []string{"true"}}
 	for idx := firstLevel(); idx < len(levels); idx = firstLevel() {
 		h, err := newHome()
@@ -251,6 +255,7 @@ func Available(network Network) Isolation {
 		h.remove()
 		if err == nil {
 			<-c.exited
+			worked(idx)
 			return isolation(idx, network)
 		}
 		if why == "" {
