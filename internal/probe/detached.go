@@ -52,6 +52,10 @@ func detach(pkg *pkgdir.Package, tempDir string, nodeModules bool) (*detachedCop
 	if sandbox.Available(sandbox.DenyNetwork).FileSystem {
 		err = os.Mkdir(dst, 0o755)
 		d.binds = []sandbox.Bind{{Source: src, Target: dst}}
+		// Packages linked from elsewhere (npm link) are followed there.
+		for _, target := range pkgdir.LinkedModules(src) {
+			d.binds = append(d.binds, sandbox.Bind{Source: target})
+		}
 	} else {
 		err = os.Symlink(src, dst)
 	}
