@@ -42,7 +42,7 @@ func runNodeTests(t *testing.T, set string) {
 	for _, f := range files {
 		argv = append(argv, filepath.ToSlash(f))
 	}
-	res, err := sandbox.Run(context.Background(), argv, sandbox.Options{Dir: ".", Timeout: 2 * time.Minute})
+	res, err := sandbox.Run(context.Background(), argv, sandbox.Options{Dir: ".", Timeout: 2 * time.Minute, Binds: testnode.Binds(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
