@@ -400,3 +400,20 @@ func runParent(self string, pid int) int {
 	fmt.Printf("level=%s %s", res.Isolation.Level, res.Stdout)
 	return 0
 }
+
+// TestSetupFailureOfOneRun: a confined root that fails because of what the
+// run asked to mount (here a mount point inside the read-only working
+// directory that does not exist) is that run's error; the sandbox does not
+// fall back to running it, or anything after it, with less isolation.
+func TestSetupFailureOfOneRun(t *testing.T) {
+	force(t, mode{"confined", 0, LevelConfined})
+	dir, shared := t.TempDir(), t.TempDir()
+	_, err := Run(context.Background(), []string{"true"}, Options{Dir: dir,
+		Binds: []Bind{{Source: shared, Target: filepath.Join(dir, "missing", "deps")}}})
+	if err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Fatalf("err = %v, want the failed mount", err)
+	}
+	if got := Available(DenyNetwork); got.Level != LevelConfined {
+		t.Errorf("after one run's failure the sandbox fell back to %+v", got)
+	}
+}

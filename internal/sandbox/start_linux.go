@@ -78,6 +78,13 @@ func startChild(w what, mk func() *exec.Cmd) (*child, error) {
 		}
 		next := idx + 1
 		if idx < len(levels) && levels[idx].mounts && errors.Is(err, errSetup) {
+			// The confined root failed: because of the kernel, or of what
+			// this run asked to mount? Only the first lowers the level; a
+			// run must not fall back to less isolation over its own
+			// mistake.
+			if ok, _ := check(idx, w.opts.Network); ok {
+				return nil, fmt.Errorf("starting %s: %w", w.argv[0], err)
+			}
 			next = firstUnmounted
 		}
 		remember(next, why)
@@ -243,29 +250,39 @@ func Available(network Network) Isolation {
 	if idx, ok := known(); ok {
 		return isolation(idx, network)
 	}
-	w := what{opts: Options{Network: network}, argv: []string{"true"}}
 	for idx := firstLevel(); idx < len(levels); idx = firstLevel() {
-		h, err := newHome()
-		if err != nil {
-			return isolation(len(levels), network)
-		}
-		w.home, w.dir = h, h.dir
-		cmd := exec.Command("true")
-		c, why, err := tryLevel(w, cmd, idx, true)
-		h.remove()
-		if err == nil {
-			<-c.exited
+		ok, why := check(idx, network)
+		if ok {
 			worked(idx)
 			return isolation(idx, network)
 		}
 		if why == "" {
-			return isolation(len(levels), network)
+			break
 		}
 		next := idx + 1
-		if levels[idx].mounts && errors.Is(err, errSetup) {
+		if levels[idx].mounts {
 			next = firstUnmounted
 		}
 		remember(next, why)
 	}
 	return isolation(len(levels), network)
+}
+
+// check starts a supervisor at level idx that sets up what every child
+// gets (namespaces, the system's part of a confined root) and exits. When
+// the level is not available it says why; an empty reason means the check
+// itself could not be made.
+func check(idx int, network Network) (ok bool, why string) {
+	h, err := newHome()
+	if err != nil {
+		return false, ""
+	}
+	defer h.remove()
+	w := what{opts: Options{Network: network}, argv: []string{"true"}, home: h, dir: h.dir}
+	c, why, err := tryLevel(w, exec.Command("true"), idx, true)
+	if err != nil {
+		return false, why
+	}
+	<-c.exited
+	return true, ""
 }
