@@ -11,9 +11,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // The README's sandbox paragraph promises, level by level, what a child can
@@ -64,6 +67,10 @@ func force(t *testing.T, m mode) {
 		levelMu.Lock()
 		levelChosen, levelReason = saved, savedReason
 		levelMu.Unlock()
+		// A lower level made the test process non-dumpable for good; the
+		// next test may force a user namespace again.
+		parentOnce = sync.Once{}
+		unix.Prctl(unix.PR_SET_DUMPABLE, 1, 0, 0, 0)
 	})
 	if got := Available(DenyNetwork); got.Level != m.level || firstLevel() != m.index {
 		t.Skipf("this host cannot give the %s level: %s", m.name, got.Detail)

@@ -37,8 +37,10 @@ var parentOnce sync.Once
 // access across user namespaces needs CAP_SYS_PTRACE in code2skill's), and
 // there code2skill must stay dumpable: an unprivileged parent writes the
 // child's uid_map, which a non-dumpable parent's child does not let it do.
-// Levels are only ever lowered, so a process that has become non-dumpable
-// never tries a user namespace again.
+// It is called once the supervisor has started and before it is told what
+// to run: a level the kernel refuses leaves code2skill as it was, for the
+// user namespace of the next level. Levels are only ever lowered, so a
+// process that has become non-dumpable never tries a user namespace again.
 func protectParent(idx int) {
 	if idx < len(levels) && levels[idx].user {
 		return
@@ -148,7 +150,6 @@ func tryLevel(w what, cmd *exec.Cmd, idx int, check bool) (c *child, why string,
 	}
 	cmd.SysProcAttr = attr
 
-	protectParent(idx)
 	err = cmd.Start()
 	configR.Close()
 	statusW.Close()
@@ -160,6 +161,8 @@ func tryLevel(w what, cmd *exec.Cmd, idx int, check bool) (c *child, why string,
 		}
 		return nil, "", fmt.Errorf("starting the sandbox: %w", err)
 	}
+	// The supervisor starts nothing before it has read its configuration.
+	protectParent(idx)
 	b, _ := json.Marshal(cfg)
 	_, werr := configW.Write(b)
 	configW.Close()
