@@ -18,11 +18,13 @@ import (
 func checkAgentDoc(d *document, f *facts) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	if f.marker != "" && !strings.Contains(d.text, f.marker) {
-		msg := "does not carry the marker of the current fact view, " + f.marker
 		if strings.Contains(d.text, derive.MarkerPrefix) {
-			msg = "carries a stale marker: the fact view is now " + f.marker
+			out = append(out, RuleDocMarker.New(d.file,
+				"carries a stale marker: the fact view has changed; replace it with %s, the marker code2skill derive prints, once the document agrees with it", f.marker))
+		} else {
+			out = append(out, RuleDocMarker.New(d.file,
+				"does not carry the marker of the fact view it describes: add %s, the marker code2skill derive prints", f.marker))
 		}
-		out = append(out, RuleDocMarker.New(d.file, "%s (code2skill derive prints it; replace the old marker)", msg))
 	}
 	if !strings.Contains(d.text, derive.CapabilityContractFile) {
 		out = append(out, RuleDocFactView.New(d.file,
