@@ -52,6 +52,22 @@ var (
 	retryClaim = regexp.MustCompile(`(?:可以|允许|会)[^，。；,;]{0,8}自动重试`)
 )
 
+// Words without which a line makes none of the claims above (lower case).
+var (
+	requirednessClaimWords = []string{"可选", "必填", "必须提供", "无需提供", "optional", "required"}
+	toolClaimWords         = []string{"只读", "自动重试"}
+)
+
+// containsAny reports whether s contains one of the words.
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // Words that turn a claim into its opposite when they come just before it.
 var (
 	negations        = []string{"不", "非", "无", "未", "并", "禁", "勿"}
@@ -82,17 +98,28 @@ func restatements(d *document, f *facts) []diag.Diagnostic {
 		if d.fenced[i] || strings.TrimSpace(text) == "" {
 			continue
 		}
+		// Most lines make no claim: look for the claims' words first.
+		lower := strings.ToLower(text)
+		aboutInputs := containsAny(lower, requirednessClaimWords)
+		aboutTools := containsAny(lower, toolClaimWords)
+		if !aboutInputs && !aboutTools {
+			continue
+		}
 		line := []rune(text)
 		masked := maskCode(line)
-		tools := toolsNamed(text, f)
-		if len(tools) == 0 {
-			tools = context[i]
+		if aboutInputs {
+			tools := toolsNamed(text, f)
+			if len(tools) == 0 {
+				tools = context[i]
+			}
+			if len(tools) == 0 {
+				tools = f.tools
+			}
+			out = append(out, inputClaims(d, i, line, masked, tools, f)...)
 		}
-		if len(tools) == 0 {
-			tools = f.tools
+		if aboutTools {
+			out = append(out, toolClaims(d, i, line, masked, f)...)
 		}
-		out = append(out, inputClaims(d, i, line, masked, tools, f)...)
-		out = append(out, toolClaims(d, i, line, masked, f)...)
 	}
 	return out
 }

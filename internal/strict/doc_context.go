@@ -47,7 +47,7 @@ func checkContext(d *document, f *facts) []diag.Diagnostic {
 		out = append(out, RuleContextTitle.New(d.file, "has no H1 title naming the feature"))
 	}
 	for _, s := range contextSections {
-		i := d.findHeading(2, s.re.MatchString)
+		i := d.findHeading(2, s.in)
 		if i < 0 {
 			out = append(out, RuleContextSection.New(d.file, "has no \"## %s…\" section", s.name))
 			continue

@@ -166,11 +166,12 @@ func clauseEnd(line []rune, i int) int {
 	return len(line)
 }
 
-// missing returns the names of the patterns text does not match, in order.
+// missing returns the names of the topics text does not talk about, in
+// order.
 func missing(text string, topics []topic) []string {
 	var out []string
 	for _, t := range topics {
-		if !t.re.MatchString(text) {
+		if !t.in(text) {
 			out = append(out, t.name)
 		}
 	}
@@ -178,10 +179,33 @@ func missing(text string, topics []topic) []string {
 }
 
 // topic is something a document section must talk about, recognised by the
-// words that say it.
+// words that say it: literal alternatives ("输出|返回") are looked up as
+// strings, anything else is a regular expression.
 type topic struct {
-	name string
-	re   *regexp.Regexp
+	name  string
+	words []string       // literal alternatives, or nil
+	re    *regexp.Regexp // when the pattern is not a list of words
 }
 
-func newTopic(name, pattern string) topic { return topic{name, regexp.MustCompile(pattern)} }
+func newTopic(name, pattern string) topic {
+	words := strings.Split(pattern, "|")
+	for _, w := range words {
+		if w == "" || regexp.QuoteMeta(w) != w {
+			return topic{name: name, re: regexp.MustCompile(pattern)}
+		}
+	}
+	return topic{name: name, words: words}
+}
+
+// in reports whether text talks about the topic.
+func (t topic) in(text string) bool {
+	if t.re != nil {
+		return t.re.MatchString(text)
+	}
+	for _, w := range t.words {
+		if strings.Contains(text, w) {
+			return true
+		}
+	}
+	return false
+}
