@@ -218,6 +218,7 @@ func TestRestatementsNotMistaken(t *testing.T) {
 		"`inputSchema` 的 `required` 数组不列出 `detailLevel`。",
 		"用户可选择任一类型，随后提供 `requestData`。",
 		"`attachmentGrants` 并非始终必填。",
+		"```json\n{\"properties\": {\"detailLevel\": {\"type\": \"string\"}}, \"required\": []}\n```",
 	} {
 		text := referenceDoc(t, ContextFile) + line + "\n"
 		for _, d := range checkDoc(ContextFile, text, f) {
@@ -247,6 +248,21 @@ func TestRestatementsAmbiguousInput(t *testing.T) {
 		if diff := cmp.Diff(tt.want, ruleIDs(ds)); diff != "" {
 			t.Errorf("%q (-want +got):\n%s", tt.line, diff)
 		}
+	}
+
+	// Whichever Tool comes first: with submit's optional attachmentGrants
+	// listed before validate's conditional one, a claim right for validate
+	// is still not judged against submit alone.
+	rank := func(t *toolFacts) int {
+		if t.name == "submit_sample_request" {
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(f.tools, func(a, b *toolFacts) int { return rank(a) - rank(b) })
+	line := "`attachmentGrants` 在所选类型要求附件时必填。"
+	if ds := checkDoc(ContextFile, referenceDoc(t, ContextFile)+line+"\n", f); len(ds) > 0 {
+		t.Errorf("%q: %v", line, ds)
 	}
 }
 
