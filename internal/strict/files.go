@@ -1,6 +1,9 @@
 package strict
 
 import (
+	"os"
+	"path/filepath"
+
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
@@ -72,7 +75,8 @@ func requireFiles(pkg *pkgdir.Package, files []string, rule *diag.Rule, why stri
 }
 
 // absence says how a file is absent: missing, or present as something
-// that is not a regular file of the package.
+// that is not a regular file of the package (a link, which is never
+// followed, a directory, a FIFO or a device, which are never read).
 func absence(pkg *pkgdir.Package, file string) string {
 	for _, l := range pkg.Links() {
 		if l.Path == file {
@@ -81,6 +85,9 @@ func absence(pkg *pkgdir.Package, file string) string {
 	}
 	if pkg.HasDir(file) {
 		return "is a directory, not a file;"
+	}
+	if fi, err := os.Lstat(filepath.Join(pkg.Dir(), filepath.FromSlash(file))); err == nil && !fi.Mode().IsRegular() {
+		return "is not a regular file (" + fi.Mode().Type().String() + "), which code2skill does not read;"
 	}
 	return "is missing;"
 }
