@@ -152,7 +152,7 @@ func TestDocumentRules(t *testing.T) {
 			edits: []edit{{`{"name": "list_sample_request_kinds", "arguments": {"detailLevel": "compact"}}`, `{"tool": "list_sample_request_kinds", "arguments": {"detailLevel": "compact"}}`}},
 			want:  []string{"STRICT_MCPDOC_CALL_EXAMPLE"}},
 		{name: "mcp error path", file: MCPDocFile,
-			edits: []edit{{"失败：错误对象的 `code`、`message`、`details`、`retryable` 说明原因；后端指出的", "失败：错误对象的 `code`、`message`、`details` 说明原因；后端指出的"}},
+			edits: []edit{{"失败：错误对象的 `code`、`message`、`details`、`retryable` 说明原因；后端拒绝时", "失败：错误对象的 `code`、`message`、`details` 说明原因；后端拒绝时"}},
 			want:  []string{"STRICT_MCPDOC_ERROR_PATH"}},
 		{name: "mcp error example", file: MCPDocFile,
 			edits: []edit{{`\"outcomeKnown\":true},\"retryable\":false}"}], "isError": true}`, `\"outcomeKnown\":true},\"retryable\":false}"}], "failed": true}`}},
@@ -310,11 +310,11 @@ func TestUnprovenTargetRequiredness(t *testing.T) {
 // not retryable by default.
 func TestRetryDefault(t *testing.T) {
 	f := referenceFacts(t, contracttest.Remove("/capabilities/3/errorContract/retryabilityPath"))
-	text := apply(t, referenceDoc(t, MCPDocFile), []edit{{"`details`、`retryable` 说明原因；后端指出的", "`details` 说明原因；后端指出的"}})
+	text := apply(t, referenceDoc(t, MCPDocFile), []edit{{"`details`、`retryable` 说明原因；后端拒绝时", "`details` 说明原因；后端拒绝时"}})
 	if diff := cmp.Diff([]string{"STRICT_MCPDOC_RETRY_DEFAULT"}, ruleIDs(checkDoc(MCPDocFile, text, f))); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	text = apply(t, text, []edit{{"`details` 说明原因；后端指出的", "`details` 说明原因，默认不可重试；后端指出的"}})
+	text = apply(t, text, []edit{{"`details` 说明原因；后端拒绝时", "`details` 说明原因，默认不可重试；后端拒绝时"}})
 	if ds := checkDoc(MCPDocFile, text, f); len(ds) > 0 {
 		t.Errorf("unexpected findings: %v", ds)
 	}
