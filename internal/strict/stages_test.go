@@ -2,6 +2,7 @@ package strict_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -324,4 +325,20 @@ func TestIntegerInputAccepted(t *testing.T) {
 	wantStage(t, res, strict.StagePortableCore, strict.Passed)
 	wantStage(t, res, strict.StageViews, strict.Passed)
 	wantStage(t, res, strict.StageBundle, strict.Passed)
+}
+
+// A cancelled validation is a failure of the tool, and no stage claims to
+// have run.
+func TestCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res := strict.Validate(ctx, referencePackage(t), strict.Options{PreFinalize: true})
+	if !errors.Is(res.Err, context.Canceled) {
+		t.Errorf("Err = %v, want context.Canceled", res.Err)
+	}
+	for _, s := range res.Stages {
+		if s.Status != strict.NotRun || s.Note != "the validation was cancelled" {
+			t.Errorf("stage %s: %s (%s)", s.ID, s.Status, s.Note)
+		}
+	}
 }

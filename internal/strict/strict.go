@@ -121,11 +121,20 @@ func (r *Result) Stage(id string) (Stage, bool) {
 
 // Validate checks the strict package in dir.
 func Validate(ctx context.Context, dir string, opts Options) *Result {
-	v := &validator{ctx: ctx, opts: opts, res: &Result{PreFinalize: opts.PreFinalize}}
-	v.run(dir)
-	// Stages that never started did not run.
-	for _, st := range stageTitles[len(v.res.Stages):] {
-		v.res.Stages = append(v.res.Stages, Stage{ID: st.id, Title: st.title, Status: NotRun, Note: v.stopped})
+	v := &validator{ctx: ctx, opts: opts, dir: dir, res: &Result{PreFinalize: opts.PreFinalize}}
+	v.run()
+	// Stages that never started did not run; list every stage in order.
+	recorded := make(map[string]Stage, len(v.res.Stages))
+	for _, s := range v.res.Stages {
+		recorded[s.ID] = s
+	}
+	v.res.Stages = v.res.Stages[:0]
+	for _, st := range stageTitles {
+		s, ok := recorded[st.id]
+		if !ok {
+			s = Stage{ID: st.id, Title: st.title, Status: NotRun, Note: v.stopped}
+		}
+		v.res.Stages = append(v.res.Stages, s)
 	}
 	return v.res
 }
@@ -134,28 +143,232 @@ func Validate(ctx context.Context, dir string, opts Options) *Result {
 type validator struct {
 	ctx     context.Context
 	opts    Options
+	dir     string
 	res     *Result
 	pkg     *pkgdir.Package
-	stopped string // why the remaining stages do not run
+	stopped string // why the stages not recorded did not run
+
+	// Carried between stages.
+	fileFindings  []diag.Diagnostic
+	inputFindings *diag.List
+	core          contractCheck
 }
 
-// record adds the outcome of the next stage, and its findings.
-func (v *validator) record(note string, ds []diag.Diagnostic) {
-	st := stageTitles[len(v.res.Stages)]
-	s := Stage{ID: st.id, Title: st.title, Status: Passed, Note: note}
-	var l diag.List
-	l.Add(ds...)
-	if l.HasErrors() {
+// unsound is why the stages that judge the package against its Portable
+// Core do not run.
+const unsound = "the Portable Core has errors"
+
+// run runs the stages in order. Each method records the outcome of its
+// stage; one that returns false stops the validation.
+func (v *validator) run() {
+	if !v.files() {
+		return
+	}
+	in := v.inputs()
+	if in == nil {
+		return
+	}
+	v.exportProfile(in)
+	sound := v.portableCore(in)
+	var views []derive.View
+	if sound {
+		views = derive.Views(in)
+	}
+	v.views(views, sound)
+	v.bundle(in, sound)
+	v.runtime()
+	v.documents(in, views, sound)
+	v.record(StageForbidden, "", checkForbidden(v.pkg))
+	if !v.live() {
+		return
+	}
+	v.matrix(views, sound)
+	v.final()
+}
+
+// files inventories the package and checks that every base file is there.
+// The files stage is recorded by inputs, which adds the files the contract
+// asks for.
+func (v *validator) files() bool {
+	if !v.live() {
+		return false
+	}
+	pkg, ds, err := pkgdir.Open(v.dir)
+	if err != nil {
+		v.fail(err)
+		return false
+	}
+	if pkg == nil {
+		v.record(StageFiles, "", ds)
+		v.stopped = "there is no package to check"
+		return false
+	}
+	v.pkg = pkg
+	v.fileFindings = append(ds, requireFiles(pkg, baseFiles, RuleFileMissing, "every strict-export-v1 package carries it")...)
+	if hasRule(v.fileFindings, RuleFileMissing) {
+		v.record(StageFiles, "", v.fileFindings)
+		v.stopped = "a required file is missing"
+		return false
+	}
+	return true
+}
+
+// inputs reads the Portable Core inputs and completes the files stage with
+// the files the contract asks for. It returns nil when the validation
+// cannot go on.
+func (v *validator) inputs() *derive.Inputs {
+	in, findings, err := derive.ReadInputs(v.pkg.Dir())
+	if err != nil {
+		v.fail(err)
+	}
+	v.inputFindings = findings
+	ds := v.fileFindings
+	if in.Contract != nil {
+		v.res.Capabilities = len(in.Contract.Capabilities)
+		if needsGuard(in.Contract) {
+			ds = append(ds, requireFiles(v.pkg, []string{guardFile}, RuleFileMissing,
+				"a package whose writes are protected by a deterministic workflow carries the reviewed guard")...)
+		}
+	}
+	v.record(StageFiles, "", ds)
+	if !v.live() {
+		return nil
+	}
+	return in
+}
+
+// exportProfile records the findings about export-profile.json: how it
+// decodes, and the rules that relate it to the contract.
+func (v *validator) exportProfile(in *derive.Inputs) {
+	v.core = checkContract(in, v.opts)
+	var ds []diag.Diagnostic
+	for _, l := range []*diag.List{v.inputFindings, v.core.findings} {
+		for _, d := range l.Sorted() {
+			if d.File == contract.ExportProfileFile {
+				ds = append(ds, d)
+			}
+		}
+	}
+	v.record(StageExportProfile, "", ds)
+}
+
+// portableCore records the findings about the contract, topology and Host
+// profile, and reports whether they are sound enough to judge the package
+// against.
+func (v *validator) portableCore(in *derive.Inputs) bool {
+	var ds []diag.Diagnostic
+	for _, l := range []*diag.List{v.inputFindings, v.core.findings} {
+		for _, d := range l.Sorted() {
+			if d.File != contract.ExportProfileFile {
+				ds = append(ds, d)
+			}
+		}
+	}
+	v.record(StagePortableCore, v.core.note, ds)
+	return in.Contract != nil && in.Topology != nil && in.Host != nil && !hasErrors(ds)
+}
+
+// views compares every derived view but the matrix with its derivation.
+func (v *validator) views(views []derive.View, sound bool) {
+	if !sound {
+		v.skip(StageViews, unsound)
+		return
+	}
+	var ds []diag.Diagnostic
+	for _, view := range viewsToCompare(views) {
+		if data, ok := v.read(view.Path, pkgdir.MaxInputSize, &ds); ok {
+			ds = append(ds, checkView(view.Path, data, view.Data)...)
+		}
+	}
+	v.record(StageViews, "", ds)
+}
+
+func (v *validator) bundle(in *derive.Inputs, sound bool) {
+	if !sound {
+		v.skip(StageBundle, unsound)
+		return
+	}
+	v.record(StageBundle, "", checkBundle(in.Contract))
+}
+
+// runtime checks the JavaScript of the package.
+func (v *validator) runtime() {
+	// TODO(strictjs): run the runtime rules here, strictjs.Check on the
+	// Function core, the MCP adapter and the runtime bundle, recording
+	// their findings; until that package exists the stage does not run.
+	v.skip(StageRuntime, "the runtime (JavaScript) rules are not built into this version")
+}
+
+func (v *validator) documents(in *derive.Inputs, views []derive.View, sound bool) {
+	if !sound {
+		v.skip(StageDocuments, unsound)
+		return
+	}
+	f := newFacts(in.Contract, in.Export, packageName(v.dir, v.pkg), derive.Marker(views))
+	var unread []diag.Diagnostic
+	docs := checkDocuments(f, func(file string) ([]byte, bool) {
+		return v.read(file, maxDocumentSize, &unread)
+	})
+	v.record(StageDocuments, "", append(unread, docs...))
+}
+
+// matrix checks the verification matrix of a package that is not
+// finalized; a finalized one is checked with the final files.
+func (v *validator) matrix(views []derive.View, sound bool) {
+	switch {
+	case !v.opts.PreFinalize:
+		v.skip(StageMatrix, "the final matrix is checked with the final files")
+	case !sound:
+		v.skip(StageMatrix, unsound)
+	default:
+		var ds []diag.Diagnostic
+		if data, ok := v.read(derive.VerificationMatrixFile, pkgdir.MaxInputSize, &ds); ok {
+			ds = append(ds, checkMatrix(data, viewData(views, derive.VerificationMatrixFile))...)
+		}
+		v.record(StageMatrix, "", ds)
+	}
+}
+
+// final checks the files finalize writes, after finalization.
+func (v *validator) final() {
+	if v.opts.PreFinalize {
+		v.skip(StageFinal, "--pre-finalize: the package is not finalized yet")
+		return
+	}
+	ds := requireFiles(v.pkg, finalFiles, RuleFinalFileMissing,
+		"finalize writes it; validate a package that is not finalized with --pre-finalize")
+	if len(ds) > 0 {
+		v.record(StageFinal, "", ds)
+		return
+	}
+	// TODO(finalize): cross-check the final files (receipt, preflight,
+	// live verification, approval audit, manifest) and the final matrix
+	// here; until then the stage only checks that they exist.
+	v.skip(StageFinal, "the final files are present; their cross-check is not built into this version")
+}
+
+// record adds the outcome of a stage that ran, and its findings.
+func (v *validator) record(id, note string, ds []diag.Diagnostic) {
+	s := Stage{ID: id, Title: stageTitle(id), Status: Passed, Note: note}
+	if hasErrors(ds) {
 		s.Status = Failed
 	}
 	v.res.Diagnostics.Add(ds...)
 	v.res.Stages = append(v.res.Stages, s)
 }
 
-// skip adds the next stage as not run, saying why.
-func (v *validator) skip(why string) {
-	st := stageTitles[len(v.res.Stages)]
-	v.res.Stages = append(v.res.Stages, Stage{ID: st.id, Title: st.title, Status: NotRun, Note: why})
+// skip adds a stage that did not run, saying why.
+func (v *validator) skip(id, why string) {
+	v.res.Stages = append(v.res.Stages, Stage{ID: id, Title: stageTitle(id), Status: NotRun, Note: why})
+}
+
+func stageTitle(id string) string {
+	for _, st := range stageTitles {
+		if st.id == id {
+			return st.title
+		}
+	}
+	panic("strict: unknown stage " + id)
 }
 
 // live reports whether the validation may go on: the context is not done
@@ -171,127 +384,6 @@ func (v *validator) live() bool {
 func (v *validator) fail(err error) {
 	v.res.Err = errors.Join(v.res.Err, err)
 	v.stopped = "the validator could not read the package"
-}
-
-func (v *validator) run(dir string) {
-	if !v.live() {
-		return
-	}
-	pkg, ds, err := pkgdir.Open(dir)
-	if err != nil {
-		v.fail(err)
-		return
-	}
-	if pkg == nil {
-		v.record("", ds)
-		v.stopped = "there is no package to check"
-		return
-	}
-	v.pkg = pkg
-	ds = append(ds, requireFiles(pkg, baseFiles, RuleFileMissing, "every strict-export-v1 package carries it")...)
-	if hasRule(ds, RuleFileMissing) {
-		v.record("", ds)
-		v.stopped = "a required file is missing"
-		return
-	}
-
-	in, inputs, err := derive.ReadInputs(pkg.Dir())
-	if err != nil {
-		v.fail(err)
-	}
-	if in.Contract != nil {
-		v.res.Capabilities = len(in.Contract.Capabilities)
-		if needsGuard(in.Contract) {
-			ds = append(ds, requireFiles(pkg, []string{guardFile}, RuleFileMissing,
-				"a package whose writes are protected by a deterministic workflow carries the reviewed guard")...)
-		}
-	}
-	v.record("", ds)
-	if !v.live() {
-		return
-	}
-
-	// The inputs' findings, and the contract rules, split by the stage
-	// they belong to.
-	core := checkContract(in, v.opts)
-	var profile, rest []diag.Diagnostic
-	for _, l := range []*diag.List{inputs, core.findings} {
-		for _, d := range l.Sorted() {
-			if d.File == contract.ExportProfileFile {
-				profile = append(profile, d)
-			} else {
-				rest = append(rest, d)
-			}
-		}
-	}
-	v.record("", profile)
-	v.record(core.note, rest)
-	sound := in.Contract != nil && in.Topology != nil && in.Host != nil && !hasErrors(rest)
-
-	const unsound = "the Portable Core has errors"
-	var views []derive.View
-	if sound {
-		views = derive.Views(in)
-		var vs []diag.Diagnostic
-		for _, view := range viewsToCompare(views) {
-			if data, ok := v.read(view.Path, pkgdir.MaxInputSize, &vs); ok {
-				vs = append(vs, checkView(view.Path, data, view.Data)...)
-			}
-		}
-		v.record("", vs)
-		v.record("", checkBundle(in.Contract))
-	} else {
-		v.skip(unsound)
-		v.skip(unsound)
-	}
-
-	// TODO(strictjs): run the runtime rules here, strictjs.Check on the
-	// Function core, the MCP adapter and the runtime bundle, recording
-	// their findings; until that package exists the stage does not run.
-	v.skip("the runtime (JavaScript) rules are not built into this version")
-
-	if sound {
-		f := newFacts(in.Contract, in.Export, packageName(dir, pkg), derive.Marker(views))
-		var unread []diag.Diagnostic
-		docs := checkDocuments(f, func(file string) ([]byte, bool) {
-			return v.read(file, maxDocumentSize, &unread)
-		})
-		v.record("", append(unread, docs...))
-	} else {
-		v.skip(unsound)
-	}
-	v.record("", checkForbidden(pkg))
-	if !v.live() {
-		return
-	}
-
-	switch {
-	case !v.opts.PreFinalize:
-		v.skip("the final matrix is checked with the final files")
-	case sound:
-		var ms []diag.Diagnostic
-		if data, ok := v.read(derive.VerificationMatrixFile, pkgdir.MaxInputSize, &ms); ok {
-			ms = append(ms, checkMatrix(data, viewData(views, derive.VerificationMatrixFile))...)
-		}
-		v.record("", ms)
-	default:
-		v.skip(unsound)
-	}
-
-	if v.opts.PreFinalize {
-		v.skip("--pre-finalize: the package is not finalized yet")
-		return
-	}
-	fs := requireFiles(pkg, finalFiles, RuleFinalFileMissing,
-		"finalize writes it; validate a package that is not finalized with --pre-finalize")
-	if len(fs) > 0 {
-		v.record("", fs)
-		return
-	}
-	// TODO(finalize): cross-check the final files (receipt, preflight,
-	// live verification, approval audit, manifest) and the final matrix
-	// here; until then the stage only checks that they exist.
-	v.skip("the final files are present; their cross-check is not built into this version")
 }
 
 // contractCheck is the outcome of the Portable Core rules.
