@@ -93,7 +93,7 @@ const (
 // optional in another) is ambiguous on that line and not judged.
 func restatements(d *document, f *facts) []diag.Diagnostic {
 	var out []diag.Diagnostic
-	context := sectionTools(d, f)
+	sections := sectionTools(d, f)
 	for i, text := range d.lines {
 		if d.fenced[i] || strings.TrimSpace(text) == "" {
 			continue
@@ -110,7 +110,7 @@ func restatements(d *document, f *facts) []diag.Diagnostic {
 		if aboutInputs {
 			tools := toolsNamed(text, f)
 			if len(tools) == 0 {
-				tools = context[i]
+				tools = sections[i]
 			}
 			if len(tools) == 0 {
 				tools = f.tools
