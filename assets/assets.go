@@ -34,8 +34,8 @@ type Asset struct {
 	text    string
 }
 
-// Name is the file name of the asset inside a generated package, where it
-// sits at the package root.
+// Name is the path of the asset inside a generated package: a file at the
+// package root for every asset but MCPRuntime, which is mcp-tool/runtime.mjs.
 func (a Asset) Name() string { return a.name }
 
 // Profile is the package profile that uses the asset.
