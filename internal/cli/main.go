@@ -45,6 +45,7 @@ func commands() []*command {
 		validateCmd(),
 		demoCmd(),
 		deriveCmd(),
+		compileCmd(),
 		initCmd(),
 		probeCmd(),
 		rulesCmd(),
