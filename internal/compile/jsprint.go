@@ -3,6 +3,7 @@ package compile
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 )
@@ -12,44 +13,48 @@ import (
 // backslashes are escaped, control characters and the two line separators
 // JavaScript once refused in strings are written as escapes, everything else
 // (Chinese prose included) stays readable.
-func quote(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\u2028', '\u2029':
-			fmt.Fprintf(&b, `\u%04x`, r)
+func quote(s string) string { return string(appendQuote(make([]byte, 0, len(s)+2), s)) }
+
+func appendQuote(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i, r := range s {
+		var esc string
+		switch {
+		case r == '"':
+			esc = `\"`
+		case r == '\\':
+			esc = `\\`
+		case r == '\n':
+			esc = `\n`
+		case r == '\r':
+			esc = `\r`
+		case r == '\t':
+			esc = `\t`
+		case r < 0x20 || r == 0x7f || r == '\u2028' || r == '\u2029':
+			esc = fmt.Sprintf(`\u%04x`, r)
 		default:
-			if r < 0x20 || r == 0x7f {
-				fmt.Fprintf(&b, `\u%04x`, r)
-			} else {
-				b.WriteRune(r)
-			}
+			continue
 		}
+		b = append(b, s[start:i]...)
+		b = append(b, esc...)
+		start = i + utf8.RuneLen(r)
 	}
-	b.WriteByte('"')
-	return b.String()
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 // key returns an object literal key for a JSON member name. Every key is a
 // quoted string, except that __proto__ is written as a computed key: as a
 // plain key it would set the object's prototype instead of a member.
-func key(name string) string {
+func key(name string) string { return string(appendKey(nil, name)) }
+
+func appendKey(b []byte, name string) []byte {
 	if name == "__proto__" {
-		return "[" + quote(name) + "]"
+		b = append(b, '[')
+		return append(appendQuote(b, name), ']')
 	}
-	return quote(name)
+	return appendQuote(b, name)
 }
 
 // lineWidth is the width up to which a JSON value is printed on one line.
@@ -58,61 +63,112 @@ const lineWidth = 100
 // value returns a JavaScript expression equal to the JSON value v, laid out
 // for a line indented by indent levels (two spaces each): on one line when
 // it fits, otherwise one member or element per line.
-func value(v canonjson.Value, indent int) string {
-	flat := compact(v)
-	if len(flat)+2*indent <= lineWidth || !isContainer(v) {
-		return flat
+func value(v canonjson.Value, indent int) string { return string(appendValue(nil, v, indent)) }
+
+func appendValue(b []byte, v canonjson.Value, indent int) []byte {
+	start := len(b)
+	b, fits := appendCompact(b, v, start+lineWidth-2*indent)
+	if fits || !isContainer(v) {
+		if !fits { // a long scalar: finish it on the line
+			b = appendCompactAll(b[:start], v)
+		}
+		return b
 	}
-	var b strings.Builder
-	pad := strings.Repeat("  ", indent+1)
+	b = b[:start]
 	switch v := v.(type) {
 	case canonjson.Array:
-		b.WriteString("[\n")
+		b = append(b, "[\n"...)
 		for _, e := range v {
-			b.WriteString(pad + value(e, indent+1) + ",\n")
+			b = appendIndent(b, indent+1)
+			b = appendValue(b, e, indent+1)
+			b = append(b, ",\n"...)
 		}
-		b.WriteString(strings.Repeat("  ", indent) + "]")
+		b = appendIndent(b, indent)
+		return append(b, ']')
 	case *canonjson.Object:
-		b.WriteString("{\n")
+		b = append(b, "{\n"...)
 		for k, e := range v.All() {
-			b.WriteString(pad + key(k) + ": " + value(e, indent+1) + ",\n")
+			b = appendIndent(b, indent+1)
+			b = appendKey(b, k)
+			b = append(b, ": "...)
+			b = appendValue(b, e, indent+1)
+			b = append(b, ",\n"...)
 		}
-		b.WriteString(strings.Repeat("  ", indent) + "}")
+		b = appendIndent(b, indent)
+		return append(b, '}')
 	}
-	return b.String()
+	return b
+}
+
+func appendIndent(b []byte, indent int) []byte {
+	for range indent {
+		b = append(b, "  "...)
+	}
+	return b
 }
 
 // compact returns v on one line: {"a": 1, "b": [true, null]}.
-func compact(v canonjson.Value) string {
+func compact(v canonjson.Value) string { return string(appendCompactAll(nil, v)) }
+
+func appendCompactAll(b []byte, v canonjson.Value) []byte {
+	b, _ = appendCompact(b, v, -1)
+	return b
+}
+
+// appendCompact appends v on one line. With a limit of 0 or more it stops,
+// reporting false, as soon as the buffer grows past limit bytes, so that
+// trying whether a value fits costs at most a line.
+func appendCompact(b []byte, v canonjson.Value, limit int) ([]byte, bool) {
+	fits := func() bool { return limit < 0 || len(b) <= limit }
 	switch v := v.(type) {
 	case canonjson.Array:
-		parts := make([]string, len(v))
+		b = append(b, '[')
 		for i, e := range v {
-			parts[i] = compact(e)
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			var ok bool
+			if b, ok = appendCompact(b, e, limit); !ok {
+				return b, false
+			}
 		}
-		return "[" + strings.Join(parts, ", ") + "]"
+		b = append(b, ']')
 	case *canonjson.Object:
 		if v == nil {
-			return "null"
+			b = append(b, "null"...)
+			break
 		}
-		parts := make([]string, 0, v.Len())
+		b = append(b, '{')
+		i := 0
 		for k, e := range v.All() {
-			parts = append(parts, key(k)+": "+compact(e))
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			i++
+			b = appendKey(b, k)
+			b = append(b, ": "...)
+			var ok bool
+			if b, ok = appendCompact(b, e, limit); !ok {
+				return b, false
+			}
 		}
-		return "{" + strings.Join(parts, ", ") + "}"
+		b = append(b, '}')
 	case canonjson.String:
-		return quote(string(v))
+		b = appendQuote(b, string(v))
 	case canonjson.Number:
 		// A JSON number literal is a JavaScript one; canonjson only holds
 		// valid literals.
-		return string(v)
+		b = append(b, v...)
 	case canonjson.Bool:
 		if v {
-			return "true"
+			b = append(b, "true"...)
+		} else {
+			b = append(b, "false"...)
 		}
-		return "false"
+	default:
+		b = append(b, "null"...)
 	}
-	return "null"
+	return b, fits()
 }
 
 func isContainer(v canonjson.Value) bool {
