@@ -49,6 +49,7 @@ func (c *checker) core(m *jsmod.Module) {
 	c.coreURLs(m, hostSent)
 	c.coreModuleEffects(m, fns)
 	c.coreAliases(m)
+	c.ownGuards(m)
 	for _, fn := range fns {
 		cf := c.f.byExport(fn.name)
 		c.reassigned(m, fn.body, paramNames(fn.params))
@@ -363,6 +364,33 @@ func (c *checker) coreModuleEffects(m *jsmod.Module, fns []function) {
 		}
 		return true
 	})
+}
+
+// ownGuards: the guard and the protected state come from the trusted
+// runtime context of each call. A Function core that constructs a
+// PortableWorkflowGuard, or keeps a protected state at its top level, would
+// hold protection the Host does not control.
+func (c *checker) ownGuards(m *jsmod.Module) {
+	walk(m.AST(), func(n js.INode) bool {
+		if x, ok := n.(*js.NewExpr); ok && lastName(x.X) == "PortableWorkflowGuard" {
+			c.report(RuleGuardUse, m, firstToken(m, x), "constructs a PortableWorkflowGuard; the guard comes from the trusted runtime context of each call")
+		}
+		return true
+	})
+	for _, stmt := range m.AST().BlockStmt.List {
+		if e, ok := stmt.(*js.ExportStmt); ok && e.Decl != nil {
+			stmt, _ = e.Decl.(js.IStmt)
+		}
+		d, ok := stmt.(*js.VarDecl)
+		if !ok {
+			continue
+		}
+		for _, el := range d.List {
+			if call, ok := unparen(el.Default).(*js.CallExpr); ok && lastName(call.X) == "protectedWorkflowStateFor" {
+				c.report(RuleGuardUse, m, firstToken(m, call), "keeps a protected workflow state at the module's top level; read it from each call's context")
+			}
+		}
+	}
 }
 
 // coreAliases reports functions with effects bound to other names: a

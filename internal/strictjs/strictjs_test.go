@@ -214,6 +214,9 @@ func TestRulesFire(t *testing.T) {
 		{"no protected state", RuleGuardUse, []edit{{core, submitGuard, "  const protectedWorkflowState = context.protected;\n"}}, nil},
 		{"a guard that is not returned", RuleGuardUse, []edit{{core, "  return protectedWorkflowState.guard.dispatchWithPolicy({\n    workflowId: \"submit-sample-request\"", "  await protectedWorkflowState.guard.dispatchWithPolicy({\n    workflowId: \"submit-sample-request\""}}, nil},
 
+		{"a guard of the core's own", RuleGuardUse, []edit{{core, "import { protectedWorkflowStateFor }", "import { PortableWorkflowGuard, protectedWorkflowStateFor }"},
+			{core, "const CAPABILITIES", "const sharedGuard = new PortableWorkflowGuard();\nconst CAPABILITIES"}}, nil},
+		{"a module-global protected state", RuleGuardUse, []edit{{core, "const CAPABILITIES", "const sharedState = protectedWorkflowStateFor({}, \"submit-sample-request\");\nconst CAPABILITIES"}}, nil},
 		{"an edited guard", RuleGuardAsset, []edit{{GuardFile, "export const UNKNOWN_DISPATCH_OUTCOME", "export const UNKNOWN_DISPATCH_OUTCOME_EDITED = 1;\nexport const UNKNOWN_DISPATCH_OUTCOME"}}, nil},
 		{"a missing guard", RuleGuardAsset, []edit{{GuardFile, "", "\x00"}}, nil},
 
