@@ -461,3 +461,28 @@ func TestReport(t *testing.T) {
 		t.Error("compiled must say whether the runtime was written")
 	}
 }
+
+// TestCommentsCannotBecomeCode: contract text that reaches a comment (the
+// contract and workflow IDs) cannot end it with a line break JavaScript
+// knows and smuggle code into the module.
+func TestCommentsCannotBecomeCode(t *testing.T) {
+	for _, brk := range []string{"\\n", "\\r", "\\u2028", "\\u2029"} {
+		data := contracttest.Patch(t, contracttest.Reference(t, contract.ContractFile),
+			contracttest.Set("/contractId", `"sample`+brk+`globalThis.pwned = 1; //"`))
+		res, list := Compile(withContract(t, data, nil))
+		if !res.Compiled() {
+			t.Fatalf("%s: %v", brk, list.Sorted())
+		}
+		for _, path := range []string{FunctionCoreFile, AdapterFile} {
+			src := file(t, res, path)
+			if _, ds := jsmod.Parse(path, src); len(ds) > 0 {
+				t.Fatalf("%s %s: %v", brk, path, ds)
+			}
+			for _, line := range strings.Split(strings.NewReplacer("\r", "\n", "\u2028", "\n", "\u2029", "\n").Replace(string(src)), "\n") {
+				if strings.Contains(line, "pwned") && !strings.HasPrefix(strings.TrimSpace(line), "//") {
+					t.Errorf("%s %s: contract text became code: %q", brk, path, line)
+				}
+			}
+		}
+	}
+}

@@ -201,9 +201,15 @@ func (w *writer) line(indent int, text string) {
 	w.b.WriteByte('\n')
 }
 
-// comment writes a // comment, one line per line of text.
+// lineBreaks are what ends a line in JavaScript source, a // comment
+// included.
+var lineBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u2028", "\n", "\u2029", "\n")
+
+// comment writes a // comment, one line per line of text. Every character
+// JavaScript reads as a line break starts a new comment line, so that no
+// text from the contract can end a comment and become code.
 func (w *writer) comment(indent int, text string) {
-	for _, l := range strings.Split(text, "\n") {
+	for _, l := range strings.Split(lineBreaks.Replace(text), "\n") {
 		if l == "" {
 			w.line(indent, "//")
 		} else {

@@ -9,10 +9,13 @@
 //   context.dispatch(url, {method, authentication, headers, query?, body?, multipart?})
 //     → {status, data}
 //
-// and returns {status, data}: the output step's status and its data reduced to
-// the contract's output schema. Failures are FunctionErrors with a code, a
-// message, details, retryable false, and outcomeKnown when nothing was sent or
-// a response proved the rejection.
+// The URL is the step's, its {placeholders} replaced by percent-encoded path
+// segments; query members join the URL's own query terms, and a binding path
+// of several segments nests objects in query or body. An omitted optional
+// input is left out. Each Function returns {status, data}: the output step's
+// status and its data reduced to the contract's output schema. Failures are
+// FunctionErrors with a code, a message, details, retryable false, and
+// outcomeKnown when nothing was sent or a response proved the rejection.
 
 // What each capability's Function checks, by capabilityId.
 const CAPABILITIES = {
