@@ -35,6 +35,7 @@ import (
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/pkgdir"
+	"github.com/code2skill/code2skill/internal/strictjs"
 )
 
 // Options configure a validation.
@@ -176,7 +177,7 @@ func (v *validator) run() {
 	}
 	v.views(views, sound)
 	v.bundle(in, sound)
-	v.runtime()
+	v.runtime(in, sound)
 	v.documents(in, views, sound)
 	v.record(StageForbidden, "", checkForbidden(v.pkg))
 	if !v.live() {
@@ -291,12 +292,14 @@ func (v *validator) bundle(in *derive.Inputs, sound bool) {
 	v.record(StageBundle, "", checkBundle(in.Contract))
 }
 
-// runtime checks the JavaScript of the package.
-func (v *validator) runtime() {
-	// TODO(strictjs): run the runtime rules here, strictjs.Check on the
-	// Function core, the MCP adapter and the runtime bundle, recording
-	// their findings; until that package exists the stage does not run.
-	v.skip(StageRuntime, "the runtime (JavaScript) rules are not built into this version")
+// runtime checks the JavaScript of the package: the Function core, the
+// MCP adapter, the runtime bundle and the reviewed assets they import.
+func (v *validator) runtime(in *derive.Inputs, sound bool) {
+	if !sound {
+		v.skip(StageRuntime, unsound)
+		return
+	}
+	v.record(StageRuntime, "", strictjs.Check(v.pkg, in).Sorted())
 }
 
 func (v *validator) documents(in *derive.Inputs, views []derive.View, sound bool) {

@@ -507,11 +507,11 @@ func (c *checker) annotations(m *jsmod.Module, v js.IExpr, cf *capFacts) {
 		c.report(RuleMCPAnnotations, m, at, "%s: annotations must hold exactly %s", tool, strings.Join(hintNames, ", "))
 		return
 	}
+	// Whether the contract's own hints are right (openWorldHint for HTTP,
+	// readOnlyHint for reads) is judged once, on the contract; here the
+	// registration must say what the contract says.
 	if !jsonEqual(got, cf.annotations) {
 		c.report(RuleMCPAnnotations, m, at, "%s: annotations differ from the contract's (%s)", tool, difference(cf.annotations, got))
-	}
-	if ow, _ := o.Get("openWorldHint"); ow != canonjson.Bool(cf.http) {
-		c.report(RuleMCPAnnotations, m, at, "%s: openWorldHint must be %v for a %s implementation", tool, cf.http, cf.cap.Implementation.Kind)
 	}
 }
 

@@ -111,6 +111,9 @@ func Check(pkg *pkgdir.Package, in *derive.Inputs) *diag.List {
 	if f.guarded {
 		guard, err := pkg.ReadFile(GuardFile)
 		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			// Presence is the required-files gate's to report; these
+			// rules judge the content of what is there.
 		case err != nil:
 			l.Add(RuleGuardAsset.New(GuardFile, "a write is guarded by a workflow, and the guard cannot be read: %v", unwrap(err)))
 		case !assets.WorkflowGuard.Matches(guard):

@@ -218,7 +218,6 @@ func TestRulesFire(t *testing.T) {
 			{core, "const CAPABILITIES", "const sharedGuard = new PortableWorkflowGuard();\nconst CAPABILITIES"}}, nil},
 		{"a module-global protected state", RuleGuardUse, []edit{{core, "const CAPABILITIES", "const sharedState = protectedWorkflowStateFor({}, \"submit-sample-request\");\nconst CAPABILITIES"}}, nil},
 		{"an edited guard", RuleGuardAsset, []edit{{GuardFile, "export const UNKNOWN_DISPATCH_OUTCOME", "export const UNKNOWN_DISPATCH_OUTCOME_EDITED = 1;\nexport const UNKNOWN_DISPATCH_OUTCOME"}}, nil},
-		{"a missing guard", RuleGuardAsset, []edit{{GuardFile, "", "\x00"}}, nil},
 
 		{"an adapter reading files", RuleMCPImport, []edit{{adapter, "import { McpServer", "import { readFileSync } from \"node:fs\";\nimport { McpServer"}}, nil},
 		{"an aliased runtime import", RuleMCPImport, []edit{{adapter, "import { McpServer, StdioServerTransport, z }", "import { McpServer as Server, StdioServerTransport, z }"}}, nil},
