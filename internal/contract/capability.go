@@ -145,7 +145,7 @@ func decodeCapability(r *record) Capability {
 	c.ToolName = r.str("toolName", req)
 	c.FunctionExport = r.str("functionExport", req)
 	c.Description = r.str("description", req)
-	c.Authentication = r.enum("authentication", req, vocabAuthentication)
+	c.Authentication = r.laterEnum("authentication", req, vocabAuthentication)
 	c.Readiness = r.enum("readiness", req, vocabReadiness)
 	c.MissingEvidence = r.strs("missingEvidence", opt)
 	c.Exposure = decodeExposure(r.object("exposure", req))
@@ -184,7 +184,7 @@ func decodeCapability(r *record) Capability {
 func decodeExposure(r *record) Exposure {
 	e := Exposure{
 		At:                       r.at,
-		Kind:                     r.enum("kind", req, vocabExposure),
+		Kind:                     r.laterEnum("kind", req, vocabExposure),
 		EvidenceRefs:             r.strs("evidenceRefs", req),
 		SupplementalEvidenceRefs: r.strs("supplementalEvidenceRefs", opt),
 	}
@@ -198,9 +198,9 @@ func decodeOperationPolicy(r *record) OperationPolicy {
 		At:             r.at,
 		SideEffect:     r.enum("sideEffect", req, vocabSideEffect),
 		Idempotency:    r.str("idempotency", req),
-		AutomaticRetry: r.enum("automaticRetry", req, vocabAutomaticRetry),
-		Confirmation:   r.enum("confirmation", req, vocabConfirmation),
-		UnknownOutcome: r.enum("unknownOutcome", req, vocabUnknownOutcome),
+		AutomaticRetry: r.laterEnum("automaticRetry", req, vocabAutomaticRetry),
+		Confirmation:   r.laterEnum("confirmation", req, vocabConfirmation),
+		UnknownOutcome: r.laterEnum("unknownOutcome", req, vocabUnknownOutcome),
 	}
 	r.open()
 	return p

@@ -38,8 +38,8 @@ type Operand struct {
 func decodeConstraint(r *record) Constraint {
 	c := Constraint{Raw: r.obj, At: r.at}
 	c.ID = r.str("constraintId", req)
-	c.Kind = r.enum("kind", req, vocabConstraintKind)
-	c.Enforcement = r.enum("enforcement", req, vocabEnforcement)
+	c.Kind = r.laterEnum("kind", req, vocabConstraintKind)
+	c.Enforcement = r.laterEnum("enforcement", req, vocabEnforcement)
 	c.EvidenceRefs = r.strs("evidenceRefs", req)
 	switch c.Kind {
 	case "forbidden-shape":
@@ -53,7 +53,7 @@ func decodeConstraint(r *record) Constraint {
 			c.Then = &cond
 		} else {
 			c.Left = decodeOperand(r.object("left", req))
-			c.Operator = r.enum("operator", req, vocabOperator)
+			c.Operator = r.laterEnum("operator", req, vocabOperator)
 			c.Right = decodeOperand(r.object("right", req))
 		}
 		r.known = append(r.known, "if", "then", "left", "operator", "right")

@@ -14,19 +14,50 @@ import (
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
-// decode decodes one of the four inputs by its file name.
+// decode decodes one of the four inputs by its file name and returns every
+// finding, deferred or not.
 func decode(name string, data []byte) (any, *diag.List) {
+	all, _ := decodeSplit(name, data)
+	return nil, all
+}
+
+// decodeSplit decodes one of the four inputs by its file name and returns
+// all its findings and, separately, the deferred ones.
+func decodeSplit(name string, data []byte) (all, deferred *diag.List) {
+	var l *diag.List
+	deferred = &diag.List{}
 	switch name {
 	case contract.ContractFile:
-		return contract.DecodeContract(name, data)
+		c, cl := contract.DecodeContract(name, data)
+		if c != nil {
+			deferred = &c.Deferred
+		}
+		l = cl
 	case contract.TopologyFile:
-		return contract.DecodeTopology(name, data)
+		t, tl := contract.DecodeTopology(name, data)
+		if t != nil {
+			deferred = &t.Deferred
+		}
+		l = tl
 	case contract.HostProfileFile:
-		return contract.DecodeHostProfile(name, data)
+		h, hl := contract.DecodeHostProfile(name, data)
+		if h != nil {
+			deferred = &h.Deferred
+		}
+		l = hl
 	case contract.ExportProfileFile:
-		return contract.DecodeExportProfile(name, data)
+		p, pl := contract.DecodeExportProfile(name, data)
+		if p != nil {
+			deferred = &p.Deferred
+		}
+		l = pl
+	default:
+		panic("unknown input " + name)
 	}
-	panic("unknown input " + name)
+	all = &diag.List{}
+	all.Merge(l)
+	all.Merge(deferred)
+	return all, deferred
 }
 
 var inputs = []string{contract.ContractFile, contract.TopologyFile, contract.HostProfileFile, contract.ExportProfileFile}
@@ -164,10 +195,53 @@ func TestFormatRules(t *testing.T) {
 	}
 }
 
+// Findings about what views do not depend on are deferred: unknown fields
+// (views copy records as written) and values outside vocabularies only the
+// semantic checks interpret. Types, missing fields and the vocabularies views
+// branch on are not.
+func TestDeferredFindings(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		op       contracttest.Op
+		rule, at string
+		deferred bool
+	}{
+		{"unknown field of a closed record", set("/capabilities/0/implementation/x-vendor", `1`), "FORMAT_FIELD_UNKNOWN", "/capabilities/0/implementation/x-vendor", true},
+		{"unknown completion operator", set("/goals/1/completionPredicate/operator", `"most-satisfied"`), "FORMAT_VOCABULARY", "/goals/1/completionPredicate/operator", true},
+		{"unknown strategy kind", set("/capabilities/3/inputs/0/sourceStrategies/0", `"derived-calculation"`), "FORMAT_VOCABULARY", "/capabilities/3/inputs/0/sourceStrategies/0", true},
+		{"expected value from a Tool input", set("/workflows/1/bindings/4/expectedSource/kind", `"capability-input"`), "FORMAT_VOCABULARY", "/workflows/1/bindings/4/expectedSource/kind", true},
+		{"side effect outside the vocabulary", set("/capabilities/3/sideEffect", `"upsert"`), "FORMAT_VOCABULARY", "/capabilities/3/sideEffect", false},
+		{"wrong type", set("/capabilities/3/readiness", `1`), "FORMAT_TYPE", "/capabilities/3/readiness", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := contracttest.Patch(t, contracttest.Reference(t, contract.ContractFile), tc.op)
+			all, deferred := decodeSplit(contract.ContractFile, data)
+			want := finding{tc.rule, contract.ContractFile, tc.at}
+			if !slices.Contains(findings(all), want) {
+				t.Fatalf("want %v among the findings:\n%s", want, contracttest.Findings(all))
+			}
+			if got := slices.Contains(findings(deferred), want); got != tc.deferred {
+				t.Errorf("deferred = %v, want %v", got, tc.deferred)
+			}
+		})
+	}
+}
+
+// A dynamic value domain's frozen sample is left to the semantic rule that
+// names it, not reported as an unknown field.
+func TestFrozenDynamicValuesAreNotUnknownFields(t *testing.T) {
+	data := contracttest.Patch(t, contracttest.Reference(t, contract.ContractFile),
+		set("/capabilities/2/inputs/0/valueDomain/values", `[{"grantId": "g"}]`))
+	all, _ := decodeSplit(contract.ContractFile, data)
+	if all.Len() != 0 {
+		t.Errorf("unexpected findings:\n%s", contracttest.Findings(all))
+	}
+}
+
 func TestUnknownFieldSuggestsTheKnownOne(t *testing.T) {
 	data := contracttest.Patch(t, contracttest.Reference(t, contract.ContractFile),
 		contracttest.Set("/capabilities/0/readines", `"ready"`))
-	_, l := contract.DecodeContract(contract.ContractFile, data)
+	_, l := decode(contract.ContractFile, data)
 	if !strings.Contains(contracttest.Findings(l), `did you mean "readiness"`) {
 		t.Errorf("no suggestion:\n%s", contracttest.Findings(l))
 	}

@@ -19,7 +19,7 @@ func (k *checker) topology(t *contract.Topology) {
 	ids := make([]string, len(t.Sources))
 	for i, s := range t.Sources {
 		ids[i] = s.ID
-		if s.Root != "" && !portablePath(s.Root) {
+		if s.Root != "" && !contract.PortablePath(s.Root) {
 			k.report(RuleTopologyRoot, file, ptr(s.At, "root"),
 				"root %q must be a relative path inside the authorised tree (no leading /, .., backslash or scheme)", s.Root)
 		}
@@ -92,38 +92,15 @@ func (k *checker) featureBoundary(c *contract.Contract) {
 	}
 }
 
-// evidenceCatalog checks that every entry names a declared source, a role
-// that source declares, and a portable locator.
+// evidenceCatalog checks that evidence IDs are unique and name declared
+// sources.
 func (k *checker) evidenceCatalog(c *contract.Contract) {
 	ids := make([]string, len(c.EvidenceCatalog))
 	for i, e := range c.EvidenceCatalog {
 		ids[i] = e.ID
 		k.sourceRef(ptr(e.At, "sourceId"), e.SourceID)
-		if k.in.Topology != nil && e.SemanticRole != "" {
-			if src, ok := k.in.Topology.Source(e.SourceID); ok && !slices.Contains(src.SemanticRoles, e.SemanticRole) {
-				k.contractf(RuleEvidenceRole, ptr(e.At, "semanticRole"),
-					"source %q does not declare the semantic role %q", e.SourceID, e.SemanticRole)
-			}
-		}
-		if e.Locator != "" && !portablePath(locatorPath(e.Locator)) {
-			k.contractf(RuleLocator, ptr(e.At, "locator"),
-				"locator %q must start with a path relative to its source root", e.Locator)
-		}
 	}
 	k.unique(contract.ContractFile, "evidenceId", ids, func(i int) string { return ptr(c.EvidenceCatalog[i].At, "evidenceId") })
-}
-
-// locatorPath returns the path part of an evidence locator: what precedes
-// the symbol ("#") and the line (":"). A locator that starts with a URI
-// scheme or drive ("file:///", "C:\\") has no portable path, and yields "".
-func locatorPath(locator string) string {
-	p, _, _ := strings.Cut(locator, "#")
-	if scheme, rest, ok := strings.Cut(p, ":"); ok && isScheme(scheme) &&
-		(strings.HasPrefix(rest, "/") || strings.HasPrefix(rest, "\\")) {
-		return ""
-	}
-	p, _, _ = strings.Cut(p, ":")
-	return p
 }
 
 // freeFormKeys hold JSON Schemas and example or constant values: their
@@ -180,8 +157,8 @@ func (k *checker) evidenceRefs(c *contract.Contract) {
 	walk(c.Raw)
 }
 
-// conflicts checks conflict identities, the capabilities they affect, and
-// that a resolved conflict says how.
+// conflicts checks conflict identities and the capabilities they affect,
+// which the verification matrix names.
 func (k *checker) conflicts(c *contract.Contract) {
 	ids := make([]string, len(c.Conflicts))
 	for i, cf := range c.Conflicts {
@@ -189,25 +166,6 @@ func (k *checker) conflicts(c *contract.Contract) {
 		for j, id := range cf.AffectedCapabilityIDs {
 			k.capabilityRef(ptr(cf.At, "affectedCapabilityIds", j), id)
 		}
-		if cf.Status == "resolved" && !hasResolution(cf.Resolution) {
-			k.contractf(RuleConflict, cf.At, "resolved conflict %q must state its resolution", cf.ID)
-		}
-		if len(cf.EvidenceRefs) < 2 {
-			k.contractf(RuleConflict, ptr(cf.At, "evidenceRefs"),
-				"conflict %q must cite at least two pieces of evidence, one for each side", cf.ID)
-		}
 	}
 	k.unique(contract.ContractFile, "conflictId", ids, func(i int) string { return ptr(c.Conflicts[i].At, "conflictId") })
-}
-
-// hasResolution reports whether a resolution is a non-empty text or an
-// object (whose evidence is checked like any other).
-func hasResolution(v canonjson.Value) bool {
-	switch v := v.(type) {
-	case canonjson.String:
-		return strings.TrimSpace(string(v)) != ""
-	case *canonjson.Object:
-		return v.Len() > 0
-	}
-	return false
 }

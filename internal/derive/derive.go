@@ -30,6 +30,7 @@ package derive
 import (
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/diag"
 )
 
 // Inputs are the decoded vNext inputs of a package.
@@ -37,9 +38,14 @@ type Inputs struct {
 	Contract *contract.Contract
 	Topology *contract.Topology
 	Host     *contract.HostProfile
-	// Export is optional: no view depends on it, but Check checks it when
-	// present, so that derive reports every authored input's problems.
+	// Export is optional: no view depends on it. check-contract judges it.
 	Export *contract.ExportProfile
+
+	// Deferred holds what reading the inputs noticed that does not keep
+	// views from being derived: the export profile's findings, and format
+	// findings of the other inputs that views do not depend on. derive does
+	// not report them; check-contract does.
+	Deferred diag.List
 }
 
 // View is one derived file.

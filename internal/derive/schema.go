@@ -263,7 +263,7 @@ func operationSummary(cp *contract.Capability) *canonjson.Object {
 	var origins []string
 	for _, s := range im.Steps {
 		methods = append(methods, s.Method)
-		if o, ok := origin(s.URL); ok && !slices.Contains(origins, o) {
+		if o, ok := Origin(s.URL); ok && !slices.Contains(origins, o) {
 			origins = append(origins, o)
 		}
 	}
@@ -277,9 +277,10 @@ func operationSummary(cp *contract.Capability) *canonjson.Object {
 	)
 }
 
-// origin returns scheme://host[:port] of an absolute http(s) URL. The
-// scheme is lower-cased; the host is kept as written.
-func origin(rawURL string) (string, bool) {
+// Origin returns scheme://host[:port] of an absolute http(s) URL, as
+// operationSummary lists it. The scheme is lower-cased; the host is kept as
+// written.
+func Origin(rawURL string) (string, bool) {
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "", false
