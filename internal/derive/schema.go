@@ -208,7 +208,11 @@ func requireSegment(node *canonjson.Object, seg string) {
 func placeLeaf(node *canonjson.Object, out *contract.Output) {
 	declared, ok := out.Schema.(*canonjson.Object)
 	if !ok {
-		node.Set("type", str(out.Type))
+		// A parent's schema may already allow null at this path: the
+		// output's own type is one of the two it proves, so it stays.
+		if !nullableOf(member(node, "type", nil), out.Type) {
+			node.Set("type", str(out.Type))
+		}
 	} else {
 		s := canonjson.Clone(declared).(*canonjson.Object)
 		// Children placed under this node before it was reached stay.
@@ -237,6 +241,25 @@ func placeLeaf(node *canonjson.Object, out *contract.Output) {
 	if out.Description != "" {
 		node.Set("description", str(out.Description))
 	}
+}
+
+// nullableOf reports whether t is the type pair [T, "null"] (in either
+// order) of which typ is one member.
+func nullableOf(t canonjson.Value, typ string) bool {
+	a, ok := t.(canonjson.Array)
+	if !ok || len(a) != 2 {
+		return false
+	}
+	var null, match bool
+	for _, e := range a {
+		switch e {
+		case canonjson.String("null"):
+			null = true
+		case canonjson.String(typ):
+			match = true
+		}
+	}
+	return null && match
 }
 
 // conditionalRules maps each input with a requiredWhen or forbiddenWhen
