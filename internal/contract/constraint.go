@@ -47,10 +47,9 @@ func decodeConstraint(r *record) Constraint {
 		c.Predicate = r.value("predicate", req)
 	case "cross-field":
 		if r.has("if") || r.has("then") {
-			cond := decodeCondition(r.object("if", req))
-			c.If = &cond
-			cond = decodeCondition(r.object("then", req))
-			c.Then = &cond
+			ifCond := decodeCondition(r.object("if", req))
+			thenCond := decodeCondition(r.object("then", req))
+			c.If, c.Then = &ifCond, &thenCond
 		} else {
 			c.Left = decodeOperand(r.object("left", req))
 			c.Operator = r.laterEnum("operator", req, vocabOperator)

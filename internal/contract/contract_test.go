@@ -299,3 +299,12 @@ func TestEveryFormatRuleHasAFixture(t *testing.T) {
 		}
 	}
 }
+
+// A cross-field constraint keeps its two conditions apart.
+func TestCrossFieldConstraintConditions(t *testing.T) {
+	c, _ := contract.DecodeContract(contract.ContractFile, contracttest.Reference(t, contract.ContractFile))
+	cs := c.Capabilities[2].Constraints[0]
+	if cs.If == nil || cs.Then == nil || cs.If.Operator != "equals" || cs.Then.Operator != "non-empty" {
+		t.Errorf("if %+v, then %+v", cs.If, cs.Then)
+	}
+}
