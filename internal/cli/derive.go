@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/code2skill/code2skill/internal/atomicfile"
+	"github.com/code2skill/code2skill/internal/contractcheck"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 )
@@ -37,6 +38,11 @@ The views are written only when no input has an error, all together, each
 through a temporary file; a failed run leaves the package as it was. The same
 inputs always give the same bytes.
 
+derive judges only what it needs to write views. A contract it accepts may
+still break deeper rules; when it does, derive writes the views and says so
+in one line before the file list ("views written; run check-contract"):
+run code2skill check-contract <pkg> for the findings.
+
 Flags:
   --format text|json   output format (default text)
 
@@ -66,6 +72,9 @@ type deriveResult struct {
 	failed bool     // the tool could not do its job (I/O)
 	files  []string // written views, relative to the package
 	marker string
+	// contractErrors counts the errors check-contract reports for the
+	// inputs views were written from; nil when none were written.
+	contractErrors *int
 }
 
 // deriveSummary is the summary object of the JSON report.
@@ -73,6 +82,10 @@ type deriveSummary struct {
 	diag.Counts
 	Files  []string `json:"files"`
 	Marker string   `json:"marker"`
+	// ContractErrors counts the errors check-contract reports for the
+	// contract the views were written from (rules derive does not judge);
+	// absent when no view was written.
+	ContractErrors *int `json:"contractErrors,omitempty"`
 }
 
 // runDerive reads, checks and derives the package in dir, and writes the
@@ -105,6 +118,8 @@ func runDerive(dir string) *deriveResult {
 		res.files = append(res.files, v.Path)
 	}
 	res.marker = derive.Marker(views)
+	n, _ := contractcheck.Check(in, contractcheck.Options{}).Counts()
+	res.contractErrors = &n
 	return res
 }
 
@@ -114,7 +129,7 @@ func printDerive(stdio *Stdio, format *formatFlag, res *deriveResult) int {
 		Command: "derive",
 		Status:  diag.StatusPassed,
 		List:    &res.list,
-		Summary: deriveSummary{Counts: counts, Files: append([]string{}, res.files...), Marker: res.marker},
+		Summary: deriveSummary{Counts: counts, Files: append([]string{}, res.files...), Marker: res.marker, ContractErrors: res.contractErrors},
 	}
 	switch {
 	case res.failed:
@@ -123,6 +138,9 @@ func printDerive(stdio *Stdio, format *formatFlag, res *deriveResult) int {
 	case res.list.HasErrors():
 		r.Status = diag.StatusFailed
 		r.Line = fmt.Sprintf("derive: nothing was written (errors: %d, warnings: %d)", counts.Errors, counts.Warnings)
+	case res.contractErrors != nil && *res.contractErrors > 0:
+		r.Line = fmt.Sprintf("derive: views written; run check-contract (it reports %s that views do not depend on)",
+			plural(*res.contractErrors, "error"))
 	}
 	if *format == formatJSON || r.Status != diag.StatusPassed {
 		return printReport(stdio, format, r)

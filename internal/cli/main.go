@@ -45,6 +45,8 @@ func commands() []*command {
 		validateCmd(),
 		demoCmd(),
 		deriveCmd(),
+		checkContractCmd(),
+
 		compileCmd(),
 		initCmd(),
 		probeCmd(),
