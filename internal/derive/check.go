@@ -86,10 +86,11 @@ func (k *checker) report(rule *diag.Rule, file, at, format string, args ...any) 
 // Nearest shortens the JSON Pointer at to its nearest ancestor that resolves
 // in root: a finding about a part of the document that is absent (a missing
 // record, reported where it is missing) then points at something that
-// exists. A nil root leaves at as it is.
+// exists. A nil root (a document that is not an object) gives the pointer of
+// the whole document.
 func Nearest(root canonjson.Value, at string) string {
 	if root == nil {
-		return at
+		return ""
 	}
 	for at != "" {
 		if _, ok := canonjson.Resolve(root, at); ok {

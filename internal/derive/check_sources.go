@@ -2,10 +2,12 @@ package derive
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/diag"
 )
 
 // topology checks source-topology.json: the producer searched explicitly
@@ -112,14 +114,31 @@ var freeFormKeys = []string{"schema", "value", "values", "enum", "const", "defau
 // names an entry of the catalog: every "evidenceRefs" and "...EvidenceRefs"
 // list, and the lists of hardWorkflowEvidence.
 func (k *checker) evidenceRefs(c *contract.Contract) {
-	// path holds the tokens of the value being walked; its pointer is built
-	// only for a finding.
-	var path []any
+	// path holds the tokens of the value being walked; its pointer is
+	// built only for a finding.
+	type token struct {
+		key     string
+		index   int
+		isIndex bool
+	}
+	var path []token
+	pointer := func(i int) string {
+		var b strings.Builder
+		for _, t := range path {
+			b.WriteByte('/')
+			if t.isIndex {
+				b.WriteString(strconv.Itoa(t.index))
+			} else {
+				b.WriteString(diag.EscapeToken(t.key))
+			}
+		}
+		return b.String() + "/" + strconv.Itoa(i)
+	}
 	checkList := func(v canonjson.Value) {
 		a, _ := v.(canonjson.Array)
 		for i, e := range a {
 			if id, ok := e.(canonjson.String); ok && !k.evidenceIDs[string(id)] {
-				k.contractf(RuleEvidenceUnknown, ptr("", append(path, i)...), "evidence %q is not in the evidence catalog", string(id))
+				k.contractf(RuleEvidenceUnknown, pointer(i), "evidence %q is not in the evidence catalog", string(id))
 			}
 		}
 	}
@@ -128,14 +147,14 @@ func (k *checker) evidenceRefs(c *contract.Contract) {
 		switch v := v.(type) {
 		case *canonjson.Object:
 			for key, mv := range v.All() {
-				path = append(path, key)
+				path = append(path, token{key: key})
 				switch {
 				case key == "evidenceRefs" || strings.HasSuffix(key, "EvidenceRefs"):
 					checkList(mv)
 				case key == "hardWorkflowEvidence":
 					if o, ok := mv.(*canonjson.Object); ok {
 						for cat, refs := range o.All() {
-							path = append(path, cat)
+							path = append(path, token{key: cat})
 							checkList(refs)
 							path = path[:len(path)-1]
 						}
@@ -148,7 +167,7 @@ func (k *checker) evidenceRefs(c *contract.Contract) {
 			}
 		case canonjson.Array:
 			for i, e := range v {
-				path = append(path, i)
+				path = append(path, token{index: i, isIndex: true})
 				walk(e)
 				path = path[:len(path)-1]
 			}
