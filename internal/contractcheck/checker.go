@@ -73,6 +73,10 @@ func (k *checker) contractf(rule *diag.Rule, at, format string, args ...any) {
 // ptr returns the pointer of a member or element below at.
 func ptr(at string, tokens ...any) string { return at + diag.Pointer(tokens...) }
 
+// child returns the pointer of a member of the object at at, without the
+// allocations of ptr: schemas are walked member by member.
+func child(at, key string) string { return at + "/" + diag.EscapeToken(key) }
+
 // ref resolves an evidence reference; unknown references are reported by
 // derive and skipped here.
 func (k *checker) ref(id string) (*contract.Evidence, bool) {

@@ -83,63 +83,83 @@ func schemaTypes(s canonjson.Value) []string {
 var annotations = []string{"description", "title", "examples", "default"}
 
 // sameSchema reports whether two schemas constrain values the same way:
-// equal JSON once annotations are dropped and type lists sorted.
-func sameSchema(a, b canonjson.Value) bool { return jsonEqual(normalized(a), normalized(b)) }
-
-func normalized(v canonjson.Value) canonjson.Value {
-	switch v := v.(type) {
-	case *canonjson.Object:
-		out := &canonjson.Object{}
-		for k, mv := range v.All() {
-			switch {
-			case slices.Contains(annotations, k):
-				continue
-			case k == "type":
-				if a, ok := mv.(canonjson.Array); ok {
-					sorted := slices.Clone(a)
-					slices.SortFunc(sorted, func(x, y canonjson.Value) int {
-						xs, _ := x.(canonjson.String)
-						ys, _ := y.(canonjson.String)
-						return cmpString(string(xs), string(ys))
-					})
-					mv = sorted
-				}
-				out.Set(k, mv)
-			case k == "properties":
-				// Property names are data, not keywords: keep them all.
-				if props, ok := mv.(*canonjson.Object); ok {
-					np := &canonjson.Object{}
-					for name, ps := range props.All() {
-						np.Set(name, normalized(ps))
-					}
-					mv = np
-				}
-				out.Set(k, mv)
-			case k == "enum" || k == "const":
-				out.Set(k, mv)
-			default:
-				out.Set(k, normalized(mv))
-			}
-		}
-		return out
-	case canonjson.Array:
-		out := make(canonjson.Array, len(v))
-		for i, e := range v {
-			out[i] = normalized(e)
-		}
-		return out
+// equal JSON once annotations are dropped, with type lists compared as
+// sets. Property names are data, not keywords: a property named
+// "description" counts.
+func sameSchema(a, b canonjson.Value) bool {
+	ao, okA := a.(*canonjson.Object)
+	bo, okB := b.(*canonjson.Object)
+	if !okA || !okB {
+		return jsonEqual(a, b)
 	}
-	return v
+	n := 0
+	for k, av := range ao.All() {
+		if slices.Contains(annotations, k) {
+			continue
+		}
+		n++
+		bv, ok := bo.Get(k)
+		if !ok {
+			return false
+		}
+		var same bool
+		switch k {
+		case "type":
+			same = sameTypes(av, bv)
+		case "properties":
+			same = sameProperties(av, bv)
+		case "items":
+			same = sameSchema(av, bv)
+		default:
+			same = jsonEqual(av, bv)
+		}
+		if !same {
+			return false
+		}
+	}
+	for k := range bo.All() {
+		if !slices.Contains(annotations, k) {
+			n--
+		}
+	}
+	return n == 0
 }
 
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
+// sameTypes compares two "type" values, a list as a set.
+func sameTypes(a, b canonjson.Value) bool {
+	al, okA := a.(canonjson.Array)
+	bl, okB := b.(canonjson.Array)
+	if !okA || !okB {
+		return jsonEqual(a, b)
 	}
-	return 0
+	if len(al) != len(bl) {
+		return false
+	}
+	for _, x := range al {
+		if !slices.ContainsFunc(bl, func(y canonjson.Value) bool { return jsonEqual(x, y) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameProperties compares two "properties" objects by name.
+func sameProperties(a, b canonjson.Value) bool {
+	ao, okA := a.(*canonjson.Object)
+	bo, okB := b.(*canonjson.Object)
+	if !okA || !okB {
+		return jsonEqual(a, b)
+	}
+	if ao.Len() != bo.Len() {
+		return false
+	}
+	for name, av := range ao.All() {
+		bv, ok := bo.Get(name)
+		if !ok || !sameSchema(av, bv) {
+			return false
+		}
+	}
+	return true
 }
 
 // jsonEqual reports whether two values are equal JSON: numbers by value (1

@@ -33,6 +33,8 @@ var (
 		"boolean": nil,
 		"null":    nil,
 	}
+	// typedKeywords are the keywords that apply to one type only.
+	typedKeywords = slices.Concat(typeKeywords["object"], typeKeywords["array"], typeKeywords["string"], typeKeywords["number"])
 )
 
 // schemas checks every schema the contract declares.
@@ -76,7 +78,7 @@ func (k *checker) schema(v canonjson.Value, at string) {
 		if slices.Contains(allowed, key) {
 			continue
 		}
-		if slices.ContainsFunc(slices.Collect(mapValues(typeKeywords)), func(kw []string) bool { return slices.Contains(kw, key) }) {
+		if slices.Contains(typedKeywords, key) {
 			if len(types) > 0 {
 				k.contractf(RuleSchemaKeyword, ptr(at, key), "%q does not apply to a schema of type %q", key, types)
 			}
@@ -118,19 +120,7 @@ func (k *checker) schema(v canonjson.Value, at string) {
 		if !ok {
 			k.contractf(RuleSchemaArray, at, "an array schema declares its items' schema")
 		} else {
-			k.schema(items, ptr(at, "items"))
-		}
-	}
-}
-
-// mapValues iterates over a map's values; the order does not matter to
-// its callers.
-func mapValues(m map[string][]string) func(func([]string) bool) {
-	return func(yield func([]string) bool) {
-		for _, v := range m {
-			if !yield(v) {
-				return
-			}
+			k.schema(items, child(at, "items"))
 		}
 	}
 }
@@ -236,7 +226,7 @@ func (k *checker) objectSchema(s *canonjson.Object, at string) {
 		k.contractf(RuleSchemaObject, at, "an object schema declares its properties (an object)")
 	}
 	for name, ps := range props.All() {
-		k.schema(ps, ptr(at, "properties", name))
+		k.schema(ps, child(child(at, "properties"), name))
 	}
 	if r, ok := s.Get("required"); ok {
 		list, isList := r.(canonjson.Array)

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
@@ -175,6 +176,33 @@ func show(v canonjson.Value) string {
 	return string(b)
 }
 
+// patterns caches compiled patterns: one schema is often checked against
+// many values, and the same pattern recurs across inputs, outputs and
+// needs. The cache is bounded so that hostile inputs cannot grow it.
+var patterns struct {
+	sync.Mutex
+	m map[string]compiled
+}
+
+type compiled struct {
+	re  *regexp.Regexp
+	err error
+}
+
+const maxCachedPatterns = 256
+
 // compilePattern compiles a schema pattern as a Go (RE2) regular
 // expression.
-func compilePattern(p string) (*regexp.Regexp, error) { return regexp.Compile(p) }
+func compilePattern(p string) (*regexp.Regexp, error) {
+	patterns.Lock()
+	defer patterns.Unlock()
+	if c, ok := patterns.m[p]; ok {
+		return c.re, c.err
+	}
+	if patterns.m == nil || len(patterns.m) >= maxCachedPatterns {
+		patterns.m = map[string]compiled{}
+	}
+	re, err := regexp.Compile(p)
+	patterns.m[p] = compiled{re, err}
+	return re, err
+}
