@@ -226,7 +226,10 @@ func findCycle(nodes []string, deps map[string][]string) []string {
 		active
 		done
 	)
-	state := map[string]int{}
+	state := make(map[string]int, len(nodes))
+	for _, n := range nodes {
+		state[n] = unvisited
+	}
 	var stack []string
 	var cycle []string
 	var visit func(n string) bool
@@ -234,10 +237,11 @@ func findCycle(nodes []string, deps map[string][]string) []string {
 		state[n] = active
 		stack = append(stack, n)
 		for _, m := range deps[n] {
-			if !slices.Contains(nodes, m) {
+			st, isNode := state[m]
+			if !isNode {
 				continue
 			}
-			switch state[m] {
+			switch st {
 			case active:
 				i := slices.Index(stack, m)
 				cycle = append(slices.Clone(stack[i:]), m)

@@ -36,18 +36,19 @@ func sourceKey(s *contract.NeedSource) string {
 }
 
 func (k *checker) goals() {
-	var served []string
+	served := map[string]bool{}
 	for i := range k.c.Goals {
 		g := &k.c.Goals[i]
 		k.goal(g)
-		served = append(served, g.RequiredCapabilityIDs...)
-		served = append(served, g.OptionalCapabilityIDs...)
+		for _, id := range slices.Concat(g.RequiredCapabilityIDs, g.OptionalCapabilityIDs) {
+			served[id] = true
+		}
 		for _, cc := range g.ConditionalCapabilityIDs {
-			served = append(served, cc.CapabilityID)
+			served[cc.CapabilityID] = true
 		}
 	}
 	for _, n := range k.c.CapabilityGraph.Nodes {
-		if _, ok := k.caps[n.CapabilityID]; ok && !slices.Contains(served, n.CapabilityID) {
+		if _, ok := k.caps[n.CapabilityID]; ok && !served[n.CapabilityID] {
 			k.contractf(RuleGoalCoversGraph, ptr(n.At, "capabilityId"), "capability %q serves no goal; add it to a goal that needs it, or remove it", n.CapabilityID)
 		}
 	}
@@ -430,13 +431,13 @@ func renameRoots(v canonjson.Value, rename func(string) string) canonjson.Value 
 // supplyCoverage checks that every required or conditional input of the
 // goal's capabilities is supplied.
 func (k *checker) supplyCoverage(g *contract.Goal, members []string, supplied map[[2]string][]string) {
-	var done []string
+	done := map[string]bool{}
 	for _, id := range members {
 		cp, ok := k.caps[id]
-		if !ok || slices.Contains(done, id) {
+		if !ok || done[id] {
 			continue
 		}
-		done = append(done, id)
+		done[id] = true
 		for _, in := range cp.Inputs {
 			if !in.Required && in.InformationClass != contract.ClassRequiredWhen {
 				continue
@@ -535,9 +536,11 @@ func impliedClaims(cp *contract.Capability, path []string) []claim {
 func (k *checker) goalCycle(g *contract.Goal) {
 	deps := map[string][]string{}
 	var nodes []string
+	known := map[string]bool{}
 	add := func(from, to string) {
 		for _, n := range []string{from, to} {
-			if !slices.Contains(nodes, n) {
+			if !known[n] {
+				known[n] = true
 				nodes = append(nodes, n)
 			}
 		}

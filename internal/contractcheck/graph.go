@@ -24,25 +24,32 @@ var (
 
 func (k *checker) graph() {
 	g := &k.c.CapabilityGraph
-	var nodes []string
+	nodes := make(map[string]bool, len(g.Nodes))
 	for _, n := range g.Nodes {
 		at := ptr(n.At, "capabilityId")
 		switch {
-		case slices.Contains(nodes, n.CapabilityID):
+		case nodes[n.CapabilityID]:
 			k.contractf(RuleGraph, at, "capability %q has a node already; each capability has exactly one", n.CapabilityID)
 		default:
 			k.capabilityRef(at, n.CapabilityID)
 		}
-		nodes = append(nodes, n.CapabilityID)
+		nodes[n.CapabilityID] = true
 	}
 	for _, cp := range k.c.Capabilities {
-		if cp.ID != "" && !slices.Contains(nodes, cp.ID) {
+		if cp.ID != "" && !nodes[cp.ID] {
 			k.contractf(RuleGraph, ptr(g.At, "nodes"), "capability %q has no node in the capability graph", cp.ID)
 		}
 	}
 	type edgeKey struct{ from, to, kind, composition string }
-	var seen []edgeKey
+	seen := make(map[edgeKey]bool, len(g.Edges))
 	observed := map[[2]string]int{}
+	handoffs := make(map[[2]string]*contract.Handoff, len(k.c.Handoffs))
+	for i := range k.c.Handoffs {
+		h := &k.c.Handoffs[i]
+		if pair := [2]string{h.FromCapabilityID, h.ToCapabilityID}; handoffs[pair] == nil {
+			handoffs[pair] = h
+		}
+	}
 	for _, e := range g.Edges {
 		k.capabilityRef(ptr(e.At, "fromCapabilityId"), e.FromCapabilityID)
 		k.capabilityRef(ptr(e.At, "toCapabilityId"), e.ToCapabilityID)
@@ -50,15 +57,15 @@ func (k *checker) graph() {
 			k.contractf(RuleGraph, e.At, "edge from %q to itself", e.FromCapabilityID)
 		}
 		key := edgeKey{e.FromCapabilityID, e.ToCapabilityID, e.Kind, e.Composition}
-		if slices.Contains(seen, key) {
+		if seen[key] {
 			k.contractf(RuleGraphEdge, e.At, "this edge repeats an earlier one")
 		}
-		seen = append(seen, key)
+		seen[key] = true
 		k.edge(&e)
 		if e.Composition == "observed" {
 			pair := [2]string{e.FromCapabilityID, e.ToCapabilityID}
 			observed[pair]++
-			h := k.handoff(e.FromCapabilityID, e.ToCapabilityID)
+			h := handoffs[pair]
 			switch {
 			case h == nil:
 				k.contractf(RuleGraphObserved, e.At, "no handoff from %q to %q backs this observed edge; declare the handoff, or mark the edge derived", e.FromCapabilityID, e.ToCapabilityID)
@@ -107,14 +114,4 @@ func (k *checker) edge(e *contract.Edge) {
 			}
 		}
 	}
-}
-
-// handoff returns the handoff from one capability to another, or nil.
-func (k *checker) handoff(from, to string) *contract.Handoff {
-	for i := range k.c.Handoffs {
-		if h := &k.c.Handoffs[i]; h.FromCapabilityID == from && h.ToCapabilityID == to {
-			return h
-		}
-	}
-	return nil
 }

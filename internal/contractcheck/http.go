@@ -88,12 +88,13 @@ func overlaps(a, b []string) bool {
 // bound in a request or read by a binding of the capability's workflow.
 func (k *checker) consumed(cp *contract.Capability) {
 	http := cp.Implementation.Kind == contract.ImplementationHTTP
+	bound := k.boundInputs(cp)
 	for i := range cp.Inputs {
 		in := &cp.Inputs[i]
 		if !http && !in.HasStrategy(contract.StrategyUpstreamTool) {
 			continue
 		}
-		if k.inputBound(cp, in.Name) {
+		if bound[in.Name] {
 			continue
 		}
 		k.contractf(RuleInputUnconsumed, ptr(in.At, "name"),
@@ -101,13 +102,14 @@ func (k *checker) consumed(cp *contract.Capability) {
 	}
 }
 
-// inputBound reports whether an input is bound in a request or read by the
+// boundInputs returns the inputs bound in a request or read by the
 // workflow whose entry is the capability.
-func (k *checker) inputBound(cp *contract.Capability, name string) bool {
+func (k *checker) boundInputs(cp *contract.Capability) map[string]bool {
+	bound := map[string]bool{}
 	for _, s := range cp.Implementation.Steps {
 		for _, b := range s.Bindings {
-			if (b.Source.Kind == contract.SourceInput || b.Source.Kind == contract.SourceHostResolvedAttachment) && b.Source.InputName == name {
-				return true
+			if b.Source.Kind == contract.SourceInput || b.Source.Kind == contract.SourceHostResolvedAttachment {
+				bound[b.Source.InputName] = true
 			}
 		}
 	}
@@ -116,12 +118,12 @@ func (k *checker) inputBound(cp *contract.Capability, name string) bool {
 			continue
 		}
 		for _, b := range w.Bindings {
-			if slices.Contains(workflowInputSources, b.ActualSource.Kind) && b.ActualSource.InputName == name {
-				return true
+			if slices.Contains(workflowInputSources, b.ActualSource.Kind) {
+				bound[b.ActualSource.InputName] = true
 			}
 		}
 	}
-	return false
+	return bound
 }
 
 // checkURL returns why a step URL is unusable, or "" when it is an absolute

@@ -2,6 +2,7 @@ package contractcheck
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
@@ -95,7 +96,7 @@ func (k *checker) upstream(cp *contract.Capability, in *contract.Input, s *contr
 // declared input whose strategies expect it, with a compatible schema.
 func (k *checker) handoffs() {
 	type pair struct{ from, to string }
-	var seen []pair
+	seen := make(map[pair]bool, len(k.c.Handoffs))
 	for _, h := range k.c.Handoffs {
 		from, okFrom := k.capabilityRef(ptr(h.At, "fromCapabilityId"), h.FromCapabilityID)
 		to, okTo := k.capabilityRef(ptr(h.At, "toCapabilityId"), h.ToCapabilityID)
@@ -103,17 +104,18 @@ func (k *checker) handoffs() {
 			k.contractf(RuleHandoff, h.At, "capability %q cannot hand off to itself", h.FromCapabilityID)
 		}
 		p := pair{h.FromCapabilityID, h.ToCapabilityID}
-		if slices.Contains(seen, p) {
+		if seen[p] {
 			k.contractf(RuleHandoff, h.At, "a handoff from %q to %q is already declared; put every mapping of the pair in one handoff", p.from, p.to)
 		}
-		seen = append(seen, p)
+		seen[p] = true
 		k.cited(h.At, h.EvidenceRefs, "the handoff from "+h.FromCapabilityID+" to "+h.ToCapabilityID)
-		for j, m := range h.Mappings {
-			for _, prev := range h.Mappings[:j] {
-				if prev.TargetInput == m.TargetInput && slices.Equal(prev.SourcePath, m.SourcePath) {
-					k.contractf(RuleHandoff, m.At, "the mapping of %s into %q is repeated", quote(m.SourcePath), m.TargetInput)
-				}
+		mapped := make(map[string]bool, len(h.Mappings))
+		for _, m := range h.Mappings {
+			key := m.TargetInput + "\x00" + strings.Join(m.SourcePath, "\x00")
+			if mapped[key] {
+				k.contractf(RuleHandoff, m.At, "the mapping of %s into %q is repeated", quote(m.SourcePath), m.TargetInput)
 			}
+			mapped[key] = true
 			if !okFrom || !okTo {
 				continue
 			}
