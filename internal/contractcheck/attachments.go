@@ -43,7 +43,7 @@ func (k *checker) attachments(cp *contract.Capability) {
 	}
 	for _, f := range requiredForbidden {
 		if !slices.Contains(a.ForbiddenInputs, f) {
-			k.contractf(RuleAttachmentForbidden, ptr(a.At, "forbiddenInputs"), "the attachments of %q must forbid %q", cp.ID, f)
+			k.contractf(RuleAttachmentForbidden, child(a.At, "forbiddenInputs"), "the attachments of %q must forbid %q", cp.ID, f)
 		}
 	}
 	p := cp.RuntimeProtection
@@ -52,9 +52,9 @@ func (k *checker) attachments(cp *contract.Capability) {
 	case deterministic && a.EnforcedByWorkflow == "":
 		k.contractf(RuleAttachmentWorkflow, a.At, "the attachment chain of %q is guarded by workflow %q: say so in enforcedByWorkflow", cp.ID, p.WorkflowID)
 	case deterministic && a.EnforcedByWorkflow != p.WorkflowID:
-		k.contractf(RuleAttachmentWorkflow, ptr(a.At, "enforcedByWorkflow"), "enforcedByWorkflow %q differs from the protection's workflow %q", a.EnforcedByWorkflow, p.WorkflowID)
+		k.contractf(RuleAttachmentWorkflow, child(a.At, "enforcedByWorkflow"), "enforcedByWorkflow %q differs from the protection's workflow %q", a.EnforcedByWorkflow, p.WorkflowID)
 	case !deterministic && a.EnforcedByWorkflow != "":
-		k.contractf(RuleAttachmentWorkflow, ptr(a.At, "enforcedByWorkflow"), "%q has no deterministic-workflow protection, so no workflow enforces its attachments", cp.ID)
+		k.contractf(RuleAttachmentWorkflow, child(a.At, "enforcedByWorkflow"), "%q has no deterministic-workflow protection, so no workflow enforces its attachments", cp.ID)
 	}
 	switch a.Mode {
 	case contract.AttachmentsHostApprovedReference:
@@ -68,7 +68,7 @@ func (k *checker) attachments(cp *contract.Capability) {
 // and uploads it.
 func (k *checker) hostApproved(cp *contract.Capability, a *contract.Attachments) {
 	if (cp.SideEffect != "create" && cp.SideEffect != "update") || cp.Implementation.Kind != contract.ImplementationHTTP {
-		k.contractf(RuleAttachmentUpload, ptr(a.At, "mode"),
+		k.contractf(RuleAttachmentUpload, child(a.At, "mode"),
 			"%q uploads attachments, so it is a create or update with an HTTP implementation (it is a %s, %s)", cp.ID, cp.SideEffect, cp.Implementation.Kind)
 	}
 	var grants []*contract.Input
@@ -77,11 +77,11 @@ func (k *checker) hostApproved(cp *contract.Capability, a *contract.Attachments)
 		if in.HasStrategy(contract.StrategyHostApprovedAttachment) {
 			grants = append(grants, in)
 			if !slices.Contains(a.AcceptedInputs, "opaque-host-grant") {
-				k.contractf(RuleAttachmentAccepted, ptr(a.At, "acceptedInputs"), "input %q is a Host-approved attachment: accept opaque-host-grant", in.Name)
+				k.contractf(RuleAttachmentAccepted, child(a.At, "acceptedInputs"), "input %q is a Host-approved attachment: accept opaque-host-grant", in.Name)
 			}
 		}
 		if in.HasStrategy(contract.StrategyBoundedContent) && !slices.Contains(a.AcceptedInputs, "bounded-content") {
-			k.contractf(RuleAttachmentAccepted, ptr(a.At, "acceptedInputs"), "input %q is bounded content: accept bounded-content", in.Name)
+			k.contractf(RuleAttachmentAccepted, child(a.At, "acceptedInputs"), "input %q is bounded content: accept bounded-content", in.Name)
 		}
 	}
 	for i, acc := range a.AcceptedInputs {
@@ -91,7 +91,7 @@ func (k *checker) hostApproved(cp *contract.Capability, a *contract.Attachments)
 		}
 	}
 	if slices.Contains(a.AcceptedInputs, "opaque-host-grant") && len(grants) != 1 {
-		k.contractf(RuleAttachmentGrant, ptr(cp.At, "inputs"), "%q must take exactly one Host-approved attachment input, not %d", cp.ID, len(grants))
+		k.contractf(RuleAttachmentGrant, child(cp.At, "inputs"), "%q must take exactly one Host-approved attachment input, not %d", cp.ID, len(grants))
 	}
 	for _, g := range grants {
 		k.grantInput(cp, a, g)
@@ -106,10 +106,10 @@ func (k *checker) hostApproved(cp *contract.Capability, a *contract.Attachments)
 // how the request uses it.
 func (k *checker) grantInput(cp *contract.Capability, a *contract.Attachments, g *contract.Input) {
 	if g.InformationClass != contract.ClassAttachment || g.Type != "object" {
-		k.contractf(RuleAttachmentGrant, ptr(g.At, "informationClass"), "the Host grant %q is an attachment object: informationClass attachment, type object", g.Name)
+		k.contractf(RuleAttachmentGrant, child(g.At, "informationClass"), "the Host grant %q is an attachment object: informationClass attachment, type object", g.Name)
 	}
 	if len(g.SourceStrategies) != 1 {
-		k.contractf(RuleAttachmentGrant, ptr(g.At, "sourceStrategies"), "the Host grant %q comes only from the Host: its one strategy is host-approved-attachment", g.Name)
+		k.contractf(RuleAttachmentGrant, child(g.At, "sourceStrategies"), "the Host grant %q comes only from the Host: its one strategy is host-approved-attachment", g.Name)
 	}
 	schema, _ := g.Schema.(*canonjson.Object)
 	props, _ := member[*canonjson.Object](schema, "properties")
@@ -120,7 +120,7 @@ func (k *checker) grantInput(cp *contract.Capability, a *contract.Attachments, g
 	}
 	for _, f := range fields {
 		if !props.Has(f) || !slices.Contains(required, canonjson.Value(canonjson.String(f))) {
-			k.contractf(RuleAttachmentGrant, ptr(g.At, "schema"), "the schema of the Host grant %q must declare and require %q", g.Name, f)
+			k.contractf(RuleAttachmentGrant, child(g.At, "schema"), "the schema of the Host grant %q must declare and require %q", g.Name, f)
 		}
 	}
 	if m := a.Metadata; m != nil {
@@ -133,9 +133,9 @@ func (k *checker) grantInput(cp *contract.Capability, a *contract.Attachments, g
 		maximum, ok := member[canonjson.Number](asObject(size), "maximum")
 		switch {
 		case m.MaxSizeBytes <= 0:
-			k.contractf(RuleAttachmentMetadata, ptr(m.At, "maxSizeBytes"), "maxSizeBytes must be positive")
+			k.contractf(RuleAttachmentMetadata, child(m.At, "maxSizeBytes"), "maxSizeBytes must be positive")
 		case !ok || !jsonEqual(maximum, canonjson.Int(int(m.MaxSizeBytes))):
-			k.contractf(RuleAttachmentMetadata, ptr(m.At, "maxSizeBytes"),
+			k.contractf(RuleAttachmentMetadata, child(m.At, "maxSizeBytes"),
 				"maxSizeBytes %d must equal the maximum of sizeBytes in the schema of the Host grant %q", m.MaxSizeBytes, g.Name)
 		}
 		k.facts(m.At, m.EvidenceRefs, "the attachment metadata of "+cp.ID)
@@ -149,7 +149,7 @@ func (k *checker) grantInput(cp *contract.Capability, a *contract.Attachments, g
 			}
 			switch b.Source.Kind {
 			case contract.SourceInput:
-				k.contractf(RuleAttachmentRawGrant, ptr(at, "source"),
+				k.contractf(RuleAttachmentRawGrant, child(at, "source"),
 					"the Host grant %q would be sent as it is; bind the content it resolves to, with a host_resolved_attachment source", g.Name)
 			case contract.SourceHostResolvedAttachment:
 				resolved++
@@ -157,13 +157,13 @@ func (k *checker) grantInput(cp *contract.Capability, a *contract.Attachments, g
 				case s.ID != cp.Implementation.OutputStepID:
 					k.contractf(RuleAttachmentResolve, at, "the Host grant %q is resolved in step %q; resolve it only in the output step %q", g.Name, s.ID, cp.Implementation.OutputStepID)
 				case b.Location != "body" && b.Location != "multipart":
-					k.contractf(RuleAttachmentResolve, ptr(at, "location"), "resolved attachment content goes in the body or multipart, not %s", b.Location)
+					k.contractf(RuleAttachmentResolve, child(at, "location"), "resolved attachment content goes in the body or multipart, not %s", b.Location)
 				}
 			}
 		}
 	}
 	if resolved != 1 {
-		k.contractf(RuleAttachmentResolve, ptr(cp.At, "implementation"), "the Host grant %q is resolved %d times; resolve it exactly once, in the output step", g.Name, resolved)
+		k.contractf(RuleAttachmentResolve, child(cp.At, "implementation"), "the Host grant %q is resolved %d times; resolve it exactly once, in the output step", g.Name, resolved)
 	}
 }
 
@@ -177,7 +177,7 @@ func asObject(v canonjson.Value) *canonjson.Object {
 // bindings of the output step one for one, with their evidence.
 func (k *checker) contentBindings(cp *contract.Capability, a *contract.Attachments, grants []*contract.Input) {
 	if len(a.ContentBindings) == 0 {
-		k.contractf(RuleAttachmentContent, ptr(a.At, "contentBindings"),
+		k.contractf(RuleAttachmentContent, child(a.At, "contentBindings"),
 			"%q resolves a Host-approved attachment but records no content binding: say where the content goes in the request", cp.ID)
 		return
 	}
@@ -196,10 +196,10 @@ func (k *checker) contentBindings(cp *contract.Capability, a *contract.Attachmen
 		}
 		seen = append(seen, kk)
 		if !slices.ContainsFunc(grants, func(g *contract.Input) bool { return g.Name == cb.InputName }) {
-			k.contractf(RuleAttachmentContent, ptr(cb.At, "inputName"), "%q is not a Host-approved attachment input of %q", cb.InputName, cp.ID)
+			k.contractf(RuleAttachmentContent, child(cb.At, "inputName"), "%q is not a Host-approved attachment input of %q", cb.InputName, cp.ID)
 		}
 		if cb.StepID != im.OutputStepID {
-			k.contractf(RuleAttachmentContent, ptr(cb.At, "stepId"), "resolved content goes in the output step %q, not %q", im.OutputStepID, cb.StepID)
+			k.contractf(RuleAttachmentContent, child(cb.At, "stepId"), "resolved content goes in the output step %q, not %q", im.OutputStepID, cb.StepID)
 		}
 		var match *contract.Binding
 		if s, ok := im.Step(cb.StepID); ok {
@@ -220,10 +220,10 @@ func (k *checker) contentBindings(cp *contract.Capability, a *contract.Attachmen
 		k.facts(cb.At, cb.EvidenceRefs, what)
 		k.roles(cb.At, cb.EvidenceRefs, requestRoles, what)
 		if match != nil && len(cb.EvidenceRefs) > 0 && !slices.ContainsFunc(cb.EvidenceRefs, func(id string) bool { return slices.Contains(match.EvidenceRefs, id) }) {
-			k.contractf(RuleAttachmentEvidence, ptr(cb.At, "evidenceRefs"), "the %s shares no evidence with the implementation binding it describes", what)
+			k.contractf(RuleAttachmentEvidence, child(cb.At, "evidenceRefs"), "the %s shares no evidence with the implementation binding it describes", what)
 		}
 		if len(cb.EvidenceRefs) == 0 {
-			k.contractf(RuleAttachmentEvidence, ptr(cb.At, "evidenceRefs"), "the %s cites no evidence of the request field", what)
+			k.contractf(RuleAttachmentEvidence, child(cb.At, "evidenceRefs"), "the %s cites no evidence of the request field", what)
 		}
 	}
 	for _, s := range im.Steps {
@@ -232,14 +232,14 @@ func (k *checker) contentBindings(cp *contract.Capability, a *contract.Attachmen
 				continue
 			}
 			if !slices.Contains(seen, key{b.Source.InputName, s.ID, b.Location, quote(b.Path)}) {
-				k.contractf(RuleAttachmentContent, ptr(a.At, "contentBindings"),
+				k.contractf(RuleAttachmentContent, child(a.At, "contentBindings"),
 					"the resolved binding of %q at %s %s in step %q has no content binding", b.Source.InputName, b.Location, quote(b.Path), s.ID)
 			}
 		}
 	}
 	for _, g := range grants {
 		if !slices.ContainsFunc(a.ContentBindings, func(cb contract.ContentBinding) bool { return cb.InputName == g.Name }) {
-			k.contractf(RuleAttachmentContent, ptr(a.At, "contentBindings"), "the Host grant %q has no content binding", g.Name)
+			k.contractf(RuleAttachmentContent, child(a.At, "contentBindings"), "the Host grant %q has no content binding", g.Name)
 		}
 	}
 }
@@ -248,25 +248,25 @@ func (k *checker) contentBindings(cp *contract.Capability, a *contract.Attachmen
 func (k *checker) resultBinding(cp *contract.Capability, rb *contract.ResultBinding) {
 	o, ok := output(cp, rb.OutputPath)
 	if !ok {
-		k.contractf(RuleAttachmentResult, ptr(rb.At, "outputPath"), "%q declares no output at %s", cp.ID, quote(rb.OutputPath))
+		k.contractf(RuleAttachmentResult, child(rb.At, "outputPath"), "%q declares no output at %s", cp.ID, quote(rb.OutputPath))
 	} else {
 		want := "string"
 		if rb.ValueKind == "object" {
 			want = "object"
 		}
 		if rb.ValueKind != "" && o.Type != want {
-			k.contractf(RuleAttachmentResult, ptr(rb.At, "valueKind"), "a %s upload result is a %s output; %s is a %s", rb.ValueKind, want, quote(o.Path), o.Type)
+			k.contractf(RuleAttachmentResult, child(rb.At, "valueKind"), "a %s upload result is a %s output; %s is a %s", rb.ValueKind, want, quote(o.Path), o.Type)
 		}
 		format, _ := member[canonjson.String](asObject(o.Schema), "format")
 		switch {
 		case rb.ValueKind == "url" && format != "uri":
-			k.contractf(RuleAttachmentResult, ptr(rb.At, "valueKind"), "a url upload result's output schema declares format uri")
+			k.contractf(RuleAttachmentResult, child(rb.At, "valueKind"), "a url upload result's output schema declares format uri")
 		case slices.Contains([]string{"opaque-token", "file-id", "object-key"}, rb.ValueKind) && slices.Contains(uriFormats, string(format)):
-			k.contractf(RuleAttachmentResult, ptr(rb.At, "valueKind"), "a %s upload result is not a URL; its output schema must not declare format %s", rb.ValueKind, format)
+			k.contractf(RuleAttachmentResult, child(rb.At, "valueKind"), "a %s upload result is not a URL; its output schema must not declare format %s", rb.ValueKind, format)
 		}
 	}
 	if len(rb.OutputPath) > 0 && !slices.ContainsFunc(cp.SuccessRule.RequiredOutputPaths, func(p []string) bool { return slices.Equal(p, rb.OutputPath) }) {
-		k.contractf(RuleAttachmentResult, ptr(rb.At, "outputPath"), "the upload result %s must be among the success rule's requiredOutputPaths", quote(rb.OutputPath))
+		k.contractf(RuleAttachmentResult, child(rb.At, "outputPath"), "the upload result %s must be among the success rule's requiredOutputPaths", quote(rb.OutputPath))
 	}
 	k.facts(rb.At, rb.EvidenceRefs, "the upload result binding of "+cp.ID)
 }
@@ -277,24 +277,24 @@ func (k *checker) uploadResults(cp *contract.Capability, a *contract.Attachments
 	for i := range a.ConsumerBindings {
 		cb := &a.ConsumerBindings[i]
 		k.cited(cb.At, cb.EvidenceRefs, "the consumer binding of "+cp.ID)
-		in, ok := k.inputRef(cp, ptr(cb.At, "inputName"), cb.InputName)
+		in, ok := k.inputRef(cp, child(cb.At, "inputName"), cb.InputName)
 		if ok && (len(in.SourceStrategies) == 0 || slices.ContainsFunc(in.SourceStrategies, func(s contract.Strategy) bool { return s.Kind != contract.StrategyUpstreamTool })) {
-			k.contractf(RuleConsumerSource, ptr(cb.At, "inputName"),
+			k.contractf(RuleConsumerSource, child(cb.At, "inputName"),
 				"input %q consumes upload results, so it comes only from the upload capability (upstream-tool strategies): a user could otherwise attest a result that was never uploaded", cb.InputName)
 		}
-		provider, pok := k.capabilityRef(ptr(cb.At, "providerCapabilityId"), cb.ProviderCapabilityID)
+		provider, pok := k.capabilityRef(child(cb.At, "providerCapabilityId"), cb.ProviderCapabilityID)
 		if !pok {
 			continue
 		}
 		switch {
 		case provider.ID == cp.ID:
-			k.contractf(RuleConsumerProvider, ptr(cb.At, "providerCapabilityId"), "%q cannot consume its own upload results", cp.ID)
+			k.contractf(RuleConsumerProvider, child(cb.At, "providerCapabilityId"), "%q cannot consume its own upload results", cp.ID)
 			continue
 		case provider.AttachmentMode() != contract.AttachmentsHostApprovedReference || provider.Attachments.ResultBinding == nil:
-			k.contractf(RuleConsumerProvider, ptr(cb.At, "providerCapabilityId"), "%q does not upload attachments (host-approved-reference with a result binding)", provider.ID)
+			k.contractf(RuleConsumerProvider, child(cb.At, "providerCapabilityId"), "%q does not upload attachments (host-approved-reference with a result binding)", provider.ID)
 			continue
 		case !slices.Equal(cb.ProviderOutputPath, provider.Attachments.ResultBinding.OutputPath):
-			k.contractf(RuleConsumerProvider, ptr(cb.At, "providerOutputPath"), "the upload result of %q is at %s, not %s",
+			k.contractf(RuleConsumerProvider, child(cb.At, "providerOutputPath"), "the upload result of %q is at %s, not %s",
 				provider.ID, quote(provider.Attachments.ResultBinding.OutputPath), quote(cb.ProviderOutputPath))
 			continue
 		}
@@ -303,7 +303,7 @@ func (k *checker) uploadResults(cp *contract.Capability, a *contract.Attachments
 		}
 		if source, declared := outputSchema(provider, cb.ProviderOutputPath); declared {
 			if why := compatible(cb.MappingKind, cb.ProviderOutputPath, source, inputSchema(in)); why != "" {
-				k.contractf(RuleConsumerProvider, ptr(cb.At, "mappingKind"), "%s", why)
+				k.contractf(RuleConsumerProvider, child(cb.At, "mappingKind"), "%s", why)
 			}
 		}
 		if !slices.ContainsFunc(in.SourceStrategies, func(s contract.Strategy) bool {
@@ -321,7 +321,7 @@ func (k *checker) uploadResults(cp *contract.Capability, a *contract.Attachments
 		if s, found := cp.Implementation.Step(cp.Implementation.OutputStepID); !found || !slices.ContainsFunc(s.Bindings, func(b contract.Binding) bool {
 			return b.Source.Kind == contract.SourceInput && b.Source.InputName == in.Name
 		}) {
-			k.contractf(RuleConsumerBound, ptr(cb.At, "inputName"), "the upload result in %q must be bound in the request of the output step %q", in.Name, cp.Implementation.OutputStepID)
+			k.contractf(RuleConsumerBound, child(cb.At, "inputName"), "the upload result in %q must be bound in the request of the output step %q", in.Name, cp.Implementation.OutputStepID)
 		}
 	}
 }

@@ -115,7 +115,7 @@ func BenchmarkCheckContract(b *testing.B) {
 			}
 		})
 		in, _ := derive.Decode(files)
-		b.Run(bc.name+"/rules-only", func(b *testing.B) {
+		b.Run(bc.name+"-rules-only", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				contractcheck.Check(in, contractcheck.Options{})

@@ -59,17 +59,17 @@ func (k *checker) conditions(cp *contract.Capability) {
 		in := &cp.Inputs[i]
 		switch {
 		case len(in.RequiredWhen) > 0 && in.Required:
-			k.contractf(RuleConditionPlacement, ptr(in.At, "required"),
+			k.contractf(RuleConditionPlacement, child(in.At, "required"),
 				"input %q of %q is required unconditionally and also requiredWhen; make it required: false or drop the conditions", in.Name, cp.ID)
 		case len(in.RequiredWhen) > 0 && in.InformationClass != contract.ClassRequiredWhen:
-			k.contractf(RuleConditionPlacement, ptr(in.At, "informationClass"),
+			k.contractf(RuleConditionPlacement, child(in.At, "informationClass"),
 				"input %q of %q has requiredWhen conditions: its informationClass is requiredWhen", in.Name, cp.ID)
 		case len(in.RequiredWhen) == 0 && in.InformationClass == contract.ClassRequiredWhen:
-			k.contractf(RuleConditionPlacement, ptr(in.At, "requiredWhen"),
+			k.contractf(RuleConditionPlacement, child(in.At, "requiredWhen"),
 				"input %q of %q is of the requiredWhen class but states no condition", in.Name, cp.ID)
 		}
 		if len(in.ForbiddenWhen) > 0 && in.Required {
-			k.contractf(RuleConditionPlacement, ptr(in.At, "forbiddenWhen"),
+			k.contractf(RuleConditionPlacement, child(in.At, "forbiddenWhen"),
 				"input %q of %q is required unconditionally, so it can never be forbidden", in.Name, cp.ID)
 		}
 		sc.self = in.Name
@@ -93,7 +93,7 @@ func (k *checker) conditions(cp *contract.Capability) {
 	}
 	if cycle := findCycle(names(cp), deps); cycle != nil {
 		in, _ := cp.Input(cycle[0])
-		k.contractf(RuleConditionCycle, ptr(in.At, "requiredWhen"), "the requiredWhen conditions of %q form a cycle: %v", cp.ID, cycle)
+		k.contractf(RuleConditionCycle, child(in.At, "requiredWhen"), "the requiredWhen conditions of %q form a cycle: %v", cp.ID, cycle)
 	}
 }
 
@@ -135,7 +135,7 @@ func (k *checker) condition(c *contract.Condition, sc condScope, evidenced bool)
 	}
 	schema, ok := schemaAt(root, c.Path[1:])
 	if !ok {
-		k.contractf(RuleConditionPath, ptr(c.At, "path"), "the condition's path %s does not resolve through the schema of %s %q", quote(c.Path), sc.what, c.Path[0])
+		k.contractf(RuleConditionPath, child(c.At, "path"), "the condition's path %s does not resolve through the schema of %s %q", quote(c.Path), sc.what, c.Path[0])
 		return
 	}
 	k.operand(c, schema)
@@ -154,20 +154,20 @@ func (k *checker) operand(c *contract.Condition, schema canonjson.Value) {
 	hasValue := c.Value != nil
 	switch {
 	case slices.Contains(comparisonOps, c.Operator) && !allows("integer", "number"):
-		k.contractf(RuleConditionOperator, ptr(c.At, "operator"), "%s compares numbers; %s is %q", c.Operator, quote(c.Path), types)
+		k.contractf(RuleConditionOperator, child(c.At, "operator"), "%s compares numbers; %s is %q", c.Operator, quote(c.Path), types)
 	case slices.Contains(emptinessOps, c.Operator) && !allows("string", "array", "object"):
-		k.contractf(RuleConditionOperator, ptr(c.At, "operator"), "%s tests a string, array or object; %s is %q", c.Operator, quote(c.Path), types)
+		k.contractf(RuleConditionOperator, child(c.At, "operator"), "%s tests a string, array or object; %s is %q", c.Operator, quote(c.Path), types)
 	}
 	unary := slices.Contains(emptinessOps, c.Operator) || slices.Contains(presenceOps, c.Operator)
 	switch {
 	case unary && hasValue:
-		k.contractf(RuleConditionOperator, ptr(c.At, "value"), "%s takes no value; remove it", c.Operator)
+		k.contractf(RuleConditionOperator, child(c.At, "value"), "%s takes no value; remove it", c.Operator)
 	case !unary && !hasValue && c.Operator != "":
 		k.contractf(RuleConditionOperator, c.At, "%s needs a value to compare with", c.Operator)
 	case slices.Contains(membershipOps, c.Operator):
 		list, ok := c.Value.(canonjson.Array)
 		if !ok || len(list) == 0 {
-			k.contractf(RuleConditionOperator, ptr(c.At, "value"), "%s needs a non-empty list of values", c.Operator)
+			k.contractf(RuleConditionOperator, child(c.At, "value"), "%s needs a non-empty list of values", c.Operator)
 			return
 		}
 		for i, v := range list {
@@ -177,7 +177,7 @@ func (k *checker) operand(c *contract.Condition, schema canonjson.Value) {
 		}
 	case hasValue && (slices.Contains(equalityOps, c.Operator) || slices.Contains(comparisonOps, c.Operator)):
 		if why := validate(schema, c.Value); why != "" {
-			k.contractf(RuleConditionValue, ptr(c.At, "value"), "%s can never hold %s: %s", quote(c.Path), show(c.Value), why)
+			k.contractf(RuleConditionValue, child(c.At, "value"), "%s can never hold %s: %s", quote(c.Path), show(c.Value), why)
 		}
 	}
 }

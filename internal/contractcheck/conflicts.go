@@ -20,7 +20,7 @@ func (k *checker) conflicts() {
 				"resolved conflict %q must state its resolution: a text, or an object citing authoritativeEvidenceRefs", cf.ID)
 		}
 		if len(cf.EvidenceRefs) < 2 {
-			k.contractf(RuleConflict, ptr(cf.At, "evidenceRefs"),
+			k.contractf(RuleConflict, child(cf.At, "evidenceRefs"),
 				"conflict %q must cite at least two pieces of evidence, one for each side", cf.ID)
 		}
 	}

@@ -53,7 +53,7 @@ func (k *checker) constraints(cp *contract.Capability) {
 			}
 			op, _ := member[canonjson.String](asObject(c.Predicate), "operator")
 			if !slices.Contains(shapePredicates, string(op)) {
-				k.contractf(RuleForbiddenShape, ptr(c.At, "predicate"), `the predicate of a forbidden shape is {"operator": "absent"} or {"operator": "empty"}`)
+				k.contractf(RuleForbiddenShape, child(c.At, "predicate"), `the predicate of a forbidden shape is {"operator": "absent"} or {"operator": "empty"}`)
 			}
 		case "cross-field":
 			if c.If != nil {
@@ -63,7 +63,7 @@ func (k *checker) constraints(cp *contract.Capability) {
 				}{{"if", c.If}, {"then", c.Then}} {
 					for _, r := range roots(part.cond) {
 						if !isInput(r) {
-							k.contractf(RuleCrossField, ptr(part.cond.At, "path"), "the %s condition reads %q, which is not an input of %q", part.key, r, cp.ID)
+							k.contractf(RuleCrossField, child(part.cond.At, "path"), "the %s condition reads %q, which is not an input of %q", part.key, r, cp.ID)
 						}
 					}
 					if !slices.ContainsFunc(roots(part.cond), func(r string) bool { return !isInput(r) }) {
@@ -83,23 +83,23 @@ func (k *checker) constraints(cp *contract.Capability) {
 				switch {
 				case slices.Contains(inputOperands, side.op.Source):
 					if len(side.op.Path) == 0 || !isInput(side.op.Path[0]) {
-						k.contractf(RuleCrossField, ptr(at, "path"), "a %s operand reads an input of %q: its path starts with the input's name", side.op.Source, cp.ID)
+						k.contractf(RuleCrossField, child(at, "path"), "a %s operand reads an input of %q: its path starts with the input's name", side.op.Source, cp.ID)
 					}
 				case slices.Contains(grantOperands, side.op.Source):
 					if len(side.op.Path) == 0 {
-						k.contractf(RuleCrossField, ptr(at, "path"), "a %s operand names the path of the value it reads", side.op.Source)
+						k.contractf(RuleCrossField, child(at, "path"), "a %s operand names the path of the value it reads", side.op.Source)
 					}
 				case side.op.Source != "":
-					k.contractf(RuleCrossField, ptr(at, "source"), "operand source %q is none of %q", side.op.Source, slices.Concat(inputOperands, grantOperands))
+					k.contractf(RuleCrossField, child(at, "source"), "operand source %q is none of %q", side.op.Source, slices.Concat(inputOperands, grantOperands))
 				}
 			}
 			if c.Operator != "" && c.Operator != "equals" && c.Operator != "not-equals" {
-				k.contractf(RuleCrossField, ptr(c.At, "operator"), "a cross-field comparison is equals or not-equals, not %q", c.Operator)
+				k.contractf(RuleCrossField, child(c.At, "operator"), "a cross-field comparison is equals or not-equals, not %q", c.Operator)
 			}
 		case "grant-binding":
 			for _, f := range grantMinimum {
 				if !slices.Contains(c.Fields, f) {
-					k.contractf(RuleGrantBinding, ptr(c.At, "fields"), "a grant binds at least %q; %q is missing", grantMinimum, f)
+					k.contractf(RuleGrantBinding, child(c.At, "fields"), "a grant binds at least %q; %q is missing", grantMinimum, f)
 				}
 			}
 			for _, w := range k.c.Workflows {

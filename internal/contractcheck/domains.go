@@ -42,7 +42,7 @@ func (k *checker) domains(cp *contract.Capability) {
 			if !upstream {
 				why = "is dynamic information"
 			}
-			k.contractf(RuleDomainDynamicRequired, ptr(d.At, "kind"),
+			k.contractf(RuleDomainDynamicRequired, child(d.At, "kind"),
 				"%s %s: its value domain must be dynamic, with the provider's scoping and freshness, not %s", what, why, d.Kind)
 		}
 		k.domain(d, inputSchema(in), what)
@@ -84,10 +84,10 @@ func (k *checker) domain(d *contract.ValueDomain, schema canonjson.Value, what s
 // freshness checks a freshness record.
 func (k *checker) freshness(f *contract.Freshness, what string) {
 	if f.HasTTLSeconds && (f.TTLSeconds < 1 || f.TTLSeconds > maxTTL) {
-		k.contractf(RuleFreshness, ptr(f.At, "ttlSeconds"), "ttlSeconds of %s is %d; use 1 to %d", what, f.TTLSeconds, maxTTL)
+		k.contractf(RuleFreshness, child(f.At, "ttlSeconds"), "ttlSeconds of %s is %d; use 1 to %d", what, f.TTLSeconds, maxTTL)
 	}
 	if len(f.RefreshWhen) == 0 {
-		k.contractf(RuleFreshness, ptr(f.At, "refreshWhen"), "freshness of %s lists no refreshWhen event", what)
+		k.contractf(RuleFreshness, child(f.At, "refreshWhen"), "freshness of %s lists no refreshWhen event", what)
 	}
 	for j, ev := range f.RefreshWhen {
 		lower := strings.ToLower(ev)
@@ -110,12 +110,12 @@ func (k *checker) dynamicSource(cp *contract.Capability, in *contract.Input) {
 		}
 		return
 	}
-	provider, ok := k.capabilityRef(ptr(d.At, "sourceCapabilityId"), d.SourceCapabilityID)
+	provider, ok := k.capabilityRef(child(d.At, "sourceCapabilityId"), d.SourceCapabilityID)
 	if !ok {
 		return
 	}
 	if in.InformationClass == contract.ClassDynamic && provider.IsWrite() {
-		k.contractf(RuleDomainSource, ptr(d.At, "sourceCapabilityId"),
+		k.contractf(RuleDomainSource, child(d.At, "sourceCapabilityId"),
 			"dynamic information of %s must come from a read; %q is a %s", what, provider.ID, provider.SideEffect)
 	}
 	if !slices.ContainsFunc(in.SourceStrategies, func(s contract.Strategy) bool {
@@ -126,19 +126,19 @@ func (k *checker) dynamicSource(cp *contract.Capability, in *contract.Input) {
 	}
 	source, ok := outputSchema(provider, d.SourcePath)
 	if !ok {
-		k.contractf(RuleDomainSource, ptr(d.At, "sourcePath"), "%q declares no output at %s", provider.ID, quote(d.SourcePath))
+		k.contractf(RuleDomainSource, child(d.At, "sourcePath"), "%q declares no output at %s", provider.ID, quote(d.SourcePath))
 		return
 	}
 	if why := compatible(d.MappingKind, d.SourcePath, source, inputSchema(in)); why != "" {
-		k.contractf(RuleDomainSource, ptr(d.At, "mappingKind"), "the dynamic domain of %s: %s", what, why)
+		k.contractf(RuleDomainSource, child(d.At, "mappingKind"), "the dynamic domain of %s: %s", what, why)
 	}
 	pd := providerDomain(provider, d.SourcePath)
 	switch {
 	case pd == nil:
-		k.contractf(RuleDomainScope, ptr(d.At, "sourcePath"),
+		k.contractf(RuleDomainScope, child(d.At, "sourcePath"),
 			"%q declares no value domain at or above %s: a dynamic input copies its provider's dynamic domain", provider.ID, quote(d.SourcePath))
 	case pd.Kind != contract.DomainDynamic:
-		k.contractf(RuleDomainScope, ptr(d.At, "sourcePath"),
+		k.contractf(RuleDomainScope, child(d.At, "sourcePath"),
 			"the output of %q at %s has a %s domain; a dynamic input needs a dynamic provider output", provider.ID, quote(d.SourcePath), pd.Kind)
 	default:
 		for _, f := range []struct {
@@ -156,7 +156,7 @@ func (k *checker) dynamicSource(cp *contract.Capability, in *contract.Input) {
 		got, _ := d.Raw.Get("freshness")
 		want, _ := pd.Raw.Get("freshness")
 		if !jsonEqual(got, want) {
-			k.contractf(RuleDomainScope, ptr(d.At, "freshness"), "the freshness of %s differs from its provider output's; copy it exactly", what)
+			k.contractf(RuleDomainScope, child(d.At, "freshness"), "the freshness of %s differs from its provider output's; copy it exactly", what)
 		}
 	}
 }

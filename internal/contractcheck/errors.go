@@ -18,11 +18,11 @@ func (k *checker) errorContract(cp *contract.Capability) {
 		return
 	}
 	if !e.PreservesRecoveryContext && e.Raw.Has("preservesRecoveryContext") {
-		k.contractf(RuleErrorRecovery, ptr(e.At, "preservesRecoveryContext"),
+		k.contractf(RuleErrorRecovery, child(e.At, "preservesRecoveryContext"),
 			"the error contract of %q must preserve the recovery context: codes, messages and details reach the caller", cp.ID)
 	}
 	if e.DefaultRetryable && len(e.RetryabilityPath) == 0 {
-		k.contractf(RuleErrorRetryable, ptr(e.At, "defaultRetryable"),
+		k.contractf(RuleErrorRetryable, child(e.At, "defaultRetryable"),
 			"the error contract of %q has no retryabilityPath, so nothing says an error is retryable: defaultRetryable must be false", cp.ID)
 	}
 	k.cited(e.At, e.EvidenceRefs, "the error contract of "+cp.ID)

@@ -23,7 +23,7 @@ func (k *checker) evidence() {
 	for i := range k.c.EvidenceCatalog {
 		e := &k.c.EvidenceCatalog[i]
 		if e.Locator != "" && !contract.PortablePath(contract.LocatorPath(e.Locator)) {
-			k.contractf(RuleLocator, ptr(e.At, "locator"),
+			k.contractf(RuleLocator, child(e.At, "locator"),
 				"locator %q must start with a path relative to its source root (no leading /, .., backslash or scheme)", e.Locator)
 		}
 		if k.topo == nil {
@@ -34,12 +34,12 @@ func (k *checker) evidence() {
 			continue // an unknown source is reported by derive
 		}
 		if e.SemanticRole != "" && !slices.Contains(src.SemanticRoles, e.SemanticRole) {
-			k.contractf(RuleEvidenceRole, ptr(e.At, "semanticRole"),
+			k.contractf(RuleEvidenceRole, child(e.At, "semanticRole"),
 				"source %q does not declare the semantic role %q; declare it in %s or cite evidence of a role the source has",
 				e.SourceID, e.SemanticRole, contract.TopologyFile)
 		}
 		if e.AssertionLevel == "fact" && unavailable(src.Availability) {
-			k.contractf(RuleEvidenceNoSource, ptr(e.At, "assertionLevel"),
+			k.contractf(RuleEvidenceNoSource, child(e.At, "assertionLevel"),
 				"evidence %q is a fact from source %q, which is %s; a source that could not be searched proves nothing",
 				e.ID, e.SourceID, src.Availability)
 		}
@@ -61,7 +61,7 @@ func unavailable(availability string) bool {
 // list is absent).
 func (k *checker) facts(at string, refs []string, what string) {
 	if len(refs) == 0 {
-		k.contractf(RuleEvidenceMissing, ptr(at, "evidenceRefs"), "%s cites no evidence; cite fact-level evidence that proves it", what)
+		k.contractf(RuleEvidenceMissing, child(at, "evidenceRefs"), "%s cites no evidence; cite fact-level evidence that proves it", what)
 		return
 	}
 	for i, id := range refs {
@@ -75,7 +75,7 @@ func (k *checker) facts(at string, refs []string, what string) {
 // cited checks that a record cites at least one piece of evidence.
 func (k *checker) cited(at string, refs []string, what string) {
 	if len(refs) == 0 {
-		k.contractf(RuleEvidenceMissing, ptr(at, "evidenceRefs"), "%s cites no evidence", what)
+		k.contractf(RuleEvidenceMissing, child(at, "evidenceRefs"), "%s cites no evidence", what)
 	}
 }
 
@@ -88,7 +88,7 @@ func (k *checker) roles(at string, refs []string, roles []string, what string) {
 	}) {
 		return
 	}
-	k.contractf(RuleEvidenceWrongRole, ptr(at, "evidenceRefs"), "%s needs evidence with one of the roles %q; none of %q has one", what, roles, refs)
+	k.contractf(RuleEvidenceWrongRole, child(at, "evidenceRefs"), "%s needs evidence with one of the roles %q; none of %q has one", what, roles, refs)
 }
 
 // Roles of evidence that proves a request's exact shape.

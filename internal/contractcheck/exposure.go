@@ -29,7 +29,7 @@ func (k *checker) exposures() {
 		x := &cp.Exposure
 		if roles, known := exposureRoles[x.Kind]; known {
 			if (x.Kind == "explicitly-scoped-operation") != service {
-				k.contractf(RuleExposureKind, ptr(x.At, "kind"), "a %s cannot expose a capability by %q; use %s",
+				k.contractf(RuleExposureKind, child(x.At, "kind"), "a %s cannot expose a capability by %q; use %s",
 					k.c.FeatureBoundary.PrimaryEvidenceRole, x.Kind, map[bool]string{false: `"client-request" or "client-local-behavior"`, true: `"explicitly-scoped-operation"`}[service])
 			}
 			for j, id := range x.EvidenceRefs {

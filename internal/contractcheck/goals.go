@@ -49,7 +49,7 @@ func (k *checker) goals() {
 	}
 	for _, n := range k.c.CapabilityGraph.Nodes {
 		if _, ok := k.caps[n.CapabilityID]; ok && !served[n.CapabilityID] {
-			k.contractf(RuleGoalCoversGraph, ptr(n.At, "capabilityId"), "capability %q serves no goal; add it to a goal that needs it, or remove it", n.CapabilityID)
+			k.contractf(RuleGoalCoversGraph, child(n.At, "capabilityId"), "capability %q serves no goal; add it to a goal that needs it, or remove it", n.CapabilityID)
 		}
 	}
 }
@@ -80,7 +80,7 @@ func (k *checker) goal(g *contract.Goal) {
 		case n.Classification == contract.ClassRequiredWhen && n.Condition == nil:
 			k.contractf(RuleGoalNeedCondition, n.At, "%s is requiredWhen: state its condition", what)
 		case n.Classification != contract.ClassRequiredWhen && n.Condition != nil && n.Classification != "":
-			k.contractf(RuleGoalNeedCondition, ptr(n.At, "condition"), "%s is %s, so it has no condition; make it requiredWhen or drop the condition", what, n.Classification)
+			k.contractf(RuleGoalNeedCondition, child(n.At, "condition"), "%s is %s, so it has no condition; make it requiredWhen or drop the condition", what, n.Classification)
 		}
 		if n.Condition != nil {
 			sc.self = n.ID
@@ -91,7 +91,7 @@ func (k *checker) goal(g *contract.Goal) {
 				}
 				deps[n.ID] = append(deps[n.ID], r)
 				if dep, ok := g.Need(r); ok && dep.Classification == contract.ClassOptional {
-					k.contractf(RuleGoalNeedCondition, ptr(n.Condition.At, "path"), "the condition of %s depends on the optional need %q, which may never be known", what, r)
+					k.contractf(RuleGoalNeedCondition, child(n.Condition.At, "path"), "the condition of %s depends on the optional need %q, which may never be known", what, r)
 				}
 			}
 		}
@@ -99,14 +99,14 @@ func (k *checker) goal(g *contract.Goal) {
 		k.reuse(n, what)
 		for j := range n.Supplies {
 			s := &n.Supplies[j]
-			cp, ok := k.capabilityRef(ptr(s.At, "capabilityId"), s.CapabilityID)
+			cp, ok := k.capabilityRef(child(s.At, "capabilityId"), s.CapabilityID)
 			if !ok {
 				continue
 			}
 			if !slices.Contains(members, cp.ID) {
-				k.contractf(RuleGoalSupply, ptr(s.At, "capabilityId"), "%s supplies %q, which goal %q does not use; list it in the goal or drop the supply", what, cp.ID, g.ID)
+				k.contractf(RuleGoalSupply, child(s.At, "capabilityId"), "%s supplies %q, which goal %q does not use; list it in the goal or drop the supply", what, cp.ID, g.ID)
 			}
-			in, ok := k.inputRef(cp, ptr(s.At, "inputName"), s.InputName)
+			in, ok := k.inputRef(cp, child(s.At, "inputName"), s.InputName)
 			if !ok {
 				continue
 			}
@@ -116,7 +116,7 @@ func (k *checker) goal(g *contract.Goal) {
 				k.contractf(RuleGoalSupplyCoverage, s.At, "input %q of %q is already supplied by need %q; each input is supplied by exactly one need", in.Name, cp.ID, supplied[key][0])
 			}
 			if why := supplyCompatible(s.MappingKind, effective(n.Schema, n.Type), inputSchema(in)); why != "" {
-				k.contractf(RuleGoalSupply, ptr(s.At, "mappingKind"), "%s into %q of %q: %s", what, in.Name, cp.ID, why)
+				k.contractf(RuleGoalSupply, child(s.At, "mappingKind"), "%s into %q of %q: %s", what, in.Name, cp.ID, why)
 			}
 			if n.Classification == contract.ClassOptional && in.Required {
 				k.contractf(RuleGoalSupply, s.At, "the optional %s cannot supply %q of %q, which is always required", what, in.Name, cp.ID)
@@ -127,7 +127,7 @@ func (k *checker) goal(g *contract.Goal) {
 	}
 	if cycle := findCycle(needIDs, deps); cycle != nil {
 		n, _ := g.Need(cycle[0])
-		k.contractf(RuleConditionCycle, ptr(n.At, "condition"), "the conditions of goal %q's needs form a cycle: %v", g.ID, cycle)
+		k.contractf(RuleConditionCycle, child(n.At, "condition"), "the conditions of goal %q's needs form a cycle: %v", g.ID, cycle)
 	}
 	k.supplyCoverage(g, members, supplied)
 	k.goalCycle(g)
@@ -165,7 +165,7 @@ func (k *checker) goalLists(g *contract.Goal) []string {
 		conditional = append(conditional, cc.CapabilityID)
 		at := cc.At
 		if cc.Condition != nil {
-			at = ptr(cc.At, "capabilityId")
+			at = child(cc.At, "capabilityId")
 		}
 		if _, ok := k.capabilityRef(at, cc.CapabilityID); !ok {
 			continue
@@ -182,7 +182,7 @@ func (k *checker) goalLists(g *contract.Goal) []string {
 			if !slices.ContainsFunc(linked, func(n *contract.Need) bool {
 				return n.Condition != nil && jsonEqual(withoutEvidence(n.Condition.Raw), withoutEvidence(cc.Condition.Raw))
 			}) {
-				k.contractf(RuleGoalCapabilityLists, ptr(cc.At, "condition"), "the condition of %q differs from that of every requiredWhen need it is linked to (%s)", cc.CapabilityID, needNames(linked))
+				k.contractf(RuleGoalCapabilityLists, child(cc.At, "condition"), "the condition of %q differs from that of every requiredWhen need it is linked to (%s)", cc.CapabilityID, needNames(linked))
 			}
 			sc := condScope{what: "need", root: func(id string) (canonjson.Value, bool) {
 				n, ok := g.Need(id)
@@ -236,19 +236,19 @@ func (k *checker) predicate(g *contract.Goal) {
 	case contract.PredicateAllSatisfied:
 		for _, n := range g.InformationNeeds {
 			if n.ID != "" && !slices.Contains(p.InformationIDs, n.ID) {
-				k.contractf(RuleGoalPredicate, ptr(p.At, "informationIds"), "an all-satisfied predicate lists every need of goal %q; %q is missing", g.ID, n.ID)
+				k.contractf(RuleGoalPredicate, child(p.At, "informationIds"), "an all-satisfied predicate lists every need of goal %q; %q is missing", g.ID, n.ID)
 			}
 		}
 	case contract.PredicateAnySatisfied:
 		for _, n := range g.InformationNeeds {
 			if n.ID != "" && !slices.Contains(p.InformationIDs, n.ID) && n.Classification != contract.ClassOptional {
-				k.contractf(RuleGoalPredicate, ptr(p.At, "informationIds"),
+				k.contractf(RuleGoalPredicate, child(p.At, "informationIds"),
 					"need %q of goal %q is not among the any-satisfied alternatives, so it must be optional", n.ID, g.ID)
 			}
 		}
 	case contract.PredicateWorkflowCompleted:
 		if _, ok := k.wfs[p.WorkflowID]; !ok && p.WorkflowID != "" {
-			k.contractf(derive.RuleUnknownReference, ptr(p.At, "workflowId"), "workflow %q is not declared", p.WorkflowID)
+			k.contractf(derive.RuleUnknownReference, child(p.At, "workflowId"), "workflow %q is not declared", p.WorkflowID)
 		}
 	}
 }
@@ -265,7 +265,7 @@ func (k *checker) needSchema(n *contract.Need, what string) {
 			k.contractf(RuleGoalNeedSchema, ptr(n.At, "schema", "type"), "the schema of %s has the type %s; the need is a %s", what, show(t), n.Type)
 		}
 	default:
-		k.contractf(RuleGoalNeedSchema, ptr(n.At, "schema"), "the schema of %s must be an object", what)
+		k.contractf(RuleGoalNeedSchema, child(n.At, "schema"), "the schema of %s must be an object", what)
 	}
 }
 
@@ -289,21 +289,21 @@ func (k *checker) needSources(g *contract.Goal, n *contract.Need, what string) {
 		case contract.SatisfiedByTrusted:
 			switch {
 			case s.RequirementID != "":
-				k.requirementRef(ptr(s.At, "requirementId"), s.RequirementID)
+				k.requirementRef(child(s.At, "requirementId"), s.RequirementID)
 			case system || len(n.SatisfiedBy) == 1:
 				k.contractf(RuleGoalSource, s.At, "trusted Host context for %s names its requirementId", what)
 			}
 		case contract.SatisfiedByCapability:
-			cp, ok := k.capabilityRef(ptr(s.At, "capabilityId"), s.CapabilityID)
+			cp, ok := k.capabilityRef(child(s.At, "capabilityId"), s.CapabilityID)
 			if !ok || len(s.OutputPath) == 0 {
 				continue
 			}
 			source, declared := outputSchema(cp, s.OutputPath)
 			switch {
 			case !declared:
-				k.contractf(RuleGoalSource, ptr(s.At, "outputPath"), "%q declares no output at %s; name a declared output path exactly", cp.ID, quote(s.OutputPath))
+				k.contractf(RuleGoalSource, child(s.At, "outputPath"), "%q declares no output at %s; name a declared output path exactly", cp.ID, quote(s.OutputPath))
 			case !sameSchema(source, effective(n.Schema, n.Type)):
-				k.contractf(RuleGoalSource, ptr(s.At, "outputPath"), "the output %s of %q has another schema than %s", quote(s.OutputPath), cp.ID, what)
+				k.contractf(RuleGoalSource, child(s.At, "outputPath"), "the output %s of %q has another schema than %s", quote(s.OutputPath), cp.ID, what)
 			}
 		}
 	}
@@ -393,7 +393,7 @@ func (k *checker) conditionalInput(g *contract.Goal, n *contract.Need, cp *contr
 	if !slices.ContainsFunc(in.RequiredWhen, func(c contract.Condition) bool {
 		return jsonEqual(withoutEvidence(c.Raw), withoutEvidence(renamed))
 	}) {
-		k.contractf(RuleGoalConditionalIn, ptr(n.At, "condition"),
+		k.contractf(RuleGoalConditionalIn, child(n.At, "condition"),
 			"the condition of %s, read as inputs of %q, is none of the requiredWhen conditions of %q", what, cp.ID, in.Name)
 	}
 }
@@ -443,7 +443,7 @@ func (k *checker) supplyCoverage(g *contract.Goal, members []string, supplied ma
 				continue
 			}
 			if len(supplied[[2]string{cp.ID, in.Name}]) == 0 {
-				k.contractf(RuleGoalSupplyCoverage, ptr(g.At, "informationNeeds"),
+				k.contractf(RuleGoalSupplyCoverage, child(g.At, "informationNeeds"),
 					"goal %q uses %q, whose input %q no need supplies; add the need that provides it", g.ID, cp.ID, in.Name)
 			}
 		}
@@ -565,7 +565,7 @@ func (k *checker) goalCycle(g *contract.Goal) {
 		}
 	}
 	if cycle := findCycle(nodes, deps); cycle != nil {
-		k.contractf(RuleGoalCycle, ptr(g.At, "informationNeeds"), "the needs of goal %q depend on themselves: %s", g.ID, strings.Join(cycle, " -> "))
+		k.contractf(RuleGoalCycle, child(g.At, "informationNeeds"), "the needs of goal %q depend on themselves: %s", g.ID, strings.Join(cycle, " -> "))
 	}
 }
 

@@ -26,7 +26,7 @@ func (k *checker) graph() {
 	g := &k.c.CapabilityGraph
 	nodes := make(map[string]bool, len(g.Nodes))
 	for _, n := range g.Nodes {
-		at := ptr(n.At, "capabilityId")
+		at := child(n.At, "capabilityId")
 		switch {
 		case nodes[n.CapabilityID]:
 			k.contractf(RuleGraph, at, "capability %q has a node already; each capability has exactly one", n.CapabilityID)
@@ -37,7 +37,7 @@ func (k *checker) graph() {
 	}
 	for _, cp := range k.c.Capabilities {
 		if cp.ID != "" && !nodes[cp.ID] {
-			k.contractf(RuleGraph, ptr(g.At, "nodes"), "capability %q has no node in the capability graph", cp.ID)
+			k.contractf(RuleGraph, child(g.At, "nodes"), "capability %q has no node in the capability graph", cp.ID)
 		}
 	}
 	type edgeKey struct{ from, to, kind, composition string }
@@ -51,8 +51,8 @@ func (k *checker) graph() {
 		}
 	}
 	for _, e := range g.Edges {
-		k.capabilityRef(ptr(e.At, "fromCapabilityId"), e.FromCapabilityID)
-		k.capabilityRef(ptr(e.At, "toCapabilityId"), e.ToCapabilityID)
+		k.capabilityRef(child(e.At, "fromCapabilityId"), e.FromCapabilityID)
+		k.capabilityRef(child(e.At, "toCapabilityId"), e.ToCapabilityID)
 		if e.FromCapabilityID != "" && e.FromCapabilityID == e.ToCapabilityID {
 			k.contractf(RuleGraph, e.At, "edge from %q to itself", e.FromCapabilityID)
 		}
@@ -72,7 +72,7 @@ func (k *checker) graph() {
 			case observed[pair] > 1:
 				k.contractf(RuleGraphObserved, e.At, "the handoff from %q to %q already has an observed edge", e.FromCapabilityID, e.ToCapabilityID)
 			case h.Required != e.Required:
-				k.contractf(RuleGraphObserved, ptr(e.At, "required"), "the edge says required %v, its handoff %v", e.Required, h.Required)
+				k.contractf(RuleGraphObserved, child(e.At, "required"), "the edge says required %v, its handoff %v", e.Required, h.Required)
 			}
 		}
 	}
@@ -87,21 +87,21 @@ func (k *checker) graph() {
 func (k *checker) edge(e *contract.Edge) {
 	switch {
 	case e.Composition == "observed" && !slices.Contains(observedKinds, e.Kind) && e.Kind != "":
-		k.contractf(RuleGraphEdge, ptr(e.At, "kind"), "an observed edge is one of %q, not %q", observedKinds, e.Kind)
+		k.contractf(RuleGraphEdge, child(e.At, "kind"), "an observed edge is one of %q, not %q", observedKinds, e.Kind)
 	case e.Composition == contract.CompositionDerived && !slices.Contains(derivedKinds, e.Kind) && e.Kind != "":
-		k.contractf(RuleGraphEdge, ptr(e.At, "kind"), "a derived composition is %q, not %q", derivedKinds, e.Kind)
+		k.contractf(RuleGraphEdge, child(e.At, "kind"), "a derived composition is %q, not %q", derivedKinds, e.Kind)
 	}
 	switch e.Kind {
 	case "conditional-handoff", "optional-planning":
 		if e.Required {
-			k.contractf(RuleGraphEdge, ptr(e.At, "required"), "a %s edge is never required", e.Kind)
+			k.contractf(RuleGraphEdge, child(e.At, "required"), "a %s edge is never required", e.Kind)
 		}
 	case "hard-precondition":
 		if !e.Required {
-			k.contractf(RuleGraphEdge, ptr(e.At, "required"), "a hard-precondition edge is required")
+			k.contractf(RuleGraphEdge, child(e.At, "required"), "a hard-precondition edge is required")
 		}
 		if !slices.ContainsFunc(k.c.Workflows, func(w contract.Workflow) bool { return w.EntryCapabilityID == e.ToCapabilityID }) {
-			k.contractf(RuleGraphEdge, ptr(e.At, "toCapabilityId"),
+			k.contractf(RuleGraphEdge, child(e.At, "toCapabilityId"),
 				"a hard precondition is enforced by a workflow: %q is the entry of none; make the edge a handoff, or declare the workflow", e.ToCapabilityID)
 		}
 	}
@@ -109,7 +109,7 @@ func (k *checker) edge(e *contract.Edge) {
 		to, ok := k.caps[e.ToCapabilityID]
 		if ok && to.RuntimeProtection != nil && to.RuntimeProtection.Mode == contract.ProtectionDeterministicWorkflow {
 			if w, ok := k.wfs[to.RuntimeProtection.WorkflowID]; ok && w.EntryCapabilityID != to.ID {
-				k.contractf(RuleGraphGuard, ptr(e.At, "toCapabilityId"),
+				k.contractf(RuleGraphGuard, child(e.At, "toCapabilityId"),
 					"%q is guarded by workflow %q, whose entry is %q: a derived composition must enter through it", to.ID, w.ID, w.EntryCapabilityID)
 			}
 		}

@@ -102,7 +102,7 @@ func (k *checker) hostRequirements(cp *contract.Capability) {
 	implied, why := ImpliedRequirements(k.c, cp)
 	for _, id := range implied {
 		if !slices.Contains(cp.HostRequirements, id) {
-			k.contractf(RuleHostRequirementMissing, ptr(cp.At, "hostRequirements"), "capability %q needs the Host requirement %q: %s", cp.ID, id, why[id])
+			k.contractf(RuleHostRequirementMissing, child(cp.At, "hostRequirements"), "capability %q needs the Host requirement %q: %s", cp.ID, id, why[id])
 		}
 	}
 	for i, id := range cp.HostRequirements {

@@ -31,7 +31,7 @@ func (k *checker) http(cp *contract.Capability) {
 		what := "step " + s.ID + " of " + cp.ID
 		if s.URL != "" {
 			if why := checkURL(s.URL); why != "" {
-				k.contractf(RuleHTTPStep, ptr(s.At, "url"), "url %q %s", s.URL, why)
+				k.contractf(RuleHTTPStep, child(s.At, "url"), "url %q %s", s.URL, why)
 			}
 		}
 		for j, code := range s.SuccessStatusCodes {
@@ -47,11 +47,11 @@ func (k *checker) http(cp *contract.Capability) {
 			bwhat := "binding " + quote(b.Path) + " of " + what
 			switch src.Kind {
 			case contract.SourceInput:
-				k.inputRef(cp, ptr(src.At, "inputName"), src.InputName)
+				k.inputRef(cp, child(src.At, "inputName"), src.InputName)
 			case contract.SourceHostResolvedAttachment:
-				k.inputRef(cp, ptr(src.At, "inputName"), src.InputName)
+				k.inputRef(cp, child(src.At, "inputName"), src.InputName)
 				if cp.AttachmentMode() != contract.AttachmentsHostApprovedReference {
-					k.contractf(RuleResolvedBinding, ptr(src.At, "kind"),
+					k.contractf(RuleResolvedBinding, child(src.At, "kind"),
 						"%q binds a resolved attachment but its attachments mode is %q; only host-approved-reference resolves attachments", cp.ID, cp.AttachmentMode())
 				}
 			case contract.SourcePriorResponse:
@@ -59,16 +59,16 @@ func (k *checker) http(cp *contract.Capability) {
 					break
 				}
 				if _, exists := im.Step(src.StepID); !exists {
-					k.contractf(derive.RuleUnknownReference, ptr(src.At, "stepId"), "capability %q has no step %q", cp.ID, src.StepID)
+					k.contractf(derive.RuleUnknownReference, child(src.At, "stepId"), "capability %q has no step %q", cp.ID, src.StepID)
 				} else if !slices.ContainsFunc(im.Steps[:i], func(e contract.Step) bool { return e.ID == src.StepID }) {
-					k.contractf(RuleHTTPStep, ptr(src.At, "stepId"), "step %q can only read the response of an earlier step, not %q", s.ID, src.StepID)
+					k.contractf(RuleHTTPStep, child(src.At, "stepId"), "step %q can only read the response of an earlier step, not %q", s.ID, src.StepID)
 				}
 			}
 			k.facts(b.At, b.EvidenceRefs, bwhat)
 			k.roles(b.At, b.EvidenceRefs, requestRoles, bwhat)
 			for _, prev := range s.Bindings[:j] {
 				if prev.Location == b.Location && overlaps(prev.Path, b.Path) {
-					k.contractf(RuleBindingOverlap, ptr(b.At, "path"),
+					k.contractf(RuleBindingOverlap, child(b.At, "path"),
 						"%s %s and %s of %s overlap: each value needs a place of its own", b.Location, quote(prev.Path), quote(b.Path), what)
 				}
 			}
@@ -97,7 +97,7 @@ func (k *checker) consumed(cp *contract.Capability) {
 		if bound[in.Name] {
 			continue
 		}
-		k.contractf(RuleInputUnconsumed, ptr(in.At, "name"),
+		k.contractf(RuleInputUnconsumed, child(in.At, "name"),
 			"input %q of %q reaches no request binding and no workflow binding: bind it where the target API receives it, or remove it", in.Name, cp.ID)
 	}
 }

@@ -30,10 +30,10 @@ func (k *checker) inputs(cp *contract.Capability) {
 				k.contractf(RuleInputSchema, ptr(in.At, "schema", "type"), "the schema of %s has the type %s; the input is a %s", what, show(t), in.Type)
 			}
 		default:
-			k.contractf(RuleInputSchema, ptr(in.At, "schema"), "the schema of %s must be an object", what)
+			k.contractf(RuleInputSchema, child(in.At, "schema"), "the schema of %s must be an object", what)
 		}
 		if localPathName(in.Name) {
-			k.contractf(RuleInputLocalPath, ptr(in.At, "name"),
+			k.contractf(RuleInputLocalPath, child(in.At, "name"),
 				"input %q of %q is named like a local file path; take a Host-approved attachment or bounded content instead", in.Name, cp.ID)
 		}
 		k.facts(in.At, in.EvidenceRefs, what)

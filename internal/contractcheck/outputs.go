@@ -31,7 +31,7 @@ func (k *checker) outputs(cp *contract.Capability) {
 				k.contractf(RuleOutputSchema, ptr(o.At, "schema", "type"), "the schema of %s allows %q, not the output's type %q", what, types, o.Type)
 			}
 		default:
-			k.contractf(RuleOutputSchema, ptr(o.At, "schema"), "the schema of %s must be an object", what)
+			k.contractf(RuleOutputSchema, child(o.At, "schema"), "the schema of %s must be an object", what)
 		}
 		k.facts(o.At, o.EvidenceRefs, what)
 
@@ -70,18 +70,18 @@ func (k *checker) childSchema(cp *contract.Capability, o, parent *contract.Outpu
 	}
 	declared, ok := schemaAt(parent.Schema, o.Path[len(parent.Path):])
 	if !ok {
-		k.contractf(RuleOutputChildSchema, ptr(o.At, "path"),
+		k.contractf(RuleOutputChildSchema, child(o.At, "path"),
 			"the schema of the parent output %s does not declare %s; declare the nested field in the parent's schema", quote(parent.Path), quote(o.Path))
 		return
 	}
 	if o.Schema != nil {
 		if !sameSchema(o.Schema, declared) {
-			k.contractf(RuleOutputChildSchema, ptr(o.At, "schema"), "the schema of %s differs from the one its parent %s declares at that path", what, quote(parent.Path))
+			k.contractf(RuleOutputChildSchema, child(o.At, "schema"), "the schema of %s differs from the one its parent %s declares at that path", what, quote(parent.Path))
 		}
 		return
 	}
 	if types := schemaTypes(declared); types != nil && o.Type != "" && !slices.Contains(types, o.Type) {
-		k.contractf(RuleOutputChildSchema, ptr(o.At, "type"), "%s is a %s, but its parent %s declares %q there", what, o.Type, quote(parent.Path), types)
+		k.contractf(RuleOutputChildSchema, child(o.At, "type"), "%s is a %s, but its parent %s declares %q there", what, o.Type, quote(parent.Path), types)
 	}
 }
 
@@ -106,7 +106,7 @@ func (k *checker) successRule(cp *contract.Capability) {
 	sr := &cp.SuccessRule
 	want := map[string]string{contract.ImplementationHTTP: "http_status_and_output", contract.ImplementationLocal: "output"}[cp.Implementation.Kind]
 	if want != "" && sr.Kind != "" && sr.Kind != want {
-		k.contractf(RuleSuccessRule, ptr(sr.At, "kind"), "a %s implementation succeeds by %q, not %q", cp.Implementation.Kind, want, sr.Kind)
+		k.contractf(RuleSuccessRule, child(sr.At, "kind"), "a %s implementation succeeds by %q, not %q", cp.Implementation.Kind, want, sr.Kind)
 	}
 	for i, p := range sr.RequiredOutputPaths {
 		at := ptr(sr.At, "requiredOutputPaths", i)

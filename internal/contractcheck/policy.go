@@ -30,20 +30,20 @@ func (k *checker) policy(cp *contract.Capability) {
 	}
 	p := &cp.OperationPolicy
 	if contract.KnownSideEffect(p.SideEffect) && p.SideEffect != cp.SideEffect {
-		k.contractf(RuleSideEffect, ptr(p.At, "sideEffect"), "operationPolicy.sideEffect %q differs from the capability's sideEffect %q", p.SideEffect, cp.SideEffect)
+		k.contractf(RuleSideEffect, child(p.At, "sideEffect"), "operationPolicy.sideEffect %q differs from the capability's sideEffect %q", p.SideEffect, cp.SideEffect)
 	}
 	for _, cov := range cp.EvidenceCoverage {
 		if cov.Category == "sideEffect" && contract.KnownSideEffect(cov.DeclaredSideEffect) && cov.DeclaredSideEffect != cp.SideEffect {
-			k.contractf(RuleSideEffect, ptr(cov.At, "declaredSideEffect"),
+			k.contractf(RuleSideEffect, child(cov.At, "declaredSideEffect"),
 				"evidenceCoverage declares the side effect %q, the capability %q; evidence of one operation cannot prove another", cov.DeclaredSideEffect, cp.SideEffect)
 		}
 	}
 	if cp.IsWrite() {
 		if p.AutomaticRetry != "" && p.AutomaticRetry != "never" {
-			k.contractf(RulePolicyWrite, ptr(p.At, "automaticRetry"), "a write never retries automatically: automaticRetry is \"never\"")
+			k.contractf(RulePolicyWrite, child(p.At, "automaticRetry"), "a write never retries automatically: automaticRetry is \"never\"")
 		}
 		if p.UnknownOutcome == "not-applicable" {
-			k.contractf(RulePolicyWrite, ptr(p.At, "unknownOutcome"), "a write's outcome can be unknown: use stop-and-reconcile or reconcile-before-any-retry")
+			k.contractf(RulePolicyWrite, child(p.At, "unknownOutcome"), "a write's outcome can be unknown: use stop-and-reconcile or reconcile-before-any-retry")
 		}
 	} else {
 		for _, f := range []struct{ key, got, want string }{
@@ -62,32 +62,32 @@ func (k *checker) policy(cp *contract.Capability) {
 		read := !cp.IsWrite()
 		switch {
 		case a.ReadOnlyHint != read:
-			k.contractf(RuleAnnotationReadOnly, ptr(a.At, "readOnlyHint"), "readOnlyHint must be %v for a %s", read, cp.SideEffect)
+			k.contractf(RuleAnnotationReadOnly, child(a.At, "readOnlyHint"), "readOnlyHint must be %v for a %s", read, cp.SideEffect)
 		case a.ReadOnlyHint && a.DestructiveHint:
-			k.contractf(RuleAnnotationReadOnly, ptr(a.At, "destructiveHint"), "a read-only Tool cannot be destructive")
+			k.contractf(RuleAnnotationReadOnly, child(a.At, "destructiveHint"), "a read-only Tool cannot be destructive")
 		}
 		if cp.SideEffect == "delete" && !a.DestructiveHint {
-			k.contractf(RuleAnnotationDestroys, ptr(a.At, "destructiveHint"), "a delete is destructive: destructiveHint must be true")
+			k.contractf(RuleAnnotationDestroys, child(a.At, "destructiveHint"), "a delete is destructive: destructiveHint must be true")
 		}
 		if want := slices.Contains(idempotentPolicies, p.Idempotency); p.Idempotency != "" && a.IdempotentHint != want {
-			k.contractf(RuleAnnotationIdempot, ptr(a.At, "idempotentHint"), "idempotentHint must be %v for the idempotency %q", want, p.Idempotency)
+			k.contractf(RuleAnnotationIdempot, child(a.At, "idempotentHint"), "idempotentHint must be %v for the idempotency %q", want, p.Idempotency)
 		}
 		if kind := cp.Implementation.Kind; kind != "" {
 			if want := kind == contract.ImplementationHTTP; a.OpenWorldHint != want {
-				k.contractf(RuleAnnotationOpenWorld, ptr(a.At, "openWorldHint"), "openWorldHint must be %v for a %s implementation", want, kind)
+				k.contractf(RuleAnnotationOpenWorld, child(a.At, "openWorldHint"), "openWorldHint must be %v for a %s implementation", want, kind)
 			}
 		}
 	}
 
 	if p.Confirmation != "" && p.Confirmation != "not-required" {
 		if pr := cp.RuntimeProtection; pr == nil || pr.Mode != contract.ProtectionDeterministicWorkflow {
-			k.contractf(RuleConfirmation, ptr(p.At, "confirmation"),
+			k.contractf(RuleConfirmation, child(p.At, "confirmation"),
 				"%q requires confirmation (%s): only a deterministic workflow can check it before dispatch", cp.ID, p.Confirmation)
 		}
 		for _, in := range cp.Inputs {
 			lower := strings.ToLower(in.Name)
 			if in.Type == "boolean" && in.HasStrategy(contract.StrategyUser) && (strings.Contains(lower, "confirm") || strings.Contains(lower, "approv")) {
-				k.contractf(RuleConfirmation, ptr(in.At, "name"),
+				k.contractf(RuleConfirmation, child(in.At, "name"),
 					"input %q lets the caller assert confirmation; confirmation comes from trusted Host context, never from a Tool argument", in.Name)
 			}
 		}

@@ -32,11 +32,11 @@ func (k *checker) exportProfile() {
 	if id := p.FeatureSurfaceIdentifier; id != "" {
 		switch {
 		case strings.ContainsAny(id, "\r\n"):
-			k.report(RuleFeatureSurface, file, ptr(p.FeatureSurfaceAt, "identifier"), "the identifier must be a single line")
+			k.report(RuleFeatureSurface, file, child(p.FeatureSurfaceAt, "identifier"), "the identifier must be a single line")
 		case utf8.RuneCountInString(id) > 256:
-			k.report(RuleFeatureSurface, file, ptr(p.FeatureSurfaceAt, "identifier"), "the identifier must be at most 256 characters")
+			k.report(RuleFeatureSurface, file, child(p.FeatureSurfaceAt, "identifier"), "the identifier must be at most 256 characters")
 		case p.FeatureSurfaceKind == "route" && !strings.HasPrefix(id, "/"):
-			k.report(RuleFeatureSurface, file, ptr(p.FeatureSurfaceAt, "identifier"), "a route identifier must start with /")
+			k.report(RuleFeatureSurface, file, child(p.FeatureSurfaceAt, "identifier"), "a route identifier must start with /")
 		}
 	}
 	if v := p.DryRunEnvironmentVariable; v != "" && !dryRunVariableForm.MatchString(v) {

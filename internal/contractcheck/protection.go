@@ -41,12 +41,12 @@ func (k *checker) protection(cp *contract.Capability) {
 		return
 	case p == nil:
 		if cp.WorkflowID != "" {
-			k.contractf(RuleRuntimeProtection, ptr(cp.At, "workflowId"), "capability %q names workflow %q but declares no deterministic-workflow protection", cp.ID, cp.WorkflowID)
+			k.contractf(RuleRuntimeProtection, child(cp.At, "workflowId"), "capability %q names workflow %q but declares no deterministic-workflow protection", cp.ID, cp.WorkflowID)
 		}
 		return
 	}
 	if cp.WorkflowID != "" && cp.WorkflowID != p.WorkflowID {
-		k.contractf(RuleRuntimeProtection, ptr(cp.At, "workflowId"), "workflowId %q differs from runtimeProtection.workflowId %q", cp.WorkflowID, p.WorkflowID)
+		k.contractf(RuleRuntimeProtection, child(cp.At, "workflowId"), "workflowId %q differs from runtimeProtection.workflowId %q", cp.WorkflowID, p.WorkflowID)
 	}
 	k.cited(p.At, p.EvidenceRefs, "the runtime protection of "+cp.ID)
 	if cp.Readiness == contract.ReadinessReady {
@@ -56,10 +56,10 @@ func (k *checker) protection(cp *contract.Capability) {
 	switch p.Mode {
 	case contract.ProtectionUnresolved:
 		if cp.Readiness == contract.ReadinessReady {
-			k.contractf(RuleProtectionMode, ptr(p.At, "mode"), "%q has an unresolved protection, so it cannot be ready: mark it requires-review or blocked", cp.ID)
+			k.contractf(RuleProtectionMode, child(p.At, "mode"), "%q has an unresolved protection, so it cannot be ready: mark it requires-review or blocked", cp.ID)
 		}
 		if len(cp.MissingEvidence) == 0 {
-			k.contractf(RuleProtectionMode, ptr(cp.At, "missingEvidence"), "an unresolved protection must say in missingEvidence what proof of the backend's protection is missing")
+			k.contractf(RuleProtectionMode, child(cp.At, "missingEvidence"), "an unresolved protection must say in missingEvidence what proof of the backend's protection is missing")
 		}
 		for _, key := range []string{"owner", "workflowId", "hardWorkflowEvidence"} {
 			if p.Raw != nil && p.Raw.Has(key) {
@@ -68,7 +68,7 @@ func (k *checker) protection(cp *contract.Capability) {
 		}
 	case contract.ProtectionBackendAuthoritative:
 		if p.Owner != "target-api" {
-			k.contractf(RuleProtectionMode, ptr(p.At, "owner"), "a backend-authoritative write is protected by the target API: owner is \"target-api\"")
+			k.contractf(RuleProtectionMode, child(p.At, "owner"), "a backend-authoritative write is protected by the target API: owner is \"target-api\"")
 		}
 		for _, key := range []string{"workflowId", "hardWorkflowEvidence"} {
 			if p.Raw != nil && p.Raw.Has(key) {
@@ -77,7 +77,7 @@ func (k *checker) protection(cp *contract.Capability) {
 		}
 	case contract.ProtectionDeterministicWorkflow:
 		if p.Owner != "" && p.Owner != "portable-runtime" {
-			k.contractf(RuleProtectionMode, ptr(p.At, "owner"), "a deterministic workflow is run by the portable runtime: owner is \"portable-runtime\" or absent")
+			k.contractf(RuleProtectionMode, child(p.At, "owner"), "a deterministic workflow is run by the portable runtime: owner is \"portable-runtime\" or absent")
 		}
 		if hard && p.HardWorkflowEvidence != nil {
 			k.hardEvidence(cp, p)

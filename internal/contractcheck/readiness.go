@@ -50,12 +50,12 @@ func (k *checker) readiness() {
 		}
 		for _, cf := range k.c.Conflicts {
 			if cf.Status == contract.ConflictUnresolved && slices.Contains(cf.AffectedCapabilityIDs, cp.ID) {
-				k.contractf(RuleReadyConflict, ptr(cp.At, "readiness"),
+				k.contractf(RuleReadyConflict, child(cp.At, "readiness"),
 					"write %q is ready while the unresolved conflict %q affects it; resolve the conflict or mark the write requires-review", cp.ID, cf.ID)
 			}
 		}
 		if len(missing) > 0 {
-			k.contractf(RuleReadyMissingSource, ptr(cp.At, "readiness"),
+			k.contractf(RuleReadyMissingSource, child(cp.At, "readiness"),
 				"write %q is ready, but evidence of the roles %s could not be searched; mark it requires-review", cp.ID, strings.Join(missing, ", "))
 		}
 	}

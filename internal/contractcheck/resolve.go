@@ -48,11 +48,11 @@ func (k *checker) resolveEvidence() {
 		if s.Availability != "available" && s.Availability != "partially-available" {
 			continue
 		}
-		at := ptr(s.At, "root")
+		at := child(s.At, "root")
 		_, mapped := src.Map[s.ID]
 		dir, ok := src.Dir(&s)
 		if !ok || (len(src.Map) > 0 && !mapped) {
-			k.report(RuleSourceUnmaped, contract.TopologyFile, ptr(s.At, "sourceId"),
+			k.report(RuleSourceUnmaped, contract.TopologyFile, child(s.At, "sourceId"),
 				"source %q is %s but --source-map gives no location for it; add --source-map %s=PATH", s.ID, s.Availability, s.ID)
 			continue
 		}
@@ -82,7 +82,7 @@ func (k *checker) resolveEvidence() {
 		if !ok || !contract.PortablePath(rel) {
 			continue // an unresolvable root or a non-portable locator is reported already
 		}
-		at := ptr(e.At, "locator")
+		at := child(e.At, "locator")
 		real, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
 		if err != nil {
 			k.contractf(RuleFileMissing, at, "locator %q names %s, which does not exist in source %q (%s)", e.Locator, rel, e.SourceID, describe(err))

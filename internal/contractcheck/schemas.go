@@ -43,19 +43,19 @@ func (k *checker) schemas() {
 		cp := &k.c.Capabilities[i]
 		for _, in := range cp.Inputs {
 			if in.Schema != nil {
-				k.schema(in.Schema, ptr(in.At, "schema"))
+				k.schema(in.Schema, child(in.At, "schema"))
 			}
 		}
 		for _, o := range cp.Outputs {
 			if o.Schema != nil {
-				k.schema(o.Schema, ptr(o.At, "schema"))
+				k.schema(o.Schema, child(o.At, "schema"))
 			}
 		}
 	}
 	for _, g := range k.c.Goals {
 		for _, n := range g.InformationNeeds {
 			if n.Schema != nil {
-				k.schema(n.Schema, ptr(n.At, "schema"))
+				k.schema(n.Schema, child(n.At, "schema"))
 			}
 		}
 	}
@@ -89,7 +89,7 @@ func (k *checker) schema(v canonjson.Value, at string) {
 	if e, ok := s.Get("enum"); ok {
 		list, isList := e.(canonjson.Array)
 		if !isList || len(list) == 0 {
-			k.contractf(RuleSchemaEnum, ptr(at, "enum"), "enum lists at least one value")
+			k.contractf(RuleSchemaEnum, child(at, "enum"), "enum lists at least one value")
 		}
 		for i, x := range list {
 			if len(types) > 0 && !slices.ContainsFunc(types, func(t string) bool { return hasType(t, x) }) {
@@ -98,17 +98,17 @@ func (k *checker) schema(v canonjson.Value, at string) {
 		}
 	}
 	if c, ok := s.Get("const"); ok && len(types) > 0 && !slices.ContainsFunc(types, func(t string) bool { return hasType(t, c) }) {
-		k.contractf(RuleSchemaEnum, ptr(at, "const"), "const %s is not of the type %q", show(c), types)
+		k.contractf(RuleSchemaEnum, child(at, "const"), "const %s is not of the type %q", show(c), types)
 	}
 	if f, ok := s.Get("format"); ok && (f != canonjson.String("uri") || !slices.Contains(types, "string")) {
-		k.contractf(RuleSchemaFormat, ptr(at, "format"), "the portable subset knows one format, uri, on strings; not %s", show(f))
+		k.contractf(RuleSchemaFormat, child(at, "format"), "the portable subset knows one format, uri, on strings; not %s", show(f))
 	}
 	if p, ok := s.Get("pattern"); ok {
 		ps, isString := p.(canonjson.String)
 		if !isString {
-			k.contractf(RuleSchemaPattern, ptr(at, "pattern"), "a pattern is a string")
+			k.contractf(RuleSchemaPattern, child(at, "pattern"), "a pattern is a string")
 		} else if _, err := compilePattern(string(ps)); err != nil {
-			k.contractf(RuleSchemaPattern, ptr(at, "pattern"), "pattern %q does not compile: %v", string(ps), err)
+			k.contractf(RuleSchemaPattern, child(at, "pattern"), "pattern %q does not compile: %v", string(ps), err)
 		}
 	}
 	k.bounds(s, at)
@@ -141,7 +141,7 @@ func (k *checker) schemaType(s *canonjson.Object, at string) []string {
 	case canonjson.String:
 		name, ok := known(t)
 		if !ok {
-			k.contractf(RuleSchemaType, ptr(at, "type"), "%q is not a JSON type", string(t))
+			k.contractf(RuleSchemaType, child(at, "type"), "%q is not a JSON type", string(t))
 			return nil
 		}
 		return []string{name}
@@ -153,10 +153,10 @@ func (k *checker) schemaType(s *canonjson.Object, at string) []string {
 				return []string{a, b}
 			}
 		}
-		k.contractf(RuleSchemaType, ptr(at, "type"), `a type list is [T, "null"]: one type and null`)
+		k.contractf(RuleSchemaType, child(at, "type"), `a type list is [T, "null"]: one type and null`)
 		return nil
 	}
-	k.contractf(RuleSchemaType, ptr(at, "type"), "type is a string or [T, \"null\"], not %s", canonjson.TypeName(t))
+	k.contractf(RuleSchemaType, child(at, "type"), "type is a string or [T, \"null\"], not %s", canonjson.TypeName(t))
 	return nil
 }
 
@@ -210,7 +210,7 @@ func (k *checker) bounds(s *canonjson.Object, at string) {
 	}
 	if v, ok := s.Get("uniqueItems"); ok {
 		if _, isBool := v.(canonjson.Bool); !isBool {
-			k.contractf(RuleSchemaBounds, ptr(at, "uniqueItems"), "uniqueItems is a boolean")
+			k.contractf(RuleSchemaBounds, child(at, "uniqueItems"), "uniqueItems is a boolean")
 		}
 	}
 }
@@ -231,7 +231,7 @@ func (k *checker) objectSchema(s *canonjson.Object, at string) {
 	if r, ok := s.Get("required"); ok {
 		list, isList := r.(canonjson.Array)
 		if !isList {
-			k.contractf(RuleSchemaObject, ptr(at, "required"), "required is a list of property names")
+			k.contractf(RuleSchemaObject, child(at, "required"), "required is a list of property names")
 			return
 		}
 		for i, e := range list {

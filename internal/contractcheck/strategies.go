@@ -36,7 +36,7 @@ func (k *checker) strategies(cp *contract.Capability) {
 						`input %q of %q comes only from trusted Host context: write {"kind": "trusted-host-context", "requirementId": ...} naming the requirement that supplies it`, in.Name, cp.ID)
 				}
 				if !bare {
-					k.requirementRef(ptr(s.At, "requirementId"), s.RequirementID)
+					k.requirementRef(child(s.At, "requirementId"), s.RequirementID)
 				}
 			case contract.StrategyUpstreamTool:
 				k.upstream(cp, in, s, bare)
@@ -63,21 +63,21 @@ func (k *checker) upstream(cp *contract.Capability, in *contract.Input, s *contr
 		return
 	}
 	if s.CapabilityID == cp.ID {
-		k.contractf(RuleUpstreamStrategy, ptr(s.At, "capabilityId"), "input %q of %q cannot come from its own capability", in.Name, cp.ID)
+		k.contractf(RuleUpstreamStrategy, child(s.At, "capabilityId"), "input %q of %q cannot come from its own capability", in.Name, cp.ID)
 		return
 	}
-	provider, ok := k.capabilityRef(ptr(s.At, "capabilityId"), s.CapabilityID)
+	provider, ok := k.capabilityRef(child(s.At, "capabilityId"), s.CapabilityID)
 	if !ok || len(s.OutputPath) == 0 {
 		return
 	}
 	source, ok := outputSchema(provider, s.OutputPath)
 	if !ok {
-		k.contractf(RuleUpstreamStrategy, ptr(s.At, "outputPath"),
+		k.contractf(RuleUpstreamStrategy, child(s.At, "outputPath"),
 			"%q declares no output at %s; name one of its declared output paths exactly", provider.ID, quote(s.OutputPath))
 		return
 	}
 	if why := compatible(s.MappingKind, s.OutputPath, source, inputSchema(in)); why != "" {
-		k.contractf(RuleUpstreamStrategy, ptr(s.At, "mappingKind"), "%s of %q into %q: %s", s.MappingKind, quote(s.OutputPath), in.Name, why)
+		k.contractf(RuleUpstreamStrategy, child(s.At, "mappingKind"), "%s of %q into %q: %s", s.MappingKind, quote(s.OutputPath), in.Name, why)
 	}
 	if !slices.ContainsFunc(k.c.Handoffs, func(h contract.Handoff) bool {
 		return h.FromCapabilityID == s.CapabilityID && h.ToCapabilityID == cp.ID &&
@@ -98,8 +98,8 @@ func (k *checker) handoffs() {
 	type pair struct{ from, to string }
 	seen := make(map[pair]bool, len(k.c.Handoffs))
 	for _, h := range k.c.Handoffs {
-		from, okFrom := k.capabilityRef(ptr(h.At, "fromCapabilityId"), h.FromCapabilityID)
-		to, okTo := k.capabilityRef(ptr(h.At, "toCapabilityId"), h.ToCapabilityID)
+		from, okFrom := k.capabilityRef(child(h.At, "fromCapabilityId"), h.FromCapabilityID)
+		to, okTo := k.capabilityRef(child(h.At, "toCapabilityId"), h.ToCapabilityID)
 		if h.FromCapabilityID != "" && h.FromCapabilityID == h.ToCapabilityID {
 			k.contractf(RuleHandoff, h.At, "capability %q cannot hand off to itself", h.FromCapabilityID)
 		}
@@ -119,17 +119,17 @@ func (k *checker) handoffs() {
 			if !okFrom || !okTo {
 				continue
 			}
-			in, ok := k.inputRef(to, ptr(m.At, "targetInput"), m.TargetInput)
+			in, ok := k.inputRef(to, child(m.At, "targetInput"), m.TargetInput)
 			source, declared := outputSchema(from, m.SourcePath)
 			if !declared && len(m.SourcePath) > 0 {
-				k.contractf(RuleHandoffMapping, ptr(m.At, "sourcePath"), "%q declares no output at %s", from.ID, quote(m.SourcePath))
+				k.contractf(RuleHandoffMapping, child(m.At, "sourcePath"), "%q declares no output at %s", from.ID, quote(m.SourcePath))
 			}
 			if !ok {
 				continue
 			}
 			if declared {
 				if why := compatible(m.MappingKind, m.SourcePath, source, inputSchema(in)); why != "" {
-					k.contractf(RuleHandoffMapping, ptr(m.At, "mappingKind"), "%s of %s into %q: %s", m.MappingKind, quote(m.SourcePath), in.Name, why)
+					k.contractf(RuleHandoffMapping, child(m.At, "mappingKind"), "%s of %s into %q: %s", m.MappingKind, quote(m.SourcePath), in.Name, why)
 				}
 			}
 			if !slices.ContainsFunc(in.SourceStrategies, func(s contract.Strategy) bool {

@@ -16,7 +16,7 @@ var (
 func (k *checker) topology() {
 	for _, s := range k.topo.Sources {
 		if (s.Availability == "available" || s.Availability == "partially-available") && !s.Searched {
-			k.report(RuleNotSearched, contract.TopologyFile, ptr(s.At, "searched"),
+			k.report(RuleNotSearched, contract.TopologyFile, child(s.At, "searched"),
 				"source %q is %s but was not searched; search it, or declare what kept it from being searched", s.ID, s.Availability)
 		}
 	}

@@ -58,7 +58,7 @@ func (k *checker) workflows() {
 			k.workflowBinding(w, entry, &w.Bindings[j])
 		}
 		if !slices.ContainsFunc(w.VerificationChecks, func(c contract.Check) bool { return strings.Contains(c.ID, "zero-dispatch") }) {
-			k.contractf(RuleWorkflowZeroDispatch, ptr(w.At, "verificationChecks"),
+			k.contractf(RuleWorkflowZeroDispatch, child(w.At, "verificationChecks"),
 				"workflow %q must verify that a rejected guard dispatches nothing: add a check whose ID contains \"zero-dispatch\"", w.ID)
 		}
 	}
@@ -69,27 +69,27 @@ func (k *checker) workflowBinding(w *contract.Workflow, entry *contract.Capabili
 	k.cited(b.At, b.EvidenceRefs, "binding "+b.Name+" of workflow "+w.ID)
 	switch a.Kind {
 	case "capability-input", "derived-calculation":
-		in, ok := k.inputRef(entry, ptr(a.At, "inputName"), a.InputName)
+		in, ok := k.inputRef(entry, child(a.At, "inputName"), a.InputName)
 		if ok && len(a.Path) > 0 {
 			if _, resolves := schemaAt(inputSchema(in), a.Path); !resolves {
-				k.contractf(RuleWorkflowInputSource, ptr(a.At, "path"),
+				k.contractf(RuleWorkflowInputSource, child(a.At, "path"),
 					"%s does not resolve through the schema of input %q of %q", quote(a.Path), in.Name, entry.ID)
 			}
 		}
 	case "runtime-context":
-		if k.requirementRef(ptr(a.At, "requirementId"), a.RequirementID) && entry != nil && !slices.Contains(entry.HostRequirements, a.RequirementID) {
-			k.contractf(RuleWorkflowRuntimeClaim, ptr(a.At, "requirementId"),
+		if k.requirementRef(child(a.At, "requirementId"), a.RequirementID) && entry != nil && !slices.Contains(entry.HostRequirements, a.RequirementID) {
+			k.contractf(RuleWorkflowRuntimeClaim, child(a.At, "requirementId"),
 				"the entry %q of workflow %q does not list %q among its hostRequirements", entry.ID, w.ID, a.RequirementID)
 		}
 		if cc, ok := claimContracts[a.Claim]; ok {
 			if a.RequirementID != "" && a.RequirementID != cc.requirement {
-				k.contractf(RuleWorkflowRuntimeClaim, ptr(a.At, "requirementId"), "the %s claim is provided by %q, not %q", a.Claim, cc.requirement, a.RequirementID)
+				k.contractf(RuleWorkflowRuntimeClaim, child(a.At, "requirementId"), "the %s claim is provided by %q, not %q", a.Claim, cc.requirement, a.RequirementID)
 			}
 			if len(a.Path) > 0 && !slices.Equal(a.Path, []string{cc.path}) {
-				k.contractf(RuleWorkflowRuntimeClaim, ptr(a.At, "path"), "the %s claim is read at [%q], not %s", a.Claim, cc.path, quote(a.Path))
+				k.contractf(RuleWorkflowRuntimeClaim, child(a.At, "path"), "the %s claim is read at [%q], not %s", a.Claim, cc.path, quote(a.Path))
 			}
 			if b.Name != cc.binding {
-				k.contractf(RuleWorkflowRuntimeClaim, ptr(b.At, "name"), "a binding of the %s claim is named %q, not %q", a.Claim, cc.binding, b.Name)
+				k.contractf(RuleWorkflowRuntimeClaim, child(b.At, "name"), "a binding of the %s claim is named %q, not %q", a.Claim, cc.binding, b.Name)
 			}
 		}
 	}
@@ -97,7 +97,7 @@ func (k *checker) workflowBinding(w *contract.Workflow, entry *contract.Capabili
 	switch e.Kind {
 	case "protected-runtime-state":
 		if !slices.Equal(e.Path, []string{b.Name}) {
-			k.contractf(RuleWorkflowExpected, ptr(e.At, "path"), "the protected runtime state of binding %q is kept at [%q], not %s", b.Name, b.Name, quote(e.Path))
+			k.contractf(RuleWorkflowExpected, child(e.At, "path"), "the protected runtime state of binding %q is kept at [%q], not %s", b.Name, b.Name, quote(e.Path))
 		}
 	case "constant":
 		if a.Kind != "constant" || !jsonEqual(a.Value, e.Value) {

@@ -183,6 +183,10 @@ func (k *checker) workflowRef(at, id string) {
 // ptr returns the pointer of a member or element below at.
 func ptr(at string, tokens ...any) string { return at + diag.Pointer(tokens...) }
 
+// child returns the pointer of a member of the object at at, without the
+// allocations of ptr.
+func child(at, key string) string { return at + "/" + diag.EscapeToken(key) }
+
 // elementAt returns a function giving the pointer of the i-th element of the
 // list at at/key.
 func elementAt(at, key string) func(int) string {

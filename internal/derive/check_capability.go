@@ -32,7 +32,7 @@ var reservedWords = []string{
 // export.
 func (k *checker) identities(c *contract.Contract) {
 	if name := c.Server.Name; name != "" && !serverNameForm.MatchString(name) {
-		k.contractf(RuleIDFormat, ptr(c.Server.At, "name"),
+		k.contractf(RuleIDFormat, child(c.Server.At, "name"),
 			"server name %q must be 3 to 81 lower-case letters, digits and hyphens, starting with a letter", name)
 	}
 	n := len(c.Capabilities)
@@ -41,15 +41,15 @@ func (k *checker) identities(c *contract.Contract) {
 		cp := &c.Capabilities[i]
 		ids[i], tools[i], exports[i] = cp.ID, cp.ToolName, cp.FunctionExport
 		if cp.ID != "" && !capabilityIDForm.MatchString(cp.ID) {
-			k.contractf(RuleIDFormat, ptr(cp.At, "capabilityId"),
+			k.contractf(RuleIDFormat, child(cp.At, "capabilityId"),
 				"capabilityId %q must be 3 to 81 lower-case letters, digits and hyphens, starting with a letter", cp.ID)
 		}
 		if cp.ToolName != "" && !toolNameForm.MatchString(cp.ToolName) {
-			k.contractf(RuleIDFormat, ptr(cp.At, "toolName"),
+			k.contractf(RuleIDFormat, child(cp.At, "toolName"),
 				"toolName %q must be 3 to 81 lower-case letters, digits and underscores, starting with a letter", cp.ToolName)
 		}
 		if fe := cp.FunctionExport; fe != "" && (!functionExportForm.MatchString(fe) || slices.Contains(reservedWords, fe)) {
-			k.contractf(RuleIDFormat, ptr(cp.At, "functionExport"),
+			k.contractf(RuleIDFormat, child(cp.At, "functionExport"),
 				"functionExport %q must be an ASCII JavaScript identifier of at most 81 characters and not a reserved word", fe)
 		}
 	}
@@ -69,10 +69,10 @@ func (k *checker) capability(c *contract.Contract, cp *contract.Capability) {
 	const file = contract.ContractFile
 	switch {
 	case cp.Readiness == contract.ReadinessReady && len(cp.MissingEvidence) > 0:
-		k.contractf(RuleReadiness, ptr(cp.At, "missingEvidence"),
+		k.contractf(RuleReadiness, child(cp.At, "missingEvidence"),
 			"capability %q is ready but lists missing evidence; resolve it or mark the capability requires-review", cp.ID)
 	case cp.Readiness == contract.ReadinessRequiresReview && len(cp.MissingEvidence) == 0:
-		k.contractf(RuleReadiness, ptr(cp.At, "readiness"),
+		k.contractf(RuleReadiness, child(cp.At, "readiness"),
 			"capability %q requires review but lists no missing evidence saying why", cp.ID)
 	}
 
@@ -101,7 +101,7 @@ func (k *checker) capability(c *contract.Contract, cp *contract.Capability) {
 		k.unique(file, "stepId", ids, func(i int) string { return ptr(im.Steps[i].At, "stepId") })
 		if im.OutputStepID != "" {
 			if _, ok := im.Step(im.OutputStepID); !ok {
-				k.contractf(RuleUnknownReference, ptr(im.At, "outputStepId"), "capability %q has no step %q", cp.ID, im.OutputStepID)
+				k.contractf(RuleUnknownReference, child(im.At, "outputStepId"), "capability %q has no step %q", cp.ID, im.OutputStepID)
 			}
 		}
 	}
@@ -146,7 +146,7 @@ func (k *checker) protection(c *contract.Contract, cp *contract.Capability) {
 			"deterministic-workflow protection of %q must carry hardWorkflowEvidence: protectedValueIssuance, protectedValueBinding and preDispatchEnforcement evidence", cp.ID)
 	}
 	if p.WorkflowID != "" {
-		k.workflowRef(ptr(p.At, "workflowId"), p.WorkflowID)
+		k.workflowRef(child(p.At, "workflowId"), p.WorkflowID)
 	}
 	var guards []string
 	for _, w := range c.Workflows {
@@ -158,13 +158,13 @@ func (k *checker) protection(c *contract.Contract, cp *contract.Capability) {
 	case p.WorkflowID == "":
 		k.contractf(RuleWorkflowMapping, p.At, "deterministic-workflow protection of %q must name its workflowId", cp.ID)
 	case len(guards) == 0 && k.workflowIDs[p.WorkflowID]:
-		k.contractf(RuleWorkflowMapping, ptr(p.At, "workflowId"),
+		k.contractf(RuleWorkflowMapping, child(p.At, "workflowId"),
 			"workflow %q does not list %q among its capabilityIds", p.WorkflowID, cp.ID)
 	case len(guards) > 1:
-		k.contractf(RuleWorkflowMapping, ptr(p.At, "workflowId"),
+		k.contractf(RuleWorkflowMapping, child(p.At, "workflowId"),
 			"capability %q is a member of %d workflows (%s); a deterministic write maps to exactly one", cp.ID, len(guards), strings.Join(guards, ", "))
 	case len(guards) == 1 && guards[0] != p.WorkflowID:
-		k.contractf(RuleWorkflowMapping, ptr(p.At, "workflowId"),
+		k.contractf(RuleWorkflowMapping, child(p.At, "workflowId"),
 			"capability %q names workflow %q but is a member of workflow %q", cp.ID, p.WorkflowID, guards[0])
 	}
 }

@@ -60,7 +60,7 @@ func InferredConditional(c *contract.Contract, g *contract.Goal) []string {
 func (k *checker) conditionalCapabilities(c *contract.Contract, g *contract.Goal) {
 	for _, id := range InferredConditional(c, g) {
 		if !slices.ContainsFunc(g.ConditionalCapabilityIDs, func(cc contract.ConditionalCapability) bool { return cc.CapabilityID == id }) {
-			k.contractf(RuleGoalConditional, ptr(g.At, "conditionalCapabilityIds"),
+			k.contractf(RuleGoalConditional, child(g.At, "conditionalCapabilityIds"),
 				"goal %q needs %q only under a condition (a requiredWhen need or a conditional handoff): list it in conditionalCapabilityIds", g.ID, id)
 		}
 	}
@@ -77,11 +77,11 @@ func (k *checker) requirements(c *contract.Contract) {
 				continue
 			}
 			if r.HostCapability != "" && r.HostCapability != g.HostCapability {
-				k.contractf(RuleRequirementMap, ptr(r.At, "hostCapability"),
+				k.contractf(RuleRequirementMap, child(r.At, "hostCapability"),
 					"requirement %q always maps to the host capability %q", g.ID, g.HostCapability)
 			}
 			if r.OnMissing != "" && r.OnMissing != g.OnMissing {
-				k.contractf(RuleRequirementMap, ptr(r.At, "onMissing"),
+				k.contractf(RuleRequirementMap, child(r.At, "onMissing"),
 					"requirement %q always has onMissing %q", g.ID, g.OnMissing)
 			}
 		}
@@ -98,13 +98,13 @@ func (k *checker) workflows(c *contract.Contract) {
 	for i := range c.Workflows {
 		w := &c.Workflows[i]
 		ids[i] = w.ID
-		k.capabilityRef(ptr(w.At, "entryCapabilityId"), w.EntryCapabilityID)
+		k.capabilityRef(child(w.At, "entryCapabilityId"), w.EntryCapabilityID)
 		for j, id := range w.CapabilityIDs {
 			k.capabilityRef(ptr(w.At, "capabilityIds", j), id)
 		}
 		k.unique(contract.ContractFile, "workflow member", w.CapabilityIDs, elementAt(w.At, "capabilityIds"))
 		if w.EntryCapabilityID != "" && len(w.CapabilityIDs) > 0 && !slices.Contains(w.CapabilityIDs, w.EntryCapabilityID) {
-			k.contractf(RuleWorkflowEntry, ptr(w.At, "capabilityIds"),
+			k.contractf(RuleWorkflowEntry, child(w.At, "capabilityIds"),
 				"workflow %q must list its entry capability %q among its capabilityIds", w.ID, w.EntryCapabilityID)
 		}
 	}

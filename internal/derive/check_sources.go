@@ -15,21 +15,21 @@ import (
 func (k *checker) topology(t *contract.Topology) {
 	const file = contract.TopologyFile
 	if t.MachineWideDiscovery {
-		k.report(RuleTopologyMachineWide, file, ptr(t.BoundaryAt, "machineWideDiscovery"),
+		k.report(RuleTopologyMachineWide, file, child(t.BoundaryAt, "machineWideDiscovery"),
 			"machineWideDiscovery must be false: only explicitly authorised roots may be searched")
 	}
 	ids := make([]string, len(t.Sources))
 	for i, s := range t.Sources {
 		ids[i] = s.ID
 		if s.Root != "" && !contract.PortablePath(s.Root) {
-			k.report(RuleTopologyRoot, file, ptr(s.At, "root"),
+			k.report(RuleTopologyRoot, file, child(s.At, "root"),
 				"root %q must be a relative path inside the authorised tree (no leading /, .., backslash or scheme)", s.Root)
 		}
 	}
 	k.uniqueAs(RuleTopologyDuplicate, file, "sourceId", ids, func(i int) string { return ptr(t.Sources[i].At, "sourceId") })
 	for _, m := range t.MissingSources {
 		if m.Availability == "available" {
-			k.report(RuleTopologyMissingPresent, file, ptr(m.At, "availability"),
+			k.report(RuleTopologyMissingPresent, file, child(m.At, "availability"),
 				"a missing source cannot be available; use not-found, not-provided, unavailable or partially-available")
 		}
 	}
@@ -70,7 +70,7 @@ func (k *checker) featureBoundary(c *contract.Contract) {
 		return // reported by decoding
 	}
 	if b.InclusionRule != "" && b.InclusionRule != rule {
-		k.contractf(RuleFeatureBoundary, ptr(b.At, "inclusionRule"),
+		k.contractf(RuleFeatureBoundary, child(b.At, "inclusionRule"),
 			"a %s boundary uses the inclusion rule %q", b.PrimaryEvidenceRole, rule)
 	}
 	primary := b.PrimarySourceIDs()
@@ -100,7 +100,7 @@ func (k *checker) evidenceCatalog(c *contract.Contract) {
 	ids := make([]string, len(c.EvidenceCatalog))
 	for i, e := range c.EvidenceCatalog {
 		ids[i] = e.ID
-		k.sourceRef(ptr(e.At, "sourceId"), e.SourceID)
+		k.sourceRef(child(e.At, "sourceId"), e.SourceID)
 	}
 	k.unique(contract.ContractFile, "evidenceId", ids, func(i int) string { return ptr(c.EvidenceCatalog[i].At, "evidenceId") })
 }

@@ -43,7 +43,7 @@ func (k *checker) targetRequiredness(c *contract.Contract, cp *contract.Capabili
 	}
 
 	if len(tr.EvidenceRefs) == 0 {
-		k.contractf(RuleTargetRequirednessEvidence, ptr(tr.At, "evidenceRefs"), "targetRequiredness of %q cites no evidence", in.Name)
+		k.contractf(RuleTargetRequirednessEvidence, child(tr.At, "evidenceRefs"), "targetRequiredness of %q cites no evidence", in.Name)
 	}
 	primary := c.FeatureBoundary.PrimarySourceIDs()
 	roleFound := false
@@ -69,10 +69,10 @@ func (k *checker) targetRequiredness(c *contract.Contract, cp *contract.Capabili
 	if !roleFound && len(tr.EvidenceRefs) > 0 {
 		switch tr.Status {
 		case "proven-optional":
-			k.contractf(RuleTargetRequirednessEvidence, ptr(tr.At, "evidenceRefs"),
+			k.contractf(RuleTargetRequirednessEvidence, child(tr.At, "evidenceRefs"),
 				"proven-optional needs evidence of the target API's contract (one of %v); %q cites none", provenOptionalRoles, in.Name)
 		case contract.TargetRequirednessUnproven:
-			k.contractf(RuleTargetRequirednessEvidence, ptr(tr.At, "evidenceRefs"),
+			k.contractf(RuleTargetRequirednessEvidence, child(tr.At, "evidenceRefs"),
 				"unproven needs the request the client was seen to make: evidence from a primary source with one of the roles %v (supplementary backend evidence is not enough)", unprovenRoles)
 		}
 	}
@@ -83,7 +83,7 @@ func (k *checker) targetRequiredness(c *contract.Contract, cp *contract.Capabili
 			return s.Kind == contract.StrategyUpstreamTool && s.CapabilityID == np.CapabilityID &&
 				slices.Equal(s.OutputPath, np.OutputPath) && s.MappingKind == np.MappingKind
 		}) {
-			k.contractf(RuleTargetRequirednessProvider, ptr(tr.At, "normalProvider"),
+			k.contractf(RuleTargetRequirednessProvider, child(tr.At, "normalProvider"),
 				"normalProvider of %q must equal one of its upstream-tool strategies (capabilityId, outputPath, mappingKind)", in.Name)
 		}
 	}
