@@ -18,8 +18,10 @@ var (
 	RuleEvidenceWrongRole = diag.Register("CONTRACT_EVIDENCE_WRONG_ROLE", diag.Error, "no evidence cited for a fact has a semantic role that can prove it (a request binding needs request-construction, serialization or transport-contract evidence, ...)")
 )
 
-// evidence checks the catalog entries against the topology.
+// evidence checks the catalog entries against the topology, and that the
+// server cites the evidence of the feature it serves.
 func (k *checker) evidence() {
+	k.cited(k.c.Server.At, k.c.Server.EvidenceRefs, "the server")
 	for i := range k.c.EvidenceCatalog {
 		e := &k.c.EvidenceCatalog[i]
 		if e.Locator != "" && !contract.PortablePath(contract.LocatorPath(e.Locator)) {

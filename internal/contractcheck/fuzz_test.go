@@ -28,7 +28,7 @@ func compact(tb testing.TB, data []byte) []byte {
 func FuzzCheck(f *testing.F) {
 	// Whole reference-sized seeds leave the engine stuck: start from a
 	// small valid contract and small odd ones.
-	f.Add(compact(f, smallContract(f)))
+	f.Add(compact(f, contracttest.Small(f)))
 	for _, s := range []string{
 		`{"capabilities": [{"capabilityId": "a", "inputs": [{"name": "x", "schema": {"type": ["string", "null"], "enum": []}, "valueDomain": {"kind": "static", "values": [1]}, "requiredWhen": [{"operator": "and", "conditions": [{"path": ["x", "*"], "operator": "in", "value": []}]}]}]}]}`,
 		`{"capabilities": [{"outputs": [{"path": ["a", "*", "b"], "schema": {"type": "array"}}, {"path": ["a"], "schema": true}], "attachments": {"mode": "host-approved-reference", "contentBindings": [{}]}}]}`,
@@ -80,21 +80,10 @@ func FuzzCheck(f *testing.F) {
 	})
 }
 
-// smallContract is the reference contract cut down to its
-// backend-protected write: a complete, valid contract of 12 KB.
-func smallContract(tb testing.TB) []byte {
-	return contracttest.Patch(tb, contracttest.Reference(tb, contract.ContractFile),
-		contracttest.Remove("/capabilities/4"), contracttest.Remove("/capabilities/2"),
-		contracttest.Remove("/capabilities/1"), contracttest.Remove("/capabilities/0"),
-		contracttest.Set("/handoffs", `[]`), contracttest.Set("/conflicts", `[]`), contracttest.Set("/workflows", `[]`),
-		contracttest.Set("/capabilityGraph", `{"nodes": [{"capabilityId": "save-sample-draft", "independentValue": "Save a draft."}], "edges": []}`),
-		contracttest.Remove("/goals/2"), contracttest.Remove("/goals/0"))
-}
-
 // The cut-down seed is a valid contract: the fuzzer starts from a package
 // every rule accepts.
 func TestSmallSeedIsValid(t *testing.T) {
-	data := smallContract(t)
+	data := contracttest.Small(t)
 	in, l := derive.Decode(inputsOf(t, data))
 	l.Merge(contractcheck.Check(in, contractcheck.Options{}))
 	for _, d := range l.Sorted() {

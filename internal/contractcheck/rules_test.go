@@ -45,6 +45,7 @@ var ruleCases = []ruleCase{
 	// C: evidence.
 	{"CONTRACT_EVIDENCE_MISSING", cc, ops(set("/capabilities/3/inputs/0/evidenceRefs", `[]`)), "", "/capabilities/3/inputs/0/evidenceRefs"},
 	{"CONTRACT_EVIDENCE_MISSING", cc, ops(remove("/capabilities/0/implementation/steps/0/bindings/0/evidenceRefs")), "", "/capabilities/0/implementation/steps/0/bindings/0"},
+	{"CONTRACT_EVIDENCE_MISSING", cc, ops(set("/server/evidenceRefs", `[]`)), "", "/server/evidenceRefs"},
 	{"CONTRACT_EVIDENCE_NOT_FACT", cc, ops(set("/evidenceCatalog/7/assertionLevel", `"inference"`)), "", "/capabilities/3/implementation/steps/0/bindings/0/evidenceRefs/0"},
 	{"CONTRACT_EVIDENCE_UNAVAILABLE_SOURCE", tf, ops(set("/sources/3/availability", `"unavailable"`)), cc, "/evidenceCatalog/25/assertionLevel"},
 	{"CONTRACT_EVIDENCE_WRONG_ROLE", cc, ops(set("/capabilities/3/implementation/steps/0/evidenceRefs", `["ev-service-save"]`)), "", "/capabilities/3/implementation/steps/0/evidenceRefs"},

@@ -2,8 +2,6 @@ package derive_test
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
@@ -19,15 +17,9 @@ import (
 // pointer that resolves in its file; and the views are always well-formed
 // and the same on a second run.
 func FuzzDerive(f *testing.F) {
-	f.Add(contracttest.Reference(f, contract.ContractFile))
-	dirs, _ := filepath.Glob("testdata/synthetic/*/input")
-	for _, dir := range dirs {
-		data, err := os.ReadFile(filepath.Join(dir, contract.ContractFile))
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
+	// Reference-sized seeds leave the engine without progress: start from
+	// the reference cut down to one write, and small odd contracts.
+	f.Add(contracttest.Small(f))
 	for _, s := range []string{
 		`{"capabilities": [{"capabilityId": "a", "inputs": [{"name": "x", "valueDomain": {"kind": "static", "values": [1]}}], "outputs": [{"path": ["*", "*"]}]}]}`,
 		`{"capabilities": [{"outputs": [{"path": ["a", "*", "b"], "schema": {"type": "array"}}, {"path": ["a"], "schema": true}]}]}`,

@@ -139,3 +139,16 @@ func replace(tb testing.TB, root canonjson.Value, path string, v canonjson.Value
 	}
 	return root
 }
+
+// Small returns the reference contract cut down to its backend-protected
+// write (save-sample-draft, one goal, no handoff, workflow or conflict): a
+// complete, valid contract of about 12 KB, small enough to seed a fuzzer
+// that makes progress.
+func Small(tb testing.TB) []byte {
+	tb.Helper()
+	return Patch(tb, Reference(tb, "canonical-contract.json"),
+		Remove("/capabilities/4"), Remove("/capabilities/2"), Remove("/capabilities/1"), Remove("/capabilities/0"),
+		Set("/handoffs", `[]`), Set("/conflicts", `[]`), Set("/workflows", `[]`),
+		Set("/capabilityGraph", `{"nodes": [{"capabilityId": "save-sample-draft", "independentValue": "Save a draft."}], "edges": []}`),
+		Remove("/goals/2"), Remove("/goals/0"))
+}
