@@ -2,7 +2,6 @@ package contractcheck
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
@@ -130,14 +129,6 @@ func (k *checker) unique(rule *diag.Rule, what string, ids []string, at func(i i
 		}
 		first[id] = i
 	}
-}
-
-// primarySources returns the boundary's primary source IDs.
-func (k *checker) primarySources() []string { return k.c.FeatureBoundary.PrimarySourceIDs() }
-
-// isPrimary reports whether an evidence entry comes from a primary source.
-func (k *checker) isPrimary(e *contract.Evidence) bool {
-	return slices.Contains(k.primarySources(), e.SourceID)
 }
 
 // quote renders a path of segments for messages: ["a", "*", "b"].
