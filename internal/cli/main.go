@@ -46,7 +46,6 @@ func commands() []*command {
 		demoCmd(),
 		deriveCmd(),
 		checkContractCmd(),
-
 		compileCmd(),
 		initCmd(),
 		probeCmd(),

@@ -276,10 +276,10 @@ func TestRefusals(t *testing.T) {
 		}, RuleSchemaUnsupported, contract.ContractFile, "/capabilities/4/inputs/3/schema/items"},
 		{"a workflow entered through another capability", func(t *testing.T) *Inputs {
 			return withContract(t, patch(
-				contracttest.Set("/capabilities/4/runtimeProtection/workflowId", `"upload-sample-attachment"`),
-				contracttest.Set("/capabilities/4/workflowId", `"upload-sample-attachment"`),
+				contracttest.Set("/workflows/1/entryCapabilityId", `"validate-sample-request"`),
+				contracttest.Set("/workflows/1/capabilityIds", `["validate-sample-request", "submit-sample-request"]`),
 			), docs(t))
-		}, RuleWorkflow, contract.ContractFile, "/workflows/0/entryCapabilityId"},
+		}, RuleWorkflow, contract.ContractFile, "/workflows/1/entryCapabilityId"},
 		{"an export named like a helper", func(t *testing.T) *Inputs {
 			return withContract(t, patch(contracttest.Set("/capabilities/3/functionExport", `"checkInput"`)), docs(t))
 		}, RuleNameReserved, contract.ContractFile, "/capabilities/3/functionExport"},

@@ -18,12 +18,7 @@ var (
 
 // Rules of the execution view (the capability bundle) that are facts of the
 // node-stdio profile rather than of the business contract.
-var (
-	RuleBundleCount       = diag.Register("STRICT_BUNDLE_TOO_MANY_CAPABILITIES", diag.Error, "the package exposes more than 40 capabilities")
-	RuleBundleOpenWorld   = diag.Register("STRICT_BUNDLE_OPEN_WORLD", diag.Error, "annotations.openWorldHint is not true exactly for an HTTP implementation")
-	RuleBundleOverlap     = diag.Register("STRICT_BUNDLE_BINDING_OVERLAP", diag.Error, "two bindings of one HTTP step write the same or nested paths of one request location")
-	RuleBundleSuccessRule = diag.Register("STRICT_BUNDLE_SUCCESS_RULE", diag.Error, "successRule does not fit the implementation (kind output for local, http_status_and_output for http) or a required output path starts with data")
-)
+var ()
 
 // Rules every Agent document (SKILL.md, MCP.zh-CN.md,
 // references/feature-context.md) follows, and the shared size and

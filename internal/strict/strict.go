@@ -9,7 +9,6 @@
 //	exportProfile   export-profile.json
 //	portableCore    the contract, topology and Host profile
 //	views           every derived view equals what derive computes
-//	bundle          the execution view's node-stdio rules
 //	runtime         the JavaScript of the Function core and MCP server
 //	documents       SKILL.md, MCP.zh-CN.md, MCP-SETUP.md and
 //	                references/feature-context.md against the contract
@@ -32,6 +31,7 @@ import (
 	"path/filepath"
 
 	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/contractcheck"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/pkgdir"
@@ -88,7 +88,6 @@ const (
 	StageExportProfile = "exportProfile"
 	StagePortableCore  = "portableCore"
 	StageViews         = "views"
-	StageBundle        = "bundle"
 	StageRuntime       = "runtime"
 	StageDocuments     = "documents"
 	StageForbidden     = "forbidden"
@@ -102,7 +101,6 @@ var stageTitles = []struct{ id, title string }{
 	{StageExportProfile, "export profile"},
 	{StagePortableCore, "Portable Core"},
 	{StageViews, "derived views"},
-	{StageBundle, "bundle"},
 	{StageRuntime, "runtime rules"},
 	{StageDocuments, "documents"},
 	{StageForbidden, "forbidden files"},
@@ -176,7 +174,6 @@ func (v *validator) run() {
 		views = derive.Views(in)
 	}
 	v.views(views, sound)
-	v.bundle(in, sound)
 	v.runtime(in, sound)
 	v.documents(in, views, sound)
 	v.record(StageForbidden, "", checkForbidden(v.pkg))
@@ -284,14 +281,6 @@ func (v *validator) views(views []derive.View, sound bool) {
 	v.record(StageViews, "", ds)
 }
 
-func (v *validator) bundle(in *derive.Inputs, sound bool) {
-	if !sound {
-		v.skip(StageBundle, unsound)
-		return
-	}
-	v.record(StageBundle, "", checkBundle(in.Contract))
-}
-
 // runtime checks the JavaScript of the package: the Function core, the
 // MCP adapter, the runtime bundle and the reviewed assets they import.
 func (v *validator) runtime(in *derive.Inputs, sound bool) {
@@ -395,17 +384,16 @@ type contractCheck struct {
 	note     string // what the rules left out
 }
 
-// checkContract judges the Portable Core.
+// checkContract judges the Portable Core with every rule of check-contract.
+// Evidence locators are resolved only against the sources the options
+// locate; without any, the findings say they were not checked and so does
+// the stage's note.
 func checkContract(in *derive.Inputs, opts Options) contractCheck {
-	// TODO(contractcheck): return contractcheck.Check(in,
-	// contractcheck.Options{Sources: opts.Sources}), every semantic
-	// family of the contract with evidence locators resolved; until that
-	// package exists, derive's structural rules run and the note says so.
-	_ = opts.Sources
-	return contractCheck{
-		findings: derive.Check(in),
-		note:     "structural rules only; the semantic contract rules and evidence locators are not built into this version",
+	cc := contractCheck{findings: contractcheck.Check(in, contractcheck.Options{Sources: opts.Sources})}
+	if !opts.Sources.Given() {
+		cc.note = "evidence locators not resolved: no --source-root or --source-map"
 	}
+	return cc
 }
 
 // read reads a file of the package that the inventory lists as a regular
