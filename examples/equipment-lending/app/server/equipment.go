@@ -30,7 +30,7 @@ func seedInventory() []*equipment {
 		{id: "eq-ladder-01", name: "Folding ladder, 2 m", category: "access"},
 		{id: "eq-drill-02", name: "Cordless drill", category: "power-tools"},
 		{id: "eq-jigsaw-03", name: "Jigsaw", category: "power-tools"},
-		{id: "eq-tent-04", name: "Two-person tent", category: "camping"},
+		{id: "eq-tent-04", name: "Tent for two", category: "camping"},
 		{id: "eq-mower-05", name: "Push mower", category: "garden", onLoan: true},
 	}
 }
