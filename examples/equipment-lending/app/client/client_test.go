@@ -219,3 +219,35 @@ func TestErrorsWithoutTheEnvelope(t *testing.T) {
 		t.Error("a failure without the envelope is reported as a desk error")
 	}
 }
+
+// TestNewSelectionDropsTheQuote: a quote belongs to the row it was asked
+// for; selecting another row, or reopening the catalogue, drops it, so
+// Borrow cannot lend the old row by accident.
+func TestNewSelectionDropsTheQuote(t *testing.T) {
+	ctx := context.Background()
+	desk, c := startDesk(t)
+	screen := client.NewScreen(c)
+	for _, reset := range []func() error{
+		func() error { return screen.Select("eq-tent-04") },
+		func() error { _, err := screen.Open(ctx, ""); return err },
+	} {
+		if _, err := screen.Open(ctx, ""); err != nil {
+			t.Fatal(err)
+		}
+		if err := screen.Select("eq-ladder-01"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := screen.RequestQuote(ctx, client.Terms{Days: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if err := reset(); err != nil {
+			t.Fatal(err)
+		}
+		if loan, err := screen.Borrow(ctx); err == nil {
+			t.Fatalf("borrowed %+v with the quote of a row no longer selected", loan)
+		}
+	}
+	if n := len(desk.Loans()); n != 0 {
+		t.Fatalf("the desk holds %d loans", n)
+	}
+}
