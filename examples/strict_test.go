@@ -24,6 +24,7 @@ import (
 	"github.com/code2skill/code2skill/assets"
 	"github.com/code2skill/code2skill/examples/equipment-lending/app/client"
 	"github.com/code2skill/code2skill/examples/equipment-lending/app/server"
+	"github.com/code2skill/code2skill/internal/compile"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/jsonschema"
@@ -59,9 +60,7 @@ func writeFS(t testing.TB, fsys fs.FS, dir string) {
 // the inputs, the views derive computes, and the runtime files. It returns
 // the package directory and the source tree's root.
 //
-// The JavaScript files are stand-ins with the names compile writes: compile
-// is not part of this module yet, and the strict validator does not run the
-// runtime rules yet (its runtime stage reports not-run).
+// The runtime is what compile writes from the authored inputs.
 func strictSample(t testing.TB) (pkg, src string) {
 	t.Helper()
 	src = t.TempDir()
@@ -88,10 +87,16 @@ func strictSample(t testing.TB) (pkg, src string) {
 	for _, v := range derive.Views(in) {
 		write(v.Path, v.Data)
 	}
-	write(assets.ErrorNormalizer.Name(), assets.ErrorNormalizer.Bytes())
-	write(assets.WorkflowGuard.Name(), assets.WorkflowGuard.Bytes())
-	for _, js := range []string{"function-core/index.mjs", "mcp-tool/index.mjs", "mcp-tool/runtime.mjs"} {
-		write(js, []byte("// Stand-in for the file code2skill compile writes.\nexport {};\n"))
+	docs, list, err := compile.ReadToolDocs(pkg)
+	if err != nil || list.HasErrors() {
+		t.Fatalf("the strict sample's tool docs: %v %v", err, list.Sorted())
+	}
+	res, list := compile.Compile(&compile.Inputs{Core: in, ToolDocs: docs})
+	if !res.Compiled() {
+		t.Fatalf("the strict sample does not compile: %v", list.Sorted())
+	}
+	for _, f := range res.Files {
+		write(f.Path, f.Data)
 	}
 	return pkg, src
 }
@@ -113,9 +118,8 @@ func TestStrictSampleIsValid(t *testing.T) {
 	}
 	for _, s := range res.Stages {
 		switch s.ID {
-		case strict.StageRuntime, strict.StageFinal:
-			// Not run: the runtime rules are not in this version, and the
-			// package is not finalized.
+		case strict.StageFinal:
+			// Not run: the package is not finalized.
 		default:
 			if s.Status != strict.Passed {
 				t.Errorf("stage %s: %s (%s)", s.ID, s.Status, s.Note)
