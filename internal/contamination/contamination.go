@@ -113,15 +113,11 @@ func NewScanner(opts Options) (*Scanner, []diag.Diagnostic) {
 			}
 			s.declaredPaths[p] = true
 		}
-		valueCompounds(c.Raw, s.contractNames)
 	}
 	if e := opts.Export; e != nil {
 		for _, o := range e.AllowedRuntimeOrigins {
 			s.declareURL(o)
 		}
-	}
-	for _, a := range assets.Runtime() {
-		s.addGeneric(a.Bytes())
 	}
 	for _, p := range opts.MachinePaths {
 		if strings.Count(strings.Trim(p, "/"), "/") >= 1 && !slices.Contains(s.machine, p) {
@@ -130,6 +126,14 @@ func NewScanner(opts Options) (*Scanner, []diag.Diagnostic) {
 	}
 	var ds []diag.Diagnostic
 	if opts.Topology != nil && opts.Sources.Given() {
+		// The names a package may use are needed only to judge names
+		// from the sources.
+		if opts.Contract != nil {
+			valueCompounds(opts.Contract.Raw, s.contractNames)
+		}
+		for _, a := range assets.Runtime() {
+			s.addGeneric(a.Bytes())
+		}
 		s.src, ds = readSources(opts.Topology, opts.Sources)
 		for _, r := range s.src.roots {
 			if !slices.Contains(s.machine, r) {
@@ -164,41 +168,68 @@ func (s *Scanner) SourcesScanned() []string {
 	return s.src.scanned
 }
 
-// runtimeBundle is the package's bundled MCP runtime: third-party code
+// RuntimeBundle is the package's bundled MCP runtime: third-party code
 // whose names and hosts are generic.
-const runtimeBundle = "mcp-tool/runtime.mjs"
+const RuntimeBundle = "mcp-tool/runtime.mjs"
 
 // ScanPackage scans every file of the package except those skip names. err
 // is for files that cannot be read.
 func (s *Scanner) ScanPackage(pkg *pkgdir.Package, skip func(rel string) bool) ([]diag.Diagnostic, error) {
+	var paths []string
 	for _, f := range pkg.Files() {
-		s.packagePaths[f.Path] = true
+		paths = append(paths, f.Path)
 	}
-	if s.src != nil && pkg.Has(runtimeBundle) {
-		data, err := pkg.ReadFile(runtimeBundle)
+	s.SetPackagePaths(paths)
+	if pkg.Has(RuntimeBundle) {
+		data, err := pkg.ReadFile(RuntimeBundle)
 		if err != nil {
 			return nil, err
 		}
-		s.addGeneric(data)
+		s.UseRuntimeBundle(data)
 	}
 	var out []diag.Diagnostic
 	for _, f := range pkg.Files() {
 		if skip != nil && skip(f.Path) {
 			continue
 		}
-		if why := secretFile(f.Path); why != "" {
-			out = append(out, RuleSecretFile.New(f.Path, "%s is %s; keep secrets out of the package", path.Base(f.Path), why))
-		}
 		data, err := pkg.ReadFile(f.Path)
 		if err != nil {
 			return nil, err
 		}
-		if bytes.IndexByte(data, 0) >= 0 {
-			continue // binary: no text to scan
-		}
-		out = append(out, s.ScanText(f.Path, data, isDocument(f.Path))...)
+		out = append(out, s.ScanFile(f.Path, data)...)
 	}
 	return out, nil
+}
+
+// SetPackagePaths tells the scanner the paths of the package's files: a
+// source path that is also a path of the package is the package's own.
+// ScanPackage sets them; callers that scan file by file set them first.
+func (s *Scanner) SetPackagePaths(paths []string) {
+	for _, p := range paths {
+		s.packagePaths[p] = true
+	}
+}
+
+// UseRuntimeBundle tells the scanner the content of the package's bundled
+// MCP runtime (RuntimeBundle), whose names and hosts are generic.
+// ScanPackage does it; callers that scan file by file do it first.
+func (s *Scanner) UseRuntimeBundle(data []byte) {
+	if s.src != nil {
+		s.addGeneric(data)
+	}
+}
+
+// ScanFile scans one package file: its name, and its text unless it is
+// binary.
+func (s *Scanner) ScanFile(rel string, data []byte) []diag.Diagnostic {
+	var out []diag.Diagnostic
+	if why := secretFile(rel); why != "" {
+		out = append(out, RuleSecretFile.New(rel, "%s is %s; keep secrets out of the package", path.Base(rel), why))
+	}
+	if bytes.IndexByte(data, 0) >= 0 {
+		return out // binary: no text to scan
+	}
+	return append(out, s.ScanText(rel, data, isDocument(rel))...)
 }
 
 // isDocument reports whether a package file is prose an author wrote, where

@@ -214,7 +214,7 @@ const (
 // holds no anchor at all.
 func findAnchored(re *regexp.Regexp, text, hay []byte, anchors []string, near func([]byte) bool) [][]int {
 	var out [][]int
-	seen := map[int]bool{}
+	var seen map[int]bool // match starts already reported; made on the first match
 	for _, a := range anchors {
 		r := rarest(a)
 		for off := 0; off < len(hay); {
@@ -239,6 +239,9 @@ func findAnchored(re *regexp.Regexp, text, hay []byte, anchors []string, near fu
 				}
 				if seen[lo+loc[0]] {
 					continue
+				}
+				if seen == nil {
+					seen = map[int]bool{}
 				}
 				seen[lo+loc[0]] = true
 				abs := make([]int, len(loc))

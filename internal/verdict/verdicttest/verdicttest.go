@@ -75,7 +75,7 @@ func PatchedInputs(tb testing.TB, contractOps, hostOps []contracttest.Op) *deriv
 // Baseline returns the baseline of the inputs.
 func Baseline(tb testing.TB, in *derive.Inputs) *verdict.Baseline {
 	tb.Helper()
-	b, err := verdict.NewBaseline(in)
+	b, err := verdict.NewBaseline(in, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}

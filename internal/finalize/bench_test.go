@@ -1,0 +1,40 @@
+package finalize_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/code2skill/code2skill/assets"
+	"github.com/code2skill/code2skill/internal/finalize"
+	"github.com/code2skill/code2skill/internal/finalize/finalizetest"
+	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/verdict/verdicttest"
+)
+
+// BenchmarkFinalize finalizes the reference example (no node runs): report
+// and evidence checks, live evidence, the contamination gate, the verdict,
+// the six files written atomically, and the final-files cross-check as the
+// validator. "bundled-runtime" adds the 1.3 MB mcp-tool/runtime.mjs a real
+// strict package carries, which the gate scans and every manifest hashes.
+func BenchmarkFinalize(b *testing.B) {
+	for _, tc := range []struct {
+		name    string
+		runtime bool
+	}{{"reference", false}, {"bundled-runtime", true}} {
+		b.Run(tc.name, func(b *testing.B) {
+			fx := finalizetest.New(b, verdicttest.FullHost...)
+			if tc.runtime {
+				finalizetest.Write(b, filepath.Join(fx.Dir, "mcp-tool", "runtime.mjs"), testnode.MCPRuntime(b, assets.RuntimeEntry.Bytes()))
+			}
+			opts := fx.Options()
+			b.ReportAllocs()
+			for b.Loop() {
+				res := finalize.Run(context.Background(), fx.Dir, opts)
+				if res.List.HasErrors() || res.Matrix == nil {
+					b.Fatal(findings(&res.List))
+				}
+			}
+		})
+	}
+}
