@@ -294,6 +294,20 @@ func TestLiveFindings(t *testing.T) {
 			refused(t, fx, fx.Options(), tc.rule)
 		})
 	}
+	t.Run("not a list of entries", func(t *testing.T) {
+		fx := finalizetest.New(t)
+		finalizetest.Write(t, fx.LiveInput, []byte(`{"capabilities": [{"input": {}}, 7]}`))
+		res := refused(t, fx, fx.Options(), finalize.RuleLiveFormat.ID)
+		var at []string
+		for _, d := range res.List.Sorted() {
+			if d.Rule == finalize.RuleLiveFormat.ID {
+				at = append(at, d.Pointer)
+			}
+		}
+		if !slices.Equal(at, []string{"/capabilities/0/capabilityId", "/capabilities/1"}) {
+			t.Errorf("findings at %v", at)
+		}
+	})
 	t.Run("a capability twice", func(t *testing.T) {
 		fx := finalizetest.New(t)
 		opts := fx.Options()
@@ -416,7 +430,7 @@ func TestValidatorRestores(t *testing.T) {
 			return nil, errors.New("node is missing")
 		}
 		res := run(t, fx, opts)
-		if !res.Failed || !res.Restored {
+		if !res.Failed || !res.Restored || !slices.Contains(res.List.RuleIDs(), finalize.RuleIOFailure.ID) {
 			t.Fatalf("result %+v", res)
 		}
 		if after := finalizetest.Snapshot(t, fx.Dir); !maps.Equal(before, after) {

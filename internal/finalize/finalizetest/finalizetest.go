@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/code2skill/code2skill/assets"
@@ -160,6 +161,48 @@ func Snapshot(t testing.TB, dir string) map[string]string {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	return out
+}
+
+// Writes are the reference capabilities that change state.
+var Writes = []string{"upload-sample-attachment", "save-sample-draft", "submit-sample-request"}
+
+// ReadsVerifiedOnly edits a green report into the evidence of a run that
+// verified the reads end to end but did not run the writes for real: the
+// writes' and workflows' runtime and Host phases did not run, and only the
+// reads have live evidence. Under the reference Host profile the reads are
+// approved and everything else awaits review.
+func ReadsVerifiedOnly(t testing.TB, g *verdicttest.Green) {
+	t.Helper()
+	for _, id := range Writes {
+		g.SetNotRun(t, "capabilities", id, "runtime")
+		g.SetNotRun(t, "capabilities", id, "host")
+		g.DropLive(id)
+	}
+	for _, id := range []string{"upload-sample-attachment", "submit-sample-request"} {
+		g.SetNotRun(t, "workflows", id, "runtime")
+		g.SetNotRun(t, "workflows", id, "host")
+	}
+}
+
+// Files returns the files WriteEvidence writes that the report and the live
+// evidence use, by path relative to the directory holding the report's
+// directory: verification/… and live/….
+func (fx *Fixture) Files() map[string][]byte {
+	out := map[string][]byte{}
+	root := filepath.Dir(fx.EvidenceDir)
+	for _, p := range []string{fx.Report, fx.LiveInput, fx.LiveResult} {
+		data, _ := os.ReadFile(p)
+		rel, _ := filepath.Rel(root, p)
+		out[filepath.ToSlash(rel)] = data
+	}
+	// Only the evidence the report's checks hash.
+	report := string(canonjson.Encode(fx.Green.Report))
+	for name, data := range fx.Green.EvidenceFiles {
+		if strings.Contains(report, canonjson.SHA256(data)) {
+			out["verification/logs/"+name] = data
+		}
 	}
 	return out
 }

@@ -1,0 +1,1 @@
+// MCP server stand-in: finalize hashes this file; strict validate judges it.
