@@ -47,6 +47,7 @@ func commands() []*command {
 		deriveCmd(),
 		checkContractCmd(),
 		compileCmd(),
+		finalizeCmd(),
 		initCmd(),
 		probeCmd(),
 		rulesCmd(),
