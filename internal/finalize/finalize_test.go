@@ -35,8 +35,21 @@ func run(t *testing.T, fx *finalizetest.Fixture, opts finalize.Options) *finaliz
 
 func findings(l *diag.List) string { return contracttest.Findings(l) }
 
+// artifactSets are the ways of producing the reference package's generated
+// files that the end-to-end tests finalize. The compiled package (compile,
+// then the strict documents) belongs here next to the stand-ins.
+var artifactSets = map[string]finalizetest.Artifacts{
+	"stand-ins": finalizetest.WriteStandins,
+}
+
 func TestFinalizeApproved(t *testing.T) {
-	fx := finalizetest.New(t, verdicttest.FullHost...)
+	for name, artifacts := range artifactSets {
+		t.Run(name, func(t *testing.T) { finalizeApproved(t, artifacts) })
+	}
+}
+
+func finalizeApproved(t *testing.T, artifacts finalizetest.Artifacts) {
+	fx := finalizetest.NewWith(t, artifacts, verdicttest.FullHost...)
 	res := run(t, fx, fx.Options())
 	if res.Failed || res.List.HasErrors() || res.Restored {
 		t.Fatalf("finalize failed:\n%s", findings(&res.List))

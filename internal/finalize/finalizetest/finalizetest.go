@@ -53,10 +53,31 @@ var Standins = map[string]string{
 	"references/feature-context.md": "# 示例申请功能背景\n\n替身文件：finalize 只计算它的哈希。\n",
 }
 
-// New lays out the reference package (its Host profile patched by hostOps)
-// and its green evidence in a new temporary directory: the package in
-// <tmp>/pkg, the evidence in <tmp>/verification.
+// Artifacts writes the generated files of the reference package (Function
+// core, MCP server, runtime, documents) into a package directory that
+// already holds its Portable Core and derived views.
+type Artifacts func(tb testing.TB, dir string)
+
+// WriteStandins writes the stand-ins: short files that finalize hashes
+// but, unlike the strict validator, does not judge.
+func WriteStandins(tb testing.TB, dir string) {
+	tb.Helper()
+	for p, text := range Standins {
+		Write(tb, filepath.Join(dir, filepath.FromSlash(p)), []byte(text))
+	}
+}
+
+// New lays out the reference package with stand-ins (its Host profile
+// patched by hostOps) and its green evidence in a new temporary
+// directory: the package in <tmp>/pkg, the evidence in
+// <tmp>/verification.
 func New(t testing.TB, hostOps ...contracttest.Op) *Fixture {
+	t.Helper()
+	return NewWith(t, WriteStandins, hostOps...)
+}
+
+// NewWith is New with the generated files that artifacts writes.
+func NewWith(t testing.TB, artifacts Artifacts, hostOps ...contracttest.Op) *Fixture {
 	t.Helper()
 	root := t.TempDir()
 	fx := &Fixture{
@@ -68,14 +89,15 @@ func New(t testing.TB, hostOps ...contracttest.Op) *Fixture {
 	fx.LiveInput = filepath.Join(root, "live", "inputs.json")
 	fx.LiveResult = filepath.Join(root, "live", "results.json")
 	WritePackage(t, fx.Dir, hostOps...)
+	artifacts(t, fx.Dir)
 	fx.Green = verdicttest.NewGreen(t, fx.Inputs)
 	fx.WriteEvidence(t)
 	return fx
 }
 
-// WritePackage writes the reference package into dir: the four Portable
-// Core inputs (the Host profile patched by hostOps), the derived views, the
-// runtime assets and the stand-ins.
+// WritePackage writes the Portable Core of the reference package into
+// dir: the four inputs (the Host profile patched by hostOps), the derived
+// views and the runtime assets.
 func WritePackage(t testing.TB, dir string, hostOps ...contracttest.Op) {
 	t.Helper()
 	for _, name := range []string{contract.ContractFile, contract.TopologyFile, contract.HostProfileFile, contract.ExportProfileFile} {
@@ -90,9 +112,6 @@ func WritePackage(t testing.TB, dir string, hostOps ...contracttest.Op) {
 	}
 	for _, a := range []assets.Asset{assets.ErrorNormalizer, assets.WorkflowGuard} {
 		Write(t, filepath.Join(dir, a.Name()), a.Bytes())
-	}
-	for p, text := range Standins {
-		Write(t, filepath.Join(dir, filepath.FromSlash(p)), []byte(text))
 	}
 }
 
