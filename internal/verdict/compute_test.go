@@ -434,11 +434,20 @@ func TestCheckEvidenceRules(t *testing.T) {
 		}, verdict.RuleZeroWrites.ID},
 		{"attachment proof edited after hashing", func(t *testing.T, g *verdicttest.Green) {
 			proof, _ := firstCheck(t, g, "capabilities", upload, "runtime").Get("attachmentProof")
-			proof.(*canonjson.Object).Set("path", canonjson.Strings([]string{"other"}))
-		}, verdict.RuleAttachmentProof.ID},
+			proof.(*canonjson.Object).Set("sizeVerified", canonjson.Bool(false))
+		}, verdict.RuleAttachmentProof.ID + " /attachmentProof/traceEvidenceHash"},
+		{"attachment proof for another target", func(t *testing.T, g *verdicttest.Green) {
+			c := firstCheck(t, g, "capabilities", upload, "runtime")
+			proof, _ := c.Get("attachmentProof")
+			p := proof.(*canonjson.Object)
+			p.Set("path", canonjson.Strings([]string{"other"}))
+			trace := verdict.TraceDigest(p)
+			p.Set("traceEvidenceHash", canonjson.String(trace))
+			c.Set("evidenceHash", canonjson.String(trace))
+		}, verdict.RuleAttachmentProof.ID + " /attachmentProof"},
 		{"attachment check whose evidence is not its proof", func(t *testing.T, g *verdicttest.Green) {
 			firstCheck(t, g, "capabilities", upload, "runtime").Set("evidenceHash", canonjson.String(strings.Repeat("a", 64)))
-		}, verdict.RuleAttachmentProof.ID},
+		}, verdict.RuleAttachmentProof.ID + " /evidenceHash"},
 		{"attachment proof on a behavior check", func(t *testing.T, g *verdicttest.Green) {
 			proof, _ := firstCheck(t, g, "capabilities", upload, "runtime").Get("attachmentProof")
 			firstCheck(t, g, "capabilities", saveDraft, "behavior").Set("attachmentProof", canonjson.Clone(proof))
@@ -468,7 +477,10 @@ func TestCheckEvidenceRules(t *testing.T) {
 			r, _ := verdict.FromReport(b, "report.json", g.Report)
 			r.Evidence.Live = g.Live
 			ps := verdict.CheckEvidence(b, r.Evidence)
-			if !slices.ContainsFunc(ps, func(d diagnostic) bool { return d.Rule == tc.rule }) {
+			// rule is a rule ID, optionally followed by the suffix its
+			// finding's pointer must end with.
+			rule, suffix, _ := strings.Cut(tc.rule, " ")
+			if !slices.ContainsFunc(ps, func(d diagnostic) bool { return d.Rule == rule && strings.HasSuffix(d.Pointer, suffix) }) {
 				t.Errorf("want %s, got %v", tc.rule, ps)
 			}
 			for _, d := range ps {
@@ -606,6 +618,11 @@ func TestFromMatrixRecomputes(t *testing.T) {
 			func(t *testing.T, g *verdicttest.Green, kind, id, phase string) { g.FailCheck(t, kind, id, phase) },
 			func(t *testing.T, g *verdicttest.Green, kind, id, phase string) {
 				g.Phase(t, kind, id, phase).Set("status", canonjson.String("blocked"))
+			},
+			func(t *testing.T, g *verdicttest.Green, kind, id, phase string) {
+				// Failed although every recorded check passed (a run that
+				// timed out): only the row's reasons can say so.
+				g.Phase(t, kind, id, phase).Set("status", canonjson.String("failed"))
 			},
 			func(t *testing.T, g *verdicttest.Green, kind, id, phase string) {
 				g.Phase(t, kind, id, phase).Set("status", canonjson.String("requires-review"))
