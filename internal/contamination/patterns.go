@@ -216,7 +216,7 @@ func findAnchored(re *regexp.Regexp, text, hay []byte, anchors []string, near fu
 	var out [][]int
 	var seen map[int]bool // match starts already reported; made on the first match
 	for _, a := range anchors {
-		r := rarest(a)
+		r := rarestOf(a)
 		for off := 0; off < len(hay); {
 			j := bytes.IndexByte(hay[off:], a[r])
 			if j < 0 {
@@ -262,6 +262,27 @@ func findAnchored(re *regexp.Regexp, text, hay []byte, anchors []string, near fu
 // a rough guide: findAnchored looks for an anchor's rarest byte, which the
 // vectorised byte search skips through fastest.
 const byteRarity = "JQZXKVjqzxBGYWPFMUHCDLNORSTAEI_kvbgywpfm-umhdlcrsnioat"
+
+// rarestCache holds rarest's answer for every anchor of the detectors,
+// computed once.
+var rarestCache = func() map[string]int {
+	m := map[string]int{"://": rarest("://")}
+	for _, ds := range [][]detector{credentialDetectors, pathDetectors} {
+		for _, d := range ds {
+			for _, a := range d.anchors {
+				m[a] = rarest(a)
+			}
+		}
+	}
+	return m
+}()
+
+func rarestOf(a string) int {
+	if r, ok := rarestCache[a]; ok {
+		return r
+	}
+	return rarest(a)
+}
 
 // rarest returns the offset of the rarest byte of an anchor.
 func rarest(a string) int {

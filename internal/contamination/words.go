@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/diag"
 )
 
 // identifiers calls f with the bounds of every identifier-like token of
@@ -139,7 +140,7 @@ func valueStrings(v canonjson.Value, at string, f func(at, s string)) {
 		}
 	case *canonjson.Object:
 		for k, e := range v.All() {
-			p := at + "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
+			p := at + "/" + diag.EscapeToken(k)
 			f(p, k)
 			valueStrings(e, p, f)
 		}

@@ -332,7 +332,7 @@ func readReport(b *verdict.Baseline, pkg *pkgdir.Package, opts Options, res *Res
 		}
 		return nil, nil, err
 	}
-	vs, err := verdict.ValidateReport(data)
+	vs, err := verdict.ValidateReportValue(doc)
 	if err != nil {
 		return nil, doc, err
 	}

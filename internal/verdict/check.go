@@ -2,6 +2,7 @@ package verdict
 
 import (
 	_ "embed"
+	"encoding/json"
 	"fmt"
 	"sync"
 
@@ -77,6 +78,41 @@ func ValidateReport(doc []byte) ([]jsonschema.Violation, error) {
 	return s.Validate(doc)
 }
 
+// ValidateReportValue is ValidateReport for a report already decoded.
+func ValidateReportValue(doc canonjson.Value) ([]jsonschema.Violation, error) {
+	s, _, _, err := schemas()
+	if err != nil {
+		return nil, fmt.Errorf("verification report schema: %w", err)
+	}
+	return s.ValidateValue(plain(doc)), nil
+}
+
+// plain converts a value to the form the schema library validates: maps,
+// slices, json.Number for numbers (so that 1.0 stays a non-integer).
+func plain(v canonjson.Value) any {
+	switch v := v.(type) {
+	case canonjson.String:
+		return string(v)
+	case canonjson.Number:
+		return json.Number(v)
+	case canonjson.Bool:
+		return bool(v)
+	case canonjson.Array:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = plain(e)
+		}
+		return out
+	case *canonjson.Object:
+		out := make(map[string]any, v.Len())
+		for k, e := range v.All() {
+			out[k] = plain(e)
+		}
+		return out
+	}
+	return nil
+}
+
 // ValidateCheck validates one executed check against the report schema's
 // definition of an executed check.
 func ValidateCheck(v canonjson.Value) []jsonschema.Violation {
@@ -95,11 +131,7 @@ func validate(s *jsonschema.Schema, err error, v canonjson.Value) []jsonschema.V
 	if err != nil {
 		return []jsonschema.Violation{{Message: fmt.Sprintf("verification report schema: %v", err)}}
 	}
-	vs, err := s.Validate(canonjson.Encode(v))
-	if err != nil {
-		return []jsonschema.Violation{{Message: err.Error()}}
-	}
-	return vs
+	return s.ValidateValue(plain(v))
 }
 
 // Check is one executed check: a command that ran, its exit code and
