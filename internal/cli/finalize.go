@@ -46,8 +46,9 @@ Nothing is written unless every input holds up:
     writes, attachment proofs, every check the contract requires of a passed
     phase);
   - the evidence: each passed check's evidenceHash must be the SHA-256 of a
-    file in the evidence directory (by default the report's directory), which
-    must lie outside the package; symbolic links are not followed;
+    file in the evidence directory (by default the report's directory);
+    symbolic links are not followed; the report, the evidence and the live
+    files must lie outside the package;
   - the live evidence: per capability a tools/call of its own Tool, valid
     against its input schema, and a successful result meeting its output
     contract, without credentials, tokens or cookies;

@@ -14,7 +14,7 @@ import (
 var (
 	RuleEvidenceMissing = diag.Register("FINALIZE_EVIDENCE_MISSING", diag.Error, "a passed check's evidence is not in the evidence directory: edited after it was hashed, moved away, or never captured")
 	RuleEvidenceEscapes = diag.Register("FINALIZE_EVIDENCE_ESCAPES", diag.Error, "a symbolic link in the evidence directory leads outside it; evidence must live inside")
-	RuleEvidenceInside  = diag.Register("FINALIZE_EVIDENCE_INSIDE", diag.Error, "the verification report or its evidence lies inside the package; evidence stays outside the portable package")
+	RuleEvidenceInside  = diag.Register("FINALIZE_EVIDENCE_INSIDE", diag.Error, "the verification report, its evidence or the live evidence lies inside the package; evidence stays outside the portable package")
 )
 
 // evidenceIndex maps the SHA-256 of every regular file of the evidence

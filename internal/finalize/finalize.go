@@ -209,6 +209,13 @@ func Run(ctx context.Context, dir string, opts Options) *Result {
 	}
 
 	// 4. The live evidence.
+	for _, p := range opts.Live {
+		for _, f := range []string{p.Input, p.Result} {
+			if inside(pkg.Dir(), f) {
+				res.List.Add(RuleEvidenceInside.New(filepath.ToSlash(f), "the live evidence lies inside the package; keep verification evidence outside it"))
+			}
+		}
+	}
 	live, list, err := readLive(in.Contract, schemas, opts.Live)
 	res.List.Merge(list)
 	if err != nil {

@@ -203,6 +203,15 @@ func TestTamperedEvidence(t *testing.T) {
 		opts.EvidenceDir = t.TempDir()
 		refused(t, fx, opts, finalize.RuleEvidenceMissing.ID)
 	})
+	t.Run("live evidence inside the package", func(t *testing.T) {
+		fx := finalizetest.New(t)
+		inside := filepath.Join(fx.Dir, "live", "inputs.json")
+		data, _ := os.ReadFile(fx.LiveInput)
+		finalizetest.Write(t, inside, data)
+		opts := fx.Options()
+		opts.Live[0].Input = inside
+		refused(t, fx, opts, finalize.RuleEvidenceInside.ID)
+	})
 	t.Run("a report inside the package", func(t *testing.T) {
 		fx := finalizetest.New(t)
 		inside := filepath.Join(fx.Dir, "verification", "report.json")
