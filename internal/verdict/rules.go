@@ -34,7 +34,8 @@ func CheckEvidence(b *Baseline, ev *Evidence) []diag.Diagnostic {
 	k := &checker{b: b, ev: ev, seen: map[string]string{}}
 	for i := range ev.Capabilities {
 		if i < len(b.Capabilities) {
-			k.record(&ev.Capabilities[i], &b.Capabilities[i].Expected, b.Capabilities[i].ToolName, &b.Capabilities[i], true)
+			cb := &b.Capabilities[i]
+			k.record(&ev.Capabilities[i], cb.Expected, cb.ToolName, cb)
 		}
 	}
 	for j := range ev.Workflows {
@@ -46,7 +47,7 @@ func CheckEvidence(b *Baseline, ev *Evidence) []diag.Diagnostic {
 		if w.Entry >= 0 {
 			tool = b.Capabilities[w.Entry].ToolName
 		}
-		k.record(&ev.Workflows[j], &w.Expected, tool, nil, false)
+		k.record(&ev.Workflows[j], w.Expected, tool, nil)
 	}
 	return k.out
 }
@@ -62,9 +63,9 @@ func (k *checker) add(rule *diag.Rule, pointer, format string, args ...any) {
 	k.out = append(k.out, rule.New(k.ev.File, format, args...).AtPointer(pointer))
 }
 
-// record checks one record. cb is nil for workflows; capability says which
-// kind of record it is.
-func (k *checker) record(r *Record, expected *[]CheckRef, tool string, cb *CapabilityBase, capability bool) {
+// record checks one record: a capability's, or a workflow's when cb is nil.
+// tool is the Tool its runtime checks must call.
+func (k *checker) record(r *Record, expected []CheckRef, tool string, cb *CapabilityBase) {
 	inRecord := map[string]string{} // check key -> phase of its first use in this record
 	for pi := range r.Phases {
 		p := &r.Phases[pi]
@@ -81,7 +82,7 @@ func (k *checker) record(r *Record, expected *[]CheckRef, tool string, cb *Capab
 				k.add(RuleCheckReused, c.At, "check %q with the same command and evidence is already claimed by the %s phase; one result proves one phase", c.ID(), first)
 			} else if !dup {
 				inRecord[key] = p.Name
-				if capability {
+				if cb != nil {
 					if other, dup := k.seen[key]; dup {
 						k.add(RuleCheckReused, c.At, "check %q with the same command and evidence is already claimed at %s; a result of one capability never vouches for another", c.ID(), other)
 					} else {
@@ -93,7 +94,7 @@ func (k *checker) record(r *Record, expected *[]CheckRef, tool string, cb *Capab
 			k.proof(r, p, c, cb)
 		}
 		if p.Outcome() == Passed {
-			k.complete(r, p, *expected)
+			k.complete(r, p, expected)
 		}
 	}
 	if cb != nil && cb.AttachmentRuntime {
