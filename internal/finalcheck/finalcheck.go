@@ -39,7 +39,7 @@ var (
 	RuleFileMissing = diag.Register("FINAL_FILE_MISSING", diag.Error, "a final file is missing: the package was not finalized, or a final file was removed")
 	RuleReceipt     = diag.Register("FINAL_RECEIPT_MISMATCH", diag.Error, "the validation receipt does not record the current contract, bundle and draft")
 	RulePreflight   = diag.Register("FINAL_PREFLIGHT_MISMATCH", diag.Error, "the preflight report is not passed, records a check that did not pass, or hashes files as they no longer are")
-	RuleLive        = diag.Register("FINAL_LIVE_MISMATCH", diag.Error, "live-verification.json is malformed, names an undeclared capability twice or at all, or its status and digests do not follow from its entries")
+	RuleLive        = diag.Register("FINAL_LIVE_MISMATCH", diag.Error, "live-verification.json is malformed, names an undeclared capability or one capability twice, or its status and digests do not follow from its entries")
 	RuleMatrix      = diag.Register("FINAL_MATRIX_MISMATCH", diag.Error, "the final verification matrix differs from what the evidence it records gives")
 	RuleApproval    = diag.Register("FINAL_APPROVAL_MISMATCH", diag.Error, "the approval audit differs from the decisions the matrix gives, or hashes files as they no longer are")
 	RuleManifest    = diag.Register("FINAL_MANIFEST_MISMATCH", diag.Error, "the export manifest does not list every file of the package with its current SHA-256")
