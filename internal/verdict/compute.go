@@ -74,7 +74,8 @@ const (
 //	runtime  = behavior verified, runtime passed, live evidence exists and
 //	           a passed runtime check carries the capability's Tool and the
 //	           live digests, and, for a guarded write, every guarding
-//	           workflow bypass- and runtime-verified
+//	           workflow bypass- and runtime-verified; never for a write
+//	           whose protection is unresolved
 //	host     = host passed and the capability enabled by the Host
 //	approved = behavior, runtime, host (when required), not blocked, no
 //	           reason that blocks approval (readiness, missing evidence or
@@ -172,6 +173,11 @@ func capabilityRow(b *Baseline, ev *Evidence, m *Matrix, i int) (Row, []diag.Dia
 		workflowsApproved = workflowsApproved && w.Approved
 	}
 	if cb.Guarded && !workflowsReady {
+		out.RuntimeVerified = false
+	}
+	if cb.Unresolved {
+		// Nobody is known to protect the write: a call that happened to
+		// succeed proves nothing about running it safely.
 		out.RuntimeVerified = false
 	}
 	out.HostVerified = o[2] == Passed && cb.HostStatus == hostEnabled && !out.Blocked

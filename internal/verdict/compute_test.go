@@ -296,10 +296,11 @@ func TestStatusRules(t *testing.T) {
 			affected: []string{upload},
 		},
 		{
-			name:     "an unresolved write is never approved",
+			name:     "an unresolved write is never runtime-verified or approved",
 			baseline: func(b *verdict.Baseline) { b.Capabilities[3].Unresolved = true },
 			subject:  saveDraft,
-			want:     want{behavior: true, runtime: true, host: true, review: true, decision: "requires-review"},
+			want: want{behavior: true, host: true, review: true, decision: "requires-review",
+				reasons: []string{verdict.ReasonRuntimePending}},
 		},
 		{
 			name: "a guarded write without a workflow",
