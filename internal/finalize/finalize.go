@@ -197,7 +197,7 @@ func Run(ctx context.Context, dir string, opts Options) *Result {
 	if err != nil {
 		return fail(err)
 	}
-	schemas, err := compileSchemas(views)
+	schemas, err := newToolSchemas(views)
 	if err != nil {
 		return fail(err)
 	}

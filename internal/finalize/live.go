@@ -35,43 +35,49 @@ type LivePair struct {
 	Input, Result string
 }
 
-// toolSchemas are a capability's compiled input and output schemas.
+// toolSchemas are the capabilities' input and output schemas, from the
+// derived schema contract, compiled when first needed: only capabilities
+// with live evidence need them.
 type toolSchemas struct {
-	input, output *jsonschema.Schema
+	doc      canonjson.Value // function-core/schema-contract.json
+	compiled map[string]*jsonschema.Schema
 }
 
-// compileSchemas compiles the input and output schema of every capability
-// from the derived schema contract.
-func compileSchemas(views []derive.View) (map[string]toolSchemas, error) {
-	var doc canonjson.Value
+func newToolSchemas(views []derive.View) (*toolSchemas, error) {
+	ts := &toolSchemas{compiled: map[string]*jsonschema.Schema{}}
 	for _, v := range views {
 		if v.Path == derive.FunctionSchemaFile {
 			var err error
-			if doc, err = canonjson.Decode(v.Data); err != nil {
-				return nil, err
+			if ts.doc, err = canonjson.Decode(v.Data); err != nil {
+				return nil, fmt.Errorf("reading derived %s: %w", v.Path, err)
 			}
 		}
 	}
-	caps, _ := canonjson.Resolve(doc, "/capabilities")
-	out := map[string]toolSchemas{}
-	for _, c := range caps.(canonjson.Array) {
-		o := c.(*canonjson.Object)
-		id, _ := o.Get("capabilityId")
-		var ts toolSchemas
-		for _, k := range []struct {
-			key string
-			dst **jsonschema.Schema
-		}{{"inputSchema", &ts.input}, {"outputSchema", &ts.output}} {
-			s, _ := o.Get(k.key)
-			compiled, err := jsonschema.Compile(canonjson.Encode(s))
-			if err != nil {
-				return nil, fmt.Errorf("%s of %s: %w", k.key, id, err)
-			}
-			*k.dst = compiled
-		}
-		out[string(id.(canonjson.String))] = ts
+	return ts, nil
+}
+
+// schema returns the compiled inputSchema or outputSchema (key) of a
+// capability.
+func (ts *toolSchemas) schema(id, key string) (*jsonschema.Schema, error) {
+	if s, ok := ts.compiled[id+"/"+key]; ok {
+		return s, nil
 	}
-	return out, nil
+	caps, _ := canonjson.Resolve(ts.doc, "/capabilities")
+	list, _ := caps.(canonjson.Array)
+	for _, c := range list {
+		o, _ := c.(*canonjson.Object)
+		if cid, _ := o.Get("capabilityId"); cid != canonjson.String(id) {
+			continue
+		}
+		raw, _ := o.Get(key)
+		s, err := jsonschema.Compile(canonjson.Encode(raw))
+		if err != nil {
+			return nil, fmt.Errorf("%s of %s: %w", key, id, err)
+		}
+		ts.compiled[id+"/"+key] = s
+		return s, nil
+	}
+	return nil, fmt.Errorf("the schema contract has no %s of %s", key, id)
 }
 
 // liveEntry is one capability's live input or result.
@@ -83,14 +89,14 @@ type liveEntry struct {
 // liveReader reads live evidence.
 type liveReader struct {
 	c       *contract.Contract
-	schemas map[string]toolSchemas
+	schemas *toolSchemas
 	list    diag.List
 	errs    []error
 }
 
 // readLive reads the live pairs and returns the live evidence of each
 // capability: the digests of its Tool call and result, as given.
-func readLive(c *contract.Contract, schemas map[string]toolSchemas, pairs []LivePair) (map[string]verdict.Live, *diag.List, error) {
+func readLive(c *contract.Contract, schemas *toolSchemas, pairs []LivePair) (map[string]verdict.Live, *diag.List, error) {
 	r := &liveReader{c: c, schemas: schemas}
 	inputs, results := map[string]liveEntry{}, map[string]liveEntry{}
 	for _, p := range pairs {
@@ -261,7 +267,7 @@ func (r *liveReader) checkInput(cp *contract.Capability, e liveEntry) bool {
 		r.add(RuleLiveInputSchema, e.file, at+"/arguments", "arguments must be an object, got %s", canonjson.TypeName(args))
 		return false
 	}
-	return r.validate(RuleLiveInputSchema, r.schemas[cp.ID].input, e.file, at+"/arguments", args)
+	return r.validate(RuleLiveInputSchema, cp.ID, "inputSchema", e.file, at+"/arguments", args)
 }
 
 // checkResult checks a live result: a successful Tool result whose
@@ -306,11 +312,17 @@ func (r *liveReader) checkResult(cp *contract.Capability, e liveEntry) bool {
 			ok = false
 		}
 	}
-	return r.validate(RuleLiveOutput, r.schemas[cp.ID].output, e.file, e.at+"/structuredContent", sco) && ok
+	return r.validate(RuleLiveOutput, cp.ID, "outputSchema", e.file, e.at+"/structuredContent", sco) && ok
 }
 
-// validate validates v against a schema and reports each violation.
-func (r *liveReader) validate(rule *diag.Rule, s *jsonschema.Schema, file, at string, v canonjson.Value) bool {
+// validate validates v against a capability's inputSchema or outputSchema
+// (key) and reports each violation.
+func (r *liveReader) validate(rule *diag.Rule, id, key, file, at string, v canonjson.Value) bool {
+	s, err := r.schemas.schema(id, key)
+	if err != nil {
+		r.errs = append(r.errs, err)
+		return false
+	}
 	vs, err := s.Validate(canonjson.Encode(v))
 	if err != nil {
 		r.errs = append(r.errs, err)
