@@ -9,19 +9,22 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/diag"
-	"github.com/code2skill/code2skill/internal/finalcheck"
 	"github.com/code2skill/code2skill/internal/finalize"
+	"github.com/code2skill/code2skill/internal/strict"
 	"github.com/code2skill/code2skill/internal/verdict"
 )
 
 // finalValidator validates a package once finalize has written its final
-// files, and decides whether they stay. It is the final-files cross-check
-// alone until the strict validator (which runs the cross-check among its
-// rules) is plugged in here; the summary names the validator that ran.
+// files, and decides whether they stay: the full strict validator in final
+// mode, whose last stage is the final-files cross-check.
 var finalValidator = finalize.Validator{
-	Name:     "the final-files cross-check (the full strict validator did not run)",
-	Validate: finalcheck.CheckDir,
+	Name: "the strict validator (final)",
+	Validate: func(ctx context.Context, dir string, sources contract.Sources) (*diag.List, error) {
+		res := strict.Validate(ctx, dir, strict.Options{Sources: sources})
+		return &res.Diagnostics, res.Err
+	},
 }
 
 func finalizeCmd() *command {

@@ -18,6 +18,8 @@ import (
 	"github.com/code2skill/code2skill/internal/finalize"
 	"github.com/code2skill/code2skill/internal/finalize/finalizetest"
 	"github.com/code2skill/code2skill/internal/pkgdir"
+	"github.com/code2skill/code2skill/internal/reftest"
+	"github.com/code2skill/code2skill/internal/strict"
 	"github.com/code2skill/code2skill/internal/verdict"
 	"github.com/code2skill/code2skill/internal/verdict/verdicttest"
 )
@@ -36,34 +38,51 @@ func run(t *testing.T, fx *finalizetest.Fixture, opts finalize.Options) *finaliz
 func findings(l *diag.List) string { return contracttest.Findings(l) }
 
 // artifactSets are the ways of producing the reference package's generated
-// files that the end-to-end tests finalize. The compiled package (compile,
-// then the strict documents) belongs here next to the stand-ins.
-var artifactSets = map[string]finalizetest.Artifacts{
-	"stand-ins": finalizetest.WriteStandins,
+// files that the end-to-end tests finalize, each with the validator that
+// judges the result: stand-ins with the final-files cross-check alone, and
+// the compiled package (compile's runtime and the strict documents) with
+// the full strict validator, as code2skill finalize runs it.
+var artifactSets = map[string]struct {
+	artifacts finalizetest.Artifacts
+	validator finalize.Validator
+}{
+	"stand-ins": {finalizetest.WriteStandins, finalizetest.CrossCheck},
+	"compiled":  {reftest.WriteGenerated, strictValidator},
+}
+
+// strictValidator is the full strict validator in final mode.
+var strictValidator = finalize.Validator{
+	Name: "the strict validator (final)",
+	Validate: func(ctx context.Context, dir string, sources contract.Sources) (*diag.List, error) {
+		res := strict.Validate(ctx, dir, strict.Options{Sources: sources})
+		return &res.Diagnostics, res.Err
+	},
 }
 
 func TestFinalizeApproved(t *testing.T) {
-	for name, artifacts := range artifactSets {
-		t.Run(name, func(t *testing.T) { finalizeApproved(t, artifacts) })
+	for name, set := range artifactSets {
+		t.Run(name, func(t *testing.T) { finalizeApproved(t, set.artifacts, set.validator) })
 	}
 }
 
-func finalizeApproved(t *testing.T, artifacts finalizetest.Artifacts) {
+func finalizeApproved(t *testing.T, artifacts finalizetest.Artifacts, validator finalize.Validator) {
 	fx := finalizetest.NewWith(t, artifacts, verdicttest.FullHost...)
-	res := run(t, fx, fx.Options())
+	opts := fx.Options()
+	opts.Validator = validator
+	res := run(t, fx, opts)
 	if res.Failed || res.List.HasErrors() || res.Restored {
 		t.Fatalf("finalize failed:\n%s", findings(&res.List))
 	}
 	if !slices.Equal(res.Files, verdict.FinalFiles) || res.Matrix == nil || res.Matrix.Decision != "approved" {
 		t.Fatalf("files %v, matrix %+v", res.Files, res.Matrix)
 	}
-	if res.Validator != "the final-files cross-check" || res.LiveCapabilities != 5 || res.EvidenceChecked == 0 {
+	if res.Validator != validator.Name || res.LiveCapabilities != 5 || res.EvidenceChecked == 0 {
 		t.Errorf("result %+v", res)
 	}
 	first := finalizetest.Snapshot(t, fx.Dir)
 
 	// Finalize accepts its own output and gives the same bytes again.
-	res = run(t, fx, fx.Options())
+	res = run(t, fx, opts)
 	if res.Failed || res.List.HasErrors() {
 		t.Fatalf("second run:\n%s", findings(&res.List))
 	}

@@ -113,26 +113,46 @@ func Package(tb testing.TB, opts ...Option) string {
 	if ofReference {
 		core = referenceInputs(tb)
 	}
-	for _, f := range compiled(tb, core, files[compile.ToolDocsFile]) {
+	writeGenerated(tb, pkg, core, files[compile.ToolDocsFile], derive.Marker(views))
+	return pkg
+}
+
+// WriteGenerated writes what a Producer adds to a package whose Portable
+// Core and derived views are in dir: the reference tool docs, the runtime
+// compile writes from the package's own inputs, and the four documents
+// carrying the package's marker.
+func WriteGenerated(tb testing.TB, dir string) {
+	tb.Helper()
+	in, findings, err := derive.ReadInputs(dir)
+	if err != nil || findings.HasErrors() {
+		tb.Fatalf("reftest: reading %s: %v %v", dir, err, findings.Sorted())
+	}
+	toolDocs := read(tb, ToolDocsFile())
+	write(tb, dir, compile.ToolDocsFile, toolDocs)
+	writeGenerated(tb, dir, in, toolDocs, derive.Marker(derive.Views(in)))
+}
+
+// writeGenerated writes the compiled runtime of in and the documents with
+// the given marker into pkg.
+func writeGenerated(tb testing.TB, pkg string, in *derive.Inputs, toolDocs []byte, marker string) {
+	tb.Helper()
+	for _, f := range compiled(tb, in, toolDocs) {
 		write(tb, pkg, f.Path, f.Data)
 	}
-
 	// The documents carry the reference marker; a package built from a
 	// patched contract carries its own, as derive prints it.
-	marker := []byte(derive.Marker(views))
 	docsDir := DocumentsDir()
-	err = fs.WalkDir(os.DirFS(docsDir), ".", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(os.DirFS(docsDir), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
 		data := read(tb, filepath.Join(docsDir, filepath.FromSlash(p)))
-		write(tb, pkg, p, bytes.ReplaceAll(data, []byte(Marker), marker))
+		write(tb, pkg, p, bytes.ReplaceAll(data, []byte(Marker), []byte(marker)))
 		return nil
 	})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return pkg
 }
 
 // compiled compiles the Portable Core with the tool docs.

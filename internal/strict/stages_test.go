@@ -160,16 +160,15 @@ func TestFinalModeNeedsFinalFiles(t *testing.T) {
 	wantStage(t, res, strict.StageFinal, strict.Failed)
 	wantStage(t, res, strict.StageMatrix, strict.NotRun)
 
-	// With all five present their cross-check is reported as not run,
-	// never as passed.
+	// With all five present their cross-check runs: empty files fail it.
 	for _, f := range []string{"function-core/validation-receipt.json", "preflight-report.json", "live-verification.json", "approval-audit.json", "export-manifest.json"} {
 		writeFile(t, dir, f, "{}\n")
 	}
 	res = validate(t, dir, false)
-	wantFindings(t, res)
-	if s := wantStage(t, res, strict.StageFinal, strict.NotRun); !strings.Contains(s.Note, "not built") {
-		t.Errorf("final stage note %q does not say the cross-check did not run", s.Note)
+	if !res.Diagnostics.Has(mustRule(t, "FINAL_RECEIPT_MISMATCH")) || !res.Diagnostics.Has(mustRule(t, "FINAL_MANIFEST_MISMATCH")) {
+		t.Errorf("empty final files passed the cross-check:\n%s", findingsText(res))
 	}
+	wantStage(t, res, strict.StageFinal, strict.Failed)
 }
 
 // Every derived view must equal its derivation; the finding names the view

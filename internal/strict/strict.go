@@ -34,6 +34,7 @@ import (
 	"github.com/code2skill/code2skill/internal/contractcheck"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/finalcheck"
 	"github.com/code2skill/code2skill/internal/pkgdir"
 	"github.com/code2skill/code2skill/internal/strictjs"
 )
@@ -181,7 +182,7 @@ func (v *validator) run() {
 		return
 	}
 	v.matrix(views, sound)
-	v.final()
+	v.final(in, sound)
 }
 
 // files inventories the package and checks that every base file is there.
@@ -322,7 +323,7 @@ func (v *validator) matrix(views []derive.View, sound bool) {
 }
 
 // final checks the files finalize writes, after finalization.
-func (v *validator) final() {
+func (v *validator) final(in *derive.Inputs, sound bool) {
 	if v.opts.PreFinalize {
 		v.skip(StageFinal, "--pre-finalize: the package is not finalized yet")
 		return
@@ -333,10 +334,14 @@ func (v *validator) final() {
 		v.record(StageFinal, "", ds)
 		return
 	}
-	// TODO(finalize): cross-check the final files (receipt, preflight,
-	// live verification, approval audit, manifest) and the final matrix
-	// here; until then the stage only checks that they exist.
-	v.skip(StageFinal, "the final files are present; their cross-check is not built into this version")
+	if !sound {
+		v.skip(StageFinal, unsound)
+		return
+	}
+	// The receipt, preflight report, live verification, approval audit
+	// and manifest against the package, and the final matrix recomputed
+	// from the evidence it records.
+	v.record(StageFinal, "", finalcheck.Check(v.pkg, in).Sorted())
 }
 
 // record adds the outcome of a stage that ran, and its findings.

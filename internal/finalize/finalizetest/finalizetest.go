@@ -27,6 +27,7 @@ import (
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/finalcheck"
 	"github.com/code2skill/code2skill/internal/finalize"
+	"github.com/code2skill/code2skill/internal/reftest"
 	"github.com/code2skill/code2skill/internal/verdict/verdicttest"
 )
 
@@ -69,7 +70,7 @@ func WriteStandins(tb testing.TB, dir string) {
 
 // New lays out the reference package with stand-ins (its Host profile
 // patched by hostOps) and its green evidence in a new temporary
-// directory: the package in <tmp>/pkg, the evidence in
+// directory: the package in <tmp>/sample-request, the evidence in
 // <tmp>/verification.
 func New(t testing.TB, hostOps ...contracttest.Op) *Fixture {
 	t.Helper()
@@ -81,7 +82,7 @@ func NewWith(t testing.TB, artifacts Artifacts, hostOps ...contracttest.Op) *Fix
 	t.Helper()
 	root := t.TempDir()
 	fx := &Fixture{
-		Dir:         filepath.Join(root, "pkg"),
+		Dir:         filepath.Join(root, reftest.Name),
 		EvidenceDir: filepath.Join(root, "verification"),
 		Inputs:      verdicttest.Inputs(t, hostOps...),
 	}

@@ -1,1 +1,0 @@
-// MCP server stand-in: finalize hashes this file; strict validate judges it.
