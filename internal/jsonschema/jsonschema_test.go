@@ -1,8 +1,11 @@
 package jsonschema
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/code2skill/code2skill/internal/canonjson"
 )
 
 const outputSchema = `{
@@ -72,5 +75,30 @@ func TestCompileErrors(t *testing.T) {
 func TestPointerEscapes(t *testing.T) {
 	if got := pointer([]string{"a/b", "c~d", "0"}); got != "/a~1b/c~0d/0" {
 		t.Errorf("pointer = %q", got)
+	}
+}
+
+func TestNativeMatchesDecode(t *testing.T) {
+	s, err := Compile([]byte(outputSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, doc := range []string{
+		`{"status": 200, "data": {"items": [{"id": "a", "url": null}]}}`,
+		`{"status": 200.0, "data": {"items": [{"id": ""}]}}`,
+		`{"status": true, "data": []}`,
+	} {
+		v, err := canonjson.Decode([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := s.Validate([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := s.ValidateValue(Native(v))
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: ValidateValue(Native) = %v, Validate = %v", doc, got, want)
+		}
 	}
 }
