@@ -2,9 +2,9 @@
 // mcp-tool/schema-contract.json registered with its schemas (zod 4's
 // z.fromJSONSchema(schema).meta(schema), as SDK 1.32.2 needs), a
 // first-statement dry-run guard, the named Function in a try, and
-// normalizeToolError with the literal policy in the catch. The test writes
-// mcp-tool/index.mjs as `const ADAPTER_FAULTS = {...};` followed by this
-// file, so that one fault can break one behaviour.
+// normalizeToolError with the literal policy in the catch. The package's
+// mcp-tool/index.mjs calls serve with the faults of each capability's Tool,
+// so that one fault can break one behaviour.
 
 import { McpServer, StdioServerTransport, z } from './runtime.mjs';
 import * as functions from '../function-core/index.mjs';
@@ -32,10 +32,16 @@ function outputSchema(schema) {
 
 const project = (value, isError) => ({ structuredContent: value, content: [{ type: 'text', text: JSON.stringify(value) }], isError });
 
-const server = new McpServer({ name: `${contract.contractId}-capabilities`, version: '1' });
-for (const c of contract.capabilities) {
+export async function serve(adapterFaults = {}) {
+  const server = new McpServer({ name: `${contract.contractId}-capabilities`, version: '1' });
+  for (const c of contract.capabilities) {
+    register(server, c, adapterFaults[c.capabilityId] || {});
+  }
+  await server.connect(new StdioServerTransport());
+}
+
+function register(server, c, faults) {
   const fn = functions[c.functionExport];
-  const faults = ADAPTER_FAULTS[c.capabilityId] || {};
   server.registerTool(c.toolName, {
     title: c.toolName,
     description: c.toolName,
@@ -60,8 +66,6 @@ for (const c of contract.capabilities) {
     }
   });
 }
-
-await server.connect(new StdioServerTransport());
 
 // alter changes the first string inside value.
 function alter(value) {
