@@ -52,6 +52,7 @@ func commands() []*command {
 		probeCmd(),
 		rulesCmd(),
 		skillsCmd(),
+		vectorsCmd(),
 		versionCmd(),
 	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"github.com/code2skill/code2skill/assets"
 	"github.com/code2skill/code2skill/internal/golden"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/vectors/vectorstest"
 )
 
 // scriptParams configures the CLI scripts:
@@ -22,7 +24,10 @@ import (
 //   - "link-node-modules DIR" hard-links the pinned npm install into DIR,
 //     so that a fixture package behaves as after "npm ci" without a network;
 //   - "mcp-runtime PKG" writes PKG/mcp-tool/runtime.mjs, the self-contained
-//     MCP runtime a strict package ships, bundled from the pinned install.
+//     MCP runtime a strict package ships, bundled from the pinned install;
+//   - "strict-package SOURCE DIR [FAULTS]" writes a strict test package
+//     built from a known contract (vectorstest.Sources) with its
+//     hand-written Function core, FAULTS being vectorstest.Faults as JSON.
 func scriptParams(t *testing.T) testscript.Params {
 	repo, err := filepath.Abs("../..")
 	if err != nil {
@@ -73,6 +78,18 @@ func scriptParams(t *testing.T) testscript.Params {
 					ts.Fatalf("the pinned npm packages are not installed: run \"npm ci\" at the repository root (%v)", err)
 				}
 				ts.Check(testnode.Link(src, filepath.Join(ts.MkAbs(args[0]), "node_modules")))
+			},
+			"strict-package": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) < 2 || len(args) > 3 {
+					ts.Fatalf("usage: strict-package SOURCE DIR [FAULTS]")
+				}
+				var faults vectorstest.Faults
+				if len(args) == 3 {
+					ts.Check(json.Unmarshal([]byte(args[2]), &faults))
+				}
+				js, err := testnode.BundleMCPRuntime(filepath.Join(repo, "node_modules"), assets.RuntimeEntry.Bytes())
+				ts.Check(err)
+				ts.Check(vectorstest.Build(ts.MkAbs(args[1]), args[0], faults, js))
 			},
 			"mcp-runtime": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 1 {
