@@ -28,6 +28,10 @@ type Summary struct {
 	// probe did not make; RuntimeVerificationRequired is then true.
 	BusinessCallsNotRun         []string `json:"businessCallsNotRun,omitempty"`
 	RuntimeVerificationRequired bool     `json:"runtimeVerificationRequired"`
+
+	// GeneratedDryRunCases names the write tools whose dry-run case was
+	// generated from the contract rather than given.
+	GeneratedDryRunCases []string `json:"generatedDryRunCases"`
 }
 
 // Summary returns the JSON summary of the result.
@@ -49,6 +53,7 @@ func (r *Result) Summary() *Summary {
 	if s.Tools == nil {
 		s.Tools = []*ToolStatus{}
 	}
+	s.GeneratedDryRunCases = append([]string{}, r.GeneratedDryRunCases...)
 	if r.Offline {
 		s.BusinessCallsNotRun = []string{}
 		for _, t := range r.Tools {
@@ -97,6 +102,9 @@ func (r *Result) Line(dir string) string {
 		if n := k.count.Passed + k.count.Failed; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d/%d %s", k.count.Passed, n, k.name))
 		}
+	}
+	if n := len(r.GeneratedDryRunCases); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d dry-run case(s) generated from the contract (%s)", n, strings.Join(r.GeneratedDryRunCases, ", ")))
 	}
 	switch r.UnknownToolAnswer {
 	case AnswerProtocolError:
