@@ -102,3 +102,28 @@ func TestNativeMatchesDecode(t *testing.T) {
 		}
 	}
 }
+
+func TestCompilerCompilesMany(t *testing.T) {
+	c := NewCompiler()
+	a, err := c.Compile([]byte(`{"type": "string", "maxLength": 2}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := c.Compile([]byte(outputSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vs, _ := a.Validate([]byte(`"abc"`)); len(vs) != 1 {
+		t.Errorf("first schema: %v, want one violation", vs)
+	}
+	if vs, _ := b.Validate([]byte(`{"status": 200, "data": {"items": []}}`)); len(vs) != 0 {
+		t.Errorf("second schema: %v, want none", vs)
+	}
+	if _, err := c.Compile([]byte(`{"type": "text"}`)); err == nil || strings.Contains(err.Error(), "mem:") {
+		t.Errorf("bad schema: %v, want an error naming no internal resource", err)
+	}
+	// A failed compilation leaves the compiler usable.
+	if _, err := c.Compile([]byte(`{"type": "integer"}`)); err != nil {
+		t.Errorf("after a failure: %v", err)
+	}
+}
