@@ -100,13 +100,14 @@ type Evaluator struct {
 // not compile.
 func New(g *contract.Goal) (*Evaluator, error) {
 	e := &Evaluator{goal: g, schemas: map[string]*jsonschema.Schema{}}
+	comp := jsonschema.NewCompiler()
 	for i := range g.InformationNeeds {
 		n := &g.InformationNeeds[i]
 		schema := n.Schema
 		if schema == nil {
 			schema = canonjson.NewObject(canonjson.Member{Key: "type", Value: canonjson.String(n.Type)})
 		}
-		s, err := jsonschema.Compile(canonjson.Encode(schema))
+		s, err := comp.Compile(canonjson.Encode(schema))
 		if err != nil {
 			return nil, fmt.Errorf("goal %q need %q: %w", g.ID, n.ID, err)
 		}

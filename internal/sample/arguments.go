@@ -105,13 +105,39 @@ func schemaAt(s canonjson.Value, path []string) (canonjson.Value, bool) {
 // or False) while the arguments stay valid against the input schema: values
 // are set from the schema's samples or the condition's own operands,
 // optional members are removed, and every change is checked with a JSON
-// Schema validator. ok is false when no such change was found.
+// Schema validator. ok is false when no such change was found. A caller
+// solving many conditions over one schema uses a Solver.
 func Solve(cond canonjson.Value, want condition.Truth, args *canonjson.Object, inputSchema canonjson.Value) (*canonjson.Object, bool) {
-	v, err := jsonschema.Compile(canonjson.Encode(inputSchema))
+	sv, err := NewSolver(inputSchema)
 	if err != nil {
 		return nil, false
 	}
-	sv := &solver{schema: inputSchema, validator: v}
+	return sv.Solve(cond, want, args)
+}
+
+// Solver solves conditions within one input schema, compiled once.
+type Solver struct {
+	schema    canonjson.Value
+	validator *jsonschema.Schema
+}
+
+// NewSolver compiles an input schema for Solve.
+func NewSolver(inputSchema canonjson.Value) (*Solver, error) {
+	v, err := jsonschema.Compile(canonjson.Encode(inputSchema))
+	if err != nil {
+		return nil, err
+	}
+	return SolverFor(inputSchema, v), nil
+}
+
+// SolverFor returns a Solver over an input schema the caller has already
+// compiled (compiled must be inputSchema's).
+func SolverFor(inputSchema canonjson.Value, compiled *jsonschema.Schema) *Solver {
+	return &Solver{schema: inputSchema, validator: compiled}
+}
+
+// Solve is the package's Solve over the solver's schema.
+func (sv *Solver) Solve(cond canonjson.Value, want condition.Truth, args *canonjson.Object) (*canonjson.Object, bool) {
 	out := canonjson.Clone(args).(*canonjson.Object)
 	if !sv.solve(cond, want, out) {
 		return nil, false
@@ -119,17 +145,11 @@ func Solve(cond canonjson.Value, want condition.Truth, args *canonjson.Object, i
 	return out, condition.Eval(cond, condition.Values(out)) == want
 }
 
-// solver changes arguments within an input schema.
-type solver struct {
-	schema    canonjson.Value
-	validator *jsonschema.Schema
-}
-
-func (sv *solver) valid(args *canonjson.Object) bool {
+func (sv *Solver) valid(args *canonjson.Object) bool {
 	return len(sv.validator.ValidateValue(jsonschema.Native(args))) == 0
 }
 
-func (sv *solver) solve(cond canonjson.Value, want condition.Truth, args *canonjson.Object) bool {
+func (sv *Solver) solve(cond canonjson.Value, want condition.Truth, args *canonjson.Object) bool {
 	s := sv.schema
 	o, ok := cond.(*canonjson.Object)
 	if !ok {
