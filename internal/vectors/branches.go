@@ -42,7 +42,7 @@ func (k *capPlan) conditionalBranches(ch *check) {
 	for _, in := range k.cp.Inputs {
 		for i, cond := range in.RequiredWhen {
 			label := fmt.Sprintf("%s requiredWhen[%d]", in.Name, i)
-			on, okOn := sample.Solve(cond.Raw, condition.True, k.args, schema)
+			on, okOn := k.solve(cond.Raw, condition.True, k.args)
 			if !okOn {
 				ch.unbuilt(label+" active", "no valid arguments make the condition true")
 			} else {
@@ -65,7 +65,7 @@ func (k *capPlan) conditionalBranches(ch *check) {
 					ch.unbuilt(label+" active, input present", "no otherwise valid arguments hold the condition with the input present")
 				}
 			}
-			off, okOff := sample.Solve(cond.Raw, condition.False, k.args, schema)
+			off, okOff := k.solve(cond.Raw, condition.False, k.args)
 			if okOff {
 				off = canonjson.Clone(off).(*canonjson.Object)
 				off.Delete(in.Name)
@@ -80,7 +80,7 @@ func (k *capPlan) conditionalBranches(ch *check) {
 		}
 		for i, cond := range in.ForbiddenWhen {
 			label := fmt.Sprintf("%s forbiddenWhen[%d]", in.Name, i)
-			on, ok := sample.Solve(cond.Raw, condition.True, k.args, schema)
+			on, ok := k.solve(cond.Raw, condition.True, k.args)
 			if ok {
 				on, ok = withInput(on, in.Name)
 			}
@@ -90,7 +90,7 @@ func (k *capPlan) conditionalBranches(ch *check) {
 			} else {
 				ch.unbuilt(label+" active", "no valid arguments hold the condition with the input present")
 			}
-			off, ok := sample.Solve(cond.Raw, condition.False, k.args, schema)
+			off, ok := k.solve(cond.Raw, condition.False, k.args)
 			if ok {
 				off, ok = withInput(off, in.Name)
 			}
@@ -151,7 +151,7 @@ func (k *capPlan) optionalOmission(ch *check) {
 				}
 				if i := k.stepOf(b); i >= 0 && i < len(r.dispatches) {
 					v, there := sent(r.dispatches[i], b)
-					j.that(!there, "the request leaves "+name+" out", "step %d sends %s at %s %s", i, compact(v), b.Location, strings.Join(b.Path, "."))
+					j.that(!there, "the request leaves "+name+" out", "step %d sends %s at %s %s", i, show(v), b.Location, strings.Join(b.Path, "."))
 				}
 			}
 		}, c)
@@ -233,7 +233,7 @@ func (k *capPlan) attachmentContract(ch *check) {
 				continue
 			}
 			got, _ := sent(r.dispatches[i], contract.Binding{Location: cb.Location, Path: cb.Path})
-			j.that(condEqual(got, resolvedContent(cb.InputName)), what, "found %s", compact(got))
+			j.that(condEqual(got, resolvedContent(cb.InputName)), what, "found %s", show(got))
 			marker := string(rawGrantMarker(cb.InputName))
 			forwarded := false
 			for _, d := range r.dispatches {
@@ -347,9 +347,9 @@ func (k *capPlan) businessError(ch *check) {
 			return
 		}
 		v := asObject(r.value)
-		j.that(str(get(v, "code")) == "SYNTHETIC_BUSINESS_RULE", "the business code is kept", "code %s", compact(get(v, "code")))
+		j.that(str(get(v, "code")) == "SYNTHETIC_BUSINESS_RULE", "the business code is kept", "code %s", show(get(v, "code")))
 		notRetryable(j, v)
-		j.that(get(asObject(get(v, "details")), "outcomeKnown") == canonjson.Bool(true), "details.outcomeKnown is true", "details %s", compact(get(v, "details")))
+		j.that(get(asObject(get(v, "details")), "outcomeKnown") == canonjson.Bool(true), "details.outcomeKnown is true", "details %s", show(get(v, "details")))
 	}, n)
 	if !k.http {
 		return
@@ -425,16 +425,16 @@ func (k *capPlan) dryRunEquality(ch *check) {
 		}
 		j.that(len(r.dispatches) == 0, "the dry-run dispatches nothing", "%d dispatch(es)", len(r.dispatches))
 		res := asObject(r.value)
-		j.that(get(res, "isError") == canonjson.Bool(false), "isError is false", "isError %s", compact(get(res, "isError")))
+		j.that(get(res, "isError") == canonjson.Bool(false), "isError is false", "isError %s", show(get(res, "isError")))
 		sc := asObject(get(res, "structuredContent"))
 		keys := sc.Keys()
 		j.that(len(keys) == 4 && sc.Has("dryRun") && sc.Has("validatedInput") && sc.Has("operationPolicy") && sc.Has("operationSummary"),
 			"structuredContent is exactly {dryRun, validatedInput, operationPolicy, operationSummary}", "keys %q", keys)
-		j.that(get(sc, "dryRun") == canonjson.Bool(true), "dryRun is true", "dryRun %s", compact(get(sc, "dryRun")))
-		j.that(condEqual(get(sc, "validatedInput"), k.args), "validatedInput is exactly the arguments", "validatedInput %s, arguments %s", compact(get(sc, "validatedInput")), compact(k.args))
-		j.that(condEqual(get(sc, "operationPolicy"), k.policy), "operationPolicy is the contract's", "found %s", compact(get(sc, "operationPolicy")))
-		j.that(condEqual(get(sc, "operationSummary"), k.tool.OperationSummary), "operationSummary is the derived one", "found %s", compact(get(sc, "operationSummary")))
-		j.that(textMatches(res, sc), "a text block holds the same JSON", "content %s", compact(get(res, "content")))
+		j.that(get(sc, "dryRun") == canonjson.Bool(true), "dryRun is true", "dryRun %s", show(get(sc, "dryRun")))
+		j.that(condEqual(get(sc, "validatedInput"), k.args), "validatedInput is exactly the arguments", "validatedInput %s, arguments %s", show(get(sc, "validatedInput")), show(k.args))
+		j.that(condEqual(get(sc, "operationPolicy"), k.policy), "operationPolicy is the contract's", "found %s", show(get(sc, "operationPolicy")))
+		j.that(condEqual(get(sc, "operationSummary"), k.tool.OperationSummary), "operationSummary is the derived one", "found %s", show(get(sc, "operationSummary")))
+		j.that(textMatches(res, sc), "a text block holds the same JSON", "content %s", show(get(res, "content")))
 	}, dry)
 	ch.add("real call sends what the Function sends for validatedInput", func(j *judge) {
 		rr, rd := first(real), first(direct)
@@ -444,11 +444,11 @@ func (k *capPlan) dryRunEquality(ch *check) {
 			return
 		}
 		res := asObject(rr.value)
-		j.that(get(res, "isError") == canonjson.Bool(false), "isError is false", "%s", compact(rr.value))
+		j.that(get(res, "isError") == canonjson.Bool(false), "isError is false", "%s", show(rr.value))
 		j.that(condEqual(get(rr.raw, "dispatches"), get(rd.raw, "dispatches")), "the real call dispatches exactly what the Function dispatches",
-			"callback %s, Function %s", compact(get(rr.raw, "dispatches")), compact(get(rd.raw, "dispatches")))
+			"callback %s, Function %s", show(get(rr.raw, "dispatches")), show(get(rd.raw, "dispatches")))
 		j.that(condEqual(get(res, "structuredContent"), rd.value), "structuredContent is the Function's result", "callback %s, Function %s",
-			compact(get(res, "structuredContent")), compact(rd.value))
+			show(get(res, "structuredContent")), show(rd.value))
 	}, real, direct)
 }
 

@@ -37,6 +37,7 @@ type capPlan struct {
 	// of a host-approved-reference capability (nil otherwise).
 	attachments *canonjson.Object
 	schemaErr   error
+	solver      *sample.Solver
 }
 
 // resolvedContent is the synthetic content a Host resolves an approved
@@ -56,6 +57,9 @@ func newCapPlan(p *planner, i int) *capPlan {
 	}
 	if k.output, err = p.compile(k.tool.OutputSchema); err != nil && k.schemaErr == nil {
 		k.schemaErr = fmt.Errorf("the derived outputSchema does not compile: %w", err)
+	}
+	if k.schemaErr == nil {
+		k.solver = sample.SolverFor(k.tool.InputSchema, k.input)
 	}
 	if rp := cp.RuntimeProtection; rp != nil && rp.Mode == contract.ProtectionDeterministicWorkflow {
 		if w, ok := c.Workflow(rp.WorkflowID); ok {
@@ -130,6 +134,15 @@ func rawGrantMarker(input string) canonjson.String {
 	return canonjson.String("code2skill-raw-grant-" + input)
 }
 
+// solve changes arguments so that cond evaluates to want, within the input
+// schema (sample.Solve).
+func (k *capPlan) solve(cond canonjson.Value, want condition.Truth, args *canonjson.Object) (*canonjson.Object, bool) {
+	if k.solver == nil {
+		return nil, false
+	}
+	return k.solver.Solve(cond, want, args)
+}
+
 // valid reports whether arguments satisfy the derived input schema.
 func (k *capPlan) valid(args *canonjson.Object) bool {
 	return k.input != nil && len(k.input.ValidateValue(jsonschema.Native(args))) == 0
@@ -158,7 +171,7 @@ func (k *capPlan) settle(args *canonjson.Object) (*canonjson.Object, error) {
 		for _, c := range k.functionConstraints() {
 			if condition.Eval(c.If.Raw, condition.Values(args)) == condition.True &&
 				condition.Eval(c.Then.Raw, condition.Values(args)) != condition.True {
-				fixed, ok := sample.Solve(c.Then.Raw, condition.True, args, k.tool.InputSchema)
+				fixed, ok := k.solve(c.Then.Raw, condition.True, args)
 				if !ok {
 					return nil, fmt.Errorf("no valid arguments satisfy constraint %q", c.ID)
 				}

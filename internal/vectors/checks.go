@@ -110,7 +110,7 @@ func (k *capPlan) result(j *judge, r *run, status canonjson.Value) {
 		return
 	}
 	if got := get(res, "status"); !condEqual(got, status) {
-		j.that(false, "the result's status is the accepted status", "status %s, want %s", compact(got), compact(status))
+		j.that(false, "the result's status is the accepted status", "status %s, want %s", show(got), show(status))
 	}
 	data := asObject(get(res, "data"))
 	if j.that(data != nil, "the result's data is an object", "data is %s", canonjson.TypeName(get(res, "data"))) {
@@ -227,8 +227,8 @@ func (k *capPlan) invalidCases() []invalidCase {
 				out = append(out, invalidCase{"constraint " + c.ID + " broken", a})
 			}
 		case c.If != nil && c.Then != nil:
-			if a, ok := sample.Solve(c.If.Raw, condition.True, k.args, k.tool.InputSchema); ok {
-				if a, ok = sample.Solve(c.Then.Raw, condition.False, a, k.tool.InputSchema); ok &&
+			if a, ok := k.solve(c.If.Raw, condition.True, k.args); ok {
+				if a, ok = k.solve(c.Then.Raw, condition.False, a); ok &&
 					condition.Eval(c.If.Raw, condition.Values(a)) == condition.True {
 					out = append(out, invalidCase{"constraint " + c.ID + " broken", a})
 				}
@@ -309,23 +309,23 @@ func (k *capPlan) envelope(j *judge, normalized canonjson.Value) {
 	}
 	code, _ := atPath(normalized, ec.CodePath)
 	s, ok := code.(canonjson.String)
-	j.that(ok && s != "", "a non-empty code at "+strings.Join(ec.CodePath, "."), "found %s", compact(code))
+	j.that(ok && s != "", "a non-empty code at "+strings.Join(ec.CodePath, "."), "found %s", show(code))
 	msg, _ := atPath(normalized, ec.MessagePath)
 	_, ok = msg.(canonjson.String)
-	j.that(ok, "a message at "+strings.Join(ec.MessagePath, "."), "found %s", compact(msg))
+	j.that(ok, "a message at "+strings.Join(ec.MessagePath, "."), "found %s", show(msg))
 	details, _ := atPath(normalized, ec.DetailsPath)
-	j.that(asObject(details) != nil, "details at "+strings.Join(ec.DetailsPath, "."), "found %s", compact(details))
+	j.that(asObject(details) != nil, "details at "+strings.Join(ec.DetailsPath, "."), "found %s", show(details))
 	if ec.RetryabilityPath != nil {
 		r, _ := atPath(normalized, ec.RetryabilityPath)
 		_, ok = r.(canonjson.Bool)
-		j.that(ok, "a boolean at "+strings.Join(ec.RetryabilityPath, "."), "found %s", compact(r))
+		j.that(ok, "a boolean at "+strings.Join(ec.RetryabilityPath, "."), "found %s", show(r))
 	}
 }
 
 // notRetryable asserts a normalised error says retryable: false.
 func notRetryable(j *judge, normalized canonjson.Value) {
 	r := get(asObject(normalized), "retryable")
-	j.that(r == canonjson.Bool(false), "not retryable", "retryable is %s", compact(r))
+	j.that(r == canonjson.Bool(false), "not retryable", "retryable is %s", show(r))
 }
 
 // exactBinding: the valid call dispatches exactly the requests the bindings
@@ -350,7 +350,7 @@ func (k *capPlan) exactBinding(ch *check) {
 			out := k.responses[k.outputStepIndex()]
 			res := asObject(r.value)
 			j.that(condEqual(get(res, "status"), canonjson.Number(itoa(out.status))) && condEqual(get(res, "data"), out.data),
-				"the result maps the output step's response", "result %s, response status %d data %s", compact(r.value), out.status, compact(out.data))
+				"the result maps the output step's response", "result %s, response status %d data %s", show(r.value), out.status, show(out.data))
 		}
 	}, c)
 	status := int64(500)
@@ -368,7 +368,7 @@ func (k *capPlan) exactBinding(ch *check) {
 		j.that(len(r.dispatches) == 1, "the first step is dispatched once and nothing after it", "%d dispatch(es)", len(r.dispatches))
 		if r.outcome == outcomeThrew {
 			code := str(get(asObject(r.normalized), "code"))
-			j.that(code != "", "the normalised error has a code", "normalised %s", compact(r.normalized))
+			j.that(code != "", "the normalised error has a code", "normalised %s", show(r.normalized))
 			notRetryable(j, r.normalized)
 		}
 	}, bad)
@@ -508,7 +508,7 @@ func (k *capPlan) dynamicValues(ch *check) {
 				ga, gb := guardedInput(ra), guardedInput(rb)
 				j.that(condEqual(get(ga, name), va) && condEqual(get(gb, name), vb),
 					"input "+name+" reaches the dispatch with each call's own value", "dispatched %s and %s, sent %s and %s",
-					compact(get(ga, name)), compact(get(gb, name)), compact(va), compact(vb))
+					show(get(ga, name)), show(get(gb, name)), show(va), show(vb))
 				observed++
 				continue
 			}
@@ -520,10 +520,10 @@ func (k *capPlan) dynamicValues(ch *check) {
 				sa, _ := sent(ra.dispatches[i], bd)
 				sb, _ := sent(rb.dispatches[i], bd)
 				if bd.Location == "path" {
-					j.that(sa != sb, "input "+name+" reaches the URL with each call's own value", "both calls sent %s", compact(sa))
+					j.that(sa != sb, "input "+name+" reaches the URL with each call's own value", "both calls sent %s", show(sa))
 				} else {
 					j.that(condEqual(sa, va) && condEqual(sb, vb), "input "+name+" reaches the request with each call's own value",
-						"sent %s and %s, given %s and %s", compact(sa), compact(sb), compact(va), compact(vb))
+						"sent %s and %s, given %s and %s", show(sa), show(sb), show(va), show(vb))
 				}
 				observed++
 			}
@@ -534,7 +534,7 @@ func (k *capPlan) dynamicValues(ch *check) {
 			wa, _ := atPath(k.responses[k.outputStepIndex()].data, p)
 			wb, _ := atPath(dataB, p)
 			j.that(condEqual(da, wa) && condEqual(db, wb), "output "+strings.Join(p, ".")+" carries each response's own value",
-				"returned %s and %s, answered %s and %s", compact(da), compact(db), compact(wa), compact(wb))
+				"returned %s and %s, answered %s and %s", show(da), show(db), show(wa), show(wb))
 			observed++
 		}
 		if observed == 0 {

@@ -9,6 +9,7 @@ import (
 	"github.com/code2skill/code2skill/internal/condition"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/goalstate"
+	"github.com/code2skill/code2skill/internal/jsonschema"
 	"github.com/code2skill/code2skill/internal/sample"
 )
 
@@ -26,15 +27,16 @@ type goalPlan struct {
 	g       *contract.Goal
 	eval    *goalstate.Evaluator
 	samples *canonjson.Object // informationId -> sample
-	schema  *canonjson.Object // an object schema over the needs, for the condition solver
+	solver  *sample.Solver    // over an object schema of the needs
 	err     error
+	vectors map[string][]*vector // built goal vectors, by check suffix
 }
 
 func (p *planner) goalPlan(g *contract.Goal) *goalPlan {
 	if gp, ok := p.goals[g.ID]; ok {
 		return gp
 	}
-	gp := &goalPlan{g: g, samples: &canonjson.Object{}, schema: &canonjson.Object{}}
+	gp := &goalPlan{g: g, samples: &canonjson.Object{}, vectors: map[string][]*vector{}}
 	p.goals[g.ID] = gp
 	gp.eval, gp.err = goalstate.New(g)
 	props := &canonjson.Object{}
@@ -55,8 +57,16 @@ func (p *planner) goalPlan(g *contract.Goal) *goalPlan {
 		}
 		gp.samples.Set(n.ID, v)
 	}
-	gp.schema.Set("type", canonjson.String("object"))
-	gp.schema.Set("properties", props)
+	schema := canonjson.NewObject(
+		canonjson.Member{Key: "type", Value: canonjson.String("object")},
+		canonjson.Member{Key: "properties", Value: props},
+	)
+	if gp.err == nil {
+		var compiled *jsonschema.Schema
+		if compiled, gp.err = p.compile(schema); gp.err == nil {
+			gp.solver = sample.SolverFor(schema, compiled)
+		}
+	}
 	return gp
 }
 
@@ -116,6 +126,17 @@ func (p *planner) goalCheck(ch *check, cp *contract.Capability) {
 		ch.uncovered = gp.err.Error()
 		return
 	}
+	// Goal state does not depend on the capability: every capability that
+	// names a goal check shares its vectors (the conditional branches
+	// depend on the capability).
+	key := suffix
+	if suffix == goalConditional {
+		key += "\x00" + cp.ID
+	}
+	if vs, ok := gp.vectors[key]; ok {
+		ch.vectors = vs
+		return
+	}
 	switch suffix {
 	case goalOrders:
 		gp.orders(ch)
@@ -127,7 +148,9 @@ func (p *planner) goalCheck(ch *check, cp *contract.Capability) {
 		gp.conditional(ch, cp.ID)
 	default:
 		ch.uncovered = "a declared goal check that no mechanical vector derives from the contract"
+		return
 	}
+	gp.vectors[key] = ch.vectors
 }
 
 // state adds a vector evaluating one state, with the state and the result
@@ -154,13 +177,13 @@ func (gp *goalPlan) orders(ch *check) {
 		rotated := append(slices.Clone(all[i:]), all[:i]...)
 		gp.state(ch, fmt.Sprintf("everything known, arriving from the %d. piece on", i+1), rotated, func(j *judge, r *goalstate.Result) {
 			j.that(r.Complete, "the goal is complete", "missing %q, pending %q", r.Missing, r.PendingConditional)
-			j.that(condEqual(resultValue(r), want), "the result does not depend on the order", "%s, want %s", compact(resultValue(r)), compact(want))
+			j.that(condEqual(resultValue(r), want), "the result does not depend on the order", "%s, want %s", show(resultValue(r)), show(want))
 		})
 	}
 	reversed := slices.Clone(all)
 	slices.Reverse(reversed)
 	gp.state(ch, "everything known, in reverse order", reversed, func(j *judge, r *goalstate.Result) {
-		j.that(condEqual(resultValue(r), want), "the result does not depend on the order", "%s, want %s", compact(resultValue(r)), compact(want))
+		j.that(condEqual(resultValue(r), want), "the result does not depend on the order", "%s, want %s", show(resultValue(r)), show(want))
 	})
 	always := gp.unconditional()
 	for _, id := range always {
@@ -267,7 +290,7 @@ func (gp *goalPlan) conditional(ch *check, capabilityID string) {
 		base := canonjson.Clone(gp.samples).(*canonjson.Object)
 		base.Delete(id)
 		for _, want := range []condition.Truth{condition.True, condition.False} {
-			values, ok := sample.Solve(cond, want, base, gp.schema)
+			values, ok := gp.solver.Solve(cond, want, base)
 			label := id + " condition " + want.String()
 			if !ok {
 				ch.unbuilt(label, "no sample of the needs makes the condition "+want.String())

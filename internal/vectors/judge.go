@@ -53,10 +53,12 @@ type assertion struct {
 // judge collects a vector's assertions.
 type judge struct{ v *vector }
 
-// that records an assertion.
+// that records an assertion. The detail (a format and its arguments) says
+// what was found instead; it is formatted only when the assertion fails, so
+// arguments that are costly to render are passed as show(v).
 func (j *judge) that(ok bool, what string, detail ...any) bool {
 	a := assertion{what: what, ok: ok}
-	if len(detail) > 0 {
+	if !ok && len(detail) > 0 {
 		a.detail = fmt.Sprintf(detail[0].(string), detail[1:]...)
 	}
 	j.v.assertions = append(j.v.assertions, a)
@@ -95,6 +97,9 @@ func judgeCheck(k *check) {
 	asserted := 0
 	for _, v := range k.vectors {
 		if v.judge != nil {
+			// Goal vectors are shared by the checks of several
+			// capabilities: judge afresh each time.
+			v.assertions, v.uncovered = nil, ""
 			v.judge(&judge{v: v})
 		}
 		for _, a := range v.assertions {
@@ -220,3 +225,11 @@ func stringList(v canonjson.Value) []string {
 	}
 	return out
 }
+
+// shown renders a JSON value compactly when formatted.
+type shown struct{ v canonjson.Value }
+
+func (s shown) String() string { return compact(s.v) }
+
+// show defers rendering a value in an assertion's detail until it is needed.
+func show(v canonjson.Value) fmt.Stringer { return shown{v} }

@@ -18,6 +18,7 @@ type planner struct {
 	calls   []*call
 	checks  []*check
 	schemas map[string]*jsonschema.Schema // by the schema's digest form
+	comp    *jsonschema.Compiler
 	goals   map[string]*goalPlan
 }
 
@@ -26,7 +27,7 @@ type planner struct {
 // plus CheckDryRun — and for every workflow its bypass checks, with the
 // calls their vectors make.
 func plan(in *derive.Inputs, adapter bool) *planner {
-	p := &planner{in: in, adapter: adapter, schemas: map[string]*jsonschema.Schema{}, goals: map[string]*goalPlan{}}
+	p := &planner{in: in, adapter: adapter, schemas: map[string]*jsonschema.Schema{}, comp: jsonschema.NewCompiler(), goals: map[string]*goalPlan{}}
 	c := in.Contract
 	for i := range c.Capabilities {
 		p.caps = append(p.caps, newCapPlan(p, i))
@@ -82,7 +83,7 @@ func (p *planner) compile(schema canonjson.Value) (*jsonschema.Schema, error) {
 	if s, ok := p.schemas[key]; ok {
 		return s, nil
 	}
-	s, err := jsonschema.Compile(canonjson.Encode(schema))
+	s, err := p.comp.Compile(canonjson.Encode(schema))
 	if err != nil {
 		return nil, err
 	}

@@ -50,6 +50,7 @@ type runner struct {
 	load        map[string]*moduleLoad
 	loaded      bool // load holds a complete report
 	processes   int
+	nodeTime    time.Duration // wall time from starting node to its exit, summed
 	maxRestarts int
 }
 
@@ -210,6 +211,8 @@ func (s *onceState) why() string {
 func (r *runner) once(ctx context.Context, calls []*call) (*onceState, error) {
 	marker := newMarker()
 	job := r.job(marker, calls)
+	began := time.Now()
+	defer func() { r.nodeTime += time.Since(began) }()
 	p, err := sandbox.Start([]string{"node", r.driver}, sandbox.Options{Dir: r.root})
 	if err != nil {
 		return nil, err

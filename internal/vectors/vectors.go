@@ -90,7 +90,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -141,6 +140,9 @@ type Result struct {
 	Checks        []*CheckResult
 	NodeProcesses int
 	Calls         int
+	// Elapsed is the wall time of the run; Node the part node ran for
+	// (starting, loading the package, the calls). Neither reaches a file.
+	Elapsed, Node time.Duration
 	Diagnostics   *diag.List
 	// Files are the evidence files and the summary, relative to the output
 	// directory.
@@ -168,38 +170,71 @@ func (r *Result) Counts() (passed, failed, uncovered int) {
 // tool could not do its job: node missing (it wraps sandbox.ErrNotFound),
 // I/O failure, the driver itself failing, ctx ending.
 func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
+	began := time.Now()
+	s, res, err := prepare(dir, opts)
+	if s == nil || err != nil {
+		return res, err
+	}
+	defer s.cleanup()
+	if len(s.p.calls) > 0 {
+		if err := s.r.execute(ctx, s.p.calls); err != nil {
+			return nil, err
+		}
+	}
+	s.finish(res, opts.Progress)
+	res.Elapsed, res.Node = time.Since(began), s.r.nodeTime
+	if opts.Progress != nil {
+		fmt.Fprintf(opts.Progress, "vectors: %d calls in %d node process(es): node %s, code2skill %s\n",
+			res.Calls, res.NodeProcesses, res.Node.Round(time.Millisecond), (res.Elapsed - res.Node).Round(time.Millisecond))
+	}
+	return res, nil
+}
+
+// session is a run between planning and judging: the detached copy, its
+// runner and the planned checks.
+type session struct {
+	r    *runner
+	p    *planner
+	tmp  string
+	core bool // the package has a Function core
+}
+
+func (s *session) cleanup() { os.RemoveAll(s.tmp) }
+
+// prepare reads and checks the package, makes the detached copy and plans
+// the checks. The session is nil when nothing is to be run (res says why).
+func prepare(dir string, opts Options) (*session, *Result, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	res := &Result{Candidate: filepath.Base(abs), Diagnostics: &diag.List{}}
 	pkg, ds, err := pkgdir.Open(dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	res.Diagnostics.Add(ds...)
 	if pkg == nil || res.Diagnostics.Has(pkgdir.RuleSymlinkEscape) {
-		return res, nil
+		return nil, res, nil
 	}
 	in, list, err := derive.ReadInputs(dir)
 	res.Diagnostics.Merge(list)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	res.Diagnostics.Merge(derive.Check(in))
 	if res.Diagnostics.HasErrors() {
-		return res, nil
+		return nil, res, nil
 	}
 	res.ContractID = in.Contract.ContractID
 
 	r, tmp, err := detach(pkg, opts.TempDir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer os.RemoveAll(tmp)
 	r.timeout = opts.Timeout
 	// Each capability may end node once (its remaining calls are then
 	// skipped), and each module once while loading.
@@ -210,24 +245,23 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 	}
 	_, adapter := r.modules["adapter"]
 	_, core := r.modules["functionCore"]
-	p := plan(in, adapter)
-	res.Calls = len(p.calls)
-	if len(p.calls) > 0 {
-		if err := r.execute(ctx, p.calls); err != nil {
-			return nil, err
-		}
-	}
-	res.NodeProcesses = r.processes
+	s := &session{r: r, p: plan(in, adapter), tmp: tmp, core: core}
+	res.Calls = len(s.p.calls)
+	return s, res, nil
+}
+
+// finish reports the modules that did not load and judges every check.
+func (s *session) finish(res *Result, progress io.Writer) {
+	res.NodeProcesses = s.r.processes
 	for _, m := range moduleFiles {
-		if l := r.load[m.name]; l != nil && l.status != "loaded" && l.status != "absent" {
+		if l := s.r.load[m.name]; l != nil && l.status != "loaded" && l.status != "absent" {
 			res.Diagnostics.Add(RuleModuleLoad.New(m.file, "%s %s: %s", m.file, l.status, l.detail))
 		}
 	}
-	if !core {
+	if !s.core {
 		res.Diagnostics.Add(RuleModuleLoad.New("function-core/index.mjs", "function-core/index.mjs is missing: no Function can be run"))
 	}
-	res.record(p, opts.Progress)
-	return res, nil
+	res.record(s.p, progress)
 }
 
 // record judges every check, writes its evidence and findings, and builds
@@ -242,7 +276,7 @@ func (res *Result) record(p *planner, progress io.Writer) {
 		}
 		name := EvidenceDir + "/" + ch.phase + "--" + fileSafe(scopeID) + "--" + fileSafe(ch.id) + ".json"
 		ev := evidence(c.ContractID, scope, scopeID, ch)
-		data := canonjson.Encode(sorted(ev))
+		data := canonjson.EncodeSorted(ev)
 		res.Files = append(res.Files, atomicfile.File{Path: name, Data: data, Perm: 0o644})
 		cr := &CheckResult{CheckID: ch.id, CapabilityID: ch.capabilityID, WorkflowID: ch.workflowID, Phase: ch.phase,
 			Status: ch.status, Detail: ch.detail, Evidence: name, EvidenceHash: canonjson.SHA256(data)}
@@ -254,7 +288,7 @@ func (res *Result) record(p *planner, progress io.Writer) {
 			res.Diagnostics.Add(RuleCheckUncovered.New(contract.ContractFile, "%s %q: %s is not covered: %s", scopeWord(scope), scopeID, ch.id, ch.detail).AtPointer(ch.pointer))
 		}
 	}
-	res.Files = append(res.Files, atomicfile.File{Path: SummaryFile, Data: canonjson.Encode(sorted(res.summary())), Perm: 0o644})
+	res.Files = append(res.Files, atomicfile.File{Path: SummaryFile, Data: canonjson.EncodeSorted(res.summary()), Perm: 0o644})
 	if progress != nil {
 		res.progress(progress)
 	}
@@ -401,29 +435,6 @@ func callEvidence(c *call) *canonjson.Object {
 	}
 	o.Set("runs", runs)
 	return o
-}
-
-// sorted returns v with every object's members sorted by key, the layout of
-// evidence files.
-func sorted(v canonjson.Value) canonjson.Value {
-	switch v := v.(type) {
-	case canonjson.Array:
-		out := make(canonjson.Array, len(v))
-		for i, e := range v {
-			out[i] = sorted(e)
-		}
-		return out
-	case *canonjson.Object:
-		keys := v.Keys()
-		slices.Sort(keys)
-		out := &canonjson.Object{}
-		for _, k := range keys {
-			e, _ := v.Get(k)
-			out.Set(k, sorted(e))
-		}
-		return out
-	}
-	return v
 }
 
 // fileSafe makes an ID usable in a file name ("/" becomes "_").
