@@ -53,6 +53,13 @@ func runVectors(t testing.TB, dir string, opts Options) *Result {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// No file may name where the detached copy ran.
+	tmp := []byte(filepath.Join(os.TempDir(), "code2skill-vectors-"))
+	for _, f := range res.Files {
+		if bytes.Contains(f.Data, tmp) {
+			t.Errorf("%s names the detached copy's temporary path", f.Path)
+		}
+	}
 	return res
 }
 
@@ -235,6 +242,14 @@ func TestFaultsAreCaught(t *testing.T) {
 				broken[fc.capability] = true
 			}
 			res := runVectors(t, buildPackage(t, fr.source, fs), Options{})
+			if i == 2 {
+				// submit-sample-request's refusals name their module: the
+				// location is reported relative to the package.
+				c := res.status("submit-sample-request", checkInvalid)
+				if !strings.Contains(res.evidence(t, c), "<package>/function-core/interpreter.mjs") {
+					t.Errorf("the refusal's module location is not shown as <package>/…")
+				}
+			}
 			for _, fc := range fr.cases {
 				scope := fc.scope
 				if scope == "" {
@@ -306,7 +321,7 @@ func TestProcessFaults(t *testing.T) {
 	}
 }
 
-func (r *Result) evidence(t *testing.T, c *CheckResult) string {
+func (r *Result) evidence(t testing.TB, c *CheckResult) string {
 	t.Helper()
 	for _, f := range r.Files {
 		if f.Path == c.Evidence {

@@ -42,7 +42,9 @@ export function make(capabilityId, faults = {}) {
       await new Promise(() => {});
     }
     if (faults.alwaysThrow) {
-      throw fail('SAMPLE_UNAVAILABLE', 'this Function refuses every call');
+      // The message names the module's location, which must not reach
+      // evidence as the temporary path it ran from.
+      throw fail('SAMPLE_UNAVAILABLE', `this Function refuses every call (${import.meta.url})`);
     }
     if (!faults.noValidation) {
       const errors = [];
