@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -306,7 +307,9 @@ func (r *runner) once(ctx context.Context, calls []*call) (*onceState, error) {
 	}
 	p.Close(2 * time.Second)
 	st.exitCode = p.ExitCode()
-	st.stderr = string(r.sanitize(p.Stderr()))
+	// Node prefixes its warnings with its process ID: leave it out, so that
+	// the same failure gives the same evidence.
+	st.stderr = nodePID.ReplaceAllString(string(r.sanitize(p.Stderr())), "(node)")
 	if !st.done && st.loading != "" {
 		// The package ended node while one of its modules was imported:
 		// run again without it.
@@ -381,6 +384,8 @@ func (r *runner) sanitize(b []byte) []byte {
 	b = bytes.ReplaceAll(b, []byte(u.String()), []byte("<package>"))
 	return bytes.ReplaceAll(b, []byte(filepath.ToSlash(r.root)), []byte("<package>"))
 }
+
+var nodePID = regexp.MustCompile(`\(node:\d+\)`)
 
 func newMarker() string {
 	var b [12]byte
