@@ -1,9 +1,6 @@
 package vectors
 
-import (
-	"github.com/code2skill/code2skill/internal/canonjson"
-	"github.com/code2skill/code2skill/internal/contract"
-)
+import "github.com/code2skill/code2skill/internal/contract"
 
 // Bypass checks of a deterministic workflow, proven mechanically on its
 // entry Function with a simulated trusted side (phase bypass). What they
@@ -103,14 +100,4 @@ func (p *planner) workflowChecks(w *contract.Workflow) []*check {
 			"the bypass-* checks of this workflow prove the guard generically"
 	}
 	return out
-}
-
-// zeroDispatch reports whether a passed bypass check proved that nothing
-// was dispatched without protection (every vector but the control refused
-// with zero dispatches).
-func zeroDispatch(ch *check) canonjson.Value {
-	if ch.phase != contract.PhaseBypass || ch.status != StatusPassed {
-		return nil
-	}
-	return canonjson.Bool(true)
 }
