@@ -3,7 +3,6 @@ package vectors
 import (
 	"context"
 	"os"
-	"syscall"
 	"testing"
 	"time"
 
@@ -26,7 +25,7 @@ func BenchmarkReference(b *testing.B) {
 	b.ReportAllocs()
 	var node, own time.Duration
 	processes := 0
-	self, children := cpu(b, syscall.RUSAGE_SELF), cpu(b, syscall.RUSAGE_CHILDREN)
+	selfStart, childrenStart := cpu(b, self), cpu(b, children)
 	for b.Loop() {
 		res, err := Run(context.Background(), dir, Options{})
 		if err != nil {
@@ -40,8 +39,8 @@ func BenchmarkReference(b *testing.B) {
 		processes += res.NodeProcesses
 	}
 	n := float64(b.N)
-	b.ReportMetric(float64((cpu(b, syscall.RUSAGE_SELF)-self).Microseconds())/1000/n, "own-cpu-ms/op")
-	b.ReportMetric(float64((cpu(b, syscall.RUSAGE_CHILDREN)-children).Microseconds())/1000/n, "node-cpu-ms/op")
+	b.ReportMetric(float64((cpu(b, self)-selfStart).Microseconds())/1000/n, "own-cpu-ms/op")
+	b.ReportMetric(float64((cpu(b, children)-childrenStart).Microseconds())/1000/n, "node-cpu-ms/op")
 	b.ReportMetric(float64(processes)/n, "node-processes/op")
 	b.ReportMetric(float64(node.Milliseconds())/n, "node-ms/op")
 	b.ReportMetric(float64(own.Microseconds())/1000/n, "own-ms/op")
@@ -68,7 +67,7 @@ func BenchmarkOwnWork(b *testing.B) {
 	load, processes := s.r.load, s.r.processes
 	s.cleanup()
 	b.ReportAllocs()
-	start := cpu(b, syscall.RUSAGE_SELF)
+	start := cpu(b, self)
 	for b.Loop() {
 		s, res, err := prepare(dir, Options{})
 		if err != nil || s == nil {
@@ -84,7 +83,7 @@ func BenchmarkOwnWork(b *testing.B) {
 			b.Fatalf("%d checks failed", failed)
 		}
 	}
-	b.ReportMetric(float64((cpu(b, syscall.RUSAGE_SELF)-start).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64((cpu(b, self)-start).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
 
 // BenchmarkStages splits BenchmarkOwnWork into its stages.
@@ -131,16 +130,4 @@ func BenchmarkStages(b *testing.B) {
 			res.record(p, nil)
 		}
 	})
-}
-
-// cpu returns the CPU time (user and system) used so far by this process
-// (who = syscall.RUSAGE_SELF) or by its waited-for children
-// (syscall.RUSAGE_CHILDREN). On a machine shared with other work, CPU time
-// says what the work costs where wall time says how long it waited.
-func cpu(b *testing.B, who int) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(who, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
