@@ -190,20 +190,20 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 	return res, nil
 }
 
-// session is a run between planning and judging: the detached copy, its
+// prepared is a run between planning and judging: the detached copy, its
 // runner and the planned checks.
-type session struct {
+type prepared struct {
 	r    *runner
 	p    *planner
 	tmp  string
 	core bool // the package has a Function core
 }
 
-func (s *session) cleanup() { os.RemoveAll(s.tmp) }
+func (s *prepared) cleanup() { os.RemoveAll(s.tmp) }
 
 // prepare reads and checks the package, makes the detached copy and plans
-// the checks. The session is nil when nothing is to be run (res says why).
-func prepare(dir string, opts Options) (*session, *Result, error) {
+// the checks. It returns nil when nothing is to be run (res says why).
+func prepare(dir string, opts Options) (*prepared, *Result, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
@@ -245,13 +245,13 @@ func prepare(dir string, opts Options) (*session, *Result, error) {
 	}
 	_, adapter := r.modules["adapter"]
 	_, core := r.modules["functionCore"]
-	s := &session{r: r, p: plan(in, adapter), tmp: tmp, core: core}
+	s := &prepared{r: r, p: plan(in, adapter), tmp: tmp, core: core}
 	res.Calls = len(s.p.calls)
 	return s, res, nil
 }
 
 // finish reports the modules that did not load and judges every check.
-func (s *session) finish(res *Result, progress io.Writer) {
+func (s *prepared) finish(res *Result, progress io.Writer) {
 	res.NodeProcesses = s.r.processes
 	for _, m := range moduleFiles {
 		if l := s.r.load[m.name]; l != nil && l.status != "loaded" && l.status != "absent" {
