@@ -65,7 +65,7 @@ func TestCompileExitCodes(t *testing.T) {
 		want int
 		out  string
 	}{
-		{"compiled", []string{ok}, ExitPassed, "compile: 5 capabilities compiled; wrote 5 files"},
+		{"compiled", []string{ok}, ExitPassed, "compile: 5 capabilities compiled; wrote 6 files"},
 		{"requires review", []string{review}, ExitFindings, "[COMPILE_TOOL_DOCS_MISSING]"},
 		{"broken contract", []string{broken}, ExitFindings, "[CONTRACT_ID_FORMAT]"},
 		{"tool docs are a FIFO", []string{fifo}, ExitFindings, "[PKG_INPUT_NOT_REGULAR]"},

@@ -2,7 +2,8 @@
 // its runtime: function-core/index.mjs (one async Function per capability),
 // mcp-tool/index.mjs (one literal MCP registration per Tool), and byte-for-
 // byte copies of the reviewed assets the two import (the error normalizer,
-// the workflow guard when a hard workflow exists, and the self-contained MCP
+// the default HTTP dispatcher when a capability sends requests, the
+// workflow guard when a hard workflow exists, and the self-contained MCP
 // runtime).
 //
 // Compile is a pure function of its inputs: the decoded contract and export
@@ -40,10 +41,22 @@
 // Each Function validates its input against the closed input schema with
 // every keyword of the portable subset, then either returns the contract's
 // static output (local) or sends the contract's HTTP steps, in order,
-// through context.dispatch(url, options), its only way out:
+// through a dispatcher, its only way out:
 //
 //	options = {method, authentication, headers, query?, body?, multipart?}
-//	context.dispatch(url, options) → {status, data}
+//	dispatch(url, options) → {status, data}
+//
+// The dispatcher is the trusted runtime context's, and only when the
+// context supplies none, the reviewed default of portable-http-dispatch.mjs:
+//
+//	const dispatch = typeof context?.dispatch === "function" ? context.dispatch : dispatchHttp;
+//
+// A Host that holds credentials passes its own context.dispatch; the MCP
+// adapter passes the SDK's per-request context, which carries none, so a
+// plain stdio session sends with dispatchHttp. That dispatcher serves only
+// requests whose authentication is "none" and refuses any other before
+// sending (HOST_AUTHENTICATION_REQUIRED, outcome known): credentials never
+// come from a Tool's arguments.
 //
 // The URL is the step's URL literal; {placeholders} in its path are
 // replaced by their bound values, percent-encoded as one path segment.
@@ -60,7 +73,7 @@
 // A deterministic-workflow write hands its dispatch to the workflow guard
 // (portable-workflow-guard.mjs) in the guard's documented shape, passing as
 // the dispatch the Function's own requests built from the guard's checked,
-// frozen copy of the input:
+// frozen copy of the input and sent through the same resolved dispatcher:
 //
 //	const protectedWorkflowState = protectedWorkflowStateFor(context, "<workflowId>");
 //	return protectedWorkflowState.guard.dispatchWithPolicy({
@@ -139,6 +152,7 @@ const (
 	AdapterFile      = "mcp-tool/index.mjs"
 	RuntimeFile      = "mcp-tool/runtime.mjs"
 	NormalizerFile   = "portable-error-normalizer.mjs"
+	DispatcherFile   = "portable-http-dispatch.mjs"
 	GuardFile        = "portable-workflow-guard.mjs"
 	ReportFile       = "compile-report.json"
 )

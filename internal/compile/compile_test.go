@@ -92,7 +92,7 @@ func file(tb testing.TB, res *Result, path string) []byte {
 // compares the generated modules with their golden files
 // (CODE2SKILL_UPDATE=1 rewrites them). The copied assets must be the
 // reviewed ones byte for byte, and the guard is there exactly when a write
-// is guarded.
+// is guarded, the dispatcher exactly when a capability sends HTTP requests.
 func TestGolden(t *testing.T) {
 	for _, p := range compiledPackages {
 		t.Run(p.name, func(t *testing.T) {
@@ -112,6 +112,16 @@ func TestGolden(t *testing.T) {
 				if !a.Matches(file(t, res, a.Name())) {
 					t.Errorf("%s is not the reviewed asset", a.Name())
 				}
+			}
+			sends := slices.ContainsFunc(load(t, p).Core.Contract.Capabilities, func(c contract.Capability) bool {
+				return c.Implementation.Kind == contract.ImplementationHTTP
+			})
+			hasDispatcher := slices.ContainsFunc(res.Files, func(f File) bool { return f.Path == DispatcherFile })
+			if hasDispatcher != sends {
+				t.Errorf("dispatcher copied: %v, a capability sends HTTP requests: %v", hasDispatcher, sends)
+			}
+			if hasDispatcher && !assets.HTTPDispatch.Matches(file(t, res, DispatcherFile)) {
+				t.Error("the dispatcher is not the reviewed asset")
 			}
 			guarded := slices.ContainsFunc(load(t, p).Core.Contract.Capabilities, func(c contract.Capability) bool {
 				return c.RuntimeProtection != nil && c.RuntimeProtection.Mode == contract.ProtectionDeterministicWorkflow
@@ -320,8 +330,14 @@ func TestStaticLocalCompiles(t *testing.T) {
 	if !res.Compiled() || list.HasErrors() {
 		t.Fatalf("a fully static local capability did not compile: %v", list.Sorted())
 	}
-	if core := string(file(t, res, FunctionCoreFile)); !strings.Contains(core, `return { status: "success", data: {"draftId": "draft-local"} };`) {
+	core := string(file(t, res, FunctionCoreFile))
+	if !strings.Contains(core, `return { status: "success", data: {"draftId": "draft-local"} };`) {
 		t.Errorf("the local Function does not return its static output:\n%s", core)
+	}
+	start := strings.Index(core, "export async function saveSampleDraft(")
+	end := strings.Index(core[start:], "\n}\n")
+	if body := core[start : start+end]; strings.Contains(body, "dispatch") {
+		t.Errorf("the local Function picks a dispatcher:\n%s", body)
 	}
 }
 

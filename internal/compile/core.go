@@ -14,6 +14,12 @@ import (
 //go:embed corelib.mjs
 var corelib string
 
+// resolveDispatch is how an HTTP Function picks its dispatcher: the trusted
+// runtime context's, else the reviewed default. The runtime rules accept
+// this expression, bound to a const named dispatch, as the one use of
+// dispatchHttp that is not a request.
+const resolveDispatch = `typeof context?.dispatch === "function" ? context.dispatch : dispatchHttp`
+
 // functionCore writes function-core/index.mjs.
 func (p *program) functionCore() []byte {
 	w := &writer{}
@@ -23,10 +29,15 @@ Edit the contract and compile again rather than this file.
 
 Each Function validates its input against the contract's closed input schema
 and then returns its static output, or sends the contract's HTTP requests
-through the dispatcher of its runtime context, its only way out:
+through a dispatcher, its only way out:
 
-  context.dispatch(url, {method, authentication, headers, query?, body?, multipart?})
+  dispatch(url, {method, authentication, headers, query?, body?, multipart?})
     → {status, data}
+
+The dispatcher is the one of the trusted runtime context, context.dispatch,
+and without one the reviewed dispatchHttp of portable-http-dispatch.mjs,
+which sends only requests whose authentication is "none" and refuses the
+others before sending: their credentials are the Host's to supply.
 
 The URL is the step's, its {placeholders} replaced by percent-encoded path
 segments; query members join the URL's own query terms, and a binding path
@@ -36,8 +47,13 @@ status and its data reduced to the contract's output schema. Failures are
 FunctionErrors with a code, a message, details, retryable false, and
 outcomeKnown when nothing was sent or a response proved the rejection.`)
 	w.line(0, "")
+	if p.http() {
+		w.line(0, `import { dispatchHttp } from "../portable-http-dispatch.mjs";`)
+	}
 	if p.guarded() {
 		w.line(0, `import { protectedWorkflowStateFor } from "../portable-workflow-guard.mjs";`)
+	}
+	if p.http() || p.guarded() {
 		w.line(0, "")
 	}
 	w.comment(0, "What each capability's Function checks, by capabilityId.")
@@ -66,6 +82,16 @@ outcomeKnown when nothing was sent or a response proved the rejection.`)
 	w.line(0, "")
 	w.b.WriteString(corelib)
 	return w.bytes()
+}
+
+// http reports whether any capability sends HTTP requests.
+func (p *program) http() bool {
+	for _, cp := range p.caps {
+		if cp.cap.Implementation.Kind == contract.ImplementationHTTP {
+			return true
+		}
+	}
+	return false
 }
 
 // guarded reports whether any capability dispatches through the workflow
@@ -106,7 +132,7 @@ func (p *program) function(w *writer, cp *capPlan) {
 		w.line(0, "}")
 		return
 	}
-	w.line(1, "requireDispatch(context);")
+	w.line(1, "const dispatch = "+resolveDispatch+";")
 	if len(cp.attachments) > 0 {
 		w.line(1, "requireAttachments(context, "+strList(cp.attachments)+");")
 	}
@@ -184,7 +210,7 @@ func (p *program) steps(w *writer, cp *capPlan, in string, indent int) {
 		if sp.outcomeKnown {
 			known = "true"
 		}
-		w.line(indent, "const "+res+" = await context.dispatch("+url+", "+req+");")
+		w.line(indent, "const "+res+" = await dispatch("+url+", "+req+");")
 		w.line(indent, "expectStatus("+res+", "+quote(s.ID)+", ["+strings.Join(codes, ", ")+"], "+known+");")
 	}
 	w.line(indent, "return outputOf(capability, response"+itoa(cp.steps[cp.outputStep].n)+");")

@@ -41,17 +41,6 @@ function checkInput(capability, input) {
   }
 }
 
-// requireDispatch throws DISPATCH_CONTEXT_REQUIRED unless the runtime context
-// carries the dispatcher, context.dispatch(url, options) → {status, data}: the
-// Function's only way to the network.
-function requireDispatch(context) {
-  if (context === null || typeof context !== 'object' || typeof context.dispatch !== 'function') {
-    throw new FunctionError('DISPATCH_CONTEXT_REQUIRED',
-      'this Function sends HTTP requests only through context.dispatch(url, options), and the runtime context provides none',
-      {}, true);
-  }
-}
-
 // requireAttachments throws ATTACHMENT_NOT_RESOLVED unless the Host resolved
 // every named attachment input into context.resolvedAttachments. It runs
 // before the first dispatch.

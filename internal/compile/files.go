@@ -17,6 +17,9 @@ func (p *program) files() []File {
 		{RuntimeFile, assets.MCPRuntime.Bytes()},
 		{NormalizerFile, assets.ErrorNormalizer.Bytes()},
 	}
+	if p.http() {
+		files = append(files, File{DispatcherFile, assets.HTTPDispatch.Bytes()})
+	}
 	if p.guarded() {
 		files = append(files, File{GuardFile, assets.WorkflowGuard.Bytes()})
 	}
@@ -30,7 +33,7 @@ func (p *program) files() []File {
 // one of these names would shadow it or be shadowed.
 var reservedNames = []string{
 	// Function core.
-	"CAPABILITIES", "FunctionError", "MAX_ERRORS", "checkInput", "requireDispatch", "requireAttachments",
+	"CAPABILITIES", "FunctionError", "MAX_ERRORS", "checkInput", "dispatch", "dispatchHttp", "requireAttachments",
 	"attachmentOf", "expectStatus", "fromResponse", "outputOf", "bind", "expandPath", "isPathSegment",
 	"validate", "addError", "hasType", "isURI", "jsonEqual", "project", "present", "valueAt", "ownValue",
 	"setOwn", "isRecord", "jsonOrNull", "pointer", "escapePointer", "describe", "protectedWorkflowStateFor",

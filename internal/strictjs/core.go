@@ -34,6 +34,7 @@ type function struct {
 // core applies the Function core rules.
 func (c *checker) core(m *jsmod.Module) {
 	c.coreImports(m)
+	c.dispatcherImports(m)
 	fns := c.coreExports(m)
 	// A guarded write that hands context.dispatch itself to the guard
 	// leaves its requests to the Host's dispatcher: its URLs need not
@@ -49,6 +50,7 @@ func (c *checker) core(m *jsmod.Module) {
 	c.coreURLs(m, hostSent)
 	c.coreModuleEffects(m, fns)
 	c.coreAliases(m)
+	c.dispatcherUses(m, fns)
 	c.ownGuards(m)
 	for _, fn := range fns {
 		cf := c.f.byExport(fn.name)
@@ -75,14 +77,20 @@ func (c *checker) core(m *jsmod.Module) {
 	}
 }
 
-// coreImports: node: built-ins without effects only, the guard when a write
-// is guarded, nothing dynamic.
+// coreImports: node: built-ins without effects only, the default dispatcher
+// when a capability sends HTTP requests, the guard when a write is guarded,
+// nothing dynamic.
 func (c *checker) coreImports(m *jsmod.Module) {
 	for _, imp := range m.Imports() {
 		spec := imp.Specifier
 		switch {
 		case imp.Dynamic():
 			c.report(RuleCoreImport, m, imp.Pos, "dynamic import() is not allowed in the Function core")
+		case spec == dispatcherImport:
+			if imp.Kind != jsmod.StaticImport {
+				c.report(RuleCoreImport, m, imp.Pos, "%s is imported, not re-exported: the Function core exports its Functions only", spec)
+			}
+			// The names are dispatcherImports' to judge.
 		case spec == guardImport:
 			if !c.f.guarded {
 				c.report(RuleCoreImport, m, imp.Pos, "imports %s, but no write of the contract is guarded by a workflow", spec)

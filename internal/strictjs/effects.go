@@ -7,8 +7,9 @@ import (
 	"github.com/tdewolff/parse/v2/js"
 )
 
-// networkNames are the callee names of calls that reach the network.
-var networkNames = []string{"fetch", "request", "axios", "XMLHttpRequest"}
+// networkNames are the callee names of calls that reach the network,
+// dispatchHttp, the default dispatcher a Function core imports, included.
+var networkNames = []string{"fetch", "request", "axios", "XMLHttpRequest", dispatcherName}
 
 // networkConstructors are the classes whose instances open connections.
 var networkConstructors = []string{"XMLHttpRequest", "WebSocket", "EventSource"}
@@ -69,21 +70,24 @@ func effectCall(call *js.CallExpr) string {
 
 // aliases returns, for every declaration in n that binds a name to a
 // network or effect function (const f = fetch, const { request } = context,
-// const send = transport.send), the aliased name; the declarations
-// themselves are what the rules report.
+// const send = transport.send, const send = ok ? context.dispatch : null),
+// the aliased name; the declarations themselves are what the rules report.
+// A Function's reviewed choice of its dispatcher (dispatcherChoice) is not
+// an alias: its calls go by the name dispatch.
 func aliases(n js.INode, report func(name string, at js.INode)) {
 	walk(n, func(n js.INode) bool {
 		el, ok := n.(*js.BindingElement)
-		if !ok || el.Default == nil {
+		if !ok || el.Default == nil || dispatcherChoice(el) {
 			return true
 		}
-		init := unparen(el.Default)
 		switch b := el.Binding.(type) {
 		case *js.Var:
-			switch init.(type) {
-			case *js.Var, *js.DotExpr, *js.IndexExpr:
-				if name := lastName(init); aliasable(name) {
-					report(name, el)
+			for _, init := range candidates(el.Default, nil) {
+				switch init.(type) {
+				case *js.Var, *js.DotExpr, *js.IndexExpr:
+					if name := lastName(init); aliasable(name) {
+						report(name, el)
+					}
 				}
 			}
 		case *js.BindingObject:
@@ -97,6 +101,28 @@ func aliases(n js.INode, report func(name string, at js.INode)) {
 	})
 }
 
+// aliasable reports whether binding name to another name is an alias the
+// rules report. dispatchHttp is not among them: dispatcherUses reports
+// every reference to it but its calls and a Function's choice of it.
 func aliasable(name string) bool {
+	if name == dispatcherName {
+		return false
+	}
 	return slices.Contains(networkNames, name) || slices.Contains(effectNames, name) || name == "exit" || name == "kill"
+}
+
+// candidates returns the values an initializer may evaluate to: the
+// expression itself, or the branches of a conditional and the operands of
+// ||, && and ??, recursively.
+func candidates(e js.IExpr, out []js.IExpr) []js.IExpr {
+	switch x := unparen(e).(type) {
+	case *js.CondExpr:
+		return candidates(x.Y, candidates(x.X, out))
+	case *js.BinaryExpr:
+		switch x.Op {
+		case js.OrToken, js.AndToken, js.NullishToken:
+			return candidates(x.Y, candidates(x.X, out))
+		}
+	}
+	return append(out, unparen(e))
 }

@@ -9,7 +9,7 @@ var (
 
 	// Function core.
 	RuleCoreImport = diag.Register("STRICT_JS_CORE_IMPORT", diag.Error,
-		"the Function core imports something other than non-effectful node: built-ins (and the workflow guard when a write is guarded), or imports dynamically")
+		"the Function core imports something other than non-effectful node: built-ins (and dispatchHttp from the default dispatcher when a capability sends HTTP requests, the workflow guard when a write is guarded), or imports dynamically")
 	RuleCoreExport = diag.Register("STRICT_JS_CORE_EXPORT", diag.Error,
 		"a Canonical functionExport is not exported from the Function core as an async function")
 	RuleCoreStatus = diag.Register("STRICT_JS_CORE_STATUS", diag.Error,
@@ -26,6 +26,8 @@ var (
 		"a deterministic-workflow write does not dispatch through portable-workflow-guard.mjs in the guard's reviewed shape")
 	RuleGuardAsset = diag.Register("STRICT_JS_GUARD_ASSET", diag.Error,
 		"portable-workflow-guard.mjs is missing or differs from the reviewed asset while a write is guarded")
+	RuleDispatcherAsset = diag.Register("STRICT_JS_DISPATCHER_ASSET", diag.Error,
+		"portable-http-dispatch.mjs is unreadable or differs from the reviewed asset while a capability sends HTTP requests")
 
 	// MCP adapter.
 	RuleMCPImport = diag.Register("STRICT_JS_MCP_IMPORT", diag.Error,

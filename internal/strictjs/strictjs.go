@@ -40,6 +40,25 @@
 // inputSchema or outputSchema; a zod builder without one is left to the
 // detached probe, which compares what tools/list shows with the contract.
 //
+// # The default dispatcher
+//
+// A Function sends its requests through the dispatcher of its trusted
+// runtime context, and without one through dispatchHttp, the reviewed
+// default of portable-http-dispatch.mjs (byte-identical to the asset). The
+// Function core may import exactly { dispatchHttp } from it, under that
+// name, when a capability sends HTTP requests. dispatchHttp counts as a
+// network call: called, it must be given a step URL like any request. Its
+// only other use is the fallback of an HTTP Function's choice of
+// dispatcher, bound to a const named dispatch so that every request still
+// goes through a call the URL rules check by name:
+//
+//	const dispatch = typeof context?.dispatch === "function" ? context.dispatch : dispatchHttp;
+//
+// (context. for context?., and the comparison either way round). Any other
+// reference to dispatchHttp (an alias, an argument, a choice under another
+// name or outside a Function) is reported, as is an alias of any network
+// call made through a conditional or logical expression.
+//
 // # The guarded write
 //
 // A deterministic-workflow write must hand its dispatch to the guard as
@@ -84,6 +103,7 @@ const (
 	AdapterFile      = "mcp-tool/index.mjs"
 	RuntimeFile      = "mcp-tool/runtime.mjs"
 	NormalizerFile   = "portable-error-normalizer.mjs"
+	DispatcherFile   = "portable-http-dispatch.mjs"
 	GuardFile        = "portable-workflow-guard.mjs"
 )
 
@@ -109,16 +129,10 @@ func Check(pkg *pkgdir.Package, in *derive.Inputs) *diag.List {
 		l.Add(RuleNormalizerAsset.New(NormalizerFile, "differs from the reviewed portable-error-normalizer.mjs (SHA-256 %s); copy the asset unchanged", assets.ErrorNormalizer.SHA256()))
 	}
 	if f.guarded {
-		guard, err := pkg.ReadFile(GuardFile)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			// Presence is the required-files gate's to report; these
-			// rules judge the content of what is there.
-		case err != nil:
-			l.Add(RuleGuardAsset.New(GuardFile, "a write is guarded by a workflow, and the guard cannot be read: %v", unwrap(err)))
-		case !assets.WorkflowGuard.Matches(guard):
-			l.Add(RuleGuardAsset.New(GuardFile, "differs from the reviewed portable-workflow-guard.mjs (SHA-256 %s); copy the asset unchanged", assets.WorkflowGuard.SHA256()))
-		}
+		c.asset(pkg, assets.WorkflowGuard, RuleGuardAsset, "a write is guarded by a workflow")
+	}
+	if f.http {
+		c.asset(pkg, assets.HTTPDispatch, RuleDispatcherAsset, "a capability sends HTTP requests")
 	}
 	if core != nil {
 		c.core(core)
@@ -140,6 +154,20 @@ func Check(pkg *pkgdir.Package, in *derive.Inputs) *diag.List {
 type checker struct {
 	f    *facts
 	list *diag.List
+}
+
+// asset judges the package's copy of a reviewed asset it needs (why): it
+// must be the asset byte for byte. Presence is the required-files gate's
+// to report; these rules judge the content of what is there.
+func (c *checker) asset(pkg *pkgdir.Package, a assets.Asset, rule *diag.Rule, why string) {
+	data, err := pkg.ReadFile(a.Name())
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		c.list.Add(rule.New(a.Name(), "%s, and %s cannot be read: %v", why, a.Name(), unwrap(err)))
+	case !a.Matches(data):
+		c.list.Add(rule.New(a.Name(), "differs from the reviewed %s (SHA-256 %s); copy the asset unchanged", a.Name(), a.SHA256()))
+	}
 }
 
 // read reads a file of the package, reporting it when it cannot be read.

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -147,7 +148,10 @@ const (
 	core    = FunctionCoreFile
 	adapter = AdapterFile
 	// Lines of the compiled reference package the fixtures break.
-	kindsDispatch = `const response1 = await context.dispatch("https://application.example/api/sample-request/kinds", request1);`
+	kindsDispatch = `const response1 = await dispatch("https://application.example/api/sample-request/kinds", request1);`
+	choice        = `const dispatch = typeof context?.dispatch === "function" ? context.dispatch : dispatchHttp;`
+	draftChoice   = draftStart + "  const capability = CAPABILITIES[\"save-sample-draft\"];\n  checkInput(capability, input);\n  " + choice + "\n"
+	dispatcherImp = `import { dispatchHttp } from "../portable-http-dispatch.mjs";`
 	draftStart    = "export async function saveSampleDraft(input, context) {\n"
 	submitPolicy  = "    workflowId: \"submit-sample-request\",\n"
 	submitGuard   = "  const protectedWorkflowState = protectedWorkflowStateFor(context, \"submit-sample-request\");\n"
@@ -193,18 +197,32 @@ func TestRulesFire(t *testing.T) {
 		{"fetch of a computed URL", RuleCoreURL, []edit{{core, draftStart, draftStart + "  await fetch(context.base + \"/draft\");\n"}}, nil},
 		{"an origin not allowed", RuleCoreURL, nil, []contracttest.Op{}},
 		{"an aliased dispatcher", RuleCoreURL, []edit{{core, draftStart, draftStart + "  const send = context.dispatch;\n"}}, nil},
+		{"a dispatcher aliased in a conditional", RuleCoreURL, []edit{{core, draftStart, draftStart + "  const send = context.ready ? context.dispatch : null;\n"}}, nil},
+		{"the default dispatcher aliased", RuleCoreURL, []edit{{core, draftStart, draftStart + "  const send = dispatchHttp;\n"}}, nil},
+		{"the default dispatcher shadowed", RuleCoreURL, []edit{{core, draftStart, draftStart + "  const dispatchHttp = context.send;\n"}}, nil},
+		{"the default dispatcher handed on", RuleCoreURL, []edit{{core, draftStart, draftStart + "  context.use(dispatchHttp);\n"}}, nil},
+		{"the default dispatcher chosen under another name", RuleCoreURL, []edit{{core, draftChoice, strings.Replace(draftChoice, "const dispatch =", "const send =", 1)}}, nil},
+		{"the default dispatcher chosen without checking the Host's", RuleCoreURL, []edit{{core, draftChoice, strings.Replace(draftChoice, choice, "const dispatch = context?.dispatch ?? dispatchHttp;", 1)}}, nil},
+		{"the default dispatcher chosen against another function", RuleCoreURL, []edit{{core, draftChoice, strings.Replace(draftChoice, "? context.dispatch :", "? context.send :", 1)}}, nil},
+		{"the default dispatcher chosen on another test", RuleCoreURL, []edit{{core, draftChoice, strings.Replace(draftChoice, "typeof context?.dispatch === \"function\"", "context?.kind === \"function\"", 1)}}, nil},
+		{"the default dispatcher chosen by a helper", RuleCoreURL, []edit{{core, "function requireAttachments(", "function pick(context) {\n  return typeof context?.dispatch === \"function\" ? context.dispatch : dispatchHttp;\n}\n\nfunction requireAttachments("}}, nil},
+		{"the default dispatcher sending to a computed URL", RuleCoreURL, []edit{{core, draftStart, draftStart + "  await dispatchHttp(context.base + \"/draft\", {});\n"}}, nil},
+		{"the default dispatcher imported under another name", RuleCoreImport, []edit{{core, dispatcherImp, `import { dispatchHttp as send } from "../portable-http-dispatch.mjs";`}}, nil},
+		{"the default dispatcher imported as a namespace", RuleCoreImport, []edit{{core, dispatcherImp, `import * as dispatcher from "../portable-http-dispatch.mjs";`}}, nil},
+		{"the default dispatcher re-exported", RuleCoreImport, []edit{{core, dispatcherImp, dispatcherImp + "\nexport { dispatchHttp } from \"../portable-http-dispatch.mjs\";"}}, nil},
+		{"the default dispatcher imported without HTTP", RuleCoreImport, nil, allLocal()},
+		{"an edited dispatcher", RuleDispatcherAsset, []edit{{DispatcherFile, "const NO_AUTHENTICATION = 'none';", "const NO_AUTHENTICATION = 'runtime_context';"}}, nil},
 
-		{"a local Function sending a request", RuleCoreLocalNetwork, []edit{{core, "return { status: \"success\"", "await context.dispatch(\"https://application.example/api/sample-request/draft\", {});\n  return { status: \"success\""}}, []contracttest.Op{
-			contracttest.Set("/capabilities/3/implementation", `{"kind": "local"}`),
-			contracttest.Set("/capabilities/3/outputs/0/valueDomain", `{"kind": "static", "values": ["draft-local"], "evidenceRefs": ["ev-contract-save"]}`),
-		}},
+		{"a local Function sending a request", RuleCoreLocalNetwork, []edit{{core, "return { status: \"success\"", "await context.dispatch(\"https://application.example/api/sample-request/draft\", {});\n  return { status: \"success\""}}, localDraft},
+		{"a local Function choosing a dispatcher", RuleCoreLocalNetwork, []edit{{core, "return { status: \"success\"", choice + "\n  return { status: \"success\""}}, localDraft},
 
 		{"a Function replacing its context", RuleParamReassigned, []edit{{core, draftStart, draftStart + "  context = { ...context };\n"}}, nil},
 		{"a callback replacing its input", RuleParamReassigned, []edit{{adapter, dryRunIf, "input = { ...input };\n  " + dryRunIf}}, nil},
 
 		{"a request at import time", RuleCoreModuleEffect, []edit{{core, "const CAPABILITIES", "fetch(\"https://application.example/api/sample-request/kinds\");\nconst CAPABILITIES"}}, nil},
 		{"a Function called at import time", RuleCoreModuleEffect, []edit{{core, "const CAPABILITIES", "saveSampleDraft({});\nconst CAPABILITIES"}}, nil},
-		{"a helper that dispatches", RuleCoreModuleEffect, []edit{{core, "function requireDispatch(context) {\n", "function requireDispatch(context) {\n  context.dispatch(\"https://application.example/api/sample-request\", {});\n"}}, nil},
+		{"a helper that dispatches", RuleCoreModuleEffect, []edit{{core, "function requireAttachments(context, names) {\n", "function requireAttachments(context, names) {\n  context.dispatch(\"https://application.example/api/sample-request\", {});\n"}}, nil},
+		{"a helper sending with the default dispatcher", RuleCoreModuleEffect, []edit{{core, "function requireAttachments(context, names) {\n", "function requireAttachments(context, names) {\n  dispatchHttp(\"https://application.example/api/sample-request\", {});\n"}}, nil},
 
 		{"a guarded write that sends before the guard", RuleGuardUse, []edit{{core, submitGuard, "  await context.dispatch(\"https://application.example/api/sample-request\", {});\n" + submitGuard}}, nil},
 		{"a guarded dispatch reading the unchecked input", RuleGuardUse, []edit{{core, `bind(request1.body, ["requestData"], safeInput["requestData"]);`, `bind(request1.body, ["requestData"], input["requestData"]);`}}, nil},
@@ -316,7 +334,24 @@ func TestRulesFire(t *testing.T) {
 // compiledWithPatch names the cases whose contract patch also changes what
 // is compiled; the others compile the reference and judge it against the
 // patched contract.
-var compiledWithPatch = map[string]bool{"a local Function sending a request": true}
+var compiledWithPatch = map[string]bool{"a local Function sending a request": true, "a local Function choosing a dispatcher": true}
+
+// localDraft makes save-sample-draft a local capability with a static
+// output, which compiles.
+var localDraft = []contracttest.Op{
+	contracttest.Set("/capabilities/3/implementation", `{"kind": "local"}`),
+	contracttest.Set("/capabilities/3/outputs/0/valueDomain", `{"kind": "static", "values": ["draft-local"], "evidenceRefs": ["ev-contract-save"]}`),
+}
+
+// allLocal makes every capability of the reference contract local, so
+// that none sends HTTP requests.
+func allLocal() []contracttest.Op {
+	var ops []contracttest.Op
+	for i := range 5 {
+		ops = append(ops, contracttest.Set("/capabilities/"+strconv.Itoa(i)+"/implementation", `{"kind": "local"}`))
+	}
+	return ops
+}
 
 // quoted writes s as compile quotes it (it holds no character to escape).
 func quoted(s string) string { return `"` + s + `"` }
@@ -344,6 +379,12 @@ func TestHandWrittenVariantsPass(t *testing.T) {
 		{"a Function exported as an async arrow", func(string) []edit {
 			return []edit{{core, listStart, "export const listSampleRequestKinds = async (input, context) => {"},
 				{core, "  return outputOf(capability, response1);\n}\n", "  return outputOf(capability, response1);\n};\n"}}
+		}},
+		{"the dispatcher chosen the other way round, without optional chaining", func(string) []edit {
+			return []edit{{core, draftChoice, strings.Replace(draftChoice, choice, `const dispatch = ("function" === typeof context.dispatch) ? (context.dispatch) : dispatchHttp;`, 1)}}
+		}},
+		{"the default dispatcher called directly", func(dir string) []edit {
+			return []edit{{core, kindsDispatch, strings.Replace(kindsDispatch, "await dispatch(", "await dispatchHttp(", 1)}}
 		}},
 		{"the guard handed the Host's dispatcher", func(dir string) []edit {
 			b, _ := os.ReadFile(filepath.Join(dir, core))

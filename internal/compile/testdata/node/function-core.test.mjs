@@ -3,7 +3,7 @@
 // root, which has no node_modules: everything imported is the package's own.
 
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it } from 'node:test';
 
 import {
   listSampleRequestKinds,
@@ -147,13 +147,67 @@ describe('input validation', () => {
   });
 });
 
-describe('failures', () => {
-  it('needs a dispatcher before sending anything', async () => {
-    const error = await rejects(() => saveSampleDraft(draft(), {}), 'DISPATCH_CONTEXT_REQUIRED');
-    assert.equal(error.outcomeKnown, true);
-    await rejects(() => saveSampleDraft(draft()), 'DISPATCH_CONTEXT_REQUIRED');
+describe('the default dispatcher', () => {
+  // The default dispatcher sends with the global fetch: count what reaches
+  // it, and answer nothing.
+  let fetched = [];
+  const realFetch = globalThis.fetch;
+  before(() => {
+    globalThis.fetch = async (url) => {
+      fetched.push(String(url));
+      throw new TypeError('fetch failed');
+    };
+  });
+  after(() => {
+    globalThis.fetch = realFetch;
+  });
+  beforeEach(() => {
+    fetched = [];
   });
 
+  for (const [what, context] of [['an empty context', {}], ['no context', undefined], ['a null context', null], ['a dispatch that is not a function', { dispatch: 'https://elsewhere.example' }]]) {
+    it(`serves a Function given ${what}, and refuses authentication only the Host can supply, sending nothing`, async () => {
+      const error = await rejects(() => saveSampleDraft(draft(), context), 'HOST_AUTHENTICATION_REQUIRED');
+      assert.equal(error.outcomeKnown, true, 'nothing was sent');
+      assert.deepEqual(error.details, { authentication: 'runtime_context' });
+      assert.deepEqual(fetched, []);
+      const toolError = normalizeToolError(error, WRITE);
+      assert.equal(toolError.code, 'HOST_AUTHENTICATION_REQUIRED', 'a write refused before sending keeps its code');
+      assert.equal(toolError.retryable, false);
+    });
+  }
+
+  it('is not used when the runtime context has a dispatcher', async () => {
+    const { calls, dispatch } = mock(lookupReply, saveReply);
+    await saveSampleDraft(draft(), { dispatch });
+    assert.equal(calls.length, 2);
+    assert.deepEqual(fetched, []);
+  });
+
+  it('serves a guarded write through the guard, whose operation a refusal before sending does not block', async () => {
+    const guard = new PortableWorkflowGuard();
+    guard.protect({
+      workflowId: 'submit-sample-request',
+      operationKey: 'op-3',
+      bindingSources: { validationGrantId: { kind: 'capability-input', inputName: 'validationGrant', path: ['grantId'] } },
+      expectedValues: { validationGrantId: 'v-1' },
+    });
+    const input = {
+      requestData: { subject: 'Seed swap' },
+      validationGrant: { grantId: 'v-1', payloadDigest: 'd' },
+      confirmationGrant: { grantId: 'c-1', validationGrantId: 'v-1', payloadDigest: 'd' },
+    };
+    const context = { workflowGuard: guard, protectedWorkflows: { 'submit-sample-request': { operationKey: 'op-3' } } };
+    const error = await rejects(() => submitSampleRequest(input, context), 'HOST_AUTHENTICATION_REQUIRED');
+    assert.equal(error.outcomeKnown, true);
+    assert.deepEqual(fetched, []);
+    const { calls, dispatch } = mock({ status: 201, data: { requestId: 'r-1' } });
+    await submitSampleRequest(input, { ...context, dispatch });
+    assert.equal(calls.length, 1, 'the Host dispatcher may still send the protected write');
+  });
+});
+
+describe('failures', () => {
   it('stops at a status the contract does not accept', async () => {
     const { calls, dispatch } = mock({ status: 404, data: { error: 'gone' } });
     const error = await rejects(() => saveSampleDraft(draft(), { dispatch }), 'UPSTREAM_STEP_REJECTED');

@@ -4,10 +4,15 @@
 //
 // Each Function validates its input against the contract's closed input schema
 // and then returns its static output, or sends the contract's HTTP requests
-// through the dispatcher of its runtime context, its only way out:
+// through a dispatcher, its only way out:
 //
-//   context.dispatch(url, {method, authentication, headers, query?, body?, multipart?})
+//   dispatch(url, {method, authentication, headers, query?, body?, multipart?})
 //     → {status, data}
+//
+// The dispatcher is the one of the trusted runtime context, context.dispatch,
+// and without one the reviewed dispatchHttp of portable-http-dispatch.mjs,
+// which sends only requests whose authentication is "none" and refuses the
+// others before sending: their credentials are the Host's to supply.
 //
 // The URL is the step's, its {placeholders} replaced by percent-encoded path
 // segments; query members join the URL's own query terms, and a binding path
@@ -17,6 +22,7 @@
 // FunctionErrors with a code, a message, details, retryable false, and
 // outcomeKnown when nothing was sent or a response proved the rejection.
 
+import { dispatchHttp } from "../portable-http-dispatch.mjs";
 import { protectedWorkflowStateFor } from "../portable-workflow-guard.mjs";
 
 // What each capability's Function checks, by capabilityId.
@@ -268,7 +274,7 @@ const CAPABILITIES = {
 export async function listSampleRequestKinds(input, context) {
   const capability = CAPABILITIES["list-sample-request-kinds"];
   checkInput(capability, input);
-  requireDispatch(context);
+  const dispatch = typeof context?.dispatch === "function" ? context.dispatch : dispatchHttp;
   const request1 = {
     "method": "GET",
     "authentication": "runtime_context",
@@ -276,7 +282,7 @@ export async function listSampleRequestKinds(input, context) {
     "query": {},
   };
   bind(request1.query, ["detail"], input["detailLevel"]);
-  const response1 = await context.dispatch("https://application.example/api/sample-request/kinds", request1);
+  const response1 = await dispatch("https://application.example/api/sample-request/kinds", request1);
   expectStatus(response1, "listKinds", [200], true);
   return outputOf(capability, response1);
 }
@@ -286,7 +292,7 @@ export async function listSampleRequestKinds(input, context) {
 export async function uploadSampleAttachment(input, context) {
   const capability = CAPABILITIES["upload-sample-attachment"];
   checkInput(capability, input);
-  requireDispatch(context);
+  const dispatch = typeof context?.dispatch === "function" ? context.dispatch : dispatchHttp;
   requireAttachments(context, ["hostAttachmentGrant"]);
   const protectedWorkflowState = protectedWorkflowStateFor(context, "upload-sample-attachment");
   return protectedWorkflowState.guard.dispatchWithPolicy({
@@ -302,7 +308,7 @@ export async function uploadSampleAttachment(input, context) {
       "multipart": {},
     };
     bind(request1.multipart, ["file"], attachmentOf(context, "hostAttachmentGrant"));
-    const response1 = await context.dispatch("https://application.example/api/sample-request/attachments", request1);
+    const response1 = await dispatch("https://application.example/api/sample-request/attachments", request1);
     expectStatus(response1, "uploadAttachment", [201], true);
     return outputOf(capability, response1);
   });
@@ -313,7 +319,7 @@ export async function uploadSampleAttachment(input, context) {
 export async function validateSampleRequest(input, context) {
   const capability = CAPABILITIES["validate-sample-request"];
   checkInput(capability, input);
-  requireDispatch(context);
+  const dispatch = typeof context?.dispatch === "function" ? context.dispatch : dispatchHttp;
   const request1 = {
     "method": "POST",
     "authentication": "runtime_context",
@@ -323,7 +329,7 @@ export async function validateSampleRequest(input, context) {
   bind(request1.body, ["selectionGrant"], input["selectionGrant"]);
   bind(request1.body, ["requestData"], input["requestData"]);
   bind(request1.body, ["attachmentGrants"], input["attachmentGrants"]);
-  const response1 = await context.dispatch("https://application.example/api/sample-request/validate", request1);
+  const response1 = await dispatch("https://application.example/api/sample-request/validate", request1);
   expectStatus(response1, "validateRequest", [200], true);
   return outputOf(capability, response1);
 }
@@ -333,7 +339,7 @@ export async function validateSampleRequest(input, context) {
 export async function saveSampleDraft(input, context) {
   const capability = CAPABILITIES["save-sample-draft"];
   checkInput(capability, input);
-  requireDispatch(context);
+  const dispatch = typeof context?.dispatch === "function" ? context.dispatch : dispatchHttp;
   const request1 = {
     "method": "PUT",
     "authentication": "runtime_context",
@@ -341,7 +347,7 @@ export async function saveSampleDraft(input, context) {
     "body": {},
   };
   bind(request1.body, ["requestData"], input["requestData"]);
-  const response1 = await context.dispatch("https://application.example/api/sample-request/draft", request1);
+  const response1 = await dispatch("https://application.example/api/sample-request/draft", request1);
   expectStatus(response1, "saveDraft", [200], true);
   return outputOf(capability, response1);
 }
@@ -351,7 +357,7 @@ export async function saveSampleDraft(input, context) {
 export async function submitSampleRequest(input, context) {
   const capability = CAPABILITIES["submit-sample-request"];
   checkInput(capability, input);
-  requireDispatch(context);
+  const dispatch = typeof context?.dispatch === "function" ? context.dispatch : dispatchHttp;
   const protectedWorkflowState = protectedWorkflowStateFor(context, "submit-sample-request");
   return protectedWorkflowState.guard.dispatchWithPolicy({
     workflowId: "submit-sample-request",
@@ -367,7 +373,7 @@ export async function submitSampleRequest(input, context) {
     };
     bind(request1.body, ["requestData"], safeInput["requestData"]);
     bind(request1.body, ["attachmentGrants"], safeInput["attachmentGrants"]);
-    const response1 = await context.dispatch("https://application.example/api/sample-request", request1);
+    const response1 = await dispatch("https://application.example/api/sample-request", request1);
     expectStatus(response1, "submitRequest", [201], true);
     return outputOf(capability, response1);
   });
@@ -413,17 +419,6 @@ function checkInput(capability, input) {
   }
   if (errors.length > 0) {
     throw new FunctionError('INVALID_INPUT', `invalid input: ${describe(errors)}`, { errors }, true);
-  }
-}
-
-// requireDispatch throws DISPATCH_CONTEXT_REQUIRED unless the runtime context
-// carries the dispatcher, context.dispatch(url, options) → {status, data}: the
-// Function's only way to the network.
-function requireDispatch(context) {
-  if (context === null || typeof context !== 'object' || typeof context.dispatch !== 'function') {
-    throw new FunctionError('DISPATCH_CONTEXT_REQUIRED',
-      'this Function sends HTTP requests only through context.dispatch(url, options), and the runtime context provides none',
-      {}, true);
   }
 }
 

@@ -4,10 +4,15 @@
 //
 // Each Function validates its input against the contract's closed input schema
 // and then returns its static output, or sends the contract's HTTP requests
-// through the dispatcher of its runtime context, its only way out:
+// through a dispatcher, its only way out:
 //
-//   context.dispatch(url, {method, authentication, headers, query?, body?, multipart?})
+//   dispatch(url, {method, authentication, headers, query?, body?, multipart?})
 //     → {status, data}
+//
+// The dispatcher is the one of the trusted runtime context, context.dispatch,
+// and without one the reviewed dispatchHttp of portable-http-dispatch.mjs,
+// which sends only requests whose authentication is "none" and refuses the
+// others before sending: their credentials are the Host's to supply.
 //
 // The URL is the step's, its {placeholders} replaced by percent-encoded path
 // segments; query members join the URL's own query terms, and a binding path
@@ -16,6 +21,8 @@
 // status and its data reduced to the contract's output schema. Failures are
 // FunctionErrors with a code, a message, details, retryable false, and
 // outcomeKnown when nothing was sent or a response proved the rejection.
+
+import { dispatchHttp } from "../portable-http-dispatch.mjs";
 
 // What each capability's Function checks, by capabilityId.
 const CAPABILITIES = {
@@ -108,7 +115,7 @@ const CAPABILITIES = {
 export async function uploadPlantPhoto(input, context) {
   const capability = CAPABILITIES["upload-plant-photo"];
   checkInput(capability, input);
-  requireDispatch(context);
+  const dispatch = typeof context?.dispatch === "function" ? context.dispatch : dispatchHttp;
   requireAttachments(context, ["photoGrant"]);
   const request1 = {
     "method": "POST",
@@ -117,7 +124,7 @@ export async function uploadPlantPhoto(input, context) {
     "multipart": {},
   };
   bind(request1.multipart, ["photo"], attachmentOf(context, "photoGrant"));
-  const response1 = await context.dispatch("https://plants.example/api/photos", request1);
+  const response1 = await dispatch("https://plants.example/api/photos", request1);
   expectStatus(response1, "uploadPhoto", [201], true);
   return outputOf(capability, response1);
 }
@@ -127,7 +134,7 @@ export async function uploadPlantPhoto(input, context) {
 export async function attachPlantPhotos(input, context) {
   const capability = CAPABILITIES["attach-plant-photos"];
   checkInput(capability, input);
-  requireDispatch(context);
+  const dispatch = typeof context?.dispatch === "function" ? context.dispatch : dispatchHttp;
   const request1 = {
     "method": "PATCH",
     "authentication": "runtime_context",
@@ -135,7 +142,7 @@ export async function attachPlantPhotos(input, context) {
     "body": {},
   };
   bind(request1.body, ["photoIds"], input["photoIds"]);
-  const response1 = await context.dispatch(expandPath("https://plants.example/api/plants/{plantId}/photos", {"plantId": input["plantId"]}), request1);
+  const response1 = await dispatch(expandPath("https://plants.example/api/plants/{plantId}/photos", {"plantId": input["plantId"]}), request1);
   expectStatus(response1, "attachPhotos", [200], true);
   return outputOf(capability, response1);
 }
@@ -180,17 +187,6 @@ function checkInput(capability, input) {
   }
   if (errors.length > 0) {
     throw new FunctionError('INVALID_INPUT', `invalid input: ${describe(errors)}`, { errors }, true);
-  }
-}
-
-// requireDispatch throws DISPATCH_CONTEXT_REQUIRED unless the runtime context
-// carries the dispatcher, context.dispatch(url, options) → {status, data}: the
-// Function's only way to the network.
-function requireDispatch(context) {
-  if (context === null || typeof context !== 'object' || typeof context.dispatch !== 'function') {
-    throw new FunctionError('DISPATCH_CONTEXT_REQUIRED',
-      'this Function sends HTTP requests only through context.dispatch(url, options), and the runtime context provides none',
-      {}, true);
   }
 }
 

@@ -4,10 +4,15 @@
 //
 // Each Function validates its input against the contract's closed input schema
 // and then returns its static output, or sends the contract's HTTP requests
-// through the dispatcher of its runtime context, its only way out:
+// through a dispatcher, its only way out:
 //
-//   context.dispatch(url, {method, authentication, headers, query?, body?, multipart?})
+//   dispatch(url, {method, authentication, headers, query?, body?, multipart?})
 //     → {status, data}
+//
+// The dispatcher is the one of the trusted runtime context, context.dispatch,
+// and without one the reviewed dispatchHttp of portable-http-dispatch.mjs,
+// which sends only requests whose authentication is "none" and refuses the
+// others before sending: their credentials are the Host's to supply.
 //
 // The URL is the step's, its {placeholders} replaced by percent-encoded path
 // segments; query members join the URL's own query terms, and a binding path
@@ -16,6 +21,8 @@
 // status and its data reduced to the contract's output schema. Failures are
 // FunctionErrors with a code, a message, details, retryable false, and
 // outcomeKnown when nothing was sent or a response proved the rejection.
+
+import { dispatchHttp } from "../portable-http-dispatch.mjs";
 
 // What each capability's Function checks, by capabilityId.
 const CAPABILITIES = {
@@ -117,9 +124,9 @@ const CAPABILITIES = {
 export async function listGardenNotes(input, context) {
   const capability = CAPABILITIES["list-garden-notes"];
   checkInput(capability, input);
-  requireDispatch(context);
+  const dispatch = typeof context?.dispatch === "function" ? context.dispatch : dispatchHttp;
   const request1 = {"method": "GET", "authentication": "runtime_context", "headers": {"accept": "application/json"}};
-  const response1 = await context.dispatch("https://notes.example/api/notes", request1);
+  const response1 = await dispatch("https://notes.example/api/notes", request1);
   expectStatus(response1, "listNotes", [200], true);
   return outputOf(capability, response1);
 }
@@ -129,7 +136,7 @@ export async function listGardenNotes(input, context) {
 export async function saveGardenNote(input, context) {
   const capability = CAPABILITIES["save-garden-note"];
   checkInput(capability, input);
-  requireDispatch(context);
+  const dispatch = typeof context?.dispatch === "function" ? context.dispatch : dispatchHttp;
   const request1 = {
     "method": "PUT",
     "authentication": "runtime_context",
@@ -139,7 +146,7 @@ export async function saveGardenNote(input, context) {
   };
   bind(request1.query, ["id"], input["noteId"]);
   bind(request1.body, ["note"], input["note"]);
-  const response1 = await context.dispatch("https://notes.example/api/notes", request1);
+  const response1 = await dispatch("https://notes.example/api/notes", request1);
   expectStatus(response1, "putNote", [200, 201], true);
   return outputOf(capability, response1);
 }
@@ -149,13 +156,13 @@ export async function saveGardenNote(input, context) {
 export async function deleteGardenNote(input, context) {
   const capability = CAPABILITIES["delete-garden-note"];
   checkInput(capability, input);
-  requireDispatch(context);
+  const dispatch = typeof context?.dispatch === "function" ? context.dispatch : dispatchHttp;
   const request1 = {
     "method": "DELETE",
     "authentication": "runtime_context",
     "headers": {"accept": "application/json"},
   };
-  const response1 = await context.dispatch(expandPath("https://notes.example/api/notes/{noteId}", {"noteId": input["noteId"]}), request1);
+  const response1 = await dispatch(expandPath("https://notes.example/api/notes/{noteId}", {"noteId": input["noteId"]}), request1);
   expectStatus(response1, "deleteNote", [200], true);
   return outputOf(capability, response1);
 }
@@ -200,17 +207,6 @@ function checkInput(capability, input) {
   }
   if (errors.length > 0) {
     throw new FunctionError('INVALID_INPUT', `invalid input: ${describe(errors)}`, { errors }, true);
-  }
-}
-
-// requireDispatch throws DISPATCH_CONTEXT_REQUIRED unless the runtime context
-// carries the dispatcher, context.dispatch(url, options) → {status, data}: the
-// Function's only way to the network.
-function requireDispatch(context) {
-  if (context === null || typeof context !== 'object' || typeof context.dispatch !== 'function') {
-    throw new FunctionError('DISPATCH_CONTEXT_REQUIRED',
-      'this Function sends HTTP requests only through context.dispatch(url, options), and the runtime context provides none',
-      {}, true);
   }
 }
 

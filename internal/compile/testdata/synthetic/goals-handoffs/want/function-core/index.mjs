@@ -4,10 +4,15 @@
 //
 // Each Function validates its input against the contract's closed input schema
 // and then returns its static output, or sends the contract's HTTP requests
-// through the dispatcher of its runtime context, its only way out:
+// through a dispatcher, its only way out:
 //
-//   context.dispatch(url, {method, authentication, headers, query?, body?, multipart?})
+//   dispatch(url, {method, authentication, headers, query?, body?, multipart?})
 //     → {status, data}
+//
+// The dispatcher is the one of the trusted runtime context, context.dispatch,
+// and without one the reviewed dispatchHttp of portable-http-dispatch.mjs,
+// which sends only requests whose authentication is "none" and refuses the
+// others before sending: their credentials are the Host's to supply.
 //
 // The URL is the step's, its {placeholders} replaced by percent-encoded path
 // segments; query members join the URL's own query terms, and a binding path
@@ -16,6 +21,8 @@
 // status and its data reduced to the contract's output schema. Failures are
 // FunctionErrors with a code, a message, details, retryable false, and
 // outcomeKnown when nothing was sent or a response proved the rejection.
+
+import { dispatchHttp } from "../portable-http-dispatch.mjs";
 
 // What each capability's Function checks, by capabilityId.
 const CAPABILITIES = {
@@ -170,7 +177,7 @@ const CAPABILITIES = {
 export async function searchTrails(input, context) {
   const capability = CAPABILITIES["search-trails"];
   checkInput(capability, input);
-  requireDispatch(context);
+  const dispatch = typeof context?.dispatch === "function" ? context.dispatch : dispatchHttp;
   const request1 = {
     "method": "GET",
     "authentication": "none",
@@ -179,7 +186,7 @@ export async function searchTrails(input, context) {
   };
   bind(request1.query, ["region"], input["region"]);
   bind(request1.query, ["difficulty"], input["difficulty"]);
-  const response1 = await context.dispatch("https://trails.example/api/trails?active=true", request1);
+  const response1 = await dispatch("https://trails.example/api/trails?active=true", request1);
   expectStatus(response1, "search", [200], true);
   return outputOf(capability, response1);
 }
@@ -189,9 +196,9 @@ export async function searchTrails(input, context) {
 export async function getTrailConditions(input, context) {
   const capability = CAPABILITIES["get-trail-conditions"];
   checkInput(capability, input);
-  requireDispatch(context);
+  const dispatch = typeof context?.dispatch === "function" ? context.dispatch : dispatchHttp;
   const request1 = {"method": "GET", "authentication": "none", "headers": {"accept": "application/json"}};
-  const response1 = await context.dispatch(expandPath("https://trails.example/api/trails/{trailId}/conditions", {"trailId": input["trailId"]}), request1);
+  const response1 = await dispatch(expandPath("https://trails.example/api/trails/{trailId}/conditions", {"trailId": input["trailId"]}), request1);
   expectStatus(response1, "conditions", [200], true);
   return outputOf(capability, response1);
 }
@@ -201,7 +208,7 @@ export async function getTrailConditions(input, context) {
 export async function bookShuttle(input, context) {
   const capability = CAPABILITIES["book-shuttle"];
   checkInput(capability, input);
-  requireDispatch(context);
+  const dispatch = typeof context?.dispatch === "function" ? context.dispatch : dispatchHttp;
   const request1 = {
     "method": "POST",
     "authentication": "runtime_context",
@@ -213,7 +220,7 @@ export async function bookShuttle(input, context) {
   bind(request1.body, ["assistance", "needed"], input["needsAssistance"]);
   bind(request1.body, ["assistance", "note"], input["assistanceNote"]);
   bind(request1.headers, ["x-trail-status"], input["conditionsStatus"]);
-  const response1 = await context.dispatch("https://shuttles.example/api/bookings", request1);
+  const response1 = await dispatch("https://shuttles.example/api/bookings", request1);
   expectStatus(response1, "book", [201], true);
   return outputOf(capability, response1);
 }
@@ -223,9 +230,9 @@ export async function bookShuttle(input, context) {
 export async function cancelShuttle(input, context) {
   const capability = CAPABILITIES["cancel-shuttle"];
   checkInput(capability, input);
-  requireDispatch(context);
+  const dispatch = typeof context?.dispatch === "function" ? context.dispatch : dispatchHttp;
   const request1 = {"method": "DELETE", "authentication": "runtime_context", "headers": {}};
-  const response1 = await context.dispatch(expandPath("https://shuttles.example/api/bookings/{bookingId}", {"bookingId": input["bookingId"]}), request1);
+  const response1 = await dispatch(expandPath("https://shuttles.example/api/bookings/{bookingId}", {"bookingId": input["bookingId"]}), request1);
   expectStatus(response1, "cancel", [200, 204], true);
   return outputOf(capability, response1);
 }
@@ -270,17 +277,6 @@ function checkInput(capability, input) {
   }
   if (errors.length > 0) {
     throw new FunctionError('INVALID_INPUT', `invalid input: ${describe(errors)}`, { errors }, true);
-  }
-}
-
-// requireDispatch throws DISPATCH_CONTEXT_REQUIRED unless the runtime context
-// carries the dispatcher, context.dispatch(url, options) → {status, data}: the
-// Function's only way to the network.
-function requireDispatch(context) {
-  if (context === null || typeof context !== 'object' || typeof context.dispatch !== 'function') {
-    throw new FunctionError('DISPATCH_CONTEXT_REQUIRED',
-      'this Function sends HTTP requests only through context.dispatch(url, options), and the runtime context provides none',
-      {}, true);
   }
 }
 

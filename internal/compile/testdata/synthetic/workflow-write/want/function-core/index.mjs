@@ -4,10 +4,15 @@
 //
 // Each Function validates its input against the contract's closed input schema
 // and then returns its static output, or sends the contract's HTTP requests
-// through the dispatcher of its runtime context, its only way out:
+// through a dispatcher, its only way out:
 //
-//   context.dispatch(url, {method, authentication, headers, query?, body?, multipart?})
+//   dispatch(url, {method, authentication, headers, query?, body?, multipart?})
 //     → {status, data}
+//
+// The dispatcher is the one of the trusted runtime context, context.dispatch,
+// and without one the reviewed dispatchHttp of portable-http-dispatch.mjs,
+// which sends only requests whose authentication is "none" and refuses the
+// others before sending: their credentials are the Host's to supply.
 //
 // The URL is the step's, its {placeholders} replaced by percent-encoded path
 // segments; query members join the URL's own query terms, and a binding path
@@ -17,6 +22,7 @@
 // FunctionErrors with a code, a message, details, retryable false, and
 // outcomeKnown when nothing was sent or a response proved the rejection.
 
+import { dispatchHttp } from "../portable-http-dispatch.mjs";
 import { protectedWorkflowStateFor } from "../portable-workflow-guard.mjs";
 
 // What each capability's Function checks, by capabilityId.
@@ -107,7 +113,7 @@ const CAPABILITIES = {
 export async function quoteVoucher(input, context) {
   const capability = CAPABILITIES["quote-voucher"];
   checkInput(capability, input);
-  requireDispatch(context);
+  const dispatch = typeof context?.dispatch === "function" ? context.dispatch : dispatchHttp;
   const request1 = {
     "method": "POST",
     "authentication": "runtime_context",
@@ -115,7 +121,7 @@ export async function quoteVoucher(input, context) {
     "body": {},
   };
   bind(request1.body, ["voucher", "code"], input["voucherCode"]);
-  const response1 = await context.dispatch("https://vouchers.example:8443/api/quotes", request1);
+  const response1 = await dispatch("https://vouchers.example:8443/api/quotes", request1);
   expectStatus(response1, "quote", [200], true);
   return outputOf(capability, response1);
 }
@@ -125,7 +131,7 @@ export async function quoteVoucher(input, context) {
 export async function redeemVoucher(input, context) {
   const capability = CAPABILITIES["redeem-voucher"];
   checkInput(capability, input);
-  requireDispatch(context);
+  const dispatch = typeof context?.dispatch === "function" ? context.dispatch : dispatchHttp;
   const protectedWorkflowState = protectedWorkflowStateFor(context, "redeem-voucher");
   return protectedWorkflowState.guard.dispatchWithPolicy({
     workflowId: "redeem-voucher",
@@ -140,7 +146,7 @@ export async function redeemVoucher(input, context) {
       "body": {},
     };
     bind(request1.body, ["voucher", "code"], safeInput["voucherCode"]);
-    const response1 = await context.dispatch("https://vouchers.example:8443/api/redemptions", request1);
+    const response1 = await dispatch("https://vouchers.example:8443/api/redemptions", request1);
     expectStatus(response1, "redeem", [201], true);
     return outputOf(capability, response1);
   });
@@ -186,17 +192,6 @@ function checkInput(capability, input) {
   }
   if (errors.length > 0) {
     throw new FunctionError('INVALID_INPUT', `invalid input: ${describe(errors)}`, { errors }, true);
-  }
-}
-
-// requireDispatch throws DISPATCH_CONTEXT_REQUIRED unless the runtime context
-// carries the dispatcher, context.dispatch(url, options) → {status, data}: the
-// Function's only way to the network.
-function requireDispatch(context) {
-  if (context === null || typeof context !== 'object' || typeof context.dispatch !== 'function') {
-    throw new FunctionError('DISPATCH_CONTEXT_REQUIRED',
-      'this Function sends HTTP requests only through context.dispatch(url, options), and the runtime context provides none',
-      {}, true);
   }
 }
 
