@@ -42,6 +42,7 @@ var baseFiles = []string{
 // Runtime files whose presence depends on the contract.
 const (
 	normalizerFile = "portable-error-normalizer.mjs"
+	dispatcherFile = "portable-http-dispatch.mjs"
 	guardFile      = "portable-workflow-guard.mjs"
 )
 
@@ -101,6 +102,18 @@ func checkForbidden(pkg *pkgdir.Package) []diag.Diagnostic {
 		}
 	}
 	return out
+}
+
+// sendsHTTP reports whether a capability sends HTTP requests, which a
+// Function without a dispatcher in its runtime context sends through
+// portable-http-dispatch.mjs.
+func sendsHTTP(c *contract.Contract) bool {
+	for i := range c.Capabilities {
+		if c.Capabilities[i].Implementation.Kind == contract.ImplementationHTTP {
+			return true
+		}
+	}
+	return false
 }
 
 // needsGuard reports whether a capability is protected by a deterministic

@@ -138,6 +138,19 @@ func TestWorkflowGuardRequired(t *testing.T) {
 	wantStage(t, res, strict.StageDocuments, strict.Passed)
 }
 
+// A package whose capabilities send HTTP requests carries the default
+// dispatcher, which its Functions import.
+func TestDispatcherRequired(t *testing.T) {
+	dir := referencePackage(t)
+	if err := os.Remove(filepath.Join(dir, "portable-http-dispatch.mjs")); err != nil {
+		t.Fatal(err)
+	}
+	res := validate(t, dir, true)
+	wantFindings(t, res, "STRICT_FILE_MISSING portable-http-dispatch.mjs")
+	wantStage(t, res, strict.StageFiles, strict.Failed)
+	wantStage(t, res, strict.StageDocuments, strict.Passed)
+}
+
 func TestLegacyFilesForbidden(t *testing.T) {
 	dir := referencePackage(t)
 	writeFile(t, dir, "PAGE.md", "# legacy page\n")

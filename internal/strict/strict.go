@@ -224,6 +224,10 @@ func (v *validator) inputs() *derive.Inputs {
 	ds := v.fileFindings
 	if in.Contract != nil {
 		v.res.Capabilities = len(in.Contract.Capabilities)
+		if sendsHTTP(in.Contract) {
+			ds = append(ds, requireFiles(v.pkg, []string{dispatcherFile}, RuleFileMissing,
+				"a package whose capabilities send HTTP requests carries the reviewed default dispatcher")...)
+		}
 		if needsGuard(in.Contract) {
 			ds = append(ds, requireFiles(v.pkg, []string{guardFile}, RuleFileMissing,
 				"a package whose writes are protected by a deterministic workflow carries the reviewed guard")...)
