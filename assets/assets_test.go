@@ -180,14 +180,15 @@ func TestHTTPDispatchSurface(t *testing.T) {
 	}
 }
 
-// TestRuntimeEntryBundles bundles the runtime entry the way a strict package
-// ships mcp-tool/runtime.mjs and checks that the bundle stands alone: it
-// imports nothing but node: built-ins, and node, with no node_modules in
-// reach, finds the three names in it and serves tools/list over stdio.
-func TestRuntimeEntryBundles(t *testing.T) {
+// TestShippedRuntimeStandsAlone checks that the mcp-tool/runtime.mjs a
+// strict package ships (RuntimeEntry bundled; internal/mcpruntime checks
+// that it is exactly that build) stands alone: it imports nothing but node:
+// built-ins, and node, with no node_modules in reach, finds the three names
+// in it and serves tools/list over stdio.
+func TestShippedRuntimeStandsAlone(t *testing.T) {
 	t.Parallel()
 	testnode.Node(t)
-	js := testnode.MCPRuntime(t, RuntimeEntry.Bytes())
+	js := MCPRuntime.Bytes()
 	mod, diags := jsmod.Parse("mcp-tool/runtime.mjs", js)
 	if mod == nil {
 		t.Fatalf("the bundle does not parse: %v", diags)

@@ -95,11 +95,9 @@ func scriptParams(t *testing.T) testscript.Params {
 				if neg || len(args) != 1 {
 					ts.Fatalf("usage: mcp-runtime PKG")
 				}
-				js, err := testnode.BundleMCPRuntime(filepath.Join(repo, "node_modules"), assets.RuntimeEntry.Bytes())
-				ts.Check(err)
 				dir := filepath.Join(ts.MkAbs(args[0]), "mcp-tool")
 				ts.Check(os.MkdirAll(dir, 0o755))
-				ts.Check(os.WriteFile(filepath.Join(dir, "runtime.mjs"), js, 0o644))
+				ts.Check(os.WriteFile(filepath.Join(dir, "runtime.mjs"), assets.MCPRuntime.Bytes(), 0o644))
 			},
 		},
 	}
