@@ -87,9 +87,7 @@ func scriptParams(t *testing.T) testscript.Params {
 				if len(args) == 3 {
 					ts.Check(json.Unmarshal([]byte(args[2]), &faults))
 				}
-				js, err := testnode.BundleMCPRuntime(filepath.Join(repo, "node_modules"), assets.RuntimeEntry.Bytes())
-				ts.Check(err)
-				ts.Check(vectorstest.Build(ts.MkAbs(args[1]), args[0], faults, js))
+				ts.Check(vectorstest.Build(ts.MkAbs(args[1]), args[0], faults, assets.MCPRuntime.Bytes()))
 			},
 			"mcp-runtime": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 1 {

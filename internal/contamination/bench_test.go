@@ -5,7 +5,6 @@ import (
 
 	"github.com/code2skill/code2skill/assets"
 	"github.com/code2skill/code2skill/internal/contamination"
-	"github.com/code2skill/code2skill/internal/testnode"
 	"github.com/code2skill/code2skill/internal/verdict/verdicttest"
 )
 
@@ -13,7 +12,7 @@ import (
 // bundled MCP runtime (the SDK and zod, about 1.3 MB), as the gate does in
 // every finalization.
 func BenchmarkScan(b *testing.B) {
-	js := testnode.MCPRuntime(b, assets.RuntimeEntry.Bytes())
+	js := assets.MCPRuntime.Bytes()
 	in := verdicttest.Inputs(b)
 	s, _ := contamination.NewScanner(contamination.Options{Contract: in.Contract, Export: in.Export,
 		MachinePaths: []string{"/srv/build/sample-request"}})

@@ -14,7 +14,6 @@ import (
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/pkgdir"
-	"github.com/code2skill/code2skill/internal/testnode"
 	"github.com/code2skill/code2skill/internal/verdict/verdicttest"
 )
 
@@ -170,7 +169,7 @@ func referencePackage(t *testing.T) string {
 	}
 	// The bundled SDK and zod: a megabyte of third-party code that must
 	// not trip the gate.
-	write("mcp-tool/runtime.mjs", testnode.MCPRuntime(t, assets.RuntimeEntry.Bytes()))
+	write("mcp-tool/runtime.mjs", assets.MCPRuntime.Bytes())
 	return dir
 }
 

@@ -8,7 +8,6 @@ import (
 	"github.com/code2skill/code2skill/assets"
 	"github.com/code2skill/code2skill/internal/finalize"
 	"github.com/code2skill/code2skill/internal/finalize/finalizetest"
-	"github.com/code2skill/code2skill/internal/testnode"
 	"github.com/code2skill/code2skill/internal/verdict/verdicttest"
 )
 
@@ -28,7 +27,7 @@ func BenchmarkFinalize(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			fx := finalizetest.New(b, verdicttest.FullHost...)
 			if tc.runtime {
-				finalizetest.Write(b, filepath.Join(fx.Dir, "mcp-tool", "runtime.mjs"), testnode.MCPRuntime(b, assets.RuntimeEntry.Bytes()))
+				finalizetest.Write(b, filepath.Join(fx.Dir, "mcp-tool", "runtime.mjs"), assets.MCPRuntime.Bytes())
 			}
 			opts := fx.Options()
 			b.ReportAllocs()

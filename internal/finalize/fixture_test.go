@@ -10,18 +10,15 @@ import (
 	"github.com/code2skill/code2skill/internal/golden"
 )
 
-// TestReferenceFixture keeps testdata/reference current: the stand-ins and
-// the verification evidence the command-line scripts finalize the
-// reference example with (the reads verified end to end, the writes not
-// run for real). CODE2SKILL_UPDATE=1 rewrites it.
+// TestReferenceFixture keeps testdata/reference current: the verification
+// evidence the command-line scripts finalize the compiled reference
+// example with (the reads verified end to end, the writes not run for
+// real). CODE2SKILL_UPDATE=1 rewrites it.
 func TestReferenceFixture(t *testing.T) {
 	fx := finalizetest.New(t)
 	finalizetest.ReadsVerifiedOnly(t, fx.Green)
 	fx.WriteEvidence(t)
 	want := fx.Files()
-	for p, text := range finalizetest.Standins {
-		want["package/"+p] = []byte(text)
-	}
 	dir := filepath.Join("testdata", "reference")
 	for p, data := range want {
 		golden.Check(t, filepath.Join(dir, filepath.FromSlash(p)), data)

@@ -78,7 +78,7 @@ type Faults map[string]map[string]bool
 func Package(t testing.TB, source string, faults Faults) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), source)
-	if err := Build(dir, source, faults, testnode.MCPRuntime(t, assets.RuntimeEntry.Bytes())); err != nil {
+	if err := Build(dir, source, faults, assets.MCPRuntime.Bytes()); err != nil {
 		t.Fatal(err)
 	}
 	return dir
