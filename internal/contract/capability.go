@@ -140,6 +140,18 @@ type Check struct {
 }
 
 func decodeCapability(r *record) Capability {
+	c := decodeCapabilityBody(r)
+	c.WorkflowID = r.str("workflowId", opt)
+	c.Reasons = r.strs("reasons", opt)
+	c.BlockingReasons = r.strs("blockingReasons", opt)
+	r.open()
+	return c
+}
+
+// decodeCapabilityBody reads the members a capability shares with its
+// record in the capability bundle: all but workflowId, reasons and
+// blockingReasons. It leaves the record for the caller to end.
+func decodeCapabilityBody(r *record) Capability {
 	c := Capability{Raw: r.obj, At: r.at}
 	c.ID = r.str("capabilityId", req)
 	c.ToolName = r.str("toolName", req)
@@ -170,14 +182,10 @@ func decodeCapability(r *record) Capability {
 	} else {
 		r.known = append(r.known, "runtimeProtection")
 	}
-	c.WorkflowID = r.str("workflowId", opt)
 	c.HostRequirements = r.strs("hostRequirements", req)
 	c.EvidenceCoverage = decodeCoverage(r.object("evidenceCoverage", req), c.SideEffect)
 	c.VerificationChecks = decodeChecks(r, "verificationChecks", opt, vocabCapabilityPhase, PhaseBehavior)
 	c.EvidenceRefs = r.strs("evidenceRefs", some)
-	c.Reasons = r.strs("reasons", opt)
-	c.BlockingReasons = r.strs("blockingReasons", opt)
-	r.open()
 	return c
 }
 

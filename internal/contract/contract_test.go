@@ -14,14 +14,14 @@ import (
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
-// decode decodes one of the four inputs by its file name and returns every
+// decode decodes one of the inputs by its file name and returns every
 // finding, deferred or not.
 func decode(name string, data []byte) (any, *diag.List) {
 	all, _ := decodeSplit(name, data)
 	return nil, all
 }
 
-// decodeSplit decodes one of the four inputs by its file name and returns
+// decodeSplit decodes one of the inputs by its file name and returns
 // all its findings and, separately, the deferred ones.
 func decodeSplit(name string, data []byte) (all, deferred *diag.List) {
 	var l *diag.List
@@ -51,6 +51,12 @@ func decodeSplit(name string, data []byte) (all, deferred *diag.List) {
 			deferred = &p.Deferred
 		}
 		l = pl
+	case contract.BundleFile:
+		b, bl := contract.DecodeBundle(name, data)
+		if b != nil {
+			deferred = &b.Deferred
+		}
+		l = bl
 	default:
 		panic("unknown input " + name)
 	}
@@ -60,7 +66,9 @@ func decodeSplit(name string, data []byte) (all, deferred *diag.List) {
 	return all, deferred
 }
 
-var inputs = []string{contract.ContractFile, contract.TopologyFile, contract.HostProfileFile, contract.ExportProfileFile}
+// inputs are the four vNext inputs and the capability bundle, the input of
+// a legacy package.
+var inputs = []string{contract.ContractFile, contract.TopologyFile, contract.HostProfileFile, contract.ExportProfileFile, contract.BundleFile}
 
 func TestReferenceInputsDecodeWithoutFindings(t *testing.T) {
 	for _, name := range inputs {
@@ -176,6 +184,27 @@ var formatCases = []struct {
 		finding{"FORMAT_VOCABULARY", contract.ContractFile, "/goals/0/agentPolicy/askOnlyCurrentlyMissing"}},
 	{"wrong schema version", contract.TopologyFile,
 		[]contracttest.Op{set("/schemaVersion", `"v1"`)}, finding{"FORMAT_VOCABULARY", contract.TopologyFile, "/schemaVersion"}},
+
+	// The capability bundle: a closed top level, capabilities by the
+	// contract's field rules.
+	{"bundle of the contract's schema version", contract.BundleFile,
+		[]contracttest.Op{set("/schemaVersion", `"vNext"`)}, finding{"FORMAT_VOCABULARY", contract.BundleFile, "/schemaVersion"}},
+	{"bundle without a recording", contract.BundleFile,
+		[]contracttest.Op{remove("/recordingId")}, finding{"FORMAT_FIELD_MISSING", contract.BundleFile, ""}},
+	{"bundle with a contract member", contract.BundleFile,
+		[]contracttest.Op{set("/workflows", `[]`)}, finding{"FORMAT_FIELD_UNKNOWN", contract.BundleFile, "/workflows"}},
+	{"bundle without capabilities", contract.BundleFile,
+		[]contracttest.Op{set("/capabilities", `[]`)}, finding{"FORMAT_EMPTY", contract.BundleFile, "/capabilities"}},
+	{"bundle capability without its side effect", contract.BundleFile,
+		[]contracttest.Op{remove("/capabilities/2/sideEffect")}, finding{"FORMAT_FIELD_MISSING", contract.BundleFile, "/capabilities/2"}},
+	{"bundle capability with a closed record's extra field", contract.BundleFile,
+		[]contracttest.Op{set("/capabilities/0/annotations/sideEffectHint", `true`)},
+		finding{"FORMAT_FIELD_UNKNOWN", contract.BundleFile, "/capabilities/0/annotations/sideEffectHint"}},
+	{"bundle capability naming its workflow", contract.BundleFile,
+		[]contracttest.Op{set("/capabilities/4/workflowId", `"submit-sample-request"`)},
+		finding{"FORMAT_FIELD_UNRECOGNIZED", contract.BundleFile, "/capabilities/4/workflowId"}},
+	{"bundle handoff of the wrong type", contract.BundleFile,
+		[]contracttest.Op{set("/handoffs/0/required", `"yes"`)}, finding{"FORMAT_TYPE", contract.BundleFile, "/handoffs/0/required"}},
 }
 
 var set, remove = contracttest.Set, contracttest.Remove
@@ -306,5 +335,34 @@ func TestCrossFieldConstraintConditions(t *testing.T) {
 	cs := c.Capabilities[2].Constraints[0]
 	if cs.If == nil || cs.Then == nil || cs.If.Operator != "equals" || cs.Then.Operator != "non-empty" {
 		t.Errorf("if %+v, then %+v", cs.If, cs.Then)
+	}
+}
+
+// The bundle's model holds the contract's capabilities and handoffs, without
+// the members the bundle leaves out.
+func TestBundleReadsTheReference(t *testing.T) {
+	c, _ := contract.DecodeContract(contract.ContractFile, contracttest.Reference(t, contract.ContractFile))
+	b, l := contract.DecodeBundle(contract.BundleFile, contracttest.Reference(t, contract.BundleFile))
+	if l.Len() != 0 || b.Deferred.Len() != 0 {
+		t.Fatalf("unexpected findings:\n%s%s", contracttest.Findings(l), contracttest.Findings(&b.Deferred))
+	}
+	if b.SchemaVersion != "v1" || b.RecordingID != c.RecordingID || b.Server.Name != c.Server.Name ||
+		b.FeatureBoundary.PrimaryEvidenceRole != c.FeatureBoundary.PrimaryEvidenceRole {
+		t.Errorf("top level read wrongly: %+v", b)
+	}
+	if len(b.Capabilities) != len(c.Capabilities) || len(b.Handoffs) != len(c.Handoffs) {
+		t.Fatalf("%d capabilities and %d handoffs, want %d and %d", len(b.Capabilities), len(b.Handoffs), len(c.Capabilities), len(c.Handoffs))
+	}
+	for i := range b.Capabilities {
+		bc, cc := &b.Capabilities[i], &c.Capabilities[i]
+		if bc.ID != cc.ID || bc.At != cc.At || len(bc.Inputs) != len(cc.Inputs) || bc.Readiness != cc.Readiness {
+			t.Errorf("capability %d: %s at %s, want %s at %s", i, bc.ID, bc.At, cc.ID, cc.At)
+		}
+		if bc.WorkflowID != "" {
+			t.Errorf("capability %s of the bundle has workflowId %q", bc.ID, bc.WorkflowID)
+		}
+	}
+	if got, ok := b.Capability("submit-sample-request"); !ok || got.RuntimeProtection.WorkflowID != "submit-sample-request" {
+		t.Errorf("Capability(submit-sample-request) = %+v, %v", got, ok)
 	}
 }

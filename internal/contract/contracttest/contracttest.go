@@ -21,11 +21,18 @@ import (
 
 // Reference returns one of the reference inputs (canonical-contract.json,
 // source-topology.json, host-profile.json, export-profile.json): a complete,
-// valid synthetic package that derives to the published views.
+// valid synthetic package that derives to the published views. For
+// capability-bundle.json, the input of a legacy package, it returns the
+// published bundle derived from those inputs, which internal/derive keeps
+// as a fixed expectation.
 func Reference(tb testing.TB, name string) []byte {
 	tb.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	data, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "testdata", "reference", name))
+	dir := filepath.Join(filepath.Dir(file), "..", "testdata", "reference")
+	if name == "capability-bundle.json" {
+		dir = filepath.Join(filepath.Dir(file), "..", "..", "derive", "testdata", "example", "want")
+	}
+	data, err := os.ReadFile(filepath.Join(dir, name))
 	if err != nil {
 		tb.Fatal(err)
 	}
