@@ -82,7 +82,7 @@ func Views(in *Inputs) []View {
 	return []View{
 		{BundleFile, bundle},
 		{FunctionBundleFile, bundle},
-		{DraftFile, canonjson.Encode(draft(c))},
+		{DraftFile, canonjson.Encode(draft(c.RecordingID, c.Capabilities, c.Handoffs))},
 		{FunctionSchemaFile, schema},
 		{MCPSchemaFile, schema},
 		{CapabilityContractFile, canonjson.Encode(capabilityContracts(c))},
