@@ -22,18 +22,19 @@ import (
 // Inputs that failed to decode (nil) are skipped, and so are the checks that
 // need them. The export profile is not read: no view depends on it.
 func Check(in *Inputs) *diag.List {
-	k := &checker{in: in}
+	k := &checker{in: in, file: contract.ContractFile}
 	if in.Topology != nil {
 		k.topology(in.Topology)
 	}
 	if c := in.Contract; c != nil {
+		k.root = c.Raw
 		k.index(c)
 		k.topologyRef(c)
 		k.featureBoundary(c)
 		k.evidenceCatalog(c)
 		k.evidenceRefs(c)
 		k.conflicts(c)
-		k.identities(c)
+		k.identities(&c.Server, c.Capabilities)
 		for i := range c.Capabilities {
 			k.capability(c, &c.Capabilities[i])
 		}
@@ -44,10 +45,16 @@ func Check(in *Inputs) *diag.List {
 	return &k.diags
 }
 
-// checker accumulates the findings of Check.
+// checker accumulates the findings of Check and CheckBundle.
 type checker struct {
 	in    *Inputs
 	diags diag.List
+
+	// file is the document that holds the capabilities, and root its
+	// decoded value: canonical-contract.json, or capability-bundle.json in
+	// a legacy package.
+	file string
+	root *canonjson.Object
 
 	// Identifiers the contract declares, for resolving references.
 	capabilities   map[string]*contract.Capability
@@ -80,7 +87,11 @@ func (k *checker) index(c *contract.Contract) {
 // report adds a finding about file at the JSON Pointer at, shortened to the
 // nearest part of the document that exists (see Nearest).
 func (k *checker) report(rule *diag.Rule, file, at, format string, args ...any) {
-	k.diags.Add(rule.New(file, format, args...).AtPointer(Nearest(k.in.root(file), at)))
+	root := k.in.root(file)
+	if file == k.file && k.root != nil {
+		root = k.root
+	}
+	k.diags.Add(rule.New(file, format, args...).AtPointer(Nearest(root, at)))
 }
 
 // Nearest shortens the JSON Pointer at to its nearest ancestor that resolves
@@ -132,15 +143,16 @@ func (in *Inputs) root(file string) canonjson.Value {
 // it is absent or unreadable.
 func (in *Inputs) Root(file string) canonjson.Value { return in.root(file) }
 
-// contractf reports a finding in canonical-contract.json.
+// contractf reports a finding in the document that holds the capabilities.
 func (k *checker) contractf(rule *diag.Rule, at, format string, args ...any) {
-	k.report(rule, contract.ContractFile, at, format, args...)
+	k.report(rule, k.file, at, format, args...)
 }
 
-// unique reports each value of ids that repeats an earlier one. at gives the
-// pointer of the i-th value. Empty values are reported by decoding.
-func (k *checker) unique(file, what string, ids []string, at func(i int) string) {
-	k.uniqueAs(RuleDuplicateID, file, what, ids, at)
+// unique reports each value of ids that repeats an earlier one, in the
+// document that holds the capabilities. at gives the pointer of the i-th
+// value. Empty values are reported by decoding.
+func (k *checker) unique(what string, ids []string, at func(i int) string) {
+	k.uniqueAs(RuleDuplicateID, k.file, what, ids, at)
 }
 
 // uniqueAs is unique reporting under another rule.

@@ -30,15 +30,15 @@ var reservedWords = []string{
 // identities checks the forms and uniqueness of the names a package is built
 // from: the server name and each capability's ID, Tool name and Function
 // export.
-func (k *checker) identities(c *contract.Contract) {
-	if name := c.Server.Name; name != "" && !serverNameForm.MatchString(name) {
-		k.contractf(RuleIDFormat, child(c.Server.At, "name"),
+func (k *checker) identities(server *contract.Server, caps []contract.Capability) {
+	if name := server.Name; name != "" && !serverNameForm.MatchString(name) {
+		k.contractf(RuleIDFormat, child(server.At, "name"),
 			"server name %q must be 3 to 81 lower-case letters, digits and hyphens, starting with a letter", name)
 	}
-	n := len(c.Capabilities)
+	n := len(caps)
 	ids, tools, exports := make([]string, n), make([]string, n), make([]string, n)
-	for i := range c.Capabilities {
-		cp := &c.Capabilities[i]
+	for i := range caps {
+		cp := &caps[i]
 		ids[i], tools[i], exports[i] = cp.ID, cp.ToolName, cp.FunctionExport
 		if cp.ID != "" && !capabilityIDForm.MatchString(cp.ID) {
 			k.contractf(RuleIDFormat, child(cp.At, "capabilityId"),
@@ -54,19 +54,36 @@ func (k *checker) identities(c *contract.Contract) {
 		}
 	}
 	at := func(key string) func(int) string {
-		return func(i int) string { return ptr(c.Capabilities[i].At, key) }
+		return func(i int) string { return ptr(caps[i].At, key) }
 	}
-	k.unique(contract.ContractFile, "capabilityId", ids, at("capabilityId"))
-	k.unique(contract.ContractFile, "toolName", tools, at("toolName"))
-	k.unique(contract.ContractFile, "functionExport", exports, at("functionExport"))
+	k.unique("capabilityId", ids, at("capabilityId"))
+	k.unique("toolName", tools, at("toolName"))
+	k.unique("functionExport", exports, at("functionExport"))
 }
 
-// capability checks one capability's layer-A facts: readiness against its
-// missing evidence, the references and identities views resolve, the primary
-// evidence of its exposure, the workflow of a deterministic write, and
-// target requiredness.
+// capability checks one capability's layer-A facts: its own records (see
+// records), the Host requirements views resolve, the primary evidence of its
+// exposure, the workflow of a deterministic write, and target requiredness.
 func (k *checker) capability(c *contract.Contract, cp *contract.Capability) {
-	const file = contract.ContractFile
+	k.records(cp)
+
+	// consumer-requirements.json lists each capability's requirements.
+	for i, id := range cp.HostRequirements {
+		k.requirementRef(ptr(cp.At, "hostRequirements", i), id)
+	}
+
+	k.exposure(c, cp)
+	k.protection(c, cp)
+	for i := range cp.Inputs {
+		k.targetRequiredness(c, cp, &cp.Inputs[i])
+	}
+}
+
+// records checks what a capability must satisfy on its own, wherever it is
+// written (a contract or a capability bundle): readiness against its missing
+// evidence, unique input names, output paths and step IDs, and an output
+// step that is one of its steps.
+func (k *checker) records(cp *contract.Capability) {
 	switch {
 	case cp.Readiness == contract.ReadinessReady && len(cp.MissingEvidence) > 0:
 		k.contractf(RuleReadiness, child(cp.At, "missingEvidence"),
@@ -76,40 +93,29 @@ func (k *checker) capability(c *contract.Contract, cp *contract.Capability) {
 			"capability %q requires review but lists no missing evidence saying why", cp.ID)
 	}
 
-	// consumer-requirements.json lists each capability's requirements.
-	for i, id := range cp.HostRequirements {
-		k.requirementRef(ptr(cp.At, "hostRequirements", i), id)
-	}
-
 	names := make([]string, len(cp.Inputs))
 	for i := range cp.Inputs {
 		names[i] = cp.Inputs[i].Name
 	}
-	k.unique(file, "input", names, func(i int) string { return ptr(cp.Inputs[i].At, "name") })
+	k.unique("input", names, func(i int) string { return ptr(cp.Inputs[i].At, "name") })
 
 	paths := make([]string, len(cp.Outputs))
 	for i, o := range cp.Outputs {
 		paths[i] = strings.Join(o.Path, "\x00")
 	}
-	k.unique(file, "output path", paths, func(i int) string { return ptr(cp.Outputs[i].At, "path") })
+	k.unique("output path", paths, func(i int) string { return ptr(cp.Outputs[i].At, "path") })
 
 	if im := &cp.Implementation; im.Kind == contract.ImplementationHTTP {
 		ids := make([]string, len(im.Steps))
 		for i := range im.Steps {
 			ids[i] = im.Steps[i].ID
 		}
-		k.unique(file, "stepId", ids, func(i int) string { return ptr(im.Steps[i].At, "stepId") })
+		k.unique("stepId", ids, func(i int) string { return ptr(im.Steps[i].At, "stepId") })
 		if im.OutputStepID != "" {
 			if _, ok := im.Step(im.OutputStepID); !ok {
 				k.contractf(RuleUnknownReference, child(im.At, "outputStepId"), "capability %q has no step %q", cp.ID, im.OutputStepID)
 			}
 		}
-	}
-
-	k.exposure(c, cp)
-	k.protection(c, cp)
-	for i := range cp.Inputs {
-		k.targetRequiredness(c, cp, &cp.Inputs[i])
 	}
 }
 

@@ -19,10 +19,10 @@ func (k *checker) goals(c *contract.Contract) {
 		for j := range g.InformationNeeds {
 			needs[j] = g.InformationNeeds[j].ID
 		}
-		k.unique(contract.ContractFile, "informationId", needs, func(j int) string { return ptr(g.InformationNeeds[j].At, "informationId") })
+		k.unique("informationId", needs, func(j int) string { return ptr(g.InformationNeeds[j].At, "informationId") })
 		k.conditionalCapabilities(c, g)
 	}
-	k.unique(contract.ContractFile, "goalId", ids, func(i int) string { return ptr(c.Goals[i].At, "goalId") })
+	k.unique("goalId", ids, func(i int) string { return ptr(c.Goals[i].At, "goalId") })
 }
 
 // InferredConditional returns the capabilities a goal must declare
@@ -86,7 +86,7 @@ func (k *checker) requirements(c *contract.Contract) {
 			}
 		}
 	}
-	k.unique(contract.ContractFile, "requirementId", ids, func(i int) string {
+	k.unique("requirementId", ids, func(i int) string {
 		return ptr(c.ConsumerRequirements[i].At, "requirementId")
 	})
 }
@@ -102,11 +102,11 @@ func (k *checker) workflows(c *contract.Contract) {
 		for j, id := range w.CapabilityIDs {
 			k.capabilityRef(ptr(w.At, "capabilityIds", j), id)
 		}
-		k.unique(contract.ContractFile, "workflow member", w.CapabilityIDs, elementAt(w.At, "capabilityIds"))
+		k.unique("workflow member", w.CapabilityIDs, elementAt(w.At, "capabilityIds"))
 		if w.EntryCapabilityID != "" && len(w.CapabilityIDs) > 0 && !slices.Contains(w.CapabilityIDs, w.EntryCapabilityID) {
 			k.contractf(RuleWorkflowEntry, child(w.At, "capabilityIds"),
 				"workflow %q must list its entry capability %q among its capabilityIds", w.ID, w.EntryCapabilityID)
 		}
 	}
-	k.unique(contract.ContractFile, "workflowId", ids, func(i int) string { return ptr(c.Workflows[i].At, "workflowId") })
+	k.unique("workflowId", ids, func(i int) string { return ptr(c.Workflows[i].At, "workflowId") })
 }

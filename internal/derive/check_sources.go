@@ -81,7 +81,7 @@ func (k *checker) featureBoundary(c *contract.Contract) {
 		key string
 		ids []string
 	}{{primaryKey, primary}, {"supplementarySourceIds", b.SupplementarySourceIDs}} {
-		k.unique(contract.ContractFile, "source", list.ids, elementAt(b.At, list.key))
+		k.unique("source", list.ids, elementAt(b.At, list.key))
 		for i, id := range list.ids {
 			k.sourceRef(ptr(b.At, list.key, i), id)
 		}
@@ -102,7 +102,7 @@ func (k *checker) evidenceCatalog(c *contract.Contract) {
 		ids[i] = e.ID
 		k.sourceRef(child(e.At, "sourceId"), e.SourceID)
 	}
-	k.unique(contract.ContractFile, "evidenceId", ids, func(i int) string { return ptr(c.EvidenceCatalog[i].At, "evidenceId") })
+	k.unique("evidenceId", ids, func(i int) string { return ptr(c.EvidenceCatalog[i].At, "evidenceId") })
 }
 
 // freeFormKeys hold JSON Schemas and example or constant values: their
@@ -186,5 +186,5 @@ func (k *checker) conflicts(c *contract.Contract) {
 			k.capabilityRef(ptr(cf.At, "affectedCapabilityIds", j), id)
 		}
 	}
-	k.unique(contract.ContractFile, "conflictId", ids, func(i int) string { return ptr(c.Conflicts[i].At, "conflictId") })
+	k.unique("conflictId", ids, func(i int) string { return ptr(c.Conflicts[i].At, "conflictId") })
 }
