@@ -64,12 +64,7 @@ type checker struct {
 }
 
 func (k *checker) index(c *contract.Contract) {
-	k.capabilities = make(map[string]*contract.Capability, len(c.Capabilities))
-	for i := range c.Capabilities {
-		if _, dup := k.capabilities[c.Capabilities[i].ID]; !dup {
-			k.capabilities[c.Capabilities[i].ID] = &c.Capabilities[i]
-		}
-	}
+	k.indexCapabilities(c.Capabilities)
 	k.evidenceIDs = make(map[string]bool, len(c.EvidenceCatalog))
 	for _, e := range c.EvidenceCatalog {
 		k.evidenceIDs[e.ID] = true
@@ -81,6 +76,17 @@ func (k *checker) index(c *contract.Contract) {
 	k.workflowIDs = make(map[string]bool, len(c.Workflows))
 	for _, w := range c.Workflows {
 		k.workflowIDs[w.ID] = true
+	}
+}
+
+// indexCapabilities indexes capabilities by ID; the first of two with one ID
+// wins.
+func (k *checker) indexCapabilities(caps []contract.Capability) {
+	k.capabilities = make(map[string]*contract.Capability, len(caps))
+	for i := range caps {
+		if _, dup := k.capabilities[caps[i].ID]; !dup {
+			k.capabilities[caps[i].ID] = &caps[i]
+		}
 	}
 }
 

@@ -25,6 +25,13 @@
 // The two bundle files are byte-equal, and so are the two schema contracts.
 // The SHA-256 of references/capability-contracts.json is the documentation
 // marker that SKILL.md and the other documents carry.
+//
+// A legacy package has no canonical contract: its capability-bundle.json is
+// authored, and only the two views that derive from the bundle alone are
+// written (IsLegacy, ReadLegacy, CheckBundle, LegacyViews):
+//
+//	function-core/capability-bundle.json (the bundle, re-encoded)
+//	capability-draft.json
 package derive
 
 import (
@@ -56,7 +63,7 @@ type View struct {
 
 // Paths of the derived views, relative to the package root.
 const (
-	BundleFile               = "capability-bundle.json"
+	BundleFile               = contract.BundleFile
 	FunctionBundleFile       = "function-core/capability-bundle.json"
 	DraftFile                = "capability-draft.json"
 	FunctionSchemaFile       = "function-core/schema-contract.json"

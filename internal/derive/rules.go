@@ -34,10 +34,13 @@ var (
 
 	RuleInputMissing = diag.Register("DERIVE_INPUT_MISSING", diag.Error, "an input derive reads (canonical contract, source topology, Host profile) is absent")
 	RuleIOFailure    = diag.Register("DERIVE_IO_FAILURE", diag.Error, "derive could not read an input or write the derived views")
+
+	RuleLegacyIgnoredInput = diag.Register("DERIVE_LEGACY_INPUT_IGNORED", diag.Warning, "a legacy package (capability-bundle.json, no canonical contract) holds a Portable Core input derive does not read")
 )
 
-// Rules returns the rules derive registers: the layer-A rules it checks and
-// its own I/O rules.
+// Rules returns the rules derive reports for a vNext package: the layer-A
+// rules it checks and its own I/O rules. RuleLegacyIgnoredInput, which
+// concerns legacy packages only, is not among them.
 func Rules() []*diag.Rule {
 	return []*diag.Rule{
 		RuleTopologyMachineWide, RuleTopologyDuplicate, RuleTopologyRoot, RuleTopologyMissingPresent,
