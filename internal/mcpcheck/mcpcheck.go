@@ -84,6 +84,12 @@ type Options struct {
 	Network sandbox.Network
 	// ShutdownGrace bounds each wait of the shutdown sequence.
 	ShutdownGrace time.Duration
+	// Entry is the module node runs, relative to the package directory;
+	// "" means ServerFile. A host that wraps the server (runtime
+	// verification's trusted host) names its own module, which then
+	// imports ServerFile. Findings still name ServerFile: the server is
+	// what they are about.
+	Entry string
 }
 
 func (o Options) requestTimeout() time.Duration {
@@ -105,6 +111,13 @@ func (o Options) shutdownGrace() time.Duration {
 		return o.ShutdownGrace
 	}
 	return DefaultShutdownGrace
+}
+
+func (o Options) entry() string {
+	if o.Entry != "" {
+		return o.Entry
+	}
+	return ServerFile
 }
 
 func (o Options) label() string {
