@@ -254,7 +254,7 @@ func (r *runner) stages(selected []string) error {
 	for _, name := range Stages {
 		s := r.st.Stages[name]
 		if !slices.Contains(selected, name) {
-			if name == StageRuntimeVerify && !r.opts.EnableRuntimeVerify {
+			if name == StageRuntimeVerify && !r.opts.EnableRuntimeVerify && r.opts.Only == nil {
 				s.LastAction, s.SkipReason = ActionSkippedDisabled, "runtime verification was not enabled for this run (--enable-runtime-verify)"
 				r.p.progress("pipeline: %s skipped: not enabled for this run", name)
 			}

@@ -439,3 +439,20 @@ func TestGenerateNeverWritesThroughLinks(t *testing.T) {
 		t.Errorf("generate changed a file behind the link: %q", data)
 	}
 }
+
+func TestFinalizeNeedsTheGlobalChecks(t *testing.T) {
+	t.Parallel()
+	fx := newFixture(t)
+	fx.init(InitOptions{})
+	fx.run(RunOptions{})
+	if err := os.Remove(fx.statePath(ResultsDir + "/global--package--offline-probe.json")); err != nil {
+		t.Fatal(err)
+	}
+	rep := fx.run(RunOptions{Only: []string{StageFinalize}, Force: true})
+	if fx.statuses()[StageFinalize] != StatusFailed || !rep.Findings.Has(RuleGlobalChecks) {
+		t.Errorf("finalize without the probe's record: %v, %v", fx.statuses(), rep.Findings.RuleIDs())
+	}
+	if n := fx.f.n("finalize"); n != 1 {
+		t.Errorf("finalize was called without the global checks (%d calls)", n)
+	}
+}
