@@ -49,6 +49,7 @@ func commands() []*command {
 		compileCmd(),
 		finalizeCmd(),
 		initCmd(),
+		pipelineCmd(),
 		probeCmd(),
 		rulesCmd(),
 		skillsCmd(),

@@ -28,12 +28,14 @@ import (
 //   - "strict-package SOURCE DIR [FAULTS]" writes a strict test package
 //     built from a known contract (vectorstest.Sources) with its
 //     hand-written Function core, FAULTS being vectorstest.Faults as JSON.
+//   - $PIPELINE_FIXTURES holds the pipeline scripts' packages, and the
+//     commands of pipelineScriptCommands serve and inspect a backend.
 func scriptParams(t *testing.T) testscript.Params {
 	repo, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return testscript.Params{
+	params := testscript.Params{
 		Dir:                 "testdata/script",
 		UpdateScripts:       golden.Update(),
 		RequireExplicitExec: true,
@@ -51,6 +53,7 @@ func scriptParams(t *testing.T) testscript.Params {
 			env.Setenv("REPO", repo)
 			env.Setenv("EXAMPLES", filepath.Join(repo, "examples"))
 			env.Setenv("NODE_MODULES", filepath.Join(repo, "node_modules"))
+			env.Setenv("PIPELINE_FIXTURES", filepath.Join(repo, "internal", "cli", "testdata", "pipeline"))
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {
@@ -99,6 +102,10 @@ func scriptParams(t *testing.T) testscript.Params {
 			},
 		},
 	}
+	for name, cmd := range pipelineScriptCommands() {
+		params.Cmds[name] = cmd
+	}
+	return params
 }
 
 // withoutNodeModules hides node_modules directories of a file system.

@@ -10,6 +10,13 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"code2skill": func() { os.Exit(Main()) },
+		// The pipeline with compile, the vectors and finalize faked
+		// (pipeline_fakes_test.go), for the scripts that test the
+		// pipeline's own semantics.
+		"code2skill-fakesteps": func() {
+			pipelineSteps = fakePipelineSteps
+			os.Exit(Main())
+		},
 	})
 }
 
