@@ -24,6 +24,7 @@ func demoCmd() *command {
 		name:    "demo",
 		summary: "write the bundled example package, install it and validate it",
 		usage: `Usage: code2skill demo [dir] [--force] [--format text|json]
+       code2skill demo --strict [dir] [--force] [--format text|json]
 
 Writes the bundled example package (a fictional community seed library: one
 Skill per goal, an HTTP read Tool, a write Tool that honours dry-run, base
@@ -32,21 +33,36 @@ to dir (default ./` + defaultDemoDir + `), installs its pinned dependencies with
 "npm ci --ignore-scripts" (the only step that uses the network), then runs
 "code2skill validate" on it and prints the report.
 
+With --strict, the strict flow end to end on a fictional sample application:
+writes its source (a small HTTP backend written in Go and the client calls
+that use it) to dir/source and its authored strict package to dir/<name>
+(default dir ./` + defaultStrictDemoDir + `), serves the sample backend in-process on a
+loopback port, runs "code2skill pipeline init" and "code2skill pipeline run
+--enable-runtime-verify --authorize-write <its write>" against it, stops
+the backend and prints each capability's verification. Runtime-verified
+rows are those whose live calls reached the sample backend; Host
+verification is not done by the demo.
+
 Flags:
+  --strict              the strict flow on the sample application
   --force               replace dir when it exists and is not empty
-  --format text|json    output format of the validation report (default text)
+  --format text|json    output format of the report (default text)
 
 ` + exitCodesHelp,
 	}
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
 		fs := newFlagSet(c)
 		force := fs.Bool("force", false, "")
+		strictFlow := fs.Bool("strict", false, "")
 		format := addFormatFlag(fs)
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
 		if !ok {
 			return code
 		}
 		dir := defaultDemoDir
+		if *strictFlow {
+			dir = defaultStrictDemoDir
+		}
 		switch len(pos) {
 		case 0:
 		case 1:
@@ -61,6 +77,9 @@ Flags:
 		}
 		if !empty && !*force {
 			return usageError(stdio, c, "%s exists and is not empty; choose another directory or pass --force to replace it", dir)
+		}
+		if *strictFlow {
+			return runStrictDemo(ctx, stdio, c, format, dir)
 		}
 		if err := writeTree(dir, examples.SeedLibrary()); err != nil {
 			fmt.Fprintf(stdio.Err, "code2skill demo: %v\n", err)

@@ -79,8 +79,43 @@ func fakePipelineSteps() pipeline.Steps {
 		return res, nil
 	}
 	steps.Finalize = func(ctx context.Context, dir string, req pipeline.FinalizeRequest) (*pipeline.FinalizeResult, error) {
+		// The final matrix takes each capability's behaviour and runtime
+		// flags from the report's phases; nothing is Host-verified.
+		data, err := os.ReadFile(req.Report)
+		if err != nil {
+			return nil, err
+		}
+		report, err := canonjson.Decode(data)
+		if err != nil {
+			return nil, err
+		}
+		passed := func(row canonjson.Value, phase string) canonjson.Bool {
+			v, _ := canonjson.Resolve(row, "/"+phase+"/status")
+			return canonjson.Bool(v == canonjson.String(pipeline.OutcomePassed))
+		}
+		rows := canonjson.Array{}
+		caps, _ := canonjson.Resolve(report, "/capabilities")
+		for _, row := range caps.(canonjson.Array) {
+			id, _ := canonjson.Resolve(row, "/capabilityId")
+			rows = append(rows, canonjson.NewObject(
+				canonjson.Member{Key: "capabilityId", Value: id},
+				canonjson.Member{Key: "status", Value: canonjson.NewObject(
+					canonjson.Member{Key: "generated", Value: canonjson.Bool(true)},
+					canonjson.Member{Key: "behaviorVerified", Value: passed(row, "behavior")},
+					canonjson.Member{Key: "runtimeVerified", Value: passed(row, "runtime")},
+					canonjson.Member{Key: "hostVerified", Value: canonjson.Bool(false)},
+					canonjson.Member{Key: "requiresReview", Value: canonjson.Bool(true)},
+					canonjson.Member{Key: "blocked", Value: canonjson.Bool(false)},
+				)},
+			))
+		}
+		matrix := canonjson.NewObject(
+			canonjson.Member{Key: "delivery", Value: &canonjson.Object{}},
+			canonjson.Member{Key: "capabilities", Value: rows},
+			canonjson.Member{Key: "workflows", Value: canonjson.Array{}},
+		)
 		files := []atomicfile.File{
-			{Path: "verification-matrix.json", Data: []byte(`{"delivery": {}, "capabilities": [], "workflows": []}` + "\n")},
+			{Path: "verification-matrix.json", Data: canonjson.Encode(matrix)},
 			{Path: "approval-audit.json", Data: []byte(`{"decision": "requires-review"}` + "\n")},
 		}
 		for _, f := range []string{"function-core/validation-receipt.json", "preflight-report.json", "live-verification.json", "export-manifest.json"} {
@@ -117,26 +152,10 @@ func pipelineScriptCommands() map[string]func(ts *testscript.TestScript, neg boo
 			mu.Lock()
 			requests[ts] = map[string]int{}
 			mu.Unlock()
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				io.Copy(io.Discard, r.Body)
+			srv := httptest.NewServer(voucherBackend(func(path string) {
 				mu.Lock()
-				requests[ts][r.URL.Path]++
+				requests[ts][path]++
 				mu.Unlock()
-				w.Header().Set("Content-Type", "application/json")
-				if r.Header.Get("Authorization") != "Bearer voucher-token" {
-					w.WriteHeader(http.StatusUnauthorized)
-					json.NewEncoder(w).Encode(map[string]any{"code": "UNAUTHENTICATED", "message": "sign in"})
-					return
-				}
-				switch r.URL.Path {
-				case "/api/quotes":
-					json.NewEncoder(w).Encode(map[string]any{"quote": map[string]any{"quoteId": "quote-7", "credit": 5}})
-				case "/api/redemptions":
-					w.WriteHeader(http.StatusCreated)
-					json.NewEncoder(w).Encode(map[string]any{"redemptionId": "redemption-1", "credited": 5})
-				default:
-					w.WriteHeader(http.StatusNotFound)
-				}
 			}))
 			ts.Defer(srv.Close)
 			ts.Setenv("VOUCHER_BACKEND", srv.URL)
@@ -171,4 +190,29 @@ func pipelineScriptCommands() map[string]func(ts *testscript.TestScript, neg boo
 			ts.Check(os.WriteFile(path, canonjson.Encode(doc), 0o644))
 		},
 	}
+}
+
+// voucherBackend is the fictional voucher service: it wants
+// "Authorization: Bearer voucher-token", answers quotes (200) and
+// redemptions (201), and reports the path of every request it gets.
+func voucherBackend(seen func(path string)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		seen(r.URL.Path)
+		w.Header().Set("Content-Type", "application/json")
+		if r.Header.Get("Authorization") != "Bearer voucher-token" {
+			w.WriteHeader(http.StatusUnauthorized)
+			json.NewEncoder(w).Encode(map[string]any{"code": "UNAUTHENTICATED", "message": "sign in"})
+			return
+		}
+		switch r.URL.Path {
+		case "/api/quotes":
+			json.NewEncoder(w).Encode(map[string]any{"quote": map[string]any{"quoteId": "quote-7", "credit": 5}})
+		case "/api/redemptions":
+			w.WriteHeader(http.StatusCreated)
+			json.NewEncoder(w).Encode(map[string]any{"redemptionId": "redemption-1", "credited": 5})
+		default:
+			w.WriteHeader(http.StatusNotFound)
+		}
+	})
 }

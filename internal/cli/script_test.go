@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/code2skill/code2skill/internal/testnode"
 )
 
 func TestMain(m *testing.M) {
@@ -15,6 +18,17 @@ func TestMain(m *testing.M) {
 		// pipeline's own semantics.
 		"code2skill-fakesteps": func() {
 			pipelineSteps = fakePipelineSteps
+			os.Exit(Main())
+		},
+		// The same, with demo --strict running on the voucher sample
+		// (demo_strict_test.go) until the bundled sample application lands.
+		"code2skill-fakesample": func() {
+			sample, _, err := voucherSample(testnode.Root())
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(ExitFailure)
+			}
+			strictSampleApp, pipelineSteps = func() *strictSample { return sample }, fakePipelineSteps
 			os.Exit(Main())
 		},
 	})
