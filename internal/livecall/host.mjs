@@ -136,3 +136,9 @@ McpServer.prototype.registerTool = function (name, toolConfig, callback) {
 };
 
 await import('../mcp-tool/index.mjs');
+
+// The session ends when the client closes stdin. fetch keeps idle
+// connections to the backend open for a few seconds, which would keep node
+// alive that long; the host ends the process instead, as a host ends a
+// session's runtime.
+process.stdin.on('end', () => setImmediate(() => process.exit(0)));
