@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // WriteFile writes data to path atomically, creating parent directories.
@@ -94,13 +95,33 @@ func WriteAll(root string, files []File) error {
 		}
 		_, werr := tf.Write(f.Data)
 		cerr := tf.Chmod(perm)
-		serr := tf.Sync()
 		clerr := tf.Close()
-		for _, err := range []error{werr, cerr, serr, clerr} {
+		for _, err := range []error{werr, cerr, clerr} {
 			if err != nil {
 				cleanup()
 				return fmt.Errorf("writing %s: %w", f.Path, err)
 			}
+		}
+	}
+	// Sync the temporary files concurrently, a bounded number at a time:
+	// a file system commits concurrent syncs together, where one after the
+	// other each waits for a commit of its own.
+	errs := make([]error, len(staged))
+	sem := make(chan struct{}, maxConcurrentSyncs)
+	var wg sync.WaitGroup
+	for i, p := range staged {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			errs[i] = syncFile(p.tmp)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			cleanup()
+			return fmt.Errorf("writing %s: %w", files[i].Path, err)
 		}
 	}
 	for i, p := range staged {
@@ -112,6 +133,18 @@ func WriteAll(root string, files []File) error {
 		}
 	}
 	return nil
+}
+
+// maxConcurrentSyncs bounds the files WriteAll syncs at once.
+const maxConcurrentSyncs = 16
+
+// syncFile flushes a written file to stable storage.
+func syncFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	return errors.Join(f.Sync(), f.Close())
 }
 
 // mkdirAll is os.MkdirAll that also returns the directories it created,
