@@ -3,7 +3,10 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -151,4 +154,91 @@ func TestStrictDemoWithoutTheSample(t *testing.T) {
 	if code != ExitFailure || !strings.Contains(errOut.String(), "the fictional sample application is not part of this build") {
 		t.Errorf("exit %d: %s", code, errOut.String())
 	}
+}
+
+// BenchmarkStrictDemo measures the strict demo on the voucher sample: the
+// first run (demo --strict: write the sample, serve its backend, init,
+// every stage, real live calls through one node process), then, against a
+// backend serving the package, a one-field change of the contract and an
+// unchanged re-run, both with runtime verification enabled and the write
+// authorised: the change runs every stage again, live calls included; the
+// unchanged run fingerprints every stage and skips it, starting no node.
+// Compile, the vectors and finalize are faked; so is the probe, which a
+// full build runs in one or two more node processes. node-processes/op
+// counts the node processes the stages started.
+func BenchmarkStrictDemo(b *testing.B) {
+	testnode.Node(b)
+	repo, _ := filepath.Abs("../..")
+	sample, _, err := voucherSample(repo)
+	if err != nil {
+		b.Fatal(err)
+	}
+	oldSample, oldSteps := strictSampleApp, pipelineSteps
+	strictSampleApp, pipelineSteps = func() *strictSample { return sample }, fakePipelineSteps
+	defer func() { strictSampleApp, pipelineSteps = oldSample, oldSteps }()
+	run := func(b *testing.B, args ...string) int {
+		var out bytes.Buffer
+		if code := Run(context.Background(), append(args, "--format", "json"), &Stdio{Out: &out, Err: io.Discard}); code != ExitPassed {
+			b.Fatalf("%v: exit %d\n%s", args, code, out.String())
+		}
+		var rep struct {
+			Summary struct {
+				Stages []struct {
+					NodeProcesses int    `json:"nodeProcesses"`
+					LastAction    string `json:"lastAction"`
+				} `json:"stages"`
+			} `json:"summary"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+			b.Fatal(err)
+		}
+		nodes := 0
+		for _, s := range rep.Summary.Stages {
+			if s.LastAction == "executed" {
+				nodes += s.NodeProcesses
+			}
+		}
+		return nodes
+	}
+	b.Run("first-run", func(b *testing.B) {
+		nodes := 0
+		for b.Loop() {
+			nodes += run(b, "demo", "--strict", "--force", filepath.Join(b.TempDir(), "demo"))
+		}
+		b.ReportMetric(float64(nodes)/float64(b.N), "node-processes/op")
+	})
+	dir := filepath.Join(b.TempDir(), "demo")
+	run(b, "demo", "--strict", dir)
+	pkg := filepath.Join(dir, "voucher")
+	srv := httptest.NewServer(sample.Backend())
+	defer srv.Close()
+	live := []string{"pipeline", "run", pkg, "--enable-runtime-verify", "--authorize-write", "redeem-voucher",
+		"--runtime-origin", sample.Origin + "=" + srv.URL}
+	b.Run("one-field-change", func(b *testing.B) {
+		path := filepath.Join(pkg, "canonical-contract.json")
+		data, err := os.ReadFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		variants := [2]string{string(data), strings.Replace(string(data), `"description": "`, `"description": "Changed: `, 1)}
+		nodes, i := 0, 0
+		for b.Loop() {
+			b.StopTimer()
+			i++
+			if err := os.WriteFile(path, []byte(variants[i%2]), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			nodes += run(b, live...)
+		}
+		b.ReportMetric(float64(nodes)/float64(b.N), "node-processes/op")
+	})
+	b.Run("unchanged-rerun", func(b *testing.B) {
+		run(b, live...)
+		nodes := 0
+		for b.Loop() {
+			nodes += run(b, live...)
+		}
+		b.ReportMetric(float64(nodes)/float64(b.N), "node-processes/op")
+	})
 }

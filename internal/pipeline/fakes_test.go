@@ -142,6 +142,7 @@ func (f *fakes) vectors(ctx context.Context, dir, out string) (*VectorsResult, e
 		return nil, err
 	}
 	res := &VectorsResult{Findings: &diag.List{}, NodeProcesses: 1}
+	var files []atomicfile.File
 	add := func(capID, wfID, phase, checkID string) error {
 		scope := capID + wfID
 		status := VectorPassed
@@ -153,9 +154,7 @@ func (f *fakes) vectors(ctx context.Context, dir, out string) (*VectorsResult, e
 		}
 		data := []byte(fmt.Sprintf("{\"checkId\": %q, \"scope\": %q, \"status\": %q}\n", checkID, scope, status))
 		rel := "vector-evidence/" + phase + "--" + scope + "--" + checkID + ".json"
-		if err := atomicfile.WriteFile(filepath.Join(out, filepath.FromSlash(rel)), data, 0o644); err != nil {
-			return err
-		}
+		files = append(files, atomicfile.File{Path: rel, Data: data, Perm: 0o644})
 		res.Checks = append(res.Checks, VectorCheck{CheckID: checkID, CapabilityID: capID, WorkflowID: wfID, Phase: phase,
 			Status: status, Detail: "fake " + status, Evidence: rel, EvidenceHash: canonjson.SHA256(data)})
 		return nil
@@ -174,7 +173,7 @@ func (f *fakes) vectors(ctx context.Context, dir, out string) (*VectorsResult, e
 			}
 		}
 	}
-	return res, nil
+	return res, atomicfile.WriteAll(out, files)
 }
 
 const defaultLiveResult = `{"content":[{"type":"text","text":"{\"status\":200,\"data\":{\"ok\":true}}"}],"structuredContent":{"status":200,"data":{"ok":true}},"isError":false}`
@@ -277,7 +276,7 @@ func (c *clock) now() time.Time {
 // fixture is a package of the voucher example with its documents and
 // state directory, and a pipeline over fake steps.
 type fixture struct {
-	t     *testing.T
+	t     testing.TB
 	root  string // holds the package, its sources and the state
 	dir   string // the package
 	f     *fakes
@@ -295,7 +294,7 @@ var voucherDocuments = map[string]string{
 	"references/feature-context.md": derive.MarkerPrefix + strings.Repeat("0", 64) + derive.MarkerSuffix + "\n# Context\n",
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	root := t.TempDir()
 	dir := filepath.Join(root, "voucher")
@@ -371,7 +370,7 @@ func (fx *fixture) statuses() map[string]string {
 	return out
 }
 
-func writeFile(t *testing.T, path, text string) {
+func writeFile(t testing.TB, path, text string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)

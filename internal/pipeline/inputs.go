@@ -125,15 +125,34 @@ func (r *runner) documents() ([]input, error) {
 	return out, nil
 }
 
+// cached returns the digest under key, computing it when no stage has
+// run since it was last computed.
+func (r *runner) cached(key string, compute func() (string, error)) (string, error) {
+	if d, ok := r.digests[key]; ok {
+		return d, nil
+	}
+	d, err := compute()
+	if err != nil {
+		return "", err
+	}
+	if r.digests == nil {
+		r.digests = map[string]string{}
+	}
+	r.digests[key] = d
+	return d, nil
+}
+
 // candidate digests the package without its final files.
 func (r *runner) candidate() ([]input, error) {
-	d, err := treeDigest(r.p.abs, nil, func(rel string) bool { return slices.Contains(finalFiles, rel) })
+	d, err := r.cached(labelCandidate, func() (string, error) {
+		return treeDigest(r.p.abs, nil, func(rel string) bool { return slices.Contains(finalFiles, rel) })
+	})
 	return []input{{labelCandidate, d}}, err
 }
 
 // stateTree digests a directory of the state.
 func (r *runner) stateTree(label, rel string) ([]input, error) {
-	d, err := treeDigest(r.p.statePath(rel), nil, nil)
+	d, err := r.cached(label, func() (string, error) { return treeDigest(r.p.statePath(rel), nil, nil) })
 	return []input{{label, d}}, err
 }
 
@@ -145,7 +164,9 @@ func (r *runner) sources() ([]input, error) {
 	for _, id := range sortedKeys(r.st.SourceMaps) {
 		dir := r.st.SourceMaps[id]
 		lines = append(lines, id+"="+dir)
-		d, err := treeDigest(dir, []string{r.p.abs, r.p.stateAbs}, nil)
+		d, err := r.cached(labelSourceTreePrefix+id, func() (string, error) {
+			return treeDigest(dir, []string{r.p.abs, r.p.stateAbs}, nil)
+		})
 		if err != nil {
 			return nil, err
 		}

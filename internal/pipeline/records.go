@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/code2skill/code2skill/internal/atomicfile"
 	"github.com/code2skill/code2skill/internal/canonjson"
 )
 
@@ -102,25 +103,39 @@ func (rec *Record) key() string {
 	return recordKey(rec.Phase, scope, rec.CheckID)
 }
 
-// writeLog writes evidence text under logs/ and fills the record's
+// writeLog stages evidence text under logs/ and fills the record's
 // evidence fields with it.
-func (p *Pipeline) writeLog(rec *Record, text []byte) error {
+func (r *runner) writeLog(rec *Record, text []byte) {
 	rel := "logs/" + rec.key() + ".log"
-	if err := writeStateFile(p.statePath(verificationDir+"/"+rel), text); err != nil {
-		return err
-	}
+	r.stage(verificationDir+"/"+rel, text)
 	rec.EvidencePath, rec.EvidenceHash, rec.HashScope = rel, canonjson.SHA256(text), ScopeLogFile
-	return nil
 }
 
-// writeRecord writes a record under results/.
-func (p *Pipeline) writeRecord(rec *Record) error {
+// writeRecord stages a record under results/.
+func (r *runner) writeRecord(rec *Record) error {
 	rec.SchemaVersion = ChecksSchemaVersion
 	data, err := stateBytes(rec)
 	if err != nil {
 		return err
 	}
-	return writeStateFile(p.statePath(ResultsDir+"/"+rec.key()+".json"), data)
+	r.stage(ResultsDir+"/"+rec.key()+".json", data)
+	return nil
+}
+
+// stage adds a file of the state directory to the batch the stage writes.
+func (r *runner) stage(rel string, data []byte) {
+	r.batch = append(r.batch, atomicfile.File{Path: rel, Data: data, Perm: 0o644})
+}
+
+// flush writes the staged files, all at once: the stage's records and
+// their evidence appear together.
+func (r *runner) flush() error {
+	if len(r.batch) == 0 {
+		return nil
+	}
+	err := atomicfile.WriteAll(r.p.stateAbs, r.batch)
+	r.batch = nil
+	return err
 }
 
 // readRecords reads every record under results/, in file-name order. A

@@ -54,6 +54,7 @@ type StageReport struct {
 	ErrorSummary      string `json:"errorSummary,omitempty"`
 	DurationMs        int64  `json:"durationMs"`
 	Runs              int    `json:"runs"`
+	NodeProcesses     int    `json:"nodeProcesses"`
 }
 
 // Row values: how far a capability or workflow is verified.
@@ -130,7 +131,7 @@ func (p *Pipeline) report(st *State, findings *diag.List) (*Report, error) {
 		s := st.Stages[name]
 		rep.Stages = append(rep.Stages, StageReport{Name: name, Status: s.Status, LastAction: s.LastAction,
 			SkipReason: s.SkipReason, InvalidatedReason: s.InvalidatedReason, ErrorSummary: s.ErrorSummary,
-			DurationMs: s.DurationMs, Runs: s.Runs})
+			DurationMs: s.DurationMs, Runs: s.Runs, NodeProcesses: s.NodeProcesses})
 	}
 	in, _, err := derive.ReadInputs(p.abs)
 	if err != nil {
@@ -315,11 +316,15 @@ func nextSteps(st *State) []string {
 	return out
 }
 
-// writeReport writes pipeline-report.json.
+// writeReport writes pipeline-report.json, unless it already holds this
+// report.
 func (p *Pipeline) writeReport(rep *Report) error {
 	data, err := stateBytes(rep)
 	if err != nil {
 		return err
+	}
+	if old, err := readRegular(p.statePath(PipelineReportFile)); err == nil && string(old) == string(data) {
+		return nil
 	}
 	return writeStateFile(p.statePath(PipelineReportFile), data)
 }

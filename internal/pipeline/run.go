@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/code2skill/code2skill/internal/atomicfile"
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
@@ -43,6 +44,8 @@ type stageOutcome struct {
 	findings diag.List
 	// authorized are the writes runtime-verify was authorised to call.
 	authorized []string
+	// nodes counts the node processes the stage started.
+	nodes int
 }
 
 func (o *stageOutcome) fail(format string, args ...any) *stageOutcome {
@@ -62,6 +65,14 @@ type runner struct {
 	skipped []Skipped
 	// env is the environment the server gets, once computed.
 	env []string
+	// saved is the state as last written (or read), so that an unchanged
+	// state is not written again.
+	saved []byte
+	// batch holds the state files a stage writes, until it ends.
+	batch []atomicfile.File
+	// digests caches tree digests of the package while no stage has run
+	// since they were computed.
+	digests map[string]string
 }
 
 // Run runs the selected stages in order, skipping those whose inputs did
@@ -91,6 +102,9 @@ func (p *Pipeline) Run(ctx context.Context, opts RunOptions) (*Report, error) {
 		return nil, err
 	}
 	r := &runner{p: p, ctx: ctx, opts: opts, st: st}
+	if r.saved, err = stateBytes(st); err != nil {
+		return nil, err
+	}
 	if err := r.checkRuntimeRequest(); err != nil {
 		return nil, err
 	}
@@ -291,7 +305,7 @@ func (r *runner) stages(selected []string) error {
 // leaves a trace the next load turns into a failure.
 func (r *runner) execute(name string, s *StageState, fp string, pairs [][]string) error {
 	began := r.p.Now()
-	s.InvalidatedReason = ""
+	s.InvalidatedReason, s.NodeProcesses = "", 0
 	s.Status, s.StartedAt, s.EndedAt, s.ErrorSummary, s.SkipReason = StatusRunning, stamp(began), "", "", ""
 	s.LastAction = ActionExecuted
 	s.Runs++
@@ -299,11 +313,15 @@ func (r *runner) execute(name string, s *StageState, fp string, pairs [][]string
 		return err
 	}
 	out, err := r.run(name)
+	if ferr := r.flush(); ferr != nil && err == nil {
+		err = ferr
+	}
+	r.digests = nil // the stage may have changed what later stages hash
 	ended := r.p.Now()
 	s.EndedAt, s.DurationMs = stamp(ended), ended.Sub(began).Milliseconds()
 	s.InputFingerprint, s.FingerprintInputs = fp, pairs
 	if out != nil {
-		s.Steps, s.OutputHashes, s.AuthorizedWrites = out.steps, out.outputs, out.authorized
+		s.Steps, s.OutputHashes, s.AuthorizedWrites, s.NodeProcesses = out.steps, out.outputs, out.authorized, out.nodes
 		r.findings.Merge(&out.findings)
 	}
 	switch {
@@ -370,7 +388,24 @@ func (r *runner) invalidateDownstream(name string) {
 	}
 }
 
+// save writes the state when it changed. An unchanged re-run changes
+// nothing, so it writes nothing: the state keeps the time of its last
+// change.
 func (r *runner) save() error {
+	data, err := stateBytes(r.st)
+	if err != nil {
+		return err
+	}
+	if r.saved != nil && string(data) == string(r.saved) {
+		return nil
+	}
 	r.st.UpdatedAt = r.p.now()
-	return writeState(r.p.stateAbs, r.st)
+	if data, err = stateBytes(r.st); err != nil {
+		return err
+	}
+	if err := writeStateFile(r.p.statePath(StateFile), data); err != nil {
+		return err
+	}
+	r.saved = data
+	return nil
 }

@@ -456,3 +456,21 @@ func TestFinalizeNeedsTheGlobalChecks(t *testing.T) {
 		t.Errorf("finalize was called without the global checks (%d calls)", n)
 	}
 }
+
+func TestNodeProcessesAreCounted(t *testing.T) {
+	t.Parallel()
+	fx := newFixture(t)
+	fx.init(InitOptions{})
+	fx.liveCase("quote-voucher", quoteCase)
+	rep := fx.run(RunOptions{EnableRuntimeVerify: true})
+	got := map[string]int{}
+	for _, s := range rep.Stages {
+		got[s.Name] = s.NodeProcesses
+	}
+	// The fakes report one node process for the vectors and one for the
+	// live calls; the fake probe starts none.
+	want := map[string]int{StageAnalyze: 0, StageGenerate: 0, StageVerify: 1, StageRuntimeVerify: 1, StageFinalize: 0}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("node processes per stage (-want +got)\n%s", diff)
+	}
+}

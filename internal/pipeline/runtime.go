@@ -94,6 +94,7 @@ func (r *runner) runtimeVerify() (*stageOutcome, error) {
 			return out, fmt.Errorf("live calls: %w", err)
 		}
 		out.findings.Merge(res.Diagnostics)
+		out.nodes += res.NodeProcesses
 		if len(res.Outcomes) != len(calls) {
 			return out, fmt.Errorf("live calls: %d outcomes for %d calls", len(res.Outcomes), len(calls))
 		}
@@ -254,9 +255,7 @@ func (r *runner) recordLiveCall(call *livecall.Call, o *livecall.Outcome, out *s
 				canonjson.Member{Key: "capabilityId", Value: canonjson.String(o.CapabilityID)},
 				canonjson.Member{Key: f.side, Value: f.payload},
 			))
-			if err := writeStateFile(r.p.statePath(verificationDir+"/"+f.file), data); err != nil {
-				return err
-			}
+			r.stage(verificationDir+"/"+f.file, data)
 		}
 	} else {
 		rec.Detail = detail
@@ -301,6 +300,9 @@ func judgeResult(v canonjson.Value) string {
 // workflowRecords gives each workflow whose entry passed at runtime, with
 // every member write authorised, a runtime record reusing that call.
 func (r *runner) workflowRecords(c *contract.Contract, out *stageOutcome) error {
+	if err := r.flush(); err != nil {
+		return err
+	}
 	recs, err := r.p.readRecords()
 	if err != nil {
 		return err
@@ -333,10 +335,8 @@ func (r *runner) workflowRecords(c *contract.Contract, out *stageOutcome) error 
 			canonjson.Member{Key: "resultHash", Value: canonjson.String(entry.ResultHash)},
 			canonjson.Member{Key: "entryEvidenceHash", Value: canonjson.String(entry.EvidenceHash)},
 		)
-		if err := r.p.writeLog(&wr, canonjson.Encode(sortKeys(evidence))); err != nil {
-			return err
-		}
-		if err := r.p.writeRecord(&wr); err != nil {
+		r.writeLog(&wr, canonjson.Encode(sortKeys(evidence)))
+		if err := r.writeRecord(&wr); err != nil {
 			return err
 		}
 	}

@@ -373,6 +373,9 @@ func TestLiveInputIsSanitised(t *testing.T) {
 	if err := r.recordLiveCall(call, &livecall.Outcome{CapabilityID: "quote-voucher", Tool: "quote_voucher", Result: []byte(defaultLiveResult)}, out); err != nil {
 		t.Fatal(err)
 	}
+	if err := r.flush(); err != nil {
+		t.Fatal(err)
+	}
 	data, err := os.ReadFile(fx.statePath(LiveDir + "/quote-voucher.input.json"))
 	if err != nil {
 		t.Fatal(err)

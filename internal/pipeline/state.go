@@ -113,6 +113,9 @@ type StageState struct {
 	// finalize): a stage whose outputs changed since is not fresh.
 	OutputHashes map[string]string `json:"outputHashes,omitempty"`
 	Runs         int               `json:"runs"`
+	// NodeProcesses counts the node processes the stage's last execution
+	// started (probe, vectors, live calls).
+	NodeProcesses int `json:"nodeProcesses,omitempty"`
 	// AuthorizedWrites are the writes runtime-verify was authorised to
 	// call when it last ran: information, and the input of its
 	// fingerprint; never an authority for a later run.

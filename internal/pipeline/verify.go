@@ -86,6 +86,7 @@ func (r *runner) verify() (*stageOutcome, error) {
 		if err != nil {
 			return nil, "", err
 		}
+		out.nodes += res.NodeProcesses
 		return res.Findings, res.Summary, nil
 	}, out)
 	if err != nil {
@@ -137,10 +138,8 @@ func (r *runner) check(id, title, command string, run func() (*diag.List, string
 func (r *runner) finish(rec *Record, began time.Time, log []byte) error {
 	ended := r.p.Now()
 	rec.StartedAt, rec.EndedAt, rec.DurationMs = stamp(began), stamp(ended), ended.Sub(began).Milliseconds()
-	if err := r.p.writeLog(rec, log); err != nil {
-		return err
-	}
-	return r.p.writeRecord(rec)
+	r.writeLog(rec, log)
+	return r.writeRecord(rec)
 }
 
 // findingsLog is the evidence of a check: its findings, one per line, then
@@ -175,6 +174,7 @@ func (r *runner) vectors(out *stageOutcome) (bool, error) {
 		return false, fmt.Errorf("%s: %w", title, err)
 	}
 	out.findings.Merge(res.Findings)
+	out.nodes += res.NodeProcesses
 	var passed, failed, uncovered int
 	for _, c := range res.Checks {
 		switch c.Status {
@@ -202,7 +202,7 @@ func (r *runner) vectors(out *stageOutcome) (bool, error) {
 			return false, fmt.Errorf("%s: %w", title, err)
 		}
 		stampRecord(vr, began, r.p.Now())
-		if err := r.p.writeRecord(vr); err != nil {
+		if err := r.writeRecord(vr); err != nil {
 			return false, err
 		}
 	}
