@@ -335,6 +335,13 @@ func (r *runner) execute(name string, s *StageState, fp string, pairs [][]string
 	default:
 		s.Status, s.InvalidatedReason = StatusCompleted, ""
 	}
+	if name == StageRuntimeVerify && s.Status != StatusCompleted {
+		// Runtime evidence is optional upstream of finalize, which would
+		// otherwise take what a failed run left half-made.
+		if cerr := r.p.clearRecords([]string{PhaseRuntime}, LiveDir); cerr != nil && err == nil {
+			err = cerr
+		}
+	}
 	took := ended.Sub(began).Round(time.Millisecond)
 	if s.Status == StatusCompleted {
 		r.p.progress("pipeline: %s completed in %s", name, took)

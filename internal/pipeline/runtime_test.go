@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"context"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -390,5 +392,39 @@ func TestLiveInputIsSanitised(t *testing.T) {
 	recs, _ := p.readRecords()
 	if len(recs) != 1 || recs[0].InputHash != canonjson.Digest(input) {
 		t.Errorf("the input hash is not the sanitised input's: %+v", recs)
+	}
+}
+
+// TestFailedRuntimeLeavesNoEvidence: a runtime verification that could not
+// finish leaves no record or live file for a later finalize to rely on.
+func TestFailedRuntimeLeavesNoEvidence(t *testing.T) {
+	t.Parallel()
+	fx := newFixture(t)
+	fx.init(InitOptions{})
+	fx.liveCase("quote-voucher", quoteCase)
+	fx.run(RunOptions{EnableRuntimeVerify: true})
+	if _, err := os.Stat(fx.statePath(LiveDir + "/quote-voucher.input.json")); err != nil {
+		t.Fatal(err)
+	}
+	p := fx.pipeline()
+	steps := fx.f.steps()
+	steps.LiveCalls = func(ctx context.Context, dir string, calls []livecall.Call, opts livecall.Options) (*livecall.Result, error) {
+		return nil, errors.New("the network went away")
+	}
+	p.Steps = steps
+	if _, err := p.Run(context.Background(), RunOptions{EnableRuntimeVerify: true, Force: true, Only: []string{StageRuntimeVerify}}); err == nil {
+		t.Fatal("a failing live call step did not fail the run")
+	}
+	if fx.statuses()[StageRuntimeVerify] != StatusFailed {
+		t.Errorf("runtime-verify %s", fx.statuses()[StageRuntimeVerify])
+	}
+	if _, err := os.Stat(fx.statePath(LiveDir)); !os.IsNotExist(err) {
+		t.Error("a failed runtime verification left live evidence")
+	}
+	recs, _ := fx.pipeline().readRecordsForTest()
+	for _, r := range recs {
+		if r.Phase == PhaseRuntime {
+			t.Errorf("a failed runtime verification left the record %s", r.key())
+		}
 	}
 }
