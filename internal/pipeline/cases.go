@@ -48,7 +48,7 @@ type Trusted struct {
 	Headers *canonjson.Object
 }
 
-// caseFindings reports a malformed live case.
+// caseReader collects the findings about one live case file.
 type caseReader struct {
 	file string
 	ds   []diag.Diagnostic

@@ -108,13 +108,13 @@ func (p *Pipeline) Run(ctx context.Context, opts RunOptions) (*Report, error) {
 	if err := r.checkRuntimeRequest(); err != nil {
 		return nil, err
 	}
-	if err := r.invalidateStaleRuntime(); err != nil {
-		return nil, err
-	}
 	if opts.Only != nil {
 		if err := r.checkUpstream(selected); err != nil {
 			return nil, err
 		}
+	}
+	if err := r.invalidateStaleRuntime(); err != nil {
+		return nil, err
 	}
 	runErr := r.stages(selected)
 	rep, err := p.report(st, &r.findings)
