@@ -205,7 +205,7 @@ func BenchmarkStrictDemo(b *testing.B) {
 		for b.Loop() {
 			nodes += run(b, "demo", "--strict", "--force", filepath.Join(b.TempDir(), "demo"))
 		}
-		b.ReportMetric(float64(nodes)/float64(b.N), "node-processes/op")
+		b.ReportMetric(float64(nodes)/float64(b.N), "nodeProcesses/op")
 	})
 	dir := filepath.Join(b.TempDir(), "demo")
 	run(b, "demo", "--strict", dir)
@@ -231,7 +231,7 @@ func BenchmarkStrictDemo(b *testing.B) {
 			b.StartTimer()
 			nodes += run(b, live...)
 		}
-		b.ReportMetric(float64(nodes)/float64(b.N), "node-processes/op")
+		b.ReportMetric(float64(nodes)/float64(b.N), "nodeProcesses/op")
 	})
 	b.Run("unchanged-rerun", func(b *testing.B) {
 		run(b, live...)
@@ -239,6 +239,6 @@ func BenchmarkStrictDemo(b *testing.B) {
 		for b.Loop() {
 			nodes += run(b, live...)
 		}
-		b.ReportMetric(float64(nodes)/float64(b.N), "node-processes/op")
+		b.ReportMetric(float64(nodes)/float64(b.N), "nodeProcesses/op")
 	})
 }
