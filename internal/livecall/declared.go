@@ -11,12 +11,12 @@ import (
 )
 
 // modules are the package modules whose environment reads declare the
-// variables its server may be given.
+// variables its server may be given. The reviewed assets a package copies
+// (the error normaliser, the workflow guard) read none, and the strict
+// validator requires them byte for byte.
 var modules = []string{
 	"function-core/index.mjs",
 	"mcp-tool/index.mjs",
-	"portable-error-normalizer.mjs",
-	"portable-workflow-guard.mjs",
 }
 
 // DeclaredVariables returns the environment variables the package's own

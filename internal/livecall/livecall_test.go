@@ -21,7 +21,7 @@ import (
 
 // itemsPackage lays out testdata/items with the reviewed assets and a
 // self-contained MCP runtime, as a strict package ships.
-func itemsPackage(t *testing.T) string {
+func itemsPackage(t testing.TB) string {
 	t.Helper()
 	testnode.Node(t)
 	dir := filepath.Join(t.TempDir(), "items")

@@ -116,6 +116,7 @@ func (f *fakes) steps() Steps {
 		},
 		Vectors: f.vectors,
 		DeclaredVariables: func(dir, dry string) ([]string, error) {
+			f.count("declared-variables")
 			return f.declared, nil
 		},
 		LiveCalls: f.live,

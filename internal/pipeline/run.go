@@ -316,7 +316,9 @@ func (r *runner) execute(name string, s *StageState, fp string, pairs [][]string
 	if ferr := r.flush(); ferr != nil && err == nil {
 		err = ferr
 	}
-	r.digests = nil // the stage may have changed what later stages hash
+	// The stage may have changed what later stages hash and which
+	// variables the package's modules read.
+	r.digests, r.env = nil, nil
 	ended := r.p.Now()
 	s.EndedAt, s.DurationMs = stamp(ended), ended.Sub(began).Milliseconds()
 	s.InputFingerprint, s.FingerprintInputs = fp, pairs

@@ -395,7 +395,7 @@ func (r *runner) serverEnv() ([]string, error) {
 	if in.Export != nil && in.Export.DryRunEnvironmentVariable != "" {
 		dry = in.Export.DryRunEnvironmentVariable
 	}
-	names, err := r.p.Steps.DeclaredVariables(r.p.abs, dry)
+	names, err := r.declaredVariables(dry)
 	if err != nil {
 		return nil, err
 	}
@@ -457,6 +457,9 @@ func (r *runner) checkRuntimeRequest() error {
 			return usagef("--runtime-origin %s=%s: %v", o, r.opts.Origins[o], err)
 		}
 	}
+	if !regularFile(r.p.pkgPath(declaredModules[0])) && !regularFile(r.p.pkgPath(declaredModules[1])) {
+		return nil // nothing is generated yet: runtime-verify checks --env when it runs
+	}
 	_, err = r.serverEnv()
 	return err
 }
@@ -510,4 +513,34 @@ func (r *runner) invalidateStaleRuntime() error {
 	}
 	r.p.progress("pipeline: %s invalidated: %s", StageRuntimeVerify, s.InvalidatedReason)
 	return r.save()
+}
+
+// declaredModules are the modules whose environment reads declare what the
+// server may be given.
+var declaredModules = []string{"function-core/index.mjs", "mcp-tool/index.mjs"}
+
+// declaredVariables returns the variables the package's modules read,
+// asking the step only when the modules changed since it last did.
+func (r *runner) declaredVariables(dry string) ([]string, error) {
+	var lines []string
+	for _, m := range append(declaredModules, "dry-run:"+dry) {
+		d := m
+		if !strings.HasPrefix(m, "dry-run:") {
+			var err error
+			if d, err = fileDigest(r.p.pkgPath(m)); err != nil {
+				return nil, err
+			}
+		}
+		lines = append(lines, d)
+	}
+	digest := stringDigest(strings.Join(lines, "\n"))
+	if c := r.st.RuntimeVerify.Declared; c != nil && c.ModulesDigest == digest {
+		return c.Variables, nil
+	}
+	names, err := r.p.Steps.DeclaredVariables(r.p.abs, dry)
+	if err != nil {
+		return nil, err
+	}
+	r.st.RuntimeVerify.Declared = &Declared{ModulesDigest: digest, Variables: append([]string{}, names...)}
+	return names, nil
 }

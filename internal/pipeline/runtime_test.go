@@ -428,3 +428,35 @@ func TestFailedRuntimeLeavesNoEvidence(t *testing.T) {
 		}
 	}
 }
+
+// TestDeclaredVariablesAreRemembered: the package's modules are parsed for
+// the variables they read only when they changed.
+func TestDeclaredVariablesAreRemembered(t *testing.T) {
+	t.Parallel()
+	fx := newFixture(t)
+	fx.init(InitOptions{})
+	fx.liveCase("quote-voucher", quoteCase)
+	fx.f.declared = []string{"VOUCHER_REGION"}
+	fx.env["VOUCHER_REGION"] = "north"
+	fx.run(RunOptions{EnableRuntimeVerify: true})
+	// The first run read the modules generate wrote, not what was there
+	// before it.
+	if got := fx.f.liveOpts.Env; !slices.Equal(got, []string{"VOUCHER_REGION=north"}) {
+		t.Errorf("first run's server environment %q", got)
+	}
+	fx.run(RunOptions{EnableRuntimeVerify: true})
+	if n := fx.f.n("declared-variables"); n != 1 {
+		t.Errorf("unchanged modules were asked for their variables %d times, want 1", n)
+	}
+	fx.env["VOUCHER_REGION"] = "south"
+	writeFile(t, filepath.Join(fx.dir, "mcp-tool/index.mjs"), "// edited\n")
+	fx.run(RunOptions{EnableRuntimeVerify: true})
+	// Asked for the edited module before the run, and again once generate
+	// had compiled it anew.
+	if n := fx.f.n("declared-variables"); n != 3 {
+		t.Errorf("changed modules: asked %d times, want 3", n)
+	}
+	if got := fx.f.liveOpts.Env; !slices.Equal(got, []string{"VOUCHER_REGION=south"}) {
+		t.Errorf("server environment %q", got)
+	}
+}

@@ -127,6 +127,16 @@ type StageState struct {
 type RuntimeVerifyInfo struct {
 	LastRun     *RuntimeRun `json:"lastRun,omitempty"`
 	LastSkipped []Skipped   `json:"lastSkipped"`
+	// Declared remembers the variables the package's modules read, by
+	// the modules' digest, so that an unchanged package is not parsed
+	// again.
+	Declared *Declared `json:"declared,omitempty"`
+}
+
+// Declared are the variables modules with the given digest read.
+type Declared struct {
+	ModulesDigest string   `json:"modulesDigest"`
+	Variables     []string `json:"variables"`
 }
 
 // RuntimeRun is one run of runtime verification.
