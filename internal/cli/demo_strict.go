@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -50,16 +51,15 @@ type strictSample struct {
 	// Env are further values for variables the package declares
 	// (credentials the sample backend accepts, fictional).
 	Env map[string]string
+	// PrepareLive, when set, makes further live cases once the backend
+	// serves at base: calls whose arguments the running backend issues.
+	PrepareLive func(ctx context.Context, base string) (map[string][]byte, error)
 }
 
-// strictSampleApp returns the bundled sample application, or nil when it is
-// not part of this build. It is a variable so that tests can run the demo
-// on a sample of their own.
-//
-// TODO(wire): return the fictional sample application of examples/ (its
-// package inputs, its source tree, its in-process backend and its live
-// cases) once it lands.
-var strictSampleApp = func() *strictSample { return nil }
+// strictSampleApp returns the sample application the demo runs on: the
+// bundled one (demo_strict_sample.go). It is a variable so that tests can
+// run the demo on a sample of their own.
+var strictSampleApp = equipmentLendingSample
 
 // runStrictDemo writes the sample application and its strict package under
 // dir, serves the sample backend on a loopback port in-process, runs the
@@ -68,10 +68,6 @@ var strictSampleApp = func() *strictSample { return nil }
 // per-capability verification.
 func runStrictDemo(ctx context.Context, stdio *Stdio, c *command, format *formatFlag, dir string) int {
 	sample := strictSampleApp()
-	if sample == nil {
-		fmt.Fprintln(stdio.Err, "code2skill demo --strict: the fictional sample application is not part of this build")
-		return ExitFailure
-	}
 	pkgDir := filepath.Join(dir, sample.Name)
 	srcDir := filepath.Join(dir, "source")
 	if err := writeStrictSample(dir, sample); err != nil {
@@ -102,18 +98,27 @@ func runStrictDemo(ctx context.Context, stdio *Stdio, c *command, format *format
 
 	p := &pipeline.Pipeline{Dir: pkgDir, Steps: pipelineSteps(), Version: buildIdentity(), Progress: stdio.Err}
 	pc := &pipelineCommand{c: c, stdio: stdio, format: format, p: p, sub: "run"}
-	maps, err := sourceMaps(pkgDir, srcDir)
+	srcMaps, err := sourceMaps(pkgDir, srcDir)
 	if err != nil {
 		stop()
 		return pc.fail(err)
 	}
-	if _, err := p.Init(pipeline.InitOptions{SourceMaps: maps}); err != nil {
+	if _, err := p.Init(pipeline.InitOptions{SourceMaps: srcMaps}); err != nil {
 		stop()
 		return pc.fail(err)
 	}
+	cases := maps.Clone(sample.LiveCases)
+	if sample.PrepareLive != nil {
+		more, err := sample.PrepareLive(ctx, base)
+		if err != nil {
+			stop()
+			return pc.fail(fmt.Errorf("preparing the sample's live cases: %w", err))
+		}
+		maps.Copy(cases, more)
+	}
 	var files []atomicfile.File
-	for _, id := range sortedIDs(sample.LiveCases) {
-		files = append(files, atomicfile.File{Path: pipeline.LiveCasesDir + "/" + id + ".json", Data: sample.LiveCases[id], Perm: 0o644})
+	for _, id := range sortedIDs(cases) {
+		files = append(files, atomicfile.File{Path: pipeline.LiveCasesDir + "/" + id + ".json", Data: cases[id], Perm: 0o644})
 	}
 	if err := atomicfile.WriteAll(pipeline.DefaultStateDir(pkgDir), files); err != nil {
 		stop()

@@ -3,14 +3,19 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 
+	"github.com/code2skill/code2skill/internal/compile"
 	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/contractcheck"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/finalize"
 	"github.com/code2skill/code2skill/internal/livecall"
 	"github.com/code2skill/code2skill/internal/pipeline"
 	"github.com/code2skill/code2skill/internal/probe"
 	"github.com/code2skill/code2skill/internal/strict"
+	"github.com/code2skill/code2skill/internal/vectors"
 )
 
 // pipelineSteps wires the pipeline's stages to the packages that do their
@@ -20,17 +25,10 @@ var pipelineSteps = realPipelineSteps
 
 func realPipelineSteps() pipeline.Steps {
 	return pipeline.Steps{
-		// TODO(wire): contractcheck.Check(in, contractcheck.Options{Sources:
-		// sources}), every semantic rule with evidence resolved; until
-		// then derive's structural rules judge the Portable Core.
 		CheckContract: func(in *derive.Inputs, sources contract.Sources) *diag.List {
-			return derive.Check(in)
+			return contractcheck.Check(in, contractcheck.Options{Sources: sources})
 		},
-		// TODO(wire): compile.DecodeToolDocs(authoring/tool-docs.json),
-		// compile.Compile and compile.Write.
-		Compile: func(context.Context, string, *derive.Inputs) (*pipeline.CompileResult, error) {
-			return nil, pipeline.ErrNotAvailable
-		},
+		Compile: compileStep,
 		Validate: func(ctx context.Context, dir string, pre bool, sources contract.Sources) (*pipeline.ValidateResult, error) {
 			res := strict.Validate(ctx, dir, strict.Options{PreFinalize: pre, Sources: sources})
 			if res.Err != nil {
@@ -51,18 +49,82 @@ func realPipelineSteps() pipeline.Steps {
 			}
 			return &pipeline.ProbeResult{Findings: res.Diagnostics, Summary: res.Line(dir), NodeProcesses: res.NodeProcesses}, nil
 		},
-		// TODO(wire): vectors.Run(ctx, dir, vectors.Options{}), its Files
-		// written under out, each CheckResult as a pipeline.VectorCheck.
-		Vectors: func(context.Context, string, string) (*pipeline.VectorsResult, error) {
-			return nil, pipeline.ErrNotAvailable
-		},
+		Vectors:           vectorsStep,
 		DeclaredVariables: livecall.DeclaredVariables,
 		LiveCalls:         livecall.Run,
-		// TODO(wire): finalize.Run(ctx, dir, finalize.Options{Report,
-		// EvidenceDir, Live, Sources, Validator: the strict validator in
-		// final mode}).
-		Finalize: func(context.Context, string, pipeline.FinalizeRequest) (*pipeline.FinalizeResult, error) {
-			return nil, pipeline.ErrNotAvailable
-		},
+		Finalize:          finalizeStep,
 	}
+}
+
+// compileStep compiles the package's runtime from its Portable Core and
+// authored Tool prose, and writes it when every capability compiled.
+func compileStep(_ context.Context, dir string, in *derive.Inputs) (*pipeline.CompileResult, error) {
+	docs, list, err := compile.ReadToolDocs(dir)
+	if err != nil {
+		return nil, err
+	}
+	res := &pipeline.CompileResult{Findings: list}
+	if list.HasErrors() {
+		return res, nil
+	}
+	out, findings := compile.Compile(&compile.Inputs{Core: in, ToolDocs: docs})
+	list.Merge(findings)
+	if !out.Compiled() {
+		return res, nil
+	}
+	ds, err := compile.Write(dir, out.Files)
+	list.Add(ds...)
+	if err != nil || len(ds) > 0 {
+		return res, err
+	}
+	for _, f := range out.Files {
+		res.Files = append(res.Files, f.Path)
+	}
+	return res, nil
+}
+
+// vectorsStep runs the behaviour vectors and writes their evidence under
+// out, as code2skill vectors does.
+func vectorsStep(ctx context.Context, dir, out string) (*pipeline.VectorsResult, error) {
+	res, err := vectors.Run(ctx, dir, vectors.Options{})
+	if err != nil {
+		return nil, err
+	}
+	if err := writeVectors(out, res.Files); err != nil {
+		return nil, err
+	}
+	vr := &pipeline.VectorsResult{Findings: res.Diagnostics, NodeProcesses: res.NodeProcesses}
+	passed, failed, uncovered := res.Counts()
+	vr.Summary = fmt.Sprintf("%d passed, %d failed, %d uncovered in %d node process(es)", passed, failed, uncovered, res.NodeProcesses)
+	for _, c := range res.Checks {
+		vr.Checks = append(vr.Checks, pipeline.VectorCheck{
+			CheckID: c.CheckID, CapabilityID: c.CapabilityID, WorkflowID: c.WorkflowID, Phase: c.Phase,
+			Status: c.Status, Detail: c.Detail, Evidence: c.Evidence, EvidenceHash: c.EvidenceHash,
+		})
+	}
+	return vr, nil
+}
+
+// finalizeStep finalizes the package from the pipeline's report and live
+// evidence, judged by the full strict validator.
+func finalizeStep(ctx context.Context, dir string, req pipeline.FinalizeRequest) (*pipeline.FinalizeResult, error) {
+	opts := finalize.Options{Report: req.Report, EvidenceDir: req.EvidenceDir, Sources: req.Sources, Validator: finalValidator}
+	for _, p := range req.Live {
+		opts.Live = append(opts.Live, finalize.LivePair{Input: p.Input, Result: p.Result})
+	}
+	res := finalize.Run(ctx, dir, opts)
+	if res.Failed {
+		return nil, fmt.Errorf("finalize could not do its job: %s", firstMessage(&res.List))
+	}
+	return &pipeline.FinalizeResult{Findings: &res.List, Files: res.Files}, nil
+}
+
+// firstMessage is the first error finding of a list, for an error line.
+func firstMessage(l *diag.List) string {
+	for _, d := range l.Sorted() {
+		if d.Severity == diag.Error {
+			return d.String()
+		}
+	}
+	return "no finding"
 }

@@ -29,7 +29,7 @@ func itemsPackage(t testing.TB) string {
 		t.Fatal(err)
 	}
 	files := map[string][]byte{
-		"mcp-tool/runtime.mjs":          testnode.MCPRuntime(t, assets.RuntimeEntry.Bytes()),
+		"mcp-tool/runtime.mjs":          assets.MCPRuntime.Bytes(),
 		"portable-error-normalizer.mjs": assets.ErrorNormalizer.Bytes(),
 		"portable-workflow-guard.mjs":   assets.WorkflowGuard.Bytes(),
 	}

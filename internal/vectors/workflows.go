@@ -1,6 +1,10 @@
 package vectors
 
-import "github.com/code2skill/code2skill/internal/contract"
+import (
+	"slices"
+
+	"github.com/code2skill/code2skill/internal/contract"
+)
 
 // Bypass checks of a deterministic workflow, proven mechanically on its
 // entry Function with a simulated trusted side (phase bypass). What they
@@ -10,16 +14,17 @@ import "github.com/code2skill/code2skill/internal/contract"
 // that a real Host issues, scopes and consumes protected operations as the
 // contract requires; that stays with runtime and Host verification.
 const (
-	checkBypassUnprotected = "bypass-without-protected-operation-dispatches-nothing"
-	checkBypassNoGuard     = "bypass-without-workflow-guard-dispatches-nothing"
-	checkBypassMismatch    = "bypass-binding-mismatch-dispatches-nothing"
-	checkBypassReused      = "bypass-reused-operation-dispatches-nothing"
-	checkBypassExpired     = "bypass-expired-operation-dispatches-nothing"
+	checkBypassUnprotected = "bypass-without-protected-operation-zero-dispatch"
+	checkBypassNoGuard     = "bypass-without-workflow-guard-zero-dispatch"
+	checkBypassMismatch    = "bypass-binding-mismatch-zero-dispatch"
+	checkBypassReused      = "bypass-reused-operation-zero-dispatch"
+	checkBypassExpired     = "bypass-expired-operation-zero-dispatch"
 )
 
 // workflowChecks returns the bypass checks of a workflow: the mechanical
-// ones, then each declared bypass check, which no vector derives and which
-// stays uncovered.
+// ones, then each other declared bypass check, which no vector derives and
+// which stays uncovered. A contract may declare the mechanical IDs (each
+// names its zero-dispatch promise), and they are then proven here.
 func (p *planner) workflowChecks(w *contract.Workflow) []*check {
 	var out []*check
 	newCheck := func(id, pointer string) *check {
@@ -92,7 +97,8 @@ func (p *planner) workflowChecks(w *contract.Workflow) []*check {
 		}
 	}
 	for _, vc := range w.VerificationChecks {
-		if vc.Phase != contract.PhaseBypass {
+		// A declared check that names a mechanical one is that check.
+		if vc.Phase != contract.PhaseBypass || slices.Contains(mechanical, vc.ID) {
 			continue
 		}
 		ch := newCheck(vc.ID, vc.At)
