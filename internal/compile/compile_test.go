@@ -290,6 +290,31 @@ func TestRefusals(t *testing.T) {
 				contracttest.Set("/workflows/1/capabilityIds", `["validate-sample-request", "submit-sample-request"]`),
 			), docs(t))
 		}, RuleWorkflow, contract.ContractFile, "/workflows/1/entryCapabilityId"},
+		{"a membership condition without a list", func(t *testing.T) *Inputs {
+			return withContract(t, patch(contracttest.Set("/capabilities/2/inputs/2/requiredWhen/0/operator", `"in"`)), docs(t))
+		}, RuleCondition, contract.ContractFile, "/capabilities/2/inputs/2/requiredWhen/0"},
+		{"a constraint condition with an unknown operator", func(t *testing.T) *Inputs {
+			return withContract(t, patch(contracttest.Set("/capabilities/2/constraints/0/then/operator", `"has-items"`)), docs(t))
+		}, RuleCondition, contract.ContractFile, "/capabilities/2/constraints/0/then"},
+		{"a comparison with a grant bound to the Function", func(t *testing.T) *Inputs {
+			return withContract(t, patch(contracttest.Set("/capabilities/4/constraints/0/enforcement", `"function-and-runtime"`)), docs(t))
+		}, RuleConstraint, contract.ContractFile, "/capabilities/4/constraints/0"},
+		{"a comparison of two inputs bound to the Function", func(t *testing.T) *Inputs {
+			return withContract(t, patch(
+				contracttest.Set("/capabilities/4/constraints/0/enforcement", `"function"`),
+				contracttest.Set("/capabilities/4/constraints/0/left", `{"source": "input", "path": ["requestData", "subject"]}`),
+				contracttest.Set("/capabilities/4/constraints/0/right", `{"source": "input", "path": ["requestData", "note"]}`),
+			), docs(t))
+		}, RuleConstraint, contract.ContractFile, "/capabilities/4/constraints/0"},
+		{"a grant binding bound to the Function", func(t *testing.T) *Inputs {
+			return withContract(t, patch(contracttest.Set("/capabilities/4/constraints/1/enforcement", `"function"`)), docs(t))
+		}, RuleConstraint, contract.ContractFile, "/capabilities/4/constraints/1/enforcement"},
+		{"a forbidden shape with another predicate", func(t *testing.T) *Inputs {
+			return withContract(t, patch(
+				contracttest.Set("/capabilities/1/constraints/0/enforcement", `"schema"`),
+				contracttest.Set("/capabilities/1/constraints/0/predicate", `{"operator": "non-empty"}`),
+			), docs(t))
+		}, RuleConstraint, contract.ContractFile, "/capabilities/1/constraints/0/predicate"},
 		{"an export named like a helper", func(t *testing.T) *Inputs {
 			return withContract(t, patch(contracttest.Set("/capabilities/3/functionExport", `"checkInput"`)), docs(t))
 		}, RuleNameReserved, contract.ContractFile, "/capabilities/3/functionExport"},

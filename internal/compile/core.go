@@ -62,6 +62,9 @@ outcomeKnown when nothing was sent or a response proved the rejection.`)
 		w.line(1, quote(cp.cap.ID)+": {")
 		w.line(2, "input: "+value(validationSchema(member(cp.entry, "inputSchema")), 2)+",")
 		w.line(2, "pathInputs: "+strList(cp.pathInputs)+",")
+		rules(w, "requiredWhen", "input", "when", cp.requiredWhen)
+		rules(w, "forbiddenWhen", "input", "when", cp.forbiddenWhen)
+		rules(w, "constraints", "id", "holds", cp.constraints)
 		if cp.cap.Implementation.Kind == contract.ImplementationHTTP {
 			rule := &cp.cap.SuccessRule
 			paths := canonjson.Array{}
@@ -82,6 +85,24 @@ outcomeKnown when nothing was sent or a response proved the rejection.`)
 	w.line(0, "")
 	w.b.WriteString(corelib)
 	return w.bytes()
+}
+
+// rules writes a member of a capability's entry listing input rules, each
+// an object naming what it governs and a predicate over the input; nothing
+// when there are none.
+func rules(w *writer, member, nameKey, predKey string, rs []inputRule) {
+	if len(rs) == 0 {
+		return
+	}
+	w.line(2, member+": [")
+	for _, r := range rs {
+		at := ""
+		if nameKey == "id" {
+			at = "at: " + quote(r.at) + ", "
+		}
+		w.line(3, "{ "+nameKey+": "+quote(r.name)+", "+at+predKey+": (input) => "+r.expr+" },")
+	}
+	w.line(2, "],")
 }
 
 // http reports whether any capability sends HTTP requests.

@@ -15,8 +15,11 @@ import (
 	"github.com/code2skill/code2skill/internal/testnode"
 )
 
-// requestsContract is the reference contract with save-sample-draft turned
-// into a two-step request that uses every kind of binding compile writes:
+// requestsContract is the reference contract with two forbidden-shape
+// constraints the Function enforces added to validate-sample-request (next
+// to its conditional rules and its cross-field constraint), and
+// save-sample-draft turned into a two-step request that uses every kind of
+// binding compile writes:
 // a percent-encoded path segment from an input and one from the first
 // response, a fixed query term, a nested query parameter, a header, nested
 // and flat body members from inputs and from the first response, and an
@@ -59,7 +62,13 @@ func requestsContract(tb testing.TB) []byte {
 		 "bindings": [` + bind(prior(`["draft", "key"]`), "path", `["draftKey"]`) + `, ` + bind(in("requestData"), "body", `["draft", "data"]`) + `, ` +
 		bind(in("checks"), "body", `["checks"]`) + `, ` + bind(prior(`["etag"]`), "body", `["etag"]`) + `],
 		 "successStatusCodes": [200, 201], ` + refs + `}]`
+	shape := func(id, path, predicate string) string {
+		return `{"constraintId": "` + id + `", "kind": "forbidden-shape", "path": ` + path + `, "predicate": {"operator": "` + predicate +
+			`"}, "enforcement": "function", "evidenceRefs": ["ev-service-validation"]}`
+	}
 	return contracttest.Patch(tb, contracttest.Reference(tb, contract.ContractFile),
+		contracttest.Append("/capabilities/2/constraints", shape("no-note", `["requestData", "note"]`, "absent")),
+		contracttest.Append("/capabilities/2/constraints", shape("no-upload-result", `["attachmentGrants", "*", "uploadResult"]`, "empty")),
 		contracttest.Append(cp+"/inputs", input("draftId", "string", `{"type": "string"}`, "true")),
 		contracttest.Append(cp+"/inputs", input("page", "integer", `{"type": "integer", "minimum": 1}`, "false")),
 		contracttest.Append(cp+"/inputs", input("trace", "string", `{"type": "string"}`, "false")),

@@ -33,6 +33,11 @@ type capPlan struct {
 	workflowID  string         // deterministic-workflow writes
 	pathInputs  []string       // inputs bound into a URL path
 	attachments []string       // inputs the Host resolves into content
+
+	// The rules checked on input that satisfies the schema.
+	requiredWhen  []inputRule
+	forbiddenWhen []inputRule
+	constraints   []inputRule
 }
 
 // staticOutput is one member of a local implementation's fixed data.
@@ -70,6 +75,8 @@ func plan(in *Inputs, list *diag.List) *program {
 		pl.toolDoc(in.ToolDocs)
 		pl.names()
 		pl.schemas()
+		pl.conditionalRules()
+		pl.constraints()
 		switch cp.cap.Implementation.Kind {
 		case contract.ImplementationLocal:
 			pl.local()

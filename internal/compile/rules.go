@@ -20,6 +20,10 @@ var (
 		"a step URL's {placeholders} and its path bindings disagree, or a path binding reads an optional or non-scalar input")
 	RuleSchemaUnsupported = diag.Register("COMPILE_SCHEMA_UNSUPPORTED", diag.Error,
 		"a schema uses a keyword or value outside the portable subset the compiled validator implements")
+	RuleCondition = diag.Register("COMPILE_CONDITION", diag.Error,
+		"a requiredWhen, forbiddenWhen or constraint condition has no compiled form: a composite without children, a leaf without a path, an unknown operator or an operand of the wrong kind")
+	RuleConstraint = diag.Register("COMPILE_CONSTRAINT", diag.Error,
+		"a constraint whose enforcement binds the Function has a form the Function cannot check: a comparison, a grant binding, a forbidden shape without an absent or empty predicate, or an unknown kind")
 	RuleWorkflow = diag.Register("COMPILE_WORKFLOW", diag.Error,
 		"a deterministic-workflow write names a workflow that does not have it as its entry capability")
 	RuleNameReserved = diag.Register("COMPILE_NAME_RESERVED", diag.Error,

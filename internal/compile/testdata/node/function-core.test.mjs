@@ -10,6 +10,7 @@ import {
   saveSampleDraft,
   uploadSampleAttachment,
   submitSampleRequest,
+  validateSampleRequest,
 } from '../function-core/index.mjs';
 import { normalizeToolError } from '../portable-error-normalizer.mjs';
 import { PortableWorkflowGuard } from '../portable-workflow-guard.mjs';
@@ -145,6 +146,54 @@ describe('input validation', () => {
     await rejects(() => saveSampleDraft(undefined, { dispatch: mock().dispatch }), 'INVALID_INPUT');
     await rejects(() => saveSampleDraft(new Map(), { dispatch: mock().dispatch }), 'INVALID_INPUT');
   });
+});
+
+describe('conditional rules and constraints', () => {
+  // validate-sample-request: attachmentGrants is required while
+  // selectionGrant.requiresAttachment is true and forbidden while
+  // selectionGrant.allowsAttachment is false; the cross-field constraint
+  // wants attachmentGrants non-empty while an attachment is required; two
+  // forbidden shapes want no requestData.note and no non-empty uploadResult
+  // in any attachment grant.
+  const selection = (requiresAttachment, allowsAttachment) => ({ grantId: 's-1', requiresAttachment, allowsAttachment });
+  const grant = { grantId: 'a-1', uploadResult: '' };
+  const validReply = { status: 200, data: { validationGrant: { grantId: 'v-1', payloadDigest: 'd' }, payloadDigest: 'd' } };
+  const refused = [
+    ['requiredWhen', '/attachmentGrants', { selectionGrant: selection(true, true) }],
+    ['forbiddenWhen', '/attachmentGrants', { selectionGrant: selection(false, false), attachmentGrants: [grant] }],
+    // requiredWhen is satisfied by the member; the constraint wants it non-empty.
+    ['constraint', '/', { selectionGrant: selection(true, true), attachmentGrants: [] }],
+    ['constraint', '/requestData/note', { selectionGrant: selection(false, true), requestData: { subject: 'Seeds', note: 'x' } }],
+    ['constraint', '/', { selectionGrant: selection(false, true), attachmentGrants: [grant, { grantId: 'a-2', uploadResult: 'u' }] }],
+  ];
+  for (const [keyword, path, input] of refused) {
+    it(`refuses before dispatch what breaks ${keyword} at ${path}: ${JSON.stringify(input)}`, async () => {
+      const { calls, dispatch } = mock(validReply);
+      const error = await rejects(() => validateSampleRequest({ requestData: { subject: 'Seeds' }, ...input }, { dispatch }), 'INVALID_INPUT');
+      assert.equal(calls.length, 0);
+      assert.equal(error.outcomeKnown, true, 'nothing was sent');
+      assert.ok(error.details.errors.some((e) => e.keyword === keyword && e.path === path), JSON.stringify(error.details.errors));
+      const toolError = normalizeToolError(error, WRITE);
+      assert.equal(toolError.code, 'INVALID_INPUT', 'a write refused before sending keeps its code');
+      assert.equal(toolError.retryable, false);
+    });
+  }
+
+  const accepted = [
+    ['the required input given', { selectionGrant: selection(true, true), attachmentGrants: [grant] }],
+    ['the required input left out while its condition does not hold', { selectionGrant: selection(false, true) }],
+    ['the forbidden input left out while its condition holds', { selectionGrant: selection(false, false) }],
+    ['the forbidden input given while its condition does not hold', { selectionGrant: selection(false, true), attachmentGrants: [] }],
+  ];
+  for (const [what, input] of accepted) {
+    it(`dispatches with ${what}`, async () => {
+      const { calls, dispatch } = mock(validReply);
+      const args = { requestData: { subject: 'Seeds' }, ...input };
+      await validateSampleRequest(args, { dispatch });
+      assert.equal(calls.length, 1);
+      assert.deepEqual(calls[0].options.body, args);
+    });
+  }
 });
 
 describe('the default dispatcher', () => {

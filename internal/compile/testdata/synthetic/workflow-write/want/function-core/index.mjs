@@ -178,8 +178,10 @@ class FunctionError extends Error {
 const MAX_ERRORS = 32;
 
 // checkInput throws INVALID_INPUT unless input satisfies the capability's
-// closed input schema and every value bound into a URL path is a usable
-// path segment. Nothing has been dispatched yet, so the outcome is known.
+// closed input schema, every value bound into a URL path is a usable path
+// segment, and the input keeps the contract's conditional rules and the
+// constraints the Function enforces. Nothing has been dispatched yet, so
+// the outcome is known.
 function checkInput(capability, input) {
   const errors = [];
   validate(capability.input, input, '', errors);
@@ -189,10 +191,75 @@ function checkInput(capability, input) {
         addError(errors, pointer('', name), 'path', 'must be a non-empty URL path segment other than . and ..');
       }
     }
+    checkRules(capability, input, errors);
   }
   if (errors.length > 0) {
     throw new FunctionError('INVALID_INPUT', `invalid input: ${describe(errors)}`, { errors }, true);
   }
+}
+
+// checkRules records what breaks the capability's rules over several
+// fields: an input left out while a requiredWhen condition of it holds, an
+// input given while a forbiddenWhen condition of it holds (given means its
+// member is there, null included, as for the schema's required), and a
+// constraint that does not hold. The predicates are compiled from the
+// contract's conditions; they read input that satisfies the schema.
+function checkRules(capability, input, errors) {
+  for (const rule of capability.requiredWhen ?? []) {
+    if (!Object.hasOwn(input, rule.input) && rule.when(input)) {
+      addError(errors, pointer('', rule.input), 'requiredWhen', 'is required while its condition holds');
+    }
+  }
+  for (const rule of capability.forbiddenWhen ?? []) {
+    if (Object.hasOwn(input, rule.input) && rule.when(input)) {
+      addError(errors, pointer('', rule.input), 'forbiddenWhen', 'must be left out while its condition holds');
+    }
+  }
+  for (const constraint of capability.constraints ?? []) {
+    if (!constraint.holds(input)) {
+      addError(errors, constraint.at === '' ? '/' : constraint.at, 'constraint', `breaks the constraint ${constraint.id}`);
+    }
+  }
+}
+
+// someAt is a leaf of a compiled condition: whether test accepts some value
+// at path inside input, or ifNone when there is none. path[0] names an
+// input; "*" walks into every element of an array; null, and a path that
+// leads nowhere, give no value.
+function someAt(input, path, ifNone, test) {
+  const values = [];
+  valuesAt(input, path, 0, values);
+  return values.length === 0 ? ifNone : values.some(test);
+}
+
+// valuesAt collects the values other than null at path[i…] below value.
+function valuesAt(value, path, i, out) {
+  if (value === undefined || value === null) {
+    return;
+  }
+  if (i === path.length) {
+    out.push(value);
+  } else if (path[i] === '*') {
+    if (Array.isArray(value)) {
+      for (const item of value) {
+        valuesAt(item, path, i + 1, out);
+      }
+    }
+  } else if (isRecord(value)) {
+    valuesAt(ownValue(value, path[i]), path, i + 1, out);
+  }
+}
+
+// sizeOf is the length of a string (in code points), an array or an
+// object, and -1 for other values, which are neither empty nor non-empty.
+function sizeOf(value) {
+  if (typeof value === 'string') {
+    return [...value].length;
+  }
+  if (Array.isArray(value)) {
+    return value.length;
+  }
+  return isRecord(value) ? Object.keys(value).length : -1;
 }
 
 // requireAttachments throws ATTACHMENT_NOT_RESOLVED unless the Host resolved
