@@ -31,13 +31,15 @@ Each Function validates its input against the contract's closed input schema
 and then returns its static output, or sends the contract's HTTP requests
 through a dispatcher, its only way out:
 
-  dispatch(url, {method, authentication, headers, query?, body?, multipart?})
+  dispatch(url, {method, authentication, headers, query?, body?, multipart?, signal?})
     → {status, data}
 
 The dispatcher is the one of the trusted runtime context, context.dispatch,
 and without one the reviewed dispatchHttp of portable-http-dispatch.mjs,
 which sends only requests whose authentication is "none" and refuses the
-others before sending: their credentials are the Host's to supply.
+others before sending: their credentials are the Host's to supply. The
+runtime context's signal, when it has one, goes with every request, so that
+a cancelled call stops the request it is waiting for.
 
 The URL is the step's, its {placeholders} replaced by percent-encoded path
 segments; query members join the URL's own query terms, and a binding path
@@ -231,7 +233,7 @@ func (p *program) steps(w *writer, cp *capPlan, in string, indent int) {
 		if sp.outcomeKnown {
 			known = "true"
 		}
-		w.line(indent, "const "+res+" = await dispatch("+url+", "+req+");")
+		w.line(indent, "const "+res+" = await dispatch("+url+", withSignal("+req+", context));")
 		w.line(indent, "expectStatus("+res+", "+quote(s.ID)+", ["+strings.Join(codes, ", ")+"], "+known+");")
 	}
 	w.line(indent, "return outputOf(capability, response"+itoa(cp.steps[cp.outputStep].n)+");")

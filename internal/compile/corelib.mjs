@@ -126,6 +126,14 @@ function attachmentOf(context, name) {
   return ownValue(resolved, name);
 }
 
+// withSignal returns a request's options with the runtime context's
+// AbortSignal (the MCP SDK passes one per call, aborted when the client
+// cancels the call), or the options as they are when the context has none.
+function withSignal(request, context) {
+  const signal = context !== null && typeof context === 'object' ? ownValue(context, 'signal') : undefined;
+  return signal === undefined ? request : { ...request, signal };
+}
+
 // expectStatus throws UPSTREAM_STEP_REJECTED unless the step's response
 // status is one the contract accepts, so that no later step runs and no
 // partial result is returned. The response proves the rejection; when an

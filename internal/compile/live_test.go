@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -35,15 +36,19 @@ type recorded struct {
 }
 
 // upstream is the business API of the reference contract, answering each
-// path with a fixed reply and recording every request.
+// path with a fixed reply and recording every request. A validation
+// request gets no answer: the server holds it until its client goes away,
+// closing arrived when it comes and left when the client has gone.
 type upstream struct {
 	*httptest.Server
-	mu       sync.Mutex
-	requests []recorded
+	mu            sync.Mutex
+	requests      []recorded
+	arrived, left chan struct{}
+	arriveOnce    sync.Once
 }
 
 func newUpstream(t *testing.T) *upstream {
-	u := &upstream{}
+	u := &upstream{arrived: make(chan struct{}), left: make(chan struct{})}
 	replies := map[string]struct {
 		status int
 		body   string
@@ -56,6 +61,12 @@ func newUpstream(t *testing.T) *upstream {
 		u.mu.Lock()
 		u.requests = append(u.requests, recorded{r.Method, r.RequestURI, r.Header.Get("Authorization"), r.Header.Get("Content-Type"), body})
 		u.mu.Unlock()
+		if r.URL.Path == "/api/sample-request/validate" {
+			u.arriveOnce.Do(func() { close(u.arrived) })
+			<-r.Context().Done()
+			close(u.left)
+			return
+		}
 		reply, ok := replies[r.Method+" "+r.URL.Path]
 		if !ok {
 			http.NotFound(w, r)
@@ -244,5 +255,48 @@ func TestLiveCallNeedingHostAuthentication(t *testing.T) {
 			e.Details["authentication"] != "runtime_context" {
 			t.Errorf("%s: isError %v, %s", tool, results[i].IsError, results[i].StructuredContent)
 		}
+	}
+}
+
+// TestLiveCallCancelled: when the MCP client cancels a call, the request
+// the Function is waiting for is stopped. The adapter passes the SDK's
+// per-call context, whose signal the client's notifications/cancelled
+// aborts, and the Function hands that signal to the default dispatcher.
+// Without it, the request would run on until the dispatcher's own 30 s
+// limit; the test waits for at most 20 s.
+func TestLiveCallCancelled(t *testing.T) {
+	testnode.Node(t)
+	api := newUpstream(t)
+	dir := livePackage(t, api.URL, "none")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	s, err := mcpcheck.Start(ctx, dir, mcpcheck.Options{Profile: mcpcheck.ProfileStrict, Network: sandbox.AllowNetwork, RequestTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.Down() {
+		t.Fatalf("the server did not start: %v", s.Diagnostics().Sorted())
+	}
+	call, stop := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-api.arrived:
+		case <-ctx.Done():
+		}
+		stop()
+	}()
+	_, err = s.CallTool(call, "validate_sample_request",
+		json.RawMessage(`{"selectionGrant": {"grantId": "s-1", "requiresAttachment": false, "allowsAttachment": true}, "requestData": {"subject": "Seeds"}}`))
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("the cancelled call returned %v, want context.Canceled", err)
+	}
+	select {
+	case <-api.left:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the request of the cancelled call was not stopped")
+	}
+	if got := api.received(); len(got) != 1 || got[0].URI != "/api/sample-request/validate" {
+		t.Errorf("the API received %+v, want the one validation request", got)
 	}
 }

@@ -148,7 +148,7 @@ const (
 	core    = FunctionCoreFile
 	adapter = AdapterFile
 	// Lines of the compiled reference package the fixtures break.
-	kindsDispatch = `const response1 = await dispatch("https://application.example/api/sample-request/kinds", request1);`
+	kindsDispatch = `const response1 = await dispatch("https://application.example/api/sample-request/kinds", withSignal(request1, context));`
 	choice        = `const dispatch = typeof context?.dispatch === "function" ? context.dispatch : dispatchHttp;`
 	draftChoice   = draftStart + "  const capability = CAPABILITIES[\"save-sample-draft\"];\n  checkInput(capability, input);\n  " + choice + "\n"
 	dispatcherImp = `import { dispatchHttp } from "../portable-http-dispatch.mjs";`

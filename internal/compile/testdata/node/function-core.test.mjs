@@ -256,6 +256,58 @@ describe('the default dispatcher', () => {
   });
 });
 
+describe('cancellation', () => {
+  it('hands the runtime context\'s signal to every request, and no signal when the context has none', async () => {
+    const controller = new AbortController();
+    const signals = [];
+    const replies = [lookupReply, saveReply];
+    const dispatch = async (url, options) => {
+      signals.push(Object.hasOwn(options, 'signal') ? options.signal : 'none');
+      return replies[signals.length - 1];
+    };
+    await saveSampleDraft(draft(), { dispatch, signal: controller.signal });
+    assert.equal(signals.length, 2);
+    assert.ok(signals.every((signal) => signal === controller.signal), 'each step carries the call\'s signal');
+    signals.length = 0;
+    await saveSampleDraft(draft(), { dispatch });
+    assert.deepEqual(signals, ['none', 'none']);
+  });
+
+  it('stops a guarded write\'s request when its call is cancelled', async () => {
+    const guard = new PortableWorkflowGuard();
+    guard.protect({
+      workflowId: 'submit-sample-request',
+      operationKey: 'op-4',
+      bindingSources: { validationGrantId: { kind: 'capability-input', inputName: 'validationGrant', path: ['grantId'] } },
+      expectedValues: { validationGrantId: 'v-1' },
+    });
+    const input = {
+      requestData: { subject: 'Seed swap' },
+      validationGrant: { grantId: 'v-1', payloadDigest: 'd' },
+      confirmationGrant: { grantId: 'c-1', validationGrantId: 'v-1', payloadDigest: 'd' },
+    };
+    const controller = new AbortController();
+    let sent = 0;
+    let stopped = false;
+    const dispatch = (url, options) => new Promise((resolve, reject) => {
+      sent++;
+      options.signal?.addEventListener('abort', () => {
+        stopped = true;
+        reject(Object.assign(new Error('aborted'), { code: 'DISPATCH_ABORTED' }));
+      });
+      controller.abort();
+      setTimeout(() => reject(new Error('not stopped')), 1000);
+    });
+    const context = { workflowGuard: guard, protectedWorkflows: { 'submit-sample-request': { operationKey: 'op-4' } }, dispatch, signal: controller.signal };
+    // The guard reports a protected write stopped after sending as of
+    // unknown outcome.
+    const error = await rejects(() => submitSampleRequest(input, context), 'UNKNOWN_DISPATCH_OUTCOME');
+    assert.equal(sent, 1);
+    assert.ok(stopped, 'the request saw its call cancelled');
+    assert.equal(normalizeToolError(error, WRITE).code, 'UNKNOWN_DISPATCH_OUTCOME');
+  });
+});
+
 describe('failures', () => {
   it('stops at a status the contract does not accept', async () => {
     const { calls, dispatch } = mock({ status: 404, data: { error: 'gone' } });

@@ -6,13 +6,15 @@
 // and then returns its static output, or sends the contract's HTTP requests
 // through a dispatcher, its only way out:
 //
-//   dispatch(url, {method, authentication, headers, query?, body?, multipart?})
+//   dispatch(url, {method, authentication, headers, query?, body?, multipart?, signal?})
 //     → {status, data}
 //
 // The dispatcher is the one of the trusted runtime context, context.dispatch,
 // and without one the reviewed dispatchHttp of portable-http-dispatch.mjs,
 // which sends only requests whose authentication is "none" and refuses the
-// others before sending: their credentials are the Host's to supply.
+// others before sending: their credentials are the Host's to supply. The
+// runtime context's signal, when it has one, goes with every request, so that
+// a cancelled call stops the request it is waiting for.
 //
 // The URL is the step's, its {placeholders} replaced by percent-encoded path
 // segments; query members join the URL's own query terms, and a binding path
@@ -291,7 +293,7 @@ export async function listSampleRequestKinds(input, context) {
     "query": {},
   };
   bind(request1.query, ["detail"], input["detailLevel"]);
-  const response1 = await dispatch("https://application.example/api/sample-request/kinds", request1);
+  const response1 = await dispatch("https://application.example/api/sample-request/kinds", withSignal(request1, context));
   expectStatus(response1, "listKinds", [200], true);
   return outputOf(capability, response1);
 }
@@ -317,7 +319,7 @@ export async function uploadSampleAttachment(input, context) {
       "multipart": {},
     };
     bind(request1.multipart, ["file"], attachmentOf(context, "hostAttachmentGrant"));
-    const response1 = await dispatch("https://application.example/api/sample-request/attachments", request1);
+    const response1 = await dispatch("https://application.example/api/sample-request/attachments", withSignal(request1, context));
     expectStatus(response1, "uploadAttachment", [201], true);
     return outputOf(capability, response1);
   });
@@ -338,7 +340,7 @@ export async function validateSampleRequest(input, context) {
   bind(request1.body, ["selectionGrant"], input["selectionGrant"]);
   bind(request1.body, ["requestData"], input["requestData"]);
   bind(request1.body, ["attachmentGrants"], input["attachmentGrants"]);
-  const response1 = await dispatch("https://application.example/api/sample-request/validate", request1);
+  const response1 = await dispatch("https://application.example/api/sample-request/validate", withSignal(request1, context));
   expectStatus(response1, "validateRequest", [200], true);
   return outputOf(capability, response1);
 }
@@ -356,7 +358,7 @@ export async function saveSampleDraft(input, context) {
     "body": {},
   };
   bind(request1.body, ["requestData"], input["requestData"]);
-  const response1 = await dispatch("https://application.example/api/sample-request/draft", request1);
+  const response1 = await dispatch("https://application.example/api/sample-request/draft", withSignal(request1, context));
   expectStatus(response1, "saveDraft", [200], true);
   return outputOf(capability, response1);
 }
@@ -382,7 +384,7 @@ export async function submitSampleRequest(input, context) {
     };
     bind(request1.body, ["requestData"], safeInput["requestData"]);
     bind(request1.body, ["attachmentGrants"], safeInput["attachmentGrants"]);
-    const response1 = await dispatch("https://application.example/api/sample-request", request1);
+    const response1 = await dispatch("https://application.example/api/sample-request", withSignal(request1, context));
     expectStatus(response1, "submitRequest", [201], true);
     return outputOf(capability, response1);
   });
@@ -514,6 +516,14 @@ function requireAttachments(context, names) {
 function attachmentOf(context, name) {
   const resolved = context !== null && typeof context === 'object' ? ownValue(context, 'resolvedAttachments') : undefined;
   return ownValue(resolved, name);
+}
+
+// withSignal returns a request's options with the runtime context's
+// AbortSignal (the MCP SDK passes one per call, aborted when the client
+// cancels the call), or the options as they are when the context has none.
+function withSignal(request, context) {
+  const signal = context !== null && typeof context === 'object' ? ownValue(context, 'signal') : undefined;
+  return signal === undefined ? request : { ...request, signal };
 }
 
 // expectStatus throws UPSTREAM_STEP_REJECTED unless the step's response

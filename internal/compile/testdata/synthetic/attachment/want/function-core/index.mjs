@@ -6,13 +6,15 @@
 // and then returns its static output, or sends the contract's HTTP requests
 // through a dispatcher, its only way out:
 //
-//   dispatch(url, {method, authentication, headers, query?, body?, multipart?})
+//   dispatch(url, {method, authentication, headers, query?, body?, multipart?, signal?})
 //     → {status, data}
 //
 // The dispatcher is the one of the trusted runtime context, context.dispatch,
 // and without one the reviewed dispatchHttp of portable-http-dispatch.mjs,
 // which sends only requests whose authentication is "none" and refuses the
-// others before sending: their credentials are the Host's to supply.
+// others before sending: their credentials are the Host's to supply. The
+// runtime context's signal, when it has one, goes with every request, so that
+// a cancelled call stops the request it is waiting for.
 //
 // The URL is the step's, its {placeholders} replaced by percent-encoded path
 // segments; query members join the URL's own query terms, and a binding path
@@ -124,7 +126,7 @@ export async function uploadPlantPhoto(input, context) {
     "multipart": {},
   };
   bind(request1.multipart, ["photo"], attachmentOf(context, "photoGrant"));
-  const response1 = await dispatch("https://plants.example/api/photos", request1);
+  const response1 = await dispatch("https://plants.example/api/photos", withSignal(request1, context));
   expectStatus(response1, "uploadPhoto", [201], true);
   return outputOf(capability, response1);
 }
@@ -142,7 +144,7 @@ export async function attachPlantPhotos(input, context) {
     "body": {},
   };
   bind(request1.body, ["photoIds"], input["photoIds"]);
-  const response1 = await dispatch(expandPath("https://plants.example/api/plants/{plantId}/photos", {"plantId": input["plantId"]}), request1);
+  const response1 = await dispatch(expandPath("https://plants.example/api/plants/{plantId}/photos", {"plantId": input["plantId"]}), withSignal(request1, context));
   expectStatus(response1, "attachPhotos", [200], true);
   return outputOf(capability, response1);
 }
@@ -273,6 +275,14 @@ function requireAttachments(context, names) {
 function attachmentOf(context, name) {
   const resolved = context !== null && typeof context === 'object' ? ownValue(context, 'resolvedAttachments') : undefined;
   return ownValue(resolved, name);
+}
+
+// withSignal returns a request's options with the runtime context's
+// AbortSignal (the MCP SDK passes one per call, aborted when the client
+// cancels the call), or the options as they are when the context has none.
+function withSignal(request, context) {
+  const signal = context !== null && typeof context === 'object' ? ownValue(context, 'signal') : undefined;
+  return signal === undefined ? request : { ...request, signal };
 }
 
 // expectStatus throws UPSTREAM_STEP_REJECTED unless the step's response

@@ -6,13 +6,15 @@
 // and then returns its static output, or sends the contract's HTTP requests
 // through a dispatcher, its only way out:
 //
-//   dispatch(url, {method, authentication, headers, query?, body?, multipart?})
+//   dispatch(url, {method, authentication, headers, query?, body?, multipart?, signal?})
 //     → {status, data}
 //
 // The dispatcher is the one of the trusted runtime context, context.dispatch,
 // and without one the reviewed dispatchHttp of portable-http-dispatch.mjs,
 // which sends only requests whose authentication is "none" and refuses the
-// others before sending: their credentials are the Host's to supply.
+// others before sending: their credentials are the Host's to supply. The
+// runtime context's signal, when it has one, goes with every request, so that
+// a cancelled call stops the request it is waiting for.
 //
 // The URL is the step's, its {placeholders} replaced by percent-encoded path
 // segments; query members join the URL's own query terms, and a binding path
@@ -126,7 +128,7 @@ export async function listGardenNotes(input, context) {
   checkInput(capability, input);
   const dispatch = typeof context?.dispatch === "function" ? context.dispatch : dispatchHttp;
   const request1 = {"method": "GET", "authentication": "runtime_context", "headers": {"accept": "application/json"}};
-  const response1 = await dispatch("https://notes.example/api/notes", request1);
+  const response1 = await dispatch("https://notes.example/api/notes", withSignal(request1, context));
   expectStatus(response1, "listNotes", [200], true);
   return outputOf(capability, response1);
 }
@@ -146,7 +148,7 @@ export async function saveGardenNote(input, context) {
   };
   bind(request1.query, ["id"], input["noteId"]);
   bind(request1.body, ["note"], input["note"]);
-  const response1 = await dispatch("https://notes.example/api/notes", request1);
+  const response1 = await dispatch("https://notes.example/api/notes", withSignal(request1, context));
   expectStatus(response1, "putNote", [200, 201], true);
   return outputOf(capability, response1);
 }
@@ -162,7 +164,7 @@ export async function deleteGardenNote(input, context) {
     "authentication": "runtime_context",
     "headers": {"accept": "application/json"},
   };
-  const response1 = await dispatch(expandPath("https://notes.example/api/notes/{noteId}", {"noteId": input["noteId"]}), request1);
+  const response1 = await dispatch(expandPath("https://notes.example/api/notes/{noteId}", {"noteId": input["noteId"]}), withSignal(request1, context));
   expectStatus(response1, "deleteNote", [200], true);
   return outputOf(capability, response1);
 }
@@ -293,6 +295,14 @@ function requireAttachments(context, names) {
 function attachmentOf(context, name) {
   const resolved = context !== null && typeof context === 'object' ? ownValue(context, 'resolvedAttachments') : undefined;
   return ownValue(resolved, name);
+}
+
+// withSignal returns a request's options with the runtime context's
+// AbortSignal (the MCP SDK passes one per call, aborted when the client
+// cancels the call), or the options as they are when the context has none.
+function withSignal(request, context) {
+  const signal = context !== null && typeof context === 'object' ? ownValue(context, 'signal') : undefined;
+  return signal === undefined ? request : { ...request, signal };
 }
 
 // expectStatus throws UPSTREAM_STEP_REJECTED unless the step's response

@@ -6,13 +6,15 @@
 // and then returns its static output, or sends the contract's HTTP requests
 // through a dispatcher, its only way out:
 //
-//   dispatch(url, {method, authentication, headers, query?, body?, multipart?})
+//   dispatch(url, {method, authentication, headers, query?, body?, multipart?, signal?})
 //     → {status, data}
 //
 // The dispatcher is the one of the trusted runtime context, context.dispatch,
 // and without one the reviewed dispatchHttp of portable-http-dispatch.mjs,
 // which sends only requests whose authentication is "none" and refuses the
-// others before sending: their credentials are the Host's to supply.
+// others before sending: their credentials are the Host's to supply. The
+// runtime context's signal, when it has one, goes with every request, so that
+// a cancelled call stops the request it is waiting for.
 //
 // The URL is the step's, its {placeholders} replaced by percent-encoded path
 // segments; query members join the URL's own query terms, and a binding path
@@ -195,7 +197,7 @@ export async function searchTrails(input, context) {
   };
   bind(request1.query, ["region"], input["region"]);
   bind(request1.query, ["difficulty"], input["difficulty"]);
-  const response1 = await dispatch("https://trails.example/api/trails?active=true", request1);
+  const response1 = await dispatch("https://trails.example/api/trails?active=true", withSignal(request1, context));
   expectStatus(response1, "search", [200], true);
   return outputOf(capability, response1);
 }
@@ -207,7 +209,7 @@ export async function getTrailConditions(input, context) {
   checkInput(capability, input);
   const dispatch = typeof context?.dispatch === "function" ? context.dispatch : dispatchHttp;
   const request1 = {"method": "GET", "authentication": "none", "headers": {"accept": "application/json"}};
-  const response1 = await dispatch(expandPath("https://trails.example/api/trails/{trailId}/conditions", {"trailId": input["trailId"]}), request1);
+  const response1 = await dispatch(expandPath("https://trails.example/api/trails/{trailId}/conditions", {"trailId": input["trailId"]}), withSignal(request1, context));
   expectStatus(response1, "conditions", [200], true);
   return outputOf(capability, response1);
 }
@@ -229,7 +231,7 @@ export async function bookShuttle(input, context) {
   bind(request1.body, ["assistance", "needed"], input["needsAssistance"]);
   bind(request1.body, ["assistance", "note"], input["assistanceNote"]);
   bind(request1.headers, ["x-trail-status"], input["conditionsStatus"]);
-  const response1 = await dispatch("https://shuttles.example/api/bookings", request1);
+  const response1 = await dispatch("https://shuttles.example/api/bookings", withSignal(request1, context));
   expectStatus(response1, "book", [201], true);
   return outputOf(capability, response1);
 }
@@ -241,7 +243,7 @@ export async function cancelShuttle(input, context) {
   checkInput(capability, input);
   const dispatch = typeof context?.dispatch === "function" ? context.dispatch : dispatchHttp;
   const request1 = {"method": "DELETE", "authentication": "runtime_context", "headers": {}};
-  const response1 = await dispatch(expandPath("https://shuttles.example/api/bookings/{bookingId}", {"bookingId": input["bookingId"]}), request1);
+  const response1 = await dispatch(expandPath("https://shuttles.example/api/bookings/{bookingId}", {"bookingId": input["bookingId"]}), withSignal(request1, context));
   expectStatus(response1, "cancel", [200, 204], true);
   return outputOf(capability, response1);
 }
@@ -372,6 +374,14 @@ function requireAttachments(context, names) {
 function attachmentOf(context, name) {
   const resolved = context !== null && typeof context === 'object' ? ownValue(context, 'resolvedAttachments') : undefined;
   return ownValue(resolved, name);
+}
+
+// withSignal returns a request's options with the runtime context's
+// AbortSignal (the MCP SDK passes one per call, aborted when the client
+// cancels the call), or the options as they are when the context has none.
+function withSignal(request, context) {
+  const signal = context !== null && typeof context === 'object' ? ownValue(context, 'signal') : undefined;
+  return signal === undefined ? request : { ...request, signal };
 }
 
 // expectStatus throws UPSTREAM_STEP_REJECTED unless the step's response

@@ -6,13 +6,15 @@
 // and then returns its static output, or sends the contract's HTTP requests
 // through a dispatcher, its only way out:
 //
-//   dispatch(url, {method, authentication, headers, query?, body?, multipart?})
+//   dispatch(url, {method, authentication, headers, query?, body?, multipart?, signal?})
 //     → {status, data}
 //
 // The dispatcher is the one of the trusted runtime context, context.dispatch,
 // and without one the reviewed dispatchHttp of portable-http-dispatch.mjs,
 // which sends only requests whose authentication is "none" and refuses the
-// others before sending: their credentials are the Host's to supply.
+// others before sending: their credentials are the Host's to supply. The
+// runtime context's signal, when it has one, goes with every request, so that
+// a cancelled call stops the request it is waiting for.
 //
 // The URL is the step's, its {placeholders} replaced by percent-encoded path
 // segments; query members join the URL's own query terms, and a binding path
@@ -121,7 +123,7 @@ export async function quoteVoucher(input, context) {
     "body": {},
   };
   bind(request1.body, ["voucher", "code"], input["voucherCode"]);
-  const response1 = await dispatch("https://vouchers.example:8443/api/quotes", request1);
+  const response1 = await dispatch("https://vouchers.example:8443/api/quotes", withSignal(request1, context));
   expectStatus(response1, "quote", [200], true);
   return outputOf(capability, response1);
 }
@@ -146,7 +148,7 @@ export async function redeemVoucher(input, context) {
       "body": {},
     };
     bind(request1.body, ["voucher", "code"], safeInput["voucherCode"]);
-    const response1 = await dispatch("https://vouchers.example:8443/api/redemptions", request1);
+    const response1 = await dispatch("https://vouchers.example:8443/api/redemptions", withSignal(request1, context));
     expectStatus(response1, "redeem", [201], true);
     return outputOf(capability, response1);
   });
@@ -278,6 +280,14 @@ function requireAttachments(context, names) {
 function attachmentOf(context, name) {
   const resolved = context !== null && typeof context === 'object' ? ownValue(context, 'resolvedAttachments') : undefined;
   return ownValue(resolved, name);
+}
+
+// withSignal returns a request's options with the runtime context's
+// AbortSignal (the MCP SDK passes one per call, aborted when the client
+// cancels the call), or the options as they are when the context has none.
+function withSignal(request, context) {
+  const signal = context !== null && typeof context === 'object' ? ownValue(context, 'signal') : undefined;
+  return signal === undefined ? request : { ...request, signal };
 }
 
 // expectStatus throws UPSTREAM_STEP_REJECTED unless the step's response
