@@ -6,7 +6,13 @@
 //	dir := reftest.Package(t)                       // a fresh copy, named sample-request
 //	dir := reftest.Package(t, reftest.Contract(ops…)) // from a patched contract
 //
-// It holds the four Portable Core inputs, authoring/tool-docs.json, every
+// SyntheticPackage and StrictSamplePackage build the other examples that
+// compile (without the reference documents):
+//
+//	dir := reftest.SyntheticPackage(t, "workflow-write")
+//	dir := reftest.StrictSamplePackage(t)           // named examples.StrictSampleName
+//
+// The reference package holds the four Portable Core inputs, authoring/tool-docs.json, every
 // view derive computes, the runtime compile writes (Function core, MCP
 // adapter, the reviewed assets and the self-contained runtime) and the four
 // documents, whose marker is the derived one. Nothing is stubbed: the
