@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/code2skill/code2skill/internal/golden"
+	"github.com/code2skill/code2skill/internal/reftest"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
 )
@@ -30,13 +31,10 @@ func closure(source string) faults {
 	return fs
 }
 
-// passingPackages are strict packages on which no behaviour check may fail.
-// Each entry builds a package directory; a compiled package is one more
-// line.
-var passingPackages = []struct {
-	name  string
-	build func(testing.TB) string
-}{
+// passingPackages are strict packages on which no behaviour check may fail:
+// the test packages with hand-written Function cores, and every example
+// code2skill compile compiles.
+var passingPackages = append([]packageBuild{
 	{"reference", func(t testing.TB) string { return buildPackage(t, "reference", nil) }},
 	{"reference-guard-closure", func(t testing.TB) string { return buildPackage(t, "reference", closure("reference")) }},
 	{"attachment", func(t testing.TB) string { return buildPackage(t, "attachment", nil) }},
@@ -44,6 +42,23 @@ var passingPackages = []struct {
 	{"goals-handoffs", func(t testing.TB) string { return buildPackage(t, "goals-handoffs", nil) }},
 	{"read-only", func(t testing.TB) string { return buildPackage(t, "read-only", nil) }},
 	{"workflow-write", func(t testing.TB) string { return buildPackage(t, "workflow-write", closure("workflow-write")) }},
+	{"reference-compiled", func(t testing.TB) string { return reftest.Package(t) }},
+	{"strict-sample-compiled", reftest.StrictSamplePackage},
+}, compiledSynthetic()...)
+
+// packageBuild names a package and builds it into a fresh directory.
+type packageBuild struct {
+	name  string
+	build func(testing.TB) string
+}
+
+// compiledSynthetic returns a build of each compiled synthetic example.
+func compiledSynthetic() []packageBuild {
+	var out []packageBuild
+	for _, name := range reftest.Synthetic {
+		out = append(out, packageBuild{name + "-compiled", func(t testing.TB) string { return reftest.SyntheticPackage(t, name) }})
+	}
+	return out
 }
 
 func runVectors(t testing.TB, dir string, opts Options) *Result {
