@@ -33,18 +33,30 @@
 // disagree, or that binds an optional or non-scalar input into the path; a
 // schema keyword or value the compiled validator does not implement; a
 // deterministic-workflow write whose workflow does not name it as its entry;
-// a Function export that collides with a name the generated modules use; and
-// a Tool without an authored title or description (prose is never invented).
+// a Function export that collides with a name the generated modules use; a
+// requiredWhen, forbiddenWhen or constraint condition without a compiled
+// form; a constraint bound to the Function in a form it cannot check (a
+// comparison, a grant binding); and a Tool without an authored title or
+// description (prose is never invented).
 //
 // # The Function core
 //
 // Each Function validates its input against the closed input schema with
-// every keyword of the portable subset, then either returns the contract's
-// static output (local) or sends the contract's HTTP steps, in order,
-// through a dispatcher, its only way out:
+// every keyword of the portable subset, then against the rules over several
+// fields: no input left out while one of its requiredWhen conditions holds,
+// none given while one of its forbiddenWhen conditions holds, and every
+// constraint the Function enforces holding (enforcement function,
+// function-and-runtime or schema; runtime and runtime-before-dispatch are
+// the runtime's). Conditions are compiled to JavaScript from the one
+// definition of their meaning, internal/condition (see conditionJS). It
+// then either returns the contract's static output (local) or sends the
+// contract's HTTP steps, in order, through a dispatcher, its only way out:
 //
-//	options = {method, authentication, headers, query?, body?, multipart?}
+//	options = {method, authentication, headers, query?, body?, multipart?, signal?}
 //	dispatch(url, options) → {status, data}
+//
+// signal is the runtime context's, when it has one: the MCP SDK's per-call
+// AbortSignal, which a client's cancellation aborts.
 //
 // The dispatcher is the trusted runtime context's, and only when the
 // context supplies none, the reviewed default of portable-http-dispatch.mjs:
