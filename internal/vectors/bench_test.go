@@ -9,6 +9,7 @@ import (
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/pkgdir"
+	"github.com/code2skill/code2skill/internal/reftest"
 	"github.com/code2skill/code2skill/internal/testnode"
 )
 
@@ -21,7 +22,20 @@ import (
 // copy, planning, judging, encoding the evidence).
 func BenchmarkReference(b *testing.B) {
 	testnode.Node(b)
-	dir := buildPackage(b, "reference", nil)
+	benchmarkRun(b, buildPackage(b, "reference", nil))
+}
+
+// BenchmarkCompiledReference runs every vector of the reference example as
+// code2skill compile builds it: the compiled Function core and adapter
+// instead of the hand-written ones.
+func BenchmarkCompiledReference(b *testing.B) {
+	testnode.Node(b)
+	benchmarkRun(b, reftest.Package(b))
+}
+
+// benchmarkRun runs the vectors of the package in dir, as code2skill
+// vectors does, and reports how the time splits.
+func benchmarkRun(b *testing.B, dir string) {
 	b.ReportAllocs()
 	var node, own time.Duration
 	processes := 0
