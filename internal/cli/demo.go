@@ -47,7 +47,18 @@ cache when it can; when the cache lacks something, the registry must answer
 within ` + registryProbe.String() + `, so an unreachable registry fails within 30 s. demo
 records the files it wrote in dir/` + demoManifest + `.
 
+With --strict, the strict flow end to end on a fictional sample application:
+writes its source (a small HTTP backend written in Go and the client calls
+that use it) to dir/source and its authored strict package to dir/<name>
+(default dir ./` + defaultStrictDemoDir + `), serves the sample backend in-process on a
+loopback port, runs "code2skill pipeline init" and "code2skill pipeline run
+--enable-runtime-verify --authorize-write <its write>" against it, stops
+the backend and prints each capability's verification. Runtime-verified
+rows are those whose live calls reached the sample backend; Host
+verification is not done by the demo. It needs node, not npm.
+
 Flags:
+  --strict              the strict flow on the sample application
   --force               refresh a previous demo in dir: replace the files demo
                         wrote there before, unless changed since, and leave
                         every other file alone; a non-empty dir that holds no
@@ -64,12 +75,16 @@ Exit codes:
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
 		fs := newFlagSet(c)
 		force := fs.Bool("force", false, "")
+		strictFlow := fs.Bool("strict", false, "")
 		format := addFormatFlag(fs)
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
 		if !ok {
 			return code
 		}
 		dir := defaultDemoDir
+		if *strictFlow {
+			dir = defaultStrictDemoDir
+		}
 		switch len(pos) {
 		case 0:
 		case 1:
@@ -79,6 +94,9 @@ Exit codes:
 		}
 		if dir == "" {
 			return usageError(stdio, c, "the directory must not be empty")
+		}
+		if *strictFlow {
+			return runStrictDemo(ctx, stdio, c, format, dir, *force)
 		}
 		// Everything that could stop the install is checked before
 		// anything is written.

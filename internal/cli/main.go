@@ -48,10 +48,15 @@ func commands() []*command {
 		validateCmd(),
 		demoCmd(),
 		deriveCmd(),
+		checkContractCmd(),
+		compileCmd(),
+		finalizeCmd(),
 		initCmd(),
+		pipelineCmd(),
 		probeCmd(),
 		rulesCmd(),
 		skillsCmd(),
+		vectorsCmd(),
 		versionCmd(),
 	}
 }

@@ -53,10 +53,12 @@ Over the official Go MCP SDK it checks, in order:
 
 A case file holds one {"name": "<tool>", "arguments": {...}} object or an array
 of them; a strict case must satisfy the tool's inputSchema. Without --offline,
-a strict package needs a --call and an --error-call for every tool, and always
-a --dry-run-call for every write tool. --offline makes no business calls: it
-proves initialize, tools/list, the protocol errors and dry-run only, and
-reports runtime verification as still required.
+a strict package needs a --call and an --error-call for every tool. Every
+write tool's dry-run branch is proven: with its --dry-run-call, or else with
+a case generated from the contract (minimal valid arguments of its input
+schema and conditional rules), which the report names. --offline makes no
+business calls: it proves initialize, tools/list, the protocol errors and
+dry-run only, and reports runtime verification as still required.
 
 Flags:
   --call FILE           a success case file (repeatable)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -19,6 +20,7 @@ import (
 	"github.com/code2skill/code2skill/internal/golden"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/vectors/vectorstest"
 )
 
 // scriptParams configures the CLI scripts:
@@ -33,13 +35,18 @@ import (
 //   - "link-node-modules DIR" hard-links the pinned npm install into DIR,
 //     so that a fixture package behaves as after "npm ci" without a network;
 //   - "mcp-runtime PKG" writes PKG/mcp-tool/runtime.mjs, the self-contained
-//     MCP runtime a strict package ships, bundled from the pinned install.
+//     MCP runtime a strict package ships, bundled from the pinned install;
+//   - "strict-package SOURCE DIR [FAULTS]" writes a strict test package
+//     built from a known contract (vectorstest.Sources) with its
+//     hand-written Function core, FAULTS being vectorstest.Faults as JSON.
+//   - $PIPELINE_FIXTURES holds the pipeline scripts' packages, and the
+//     commands of pipelineScriptCommands serve and inspect a backend.
 func scriptParams(t *testing.T) testscript.Params {
 	repo, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return testscript.Params{
+	params := testscript.Params{
 		Dir:                 "testdata/script",
 		UpdateScripts:       golden.Update(),
 		RequireExplicitExec: true,
@@ -57,6 +64,7 @@ func scriptParams(t *testing.T) testscript.Params {
 			env.Setenv("REPO", repo)
 			env.Setenv("EXAMPLES", filepath.Join(repo, "examples"))
 			env.Setenv("NODE_MODULES", filepath.Join(repo, "node_modules"))
+			env.Setenv("PIPELINE_FIXTURES", filepath.Join(repo, "internal", "cli", "testdata", "pipeline"))
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {
@@ -92,18 +100,30 @@ func scriptParams(t *testing.T) testscript.Params {
 				}
 				ts.Check(testnode.Link(src, filepath.Join(ts.MkAbs(args[0]), "node_modules")))
 			},
+			"strict-package": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) < 2 || len(args) > 3 {
+					ts.Fatalf("usage: strict-package SOURCE DIR [FAULTS]")
+				}
+				var faults vectorstest.Faults
+				if len(args) == 3 {
+					ts.Check(json.Unmarshal([]byte(args[2]), &faults))
+				}
+				ts.Check(vectorstest.Build(ts.MkAbs(args[1]), args[0], faults, assets.MCPRuntime.Bytes()))
+			},
 			"mcp-runtime": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 1 {
 					ts.Fatalf("usage: mcp-runtime PKG")
 				}
-				js, err := testnode.BundleMCPRuntime(filepath.Join(repo, "node_modules"), assets.RuntimeEntry.Bytes())
-				ts.Check(err)
 				dir := filepath.Join(ts.MkAbs(args[0]), "mcp-tool")
 				ts.Check(os.MkdirAll(dir, 0o755))
-				ts.Check(os.WriteFile(filepath.Join(dir, "runtime.mjs"), js, 0o644))
+				ts.Check(os.WriteFile(filepath.Join(dir, "runtime.mjs"), assets.MCPRuntime.Bytes(), 0o644))
 			},
 		},
 	}
+	for name, cmd := range pipelineScriptCommands() {
+		params.Cmds[name] = cmd
+	}
+	return params
 }
 
 // withoutNodeModules hides node_modules directories of a file system.

@@ -11,18 +11,24 @@ import (
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/pkgdir"
 	"github.com/code2skill/code2skill/internal/sandbox"
+	"github.com/code2skill/code2skill/internal/strict"
 )
 
 func validateCmd() *command {
 	c := &command{
 		name:    "validate",
-		summary: "check a package: structure, MCP discovery and its own offline tests",
+		summary: "check a package: core structure, MCP discovery and tests, or the strict rules",
 		usage: `Usage: code2skill validate <pkg> [--skip-tests] [--format text|json] [--timeout D] [--request-timeout D]
                           [--require-isolation]
+       code2skill validate <pkg> [--pre-finalize] [--source-root D] [--source-map ID=PATH]... [--format text|json]
 
-Checks a core-export-v1 package (package.json "code2skill.profile") and reports
-every finding at once, each with a stable rule ID ("code2skill rules" lists
-them), then one summary line that says how far the package was checked:
+Checks a package and reports every finding at once, each with a stable rule
+ID ("code2skill rules" lists them), then one summary line that says how far
+the package was checked. The profile decides what is checked: package.json's
+"code2skill.profile", or strict-export-v1 when canonical-contract.json or
+export-profile.json is present.
+
+A core-export-v1 package is checked in three stages:
 
   structure   layout, Skills, package.json, MCP-SETUP.md and every .mjs/.js
               file, checked in-process;
@@ -40,12 +46,26 @@ which isolation level was reached. validate
 never installs dependencies, never runs npm scripts and never reaches the
 network itself: run npm ci (or npm install) in the package first.
 
-Flags:
+A strict-export-v1 package is checked in-process, nothing of it runs: the
+required files; export-profile.json; the Portable Core; every derived view
+against what derive computes; the runtime rules of its JavaScript; SKILL.md,
+MCP.zh-CN.md, MCP-SETUP.md and references/feature-context.md against the
+contract; no PAGE.md or workflow.json; with --pre-finalize the baseline
+verification matrix, otherwise the five files finalize writes. The summary
+names the mode and lists the stages that passed, failed and did not run.
+
+Flags (core-export-v1):
   --skip-tests          check the structure only; nothing of the package runs
-  --format text|json    output format (default text)
   --timeout D           time limit of the test run (default 2m)
   --request-timeout D   time limit of each MCP request (default 10s)
 ` + isolationHelp + `
+
+Flags (strict-export-v1):
+  --pre-finalize        check a package that is not finalized yet
+  --source-root D       base directory of the topology's relative source roots
+  --source-map ID=PATH  the authorised root of one declared source (repeatable)
+
+  --format text|json    output format (default text)
 ` + exitCodesHelp,
 	}
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
@@ -55,12 +75,24 @@ Flags:
 		timeout := fs.Duration("timeout", 2*time.Minute, "")
 		requestTimeout := fs.Duration("request-timeout", 10*time.Second, "")
 		isolation := addIsolationFlag(fs)
+		preFinalize := fs.Bool("pre-finalize", false, "")
+		sources := addSourcesFlags(fs)
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
 		if !ok {
 			return code
 		}
 		if len(pos) != 1 {
 			return usageError(stdio, c, "expected exactly one package directory")
+		}
+		// A directory of no known profile is checked as the flags ask:
+		// strict with a strict-only flag, else core.
+		profile := pkgdir.DetectProfile(pos[0])
+		isStrict := profile == pkgdir.ProfileStrict || profile == pkgdir.ProfileUnknown && anyFlagSet(fs, strictOnlyFlags)
+		if msg := profileFlagError(fs, isStrict); msg != "" {
+			return usageError(stdio, c, "%s", msg)
+		}
+		if isStrict {
+			return runStrictValidate(ctx, stdio, format, pos[0], strict.Options{PreFinalize: *preFinalize, Sources: sources.sources})
 		}
 		if *timeout <= 0 || *requestTimeout <= 0 {
 			return usageError(stdio, c, "time limits must be positive")
@@ -86,7 +118,7 @@ func runValidate(ctx context.Context, stdio *Stdio, format *formatFlag, dir stri
 		// Unknown packages get the core checks, whose findings say what
 		// is missing to make them core-export-v1.
 	default:
-		fmt.Fprintf(stdio.Err, "code2skill validate: %s is a %s package; validate checks core-export-v1 packages (use code2skill derive and code2skill probe for strict packages)\n", dir, p)
+		fmt.Fprintf(stdio.Err, "code2skill validate: %s is a %s package; validate checks core-export-v1 and strict-export-v1 packages\n", dir, p)
 		return ExitFailure
 	}
 	res, err := core.Validate(ctx, dir, opts)

@@ -94,6 +94,12 @@ type Options struct {
 	// DiscoveryTimeout bounds Discover's listing of the tools, all pages
 	// together.
 	DiscoveryTimeout time.Duration
+	// Entry is the module node runs, relative to the package directory;
+	// "" means ServerFile. A host that wraps the server (runtime
+	// verification's trusted host) names its own module, which then
+	// imports ServerFile. Findings still name ServerFile: the server is
+	// what they are about.
+	Entry string
 }
 
 func (o Options) discoveryTimeout() time.Duration {
@@ -122,6 +128,13 @@ func (o Options) shutdownGrace() time.Duration {
 		return o.ShutdownGrace
 	}
 	return DefaultShutdownGrace
+}
+
+func (o Options) entry() string {
+	if o.Entry != "" {
+		return o.Entry
+	}
+	return ServerFile
 }
 
 func (o Options) label() string {

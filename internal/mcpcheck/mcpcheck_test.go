@@ -261,3 +261,35 @@ func TestDiscoverWithoutNode(t *testing.T) {
 		t.Fatalf("err = %v, want one wrapping sandbox.ErrNotFound", err)
 	}
 }
+
+// TestSessionEntry runs the server through a wrapping module, as a host
+// does: a wrapper that imports the server serves it, and one that throws
+// stops the session, which proves the wrapper, not mcp-tool/index.mjs
+// directly, is what node started.
+func TestSessionEntry(t *testing.T) {
+	t.Parallel()
+	pkg := serverPackage(t, "good")
+	if err := os.WriteFile(filepath.Join(pkg, "host.mjs"), []byte("await import(\"./mcp-tool/index.mjs\");\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(pkg, "broken.mjs"), []byte("throw new Error('wrapper ran');\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Start(context.Background(), pkg, Options{RequestTimeout: time.Minute, Entry: "host.mjs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Down() {
+		t.Fatalf("the server behind the wrapper did not initialize: %v", s.Diagnostics().Sorted())
+	}
+	s.Close()
+
+	s, err = Start(context.Background(), pkg, Options{RequestTimeout: time.Minute, Entry: "broken.mjs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if !s.Down() {
+		t.Fatal("a session whose entry throws initialized: the entry was not run")
+	}
+}

@@ -84,7 +84,7 @@ var errNoAnswer = errors.New("no answer")
 // node is not installed (it wraps sandbox.ErrNotFound), the server cannot be
 // started, or ctx ended.
 func Start(ctx context.Context, dir string, opts Options) (*Session, error) {
-	proc, err := sandbox.Start([]string{"node", ServerFile}, sandbox.Options{
+	proc, err := sandbox.Start([]string{"node", opts.entry()}, sandbox.Options{
 		Dir:     dir,
 		Env:     opts.Env,
 		Network: opts.Network,

@@ -93,7 +93,7 @@ func benchPackage(b *testing.B) (string, Options) {
 	writeJSON("mcp-tool/schema-contract.json", map[string]any{"schemaVersion": "vNext", "capabilities": capabilities})
 	write("mcp-tool/index.mjs", []byte(adapter.String()))
 	write("function-core/index.mjs", []byte(benchFunctions+functions.String()))
-	write("mcp-tool/runtime.mjs", testnode.MCPRuntime(b, assets.RuntimeEntry.Bytes()))
+	write(assets.MCPRuntime.Name(), assets.MCPRuntime.Bytes())
 	write(assets.ErrorNormalizer.Name(), assets.ErrorNormalizer.Bytes())
 
 	cases := func(name string, v any) []string {

@@ -41,10 +41,16 @@ type Case struct {
 	Index     int    // position in the file's array; 0 for a lone object
 	Name      string
 	Arguments *canonjson.Object
+	// Generated marks a dry-run case the probe made from the contract.
+	Generated bool
 }
 
-// where names the case in messages: "cases.json" or "cases.json[2]".
+// where names the case in messages: "cases.json[2]", or "generated case"
+// for one the probe made.
 func (c *Case) where() string {
+	if c.Generated {
+		return "generated case"
+	}
 	return fmt.Sprintf("%s[%d]", c.File, c.Index)
 }
 
@@ -56,6 +62,8 @@ type UsageError struct {
 }
 
 func (e *UsageError) Error() string { return e.Msg }
+
+func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
 
 func usagef(format string, args ...any) error {
 	return &UsageError{Msg: fmt.Sprintf(format, args...)}

@@ -134,6 +134,10 @@ type Result struct {
 	// NodeProcesses counts the server processes started.
 	NodeProcesses int
 	Diagnostics   *diag.List
+
+	// GeneratedDryRunCases names the write tools whose dry-run case the
+	// probe generated, for want of a --dry-run-call.
+	GeneratedDryRunCases []string
 }
 
 // Checks counts the checks of each kind that ran.
@@ -202,6 +206,12 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 		if err := checkCases(exp, cases); err != nil {
 			return nil, err
 		}
+		generated, ds := generateDryRunCases(exp, cases)
+		r.Diagnostics.Add(ds...)
+		for _, c := range generated {
+			r.GeneratedDryRunCases = append(r.GeneratedDryRunCases, c.Name)
+		}
+		cases = append(cases, generated...)
 		r.Diagnostics.Add(coverage(exp, cases, opts.Offline)...)
 	} else if len(opts.DryRunCalls) > 0 {
 		return nil, usagef("--dry-run-call needs a strict-export-v1 package: a %s package declares no dry-run variable", pkgdir.ProfileCore)

@@ -30,6 +30,10 @@ type Summary struct {
 	// probe did not make; RuntimeVerificationRequired is then true.
 	BusinessCallsNotRun         []string `json:"businessCallsNotRun,omitempty"`
 	RuntimeVerificationRequired bool     `json:"runtimeVerificationRequired"`
+
+	// GeneratedDryRunCases names the write tools whose dry-run case was
+	// generated from the contract rather than given.
+	GeneratedDryRunCases []string `json:"generatedDryRunCases"`
 }
 
 // Summary returns the JSON summary of the result.
@@ -55,6 +59,7 @@ func (r *Result) Summary() *Summary {
 		iso := r.Isolation
 		s.Isolation = &iso
 	}
+	s.GeneratedDryRunCases = append([]string{}, r.GeneratedDryRunCases...)
 	if r.Offline {
 		s.BusinessCallsNotRun = []string{}
 		for _, t := range r.Tools {
@@ -106,6 +111,9 @@ func (r *Result) Line(dir string) string {
 		if n := k.count.Passed + k.count.Failed; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d/%d %s", k.count.Passed, n, k.name))
 		}
+	}
+	if n := len(r.GeneratedDryRunCases); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d dry-run case(s) generated from the contract (%s)", n, strings.Join(r.GeneratedDryRunCases, ", ")))
 	}
 	switch r.UnknownToolAnswer {
 	case AnswerProtocolError:
