@@ -275,7 +275,7 @@ func TestSessionEntry(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(pkg, "broken.mjs"), []byte("throw new Error('wrapper ran');\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Start(context.Background(), pkg, Options{RequestTimeout: time.Minute, Entry: "host.mjs"})
+	s, err := Start(context.Background(), pkg, Options{RequestTimeout: time.Minute, Entry: "host.mjs", Binds: moduleBinds(pkg)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +284,7 @@ func TestSessionEntry(t *testing.T) {
 	}
 	s.Close()
 
-	s, err = Start(context.Background(), pkg, Options{RequestTimeout: time.Minute, Entry: "broken.mjs"})
+	s, err = Start(context.Background(), pkg, Options{RequestTimeout: time.Minute, Entry: "broken.mjs", Binds: moduleBinds(pkg)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,8 +43,11 @@ type moduleLoad struct {
 
 // runner runs calls in node, in a detached copy of the package.
 type runner struct {
-	root        string // the detached copy
-	driver      string // the driver file, outside the copy
+	root   string // the detached copy
+	driver string // the driver file, outside the copy
+	// binds are the files outside the copy the driver needs: itself, and
+	// the package's real runtime the shim imports for its zod.
+	binds       []sandbox.Bind
 	timeout     time.Duration
 	dryRun      string // the package's dry-run variable
 	modules     map[string]string
@@ -102,6 +105,7 @@ func detach(pkg *pkgdir.Package, tmpDir string) (r *runner, tmp string, err erro
 		return nil, "", fmt.Errorf("making the detached copy: %w", err)
 	}
 	r = &runner{root: root, driver: filepath.Join(tmp, "vector-driver.mjs"), modules: map[string]string{}}
+	r.binds = []sandbox.Bind{{Source: r.driver}}
 	if err := os.WriteFile(r.driver, driverJS, 0o644); err != nil {
 		return nil, "", fmt.Errorf("writing the vector driver: %w", err)
 	}
@@ -119,6 +123,7 @@ func detach(pkg *pkgdir.Package, tmpDir string) (r *runner, tmp string, err erro
 			u := url.URL{Scheme: "file", Path: filepath.ToSlash(moved)}
 			importLine = "import * as real from " + quoteJS(u.String()) + ";"
 			what = "imported for its zod"
+			r.binds = append(r.binds, sandbox.Bind{Source: moved})
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return nil, "", fmt.Errorf("preparing the detached copy: %w", err)
 		}
@@ -214,7 +219,9 @@ func (r *runner) once(ctx context.Context, calls []*call) (*onceState, error) {
 	job := r.job(marker, calls)
 	began := time.Now()
 	defer func() { r.nodeTime += time.Since(began) }()
-	p, err := sandbox.Start([]string{"node", r.driver}, sandbox.Options{Dir: r.root})
+	// The driver and the real runtime live outside the copy, so that the
+	// package cannot replace them; a confined child sees them read-only.
+	p, err := sandbox.Start([]string{"node", r.driver}, sandbox.Options{Dir: r.root, Binds: r.binds})
 	if err != nil {
 		return nil, err
 	}
