@@ -34,8 +34,8 @@ type Asset struct {
 	text    string
 }
 
-// Name is the file name of the asset inside a generated package, where it
-// sits at the package root.
+// Name is the path of the asset inside a generated package: a file at the
+// package root for every asset but MCPRuntime, which is mcp-tool/runtime.mjs.
 func (a Asset) Name() string { return a.name }
 
 // Profile is the package profile that uses the asset.
@@ -62,6 +62,8 @@ var (
 	workflowGuard string
 	//go:embed strict/mcp-runtime-entry.mjs
 	runtimeEntry string
+	//go:embed strict/portable-http-dispatch.mjs
+	httpDispatch string
 )
 
 // The runtime assets.
@@ -81,6 +83,15 @@ var (
 	// A package carries it only when it declares a hard workflow.
 	WorkflowGuard = Asset{"portable-workflow-guard.mjs", StrictProfile, workflowGuard}
 
+	// HTTPDispatch is the default dispatcher of a strict Function core:
+	// dispatchHttp(url, options) → {status, data} with node's fetch, for
+	// requests whose authentication is "none"; any other authentication is
+	// refused before sending, since only the Host holds those credentials.
+	// A Function uses it only when its runtime context supplies no
+	// dispatch. A package carries it when a capability sends HTTP
+	// requests.
+	HTTPDispatch = Asset{"portable-http-dispatch.mjs", StrictProfile, httpDispatch}
+
 	// RuntimeEntry re-exports McpServer, StdioServerTransport and z. It is
 	// the entry bundled into a strict package's mcp-tool/runtime.mjs, not a
 	// file the package carries.
@@ -89,5 +100,5 @@ var (
 
 // Runtime returns every runtime asset, in a fixed order.
 func Runtime() []Asset {
-	return []Asset{AgentResult, ErrorNormalizer, WorkflowGuard, RuntimeEntry}
+	return []Asset{AgentResult, ErrorNormalizer, WorkflowGuard, HTTPDispatch, RuntimeEntry}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,24 +15,40 @@ import (
 	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/tdewolff/parse/v2/js"
 )
 
 // TestCoreNode runs the node --test suite of the core assets.
 func TestCoreNode(t *testing.T) {
 	t.Parallel()
-	runNodeTests(t, "core")
+	runNodeTests(t, "core", sandbox.DenyNetwork)
 }
 
-// TestStrictNode runs the node --test suite of the strict assets.
+// TestStrictNode runs the node --test suite of the strict assets, but for
+// the dispatcher's.
 func TestStrictNode(t *testing.T) {
 	t.Parallel()
-	runNodeTests(t, "strict")
+	runNodeTests(t, "strict", sandbox.DenyNetwork)
 }
 
-// runNodeTests runs every test file of one asset set in a single sandboxed
-// node --test process and fails unless at least one test ran and none
-// failed.
-func runNodeTests(t *testing.T, set string) {
+// TestHTTPDispatchNode runs the dispatcher's node --test suite, which
+// serves HTTP on the loopback interface inside the node process: the
+// sandbox's network namespace has no usable loopback, so this one process
+// keeps the network.
+func TestHTTPDispatchNode(t *testing.T) {
+	t.Parallel()
+	runNodeTests(t, "strict", sandbox.AllowNetwork)
+}
+
+// networkSuites are the test files that need the network (the loopback
+// interface): they run only with sandbox.AllowNetwork, the others only
+// without.
+var networkSuites = []string{"portable-http-dispatch.test.mjs"}
+
+// runNodeTests runs the test files of one asset set that match network in
+// a single sandboxed node --test process and fails unless at least one test
+// ran and none failed.
+func runNodeTests(t *testing.T, set string, network sandbox.Network) {
 	testnode.Node(t)
 	testnode.Modules(t) // the suites import the pinned MCP SDK and zod
 	files, err := filepath.Glob(filepath.Join(set, "test", "*.test.mjs"))
@@ -40,9 +57,14 @@ func runNodeTests(t *testing.T, set string) {
 	}
 	argv := []string{"node", "--test", "--test-reporter=tap"}
 	for _, f := range files {
-		argv = append(argv, filepath.ToSlash(f))
+		if slices.Contains(networkSuites, filepath.Base(f)) == (network == sandbox.AllowNetwork) {
+			argv = append(argv, filepath.ToSlash(f))
+		}
 	}
-	res, err := sandbox.Run(context.Background(), argv, sandbox.Options{Dir: ".", Timeout: 2 * time.Minute})
+	if len(argv) == 3 {
+		t.Fatalf("no test files in %s/test for this network policy", set)
+	}
+	res, err := sandbox.Run(context.Background(), argv, sandbox.Options{Dir: ".", Timeout: 2 * time.Minute, Network: network, Binds: testnode.Binds(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,6 +97,7 @@ func TestRuntimeMatchesSources(t *testing.T) {
 		AgentResult.Name():     "core/portable-agent-result.mjs",
 		ErrorNormalizer.Name(): "strict/portable-error-normalizer.mjs",
 		WorkflowGuard.Name():   "strict/portable-workflow-guard.mjs",
+		HTTPDispatch.Name():    "strict/portable-http-dispatch.mjs",
 		RuntimeEntry.Name():    "strict/mcp-runtime-entry.mjs",
 	}
 	if len(sources) != len(Runtime()) {
@@ -109,6 +132,8 @@ func TestStrictContracts(t *testing.T) {
 		{WorkflowGuard, []string{"export class GuardViolation", "export class UnknownDispatchOutcomeError",
 			"export class PortableWorkflowGuard", "async dispatchWithPolicy(", "export function protectedWorkflowStateFor(",
 			"bindingSources", "runtimeContext", "safeInput", "UNKNOWN_DISPATCH_OUTCOME", "automaticRetryAllowed = false"}},
+		{HTTPDispatch, []string{"export async function dispatchHttp(url, options)", "HOST_AUTHENTICATION_REQUIRED",
+			"code", "message", "details", "retryable", "outcomeKnown"}},
 		{RuntimeEntry, []string{"McpServer", "StdioServerTransport", "export { z } from 'zod'"}},
 		{AgentResult, []string{"export function toAgentResult(", "export function toAgentError(",
 			"export async function readHttpResponse(", "export async function httpResultFromError("}},
@@ -126,14 +151,44 @@ func TestStrictContracts(t *testing.T) {
 	}
 }
 
-// TestRuntimeEntryBundles bundles the runtime entry the way a strict package
-// ships mcp-tool/runtime.mjs and checks that the bundle stands alone: it
-// imports nothing but node: built-ins, and node, with no node_modules in
-// reach, finds the three names in it and serves tools/list over stdio.
-func TestRuntimeEntryBundles(t *testing.T) {
+// TestHTTPDispatchSurface pins what the dispatcher offers a Function core:
+// exactly one export, the async function dispatchHttp, and nothing it
+// imports. The runtime rules let a Function core import that one name.
+func TestHTTPDispatchSurface(t *testing.T) {
+	m, ds := jsmod.Parse(HTTPDispatch.Name(), HTTPDispatch.Bytes())
+	if m == nil {
+		t.Fatal(ds)
+	}
+	if imports := m.Imports(); len(imports) != 0 {
+		t.Errorf("the dispatcher imports %v; it uses node's globals only", imports)
+	}
+	var exports []string
+	for _, stmt := range m.AST().BlockStmt.List {
+		e, ok := stmt.(*js.ExportStmt)
+		if !ok {
+			continue
+		}
+		f, ok := e.Decl.(*js.FuncDecl)
+		if !ok || f.Name == nil || !f.Async || e.Default {
+			t.Errorf("an export other than an async function declaration: %s", e.String())
+			continue
+		}
+		exports = append(exports, string(f.Name.Data))
+	}
+	if !slices.Equal(exports, []string{"dispatchHttp"}) {
+		t.Errorf("the dispatcher exports %v, want exactly dispatchHttp", exports)
+	}
+}
+
+// TestShippedRuntimeStandsAlone checks that the mcp-tool/runtime.mjs a
+// strict package ships (RuntimeEntry bundled; internal/mcpruntime checks
+// that it is exactly that build) stands alone: it imports nothing but node:
+// built-ins, and node, with no node_modules in reach, finds the three names
+// in it and serves tools/list over stdio.
+func TestShippedRuntimeStandsAlone(t *testing.T) {
 	t.Parallel()
 	testnode.Node(t)
-	js := testnode.MCPRuntime(t, RuntimeEntry.Bytes())
+	js := MCPRuntime.Bytes()
 	mod, diags := jsmod.Parse("mcp-tool/runtime.mjs", js)
 	if mod == nil {
 		t.Fatalf("the bundle does not parse: %v", diags)

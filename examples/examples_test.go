@@ -5,17 +5,32 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/code2skill/code2skill/assets"
 )
 
-// TestEmbeddedMatchesDirectory keeps the embedded example and the directory
-// readers see identical: every file of the directory (outside node_modules)
-// is embedded, byte for byte.
+// TestEmbeddedMatchesDirectory keeps the embedded examples and the
+// directories readers see identical: every file of a directory (outside
+// node_modules) is embedded, byte for byte.
 func TestEmbeddedMatchesDirectory(t *testing.T) {
+	for dir, fsys := range map[string]fs.FS{
+		SeedLibraryName:                  SeedLibrary(),
+		StrictSampleName + "/package":    StrictSample(),
+		StrictSampleName:                 StrictSampleSource(),
+		StrictSampleName + "/live-cases": StrictSampleLiveCases(),
+	} {
+		t.Run(dir, func(t *testing.T) { sameTree(t, dir, fsys) })
+	}
+}
+
+// sameTree checks that fsys holds exactly the files of dir. The strict
+// sample's source tree is the directory's app/ only.
+func sameTree(t *testing.T, dir string, fsys fs.FS) {
+	t.Helper()
 	var onDisk []string
-	filepath.WalkDir(SeedLibraryName, func(p string, d fs.DirEntry, err error) error {
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -23,13 +38,16 @@ func TestEmbeddedMatchesDirectory(t *testing.T) {
 			return fs.SkipDir
 		}
 		if d.Type().IsRegular() {
-			rel, _ := filepath.Rel(SeedLibraryName, p)
+			rel, _ := filepath.Rel(dir, p)
 			onDisk = append(onDisk, filepath.ToSlash(rel))
 		}
 		return nil
 	})
+	if dir == StrictSampleName {
+		onDisk = slices.DeleteFunc(onDisk, func(p string) bool { return !strings.HasPrefix(p, "app/") })
+	}
 	var embedded []string
-	fs.WalkDir(SeedLibrary(), ".", func(p string, d fs.DirEntry, err error) error {
+	fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
 			embedded = append(embedded, p)
 		}
@@ -37,12 +55,12 @@ func TestEmbeddedMatchesDirectory(t *testing.T) {
 	})
 	slices.Sort(onDisk)
 	slices.Sort(embedded)
-	if !slices.Equal(onDisk, embedded) {
+	if len(embedded) == 0 || !slices.Equal(onDisk, embedded) {
 		t.Fatalf("embedded files differ from the directory:\n on disk  %v\n embedded %v", onDisk, embedded)
 	}
 	for _, p := range embedded {
-		a, _ := fs.ReadFile(SeedLibrary(), p)
-		b, _ := os.ReadFile(filepath.Join(SeedLibraryName, p))
+		a, _ := fs.ReadFile(fsys, p)
+		b, _ := os.ReadFile(filepath.Join(dir, p))
 		if string(a) != string(b) {
 			t.Errorf("%s: embedded copy differs", p)
 		}

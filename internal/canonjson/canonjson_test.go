@@ -285,3 +285,18 @@ func BenchmarkDigest(b *testing.B) {
 		Digest(v)
 	}
 }
+
+func TestEncodeSorted(t *testing.T) {
+	v, err := Decode([]byte(`{"b": [{"z": 1, "a": null}], "a": {}, "é": true, "Z": "x"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"Z\": \"x\",\n  \"a\": {},\n  \"b\": [\n    {\n      \"a\": null,\n      \"z\": 1\n    }\n  ],\n  \"é\": true\n}\n"
+	if got := string(EncodeSorted(v)); got != want {
+		t.Errorf("EncodeSorted =\n%s\nwant\n%s", got, want)
+	}
+	// The member order of v itself is left alone.
+	if got := v.(*Object).Keys(); got[0] != "b" {
+		t.Errorf("EncodeSorted reordered its input: %q", got)
+	}
+}

@@ -11,7 +11,15 @@ import (
 // ": " between key and value, non-ASCII characters raw, and a trailing
 // newline. Empty arrays and objects are written as [] and {}.
 func Encode(v Value) []byte {
-	b := appendIndented(make([]byte, 0, sizeHint(v, 0)+1), v, 0)
+	b := appendIndented(make([]byte, 0, sizeHint(v, 0)+1), v, 0, false)
+	return append(b, '\n')
+}
+
+// EncodeSorted returns the file form of v with every object's members
+// sorted by key (by code point), the layout of files whose readers expect
+// sorted keys, such as behaviour-vector evidence.
+func EncodeSorted(v Value) []byte {
+	b := appendIndented(make([]byte, 0, sizeHint(v, 0)+1), v, 0, true)
 	return append(b, '\n')
 }
 
@@ -46,7 +54,7 @@ func sizeHint(v Value, depth int) int {
 // object keys sorted by code point, no whitespace, non-ASCII characters raw.
 func DigestForm(v Value) []byte { return appendSorted(make([]byte, 0, sizeHint(v, 0)), v) }
 
-func appendIndented(b []byte, v Value, depth int) []byte {
+func appendIndented(b []byte, v Value, depth int, sorted bool) []byte {
 	switch v := v.(type) {
 	case Array:
 		if len(v) == 0 {
@@ -58,7 +66,7 @@ func appendIndented(b []byte, v Value, depth int) []byte {
 				b = append(b, ',')
 			}
 			b = appendNewline(b, depth+1)
-			b = appendIndented(b, e, depth+1)
+			b = appendIndented(b, e, depth+1, sorted)
 		}
 		b = appendNewline(b, depth)
 		return append(b, ']')
@@ -69,15 +77,19 @@ func appendIndented(b []byte, v Value, depth int) []byte {
 		if v.Len() == 0 {
 			return append(b, "{}"...)
 		}
+		members := v.members
+		if sorted {
+			members = sortedMembers(members)
+		}
 		b = append(b, '{')
-		for i, m := range v.members {
+		for i, m := range members {
 			if i > 0 {
 				b = append(b, ',')
 			}
 			b = appendNewline(b, depth+1)
 			b = appendString(b, m.Key)
 			b = append(b, ": "...)
-			b = appendIndented(b, m.Value, depth+1)
+			b = appendIndented(b, m.Value, depth+1, sorted)
 		}
 		b = appendNewline(b, depth)
 		return append(b, '}')
@@ -108,10 +120,7 @@ func appendSorted(b []byte, v Value) []byte {
 		if v == nil {
 			return append(b, "null"...)
 		}
-		// Sorting strings compares their UTF-8 bytes, which orders them by
-		// code point, as the established toolchain's key sort does.
-		members := slices.Clone(v.members)
-		slices.SortFunc(members, func(x, y Member) int { return strings.Compare(x.Key, y.Key) })
+		members := sortedMembers(v.members)
 		b = append(b, '{')
 		for i, m := range members {
 			if i > 0 {
@@ -124,6 +133,15 @@ func appendSorted(b []byte, v Value) []byte {
 		return append(b, '}')
 	}
 	return appendScalar(b, v)
+}
+
+// sortedMembers returns the members sorted by key. Sorting strings compares
+// their UTF-8 bytes, which orders them by code point, as the established
+// toolchain's key sort does.
+func sortedMembers(members []Member) []Member {
+	out := slices.Clone(members)
+	slices.SortFunc(out, func(x, y Member) int { return strings.Compare(x.Key, y.Key) })
+	return out
 }
 
 func appendScalar(b []byte, v Value) []byte {

@@ -6,18 +6,27 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/code2skill/code2skill/examples"
 	"github.com/code2skill/code2skill/internal/atomicfile"
 	"github.com/code2skill/code2skill/internal/core"
-	"github.com/code2skill/code2skill/internal/pkgdir"
+	"github.com/code2skill/code2skill/internal/npm"
+	"github.com/code2skill/code2skill/internal/owned"
 	"github.com/code2skill/code2skill/internal/sandbox"
 )
 
-const defaultDemoDir = "code2skill-demo"
+const (
+	defaultDemoDir = "code2skill-demo"
+	// demoManifest records the files demo wrote, so that --force replaces
+	// those and nothing else.
+	demoManifest = ".code2skill-demo"
+	// npmTimeout bounds the whole install.
+	npmTimeout = 10 * time.Minute
+	// registryProbe bounds the check that the registry answers.
+	registryProbe = 10 * time.Second
+)
 
 func demoCmd() *command {
 	c := &command{
@@ -32,21 +41,50 @@ to dir (default ./` + defaultDemoDir + `), installs its pinned dependencies with
 "npm ci --ignore-scripts" (the only step that uses the network), then runs
 "code2skill validate" on it and prints the report.
 
+npm uses your npm configuration (the registry, proxies and tokens of your
+~/.npmrc or $npm_config_userconfig) and your npm cache. It installs from the
+cache when it can; when the cache lacks something, the registry must answer
+within ` + registryProbe.String() + `, so an unreachable registry fails within 30 s. demo
+records the files it wrote in dir/` + demoManifest + `.
+
+With --strict, the strict flow end to end on a fictional sample application:
+writes its source (a small HTTP backend written in Go and the client calls
+that use it) to dir/source and its authored strict package to dir/<name>
+(default dir ./` + defaultStrictDemoDir + `), serves the sample backend in-process on a
+loopback port, runs "code2skill pipeline init" and "code2skill pipeline run
+--enable-runtime-verify --authorize-write <its write>" against it, stops
+the backend and prints each capability's verification. Runtime-verified
+rows are those whose live calls reached the sample backend; Host
+verification is not done by the demo. It needs node, not npm.
+
 Flags:
-  --force               replace dir when it exists and is not empty
+  --strict              the strict flow on the sample application
+  --force               refresh a previous demo in dir: replace the files demo
+                        wrote there before, unless changed since, and leave
+                        every other file alone; a non-empty dir that holds no
+                        previous demo is refused
   --format text|json    output format of the validation report (default text)
 
-` + exitCodesHelp,
+Exit codes:
+  0  the example passed
+  1  the example did not pass (findings were reported)
+  2  usage error, or dir holds files demo did not write (or changed since)
+  3  npm is missing, the install failed, or dir could not be written
+`,
 	}
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
 		fs := newFlagSet(c)
 		force := fs.Bool("force", false, "")
+		strictFlow := fs.Bool("strict", false, "")
 		format := addFormatFlag(fs)
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
 		if !ok {
 			return code
 		}
 		dir := defaultDemoDir
+		if *strictFlow {
+			dir = defaultStrictDemoDir
+		}
 		switch len(pos) {
 		case 0:
 		case 1:
@@ -57,33 +95,50 @@ Flags:
 		if strings.TrimSpace(dir) == "" {
 			return usageError(stdio, c, "the directory is empty; name one, or leave it out for ./%s", defaultDemoDir)
 		}
-		empty, _, err := pkgdir.IsEmptyDir(dir)
+		if *strictFlow {
+			return runStrictDemo(ctx, stdio, c, format, dir, *force)
+		}
+		// Everything that could stop the install is checked before
+		// anything is written.
+		if _, err := sandbox.LookPath("npm"); err != nil {
+			fmt.Fprintln(stdio.Err, "code2skill demo: npm is not on PATH; install Node.js 20 or later (it ships npm); nothing was written")
+			return ExitFailure
+		}
+		home, _ := os.UserHomeDir()
+		install, err := npm.Prepare(os.LookupEnv, home)
+		if err != nil {
+			fmt.Fprintf(stdio.Err, "code2skill demo: %v; nothing was written\n", err)
+			return ExitFailure
+		}
+		files, err := exampleFiles()
 		if err != nil {
 			fmt.Fprintf(stdio.Err, "code2skill demo: %v\n", err)
 			return ExitFailure
 		}
-		if !empty && !*force {
-			return usageError(stdio, c, "%s exists and is not empty; choose another directory or pass --force to replace it", dir)
-		}
-		if err := writeTree(dir, examples.SeedLibrary()); err != nil {
+		var conflict *owned.ConflictError
+		switch err := owned.Write(dir, demoManifest, files, *force); {
+		case errors.Is(err, owned.ErrNotEmpty):
+			return usageError(stdio, c, "%s exists and is not empty; choose another directory, or pass --force to refresh a previous demo there", dir)
+		case errors.As(err, &conflict):
+			return usageError(stdio, c, "%v; nothing was written", err)
+		case err != nil:
 			fmt.Fprintf(stdio.Err, "code2skill demo: %v\n", err)
 			return ExitFailure
 		}
 		fmt.Fprintf(stdio.Err, "wrote the example package to %s\n", dir)
-		if err := npmCI(ctx, stdio, dir); err != nil {
+		if err := npmCI(ctx, stdio, dir, install); err != nil {
 			fmt.Fprintf(stdio.Err, "code2skill demo: %v\n", err)
 			return ExitFailure
 		}
 		fmt.Fprintf(stdio.Err, "validating %s\n", dir)
-		return runValidate(ctx, stdio, format, dir, core.Options{Progress: stdio.Progress})
+		return runValidate(ctx, stdio, format, dir, core.Options{Progress: stdio.Progress}, isolationFlag{new(bool)})
 	}
 	return c
 }
 
-// writeTree makes dir hold exactly the files of src. An existing dir is
-// replaced only once the new tree is complete, so an interrupted demo never
-// leaves a half-written package.
-func writeTree(dir string, src fs.FS) error {
+// exampleFiles returns the files of the bundled example.
+func exampleFiles() ([]atomicfile.File, error) {
+	src := examples.SeedLibrary()
 	var files []atomicfile.File
 	err := fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -94,60 +149,67 @@ func writeTree(dir string, src fs.FS) error {
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("reading the example package: %w", err)
+		return nil, fmt.Errorf("reading the example package: %w", err)
 	}
-	return atomicfile.ReplaceDir(dir, files)
-}
-
-// npmEnv passes npm the settings it needs to reach the registry the user
-// configured (registry, proxies, CA bundle) and the user's npm cache, and
-// nothing else: no tokens.
-func npmEnv() []string {
-	var env []string
-	for _, k := range []string{
-		"npm_config_registry", "NPM_CONFIG_REGISTRY",
-		"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "NO_PROXY", "no_proxy",
-		"NODE_EXTRA_CA_CERTS", "npm_config_cafile",
-	} {
-		if v, ok := os.LookupEnv(k); ok {
-			env = append(env, k+"="+v)
-		}
-	}
-	cache := os.Getenv("npm_config_cache")
-	if cache == "" {
-		if home, err := os.UserHomeDir(); err == nil {
-			cache = filepath.Join(home, ".npm")
-		}
-	}
-	if cache != "" {
-		env = append(env, "npm_config_cache="+cache)
-	}
-	return append(env, "npm_config_update_notifier=false", "npm_config_fund=false", "npm_config_audit=false")
+	return files, nil
 }
 
 // npmCI installs the package's locked dependencies without running any
-// install script. It is the one step of the demo that uses the network.
-func npmCI(ctx context.Context, stdio *Stdio, dir string) error {
-	fmt.Fprintln(stdio.Err, "installing the pinned dependencies with npm ci (network)")
-	res, err := sandbox.Run(ctx, []string{"npm", "ci", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund"}, sandbox.Options{
-		Dir:     dir,
-		Env:     npmEnv(),
-		Timeout: 10 * time.Minute,
-		Network: sandbox.AllowNetwork,
-	})
+// install script. It is the one step of the demo that uses the network:
+// the install is tried from the npm cache first, and only when the cache
+// lacks something is the registry, once it has answered a probe, asked.
+func npmCI(ctx context.Context, stdio *Stdio, dir string, install *npm.Install) error {
+	fmt.Fprintln(stdio.Err, "installing the pinned dependencies with npm ci")
+	res, err := runNPM(ctx, dir, install, "--offline")
+	if err != nil {
+		return err
+	}
+	if res.ExitCode != 0 && npm.NotCached(res.Stderr) {
+		fmt.Fprintf(stdio.Err, "the npm cache lacks some of them: asking the registry %s (network)\n", install.Registry)
+		if err := install.Reachable(ctx, registryProbe); err != nil {
+			return fmt.Errorf("the npm registry %s could not be reached: %v; check the network, the proxy settings and the registry of your npm configuration (npm config get registry)", install.Registry, err)
+		}
+		if res, err = runNPM(ctx, dir, install, "--prefer-offline"); err != nil {
+			return err
+		}
+	}
 	switch {
-	case errors.Is(err, sandbox.ErrNotFound):
-		return errors.New("npm is not on PATH; install Node.js 20 or later (it ships npm)")
-	case err != nil:
-		return fmt.Errorf("npm ci: %w", err)
 	case res.TimedOut:
-		return errors.New("npm ci did not finish within 10 minutes; is the npm registry reachable?")
+		return fmt.Errorf("npm ci did not finish within %s", npmTimeout)
 	case res.ExitCode != 0:
-		out := strings.TrimSpace(string(res.Stderr) + "\n" + string(res.Stdout))
-		return fmt.Errorf("npm ci failed (exit %d); is the npm registry reachable?\n%s", res.ExitCode, lastLines(out, 20))
+		out := append(append([]byte(nil), res.Stderr...), res.Stdout...)
+		tail := lastLines(strings.TrimSpace(string(out)), 20)
+		if code, url, ok := npm.Unreachable(out); ok {
+			where := "the npm registry"
+			if url != "" {
+				where += " (" + url + ")"
+			}
+			return fmt.Errorf("%s could not be reached: %s; check the network, the proxy settings and the registry of your npm configuration (npm config get registry)\n%s", where, code, tail)
+		}
+		return fmt.Errorf("npm ci failed (exit %d)\n%s", res.ExitCode, tail)
 	}
 	fmt.Fprint(stdio.Progress, string(res.Stdout))
 	return nil
+}
+
+// runNPM runs npm ci in dir with one more flag (--offline or
+// --prefer-offline).
+func runNPM(ctx context.Context, dir string, install *npm.Install, mode string) (*sandbox.Result, error) {
+	res, err := sandbox.Run(ctx, []string{"npm", "ci", mode, "--ignore-scripts", "--no-audit", "--no-fund"}, sandbox.Options{
+		Dir:         dir,
+		WritableDir: true,
+		Binds:       install.Binds,
+		Env:         install.Env,
+		Timeout:     npmTimeout,
+		Network:     sandbox.AllowNetwork,
+	})
+	switch {
+	case errors.Is(err, sandbox.ErrNotFound):
+		return nil, errors.New("npm is not on PATH; install Node.js 20 or later (it ships npm)")
+	case err != nil:
+		return nil, fmt.Errorf("npm ci: %w", err)
+	}
+	return res, nil
 }
 
 func lastLines(s string, n int) string {

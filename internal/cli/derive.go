@@ -8,6 +8,8 @@ import (
 	"os"
 
 	"github.com/code2skill/code2skill/internal/atomicfile"
+	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/contractcheck"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/pkgdir"
@@ -16,7 +18,7 @@ import (
 func deriveCmd() *command {
 	c := &command{
 		name:    "derive",
-		summary: "derive a vNext package's views from its canonical contract",
+		summary: "derive a package's views from its canonical contract (a legacy package's from its bundle)",
 		usage: `Usage: code2skill derive [--format text|json] <pkg>
 
 Reads the Portable Core inputs of the package <pkg> (canonical-contract.json,
@@ -39,6 +41,21 @@ marker the package's documents carry:
 The views are written only when no input has an error, all together, each
 through a temporary file; a failed run leaves the package as it was. The same
 inputs always give the same bytes.
+
+derive judges only what it needs to write views. A contract it accepts may
+still break deeper rules; when it does, derive writes the views and says so
+in one line before the file list ("views written; run check-contract"):
+run code2skill check-contract <pkg> for the findings.
+
+A legacy package has no canonical-contract.json: its capability-bundle.json
+is authored. derive then checks the bundle (its format, identities,
+readiness against missing evidence, the references inside it) and writes
+only the two views the bundle gives, saying so in one line before them:
+
+  function-core/capability-bundle.json (the bundle, re-encoded)
+  capability-draft.json
+
+The other views and the marker need a canonical contract.
 
 Flags:
   --format text|json   output format (default text)
@@ -85,8 +102,12 @@ func notAPackage(dir string) (diag.Diagnostic, bool) {
 type deriveResult struct {
 	list   diag.List
 	failed bool     // the tool could not do its job (I/O)
+	legacy bool     // a legacy package: no canonical contract, the bundle is the input
 	files  []string // written views, relative to the package
 	marker string
+	// contractErrors counts the errors check-contract reports for the
+	// inputs views were written from; nil when none were written.
+	contractErrors *int
 }
 
 // deriveSummary is the summary object of the JSON report.
@@ -94,12 +115,28 @@ type deriveSummary struct {
 	diag.Counts
 	Files  []string `json:"files"`
 	Marker string   `json:"marker"`
+	// ContractErrors counts the errors check-contract reports for the
+	// contract the views were written from (rules derive does not judge);
+	// absent when no view was written.
+	ContractErrors *int `json:"contractErrors,omitempty"`
+	// Legacy is true for a legacy package (no canonical contract), whose
+	// only views are the bundle's mirror and the draft.
+	Legacy bool `json:"legacy,omitempty"`
 }
 
 // runDerive reads, checks and derives the package in dir, and writes the
 // views when nothing is wrong.
 func runDerive(dir string) *deriveResult {
 	res := &deriveResult{}
+	legacy, err := derive.IsLegacy(dir)
+	if err != nil {
+		res.failed = true
+		res.list.Add(derive.RuleIOFailure.New("", "%v", err))
+		return res
+	}
+	if legacy {
+		return runLegacyDerive(dir)
+	}
 	in, list, err := derive.ReadInputs(dir)
 	res.list.Merge(list)
 	if err != nil {
@@ -113,20 +150,55 @@ func runDerive(dir string) *deriveResult {
 	}
 
 	views := derive.Views(in)
+	if !res.write(dir, views) {
+		return res
+	}
+	res.marker = derive.Marker(views)
+	n, _ := contractcheck.Check(in, contractcheck.Options{}).Counts()
+	res.contractErrors = &n
+	return res
+}
+
+// runLegacyDerive reads and checks the capability bundle of the legacy
+// package in dir, and writes its two views when nothing is wrong.
+func runLegacyDerive(dir string) *deriveResult {
+	res := &deriveResult{legacy: true}
+	b, list, err := derive.ReadLegacy(dir)
+	res.list.Merge(list)
+	if err != nil {
+		res.failed = true
+		res.list.Add(derive.RuleIOFailure.New("", "%v", err))
+		return res
+	}
+	res.list.Merge(derive.CheckBundle(b))
+	if b == nil || res.list.HasErrors() {
+		return res
+	}
+	res.write(dir, derive.LegacyViews(b))
+	return res
+}
+
+// write writes views into dir all together, and reports whether it could.
+func (res *deriveResult) write(dir string, views []derive.View) bool {
 	files := make([]atomicfile.File, len(views))
 	for i, v := range views {
 		files[i] = atomicfile.File{Path: v.Path, Data: v.Data, Perm: 0o644}
 	}
 	if err := atomicfile.WriteAll(dir, files); err != nil {
 		res.failed = true
-		res.list.Add(derive.RuleIOFailure.New("", "%v", err))
-		return res
+		// A symbolic link in the way is named as the finding's file.
+		var link *atomicfile.SymlinkError
+		file := ""
+		if errors.As(err, &link) {
+			file = link.Path
+		}
+		res.list.Add(derive.RuleIOFailure.New(file, "%v", err))
+		return false
 	}
 	for _, v := range views {
 		res.files = append(res.files, v.Path)
 	}
-	res.marker = derive.Marker(views)
-	return res
+	return true
 }
 
 func printDerive(stdio *Stdio, format *formatFlag, res *deriveResult) int {
@@ -135,7 +207,8 @@ func printDerive(stdio *Stdio, format *formatFlag, res *deriveResult) int {
 		Command: "derive",
 		Status:  diag.StatusPassed,
 		List:    &res.list,
-		Summary: deriveSummary{Counts: counts, Files: append([]string{}, res.files...), Marker: res.marker},
+		Summary: deriveSummary{Counts: counts, Files: append([]string{}, res.files...), Marker: res.marker,
+			ContractErrors: res.contractErrors, Legacy: res.legacy},
 	}
 	switch {
 	case res.failed:
@@ -144,6 +217,13 @@ func printDerive(stdio *Stdio, format *formatFlag, res *deriveResult) int {
 	case res.list.HasErrors():
 		r.Status = diag.StatusFailed
 		r.Line = fmt.Sprintf("derive: nothing was written (errors: %d, warnings: %d)", counts.Errors, counts.Warnings)
+	case res.legacy:
+		r.Line = "derive: legacy package (no " + contract.ContractFile + "): mirrored the bundle and derived the draft; " +
+			"the schema contracts, documentation view and marker, goal contract, consumer requirements, " +
+			"Host compatibility report and verification matrix need a canonical contract and were not derived"
+	case res.contractErrors != nil && *res.contractErrors > 0:
+		r.Line = fmt.Sprintf("derive: views written; run check-contract (it reports %s that views do not depend on)",
+			plural(*res.contractErrors, "error"))
 	}
 	if *format == formatJSON || r.Status != diag.StatusPassed {
 		return printReport(stdio, format, r)
@@ -154,6 +234,8 @@ func printDerive(stdio *Stdio, format *formatFlag, res *deriveResult) int {
 	for _, f := range res.files {
 		fmt.Fprintln(stdio.Out, f)
 	}
-	fmt.Fprintln(stdio.Out, res.marker)
+	if res.marker != "" { // a legacy package has no documentation view
+		fmt.Fprintln(stdio.Out, res.marker)
+	}
 	return code
 }

@@ -12,6 +12,9 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
+
+	"github.com/code2skill/code2skill/internal/diag"
 )
 
 // Exit codes shared by every subcommand.
@@ -45,10 +48,15 @@ func commands() []*command {
 		validateCmd(),
 		demoCmd(),
 		deriveCmd(),
+		checkContractCmd(),
+		compileCmd(),
+		finalizeCmd(),
 		initCmd(),
+		pipelineCmd(),
 		probeCmd(),
 		rulesCmd(),
 		skillsCmd(),
+		vectorsCmd(),
 		versionCmd(),
 	}
 }
@@ -60,16 +68,55 @@ const exitCodesHelp = `Exit codes:
   3  the tool could not do its job (node missing, I/O failure, timeout)
 `
 
+// signalGrace is how long a command may take to stop once interrupted.
+const signalGrace = 5 * time.Second
+
 // Main runs code2skill with the process's arguments and streams and returns
 // the exit code.
 func Main() int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	stdio := &Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Progress: io.Discard}
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	// stderr carries messages for people only, some holding what a
+	// package named (paths, errors): escape it all. stdout's text reports
+	// escape their own fields, and its JSON stays exact.
+	stderr := diag.EscapingWriter(os.Stderr)
+	stdio := &Stdio{In: os.Stdin, Out: os.Stdout, Err: stderr, Progress: io.Discard}
 	if isTerminal(os.Stderr) {
-		stdio.Progress = os.Stderr
+		stdio.Progress = stderr
 	}
-	return Run(ctx, os.Args[1:], stdio)
+	return untilSignalled(sigs, stdio.Err, signalGrace, func(ctx context.Context) int {
+		return Run(ctx, os.Args[1:], stdio)
+	})
+}
+
+// untilSignalled runs run and returns its exit code, unless a signal
+// arrives first: then run's context is cancelled (the sandbox stops every
+// child, writes are abandoned before their rename), and once run has
+// returned, or after grace or a second signal if it is blocked somewhere
+// that ignores the context, the command ends with ExitFailure. An
+// interrupted command never reports success.
+func untilSignalled(sigs <-chan os.Signal, stderr io.Writer, grace time.Duration, run func(context.Context) int) int {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan int, 1)
+	go func() { done <- run(ctx) }()
+	select {
+	case code := <-done:
+		return code
+	case sig := <-sigs:
+		fmt.Fprintf(stderr, "code2skill: %v: stopping\n", sig)
+		cancel()
+		t := time.NewTimer(grace)
+		defer t.Stop()
+		select {
+		case <-done:
+		case <-sigs:
+		case <-t.C:
+			fmt.Fprintf(stderr, "code2skill: still busy %s after %v: exiting\n", grace, sig)
+		}
+		return ExitFailure
+	}
 }
 
 // Run runs one code2skill invocation.

@@ -21,12 +21,15 @@ func probeCmd() *command {
 		summary: "prove a package's MCP server works detached, tool by tool, over the real protocol",
 		usage: `Usage: code2skill probe <pkg> [--call F]... [--error-call F]... [--dry-run-call F]...
                        [--offline] [--timeout S] [--transcript FILE] [--format text|json]
-                       [--allow-network] [--env KEY[=VALUE]]... [--env-file FILE]...
+                       [--allow-network] [--env KEY[=VALUE]]... [--env-file FILE]... [--require-isolation]
 
 Copies the package to a fresh temporary directory (a strict package without
-any node_modules, a core package with its own) and runs node mcp-tool/index.mjs
-there in the sandbox: allowlisted environment, temporary HOME, no network where
-the OS allows, a time limit per request, the process group killed at the end.
+any node_modules; a core package with its own, mounted read-only into the copy
+rather than copied) and runs node mcp-tool/index.mjs there in the sandbox:
+allowlisted environment, private HOME, and where the OS allows nothing of the
+host but the copy, node and the system libraries, no network, a PID namespace;
+a time limit per request; everything it started killed at the end. A module
+importing a file outside the package is an error (PROBE_IMPORT_OUTSIDE).
 Over the official Go MCP SDK it checks, in order:
 
   initialize     the declared protocol version (export-profile.json, default
@@ -56,13 +59,15 @@ A case file holds one {"name": "<tool>", "arguments": {...}} object or an array
 of them, each with an optional "expect": {"httpStatus": 404} (or a list of
 statuses); a case naming a tool the package does not have is a usage error,
 and a strict case must satisfy the tool's inputSchema. Without --offline, a
-strict package needs a --call and an --error-call for every tool, and always
-a --dry-run-call for every write tool. --offline makes no business calls: it
-proves initialize, tools/list, the protocol errors and dry-run only. The
-summary says "passed" only when business calls were made and passed; a probe
-that made none says so and reports runtime verification as still required.
-A call that fails because the sandbox denied the network says to add
---allow-network.
+strict package needs a --call and an --error-call for every tool. Every
+strict write tool's dry-run branch is proven: with its --dry-run-call, or
+else with a case generated from the contract (minimal valid arguments of its
+input schema and conditional rules), which the report names. --offline makes
+no business calls: it proves initialize, tools/list, the protocol errors and
+dry-run only. The summary says "passed" only when business calls were made
+and passed; a probe that made none says so and reports runtime verification
+as still required. A call that fails because the sandbox denied the network
+says to add --allow-network.
 
 Flags:
   --call FILE           a success case file (repeatable)
@@ -80,7 +85,7 @@ Flags:
   --env-file FILE       give the server the KEY=VALUE lines of FILE, so that
                         credentials stay off the command line (repeatable;
                         --env wins over a file)
-
+` + isolationHelp + `
 ` + exitCodesHelp,
 	}
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
@@ -98,6 +103,7 @@ Flags:
 		timeout := addDurationFlag(fs, "timeout", 10*time.Second)
 		transcript := fs.String("transcript", "", "")
 		format := addFormatFlag(fs)
+		isolation := addIsolationFlag(fs)
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
 		if !ok {
 			return code
@@ -129,6 +135,9 @@ Flags:
 		}
 
 		dir := pos[0]
+		if !isolation.before(stdio, c.name) {
+			return ExitFailure
+		}
 		res, err := probe.Run(ctx, dir, opts)
 		var usage *probe.UsageError
 		switch {
@@ -158,7 +167,11 @@ Flags:
 				return ExitFailure
 			}
 		}
-		return printReport(stdio, format, report)
+		code = printReport(stdio, format, report)
+		if res.Isolation.Level != "" && !isolation.after(stdio, c.name, res.Isolation) {
+			return ExitFailure
+		}
+		return code
 	}
 	return c
 }

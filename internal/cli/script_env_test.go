@@ -1,24 +1,36 @@
 package cli
 
 import (
+	"cmp"
+	"encoding/json"
+	"fmt"
 	"io/fs"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/code2skill/code2skill/assets"
 	"github.com/code2skill/code2skill/internal/golden"
+	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/vectors/vectorstest"
 )
 
 // scriptParams configures the CLI scripts:
 //   - $REPO is the repository root, $EXAMPLES its examples directory;
 //   - $NODE_MODULES is the repository's pinned npm install (npm ci);
-//   - [node] is true when node is on PATH;
+//   - [node] is true when node is on PATH (a script that skips without it
+//     fails instead when CODE2SKILL_REQUIRE_NODE=1, as in CI);
+//   - [registry] is true when the npm registry answers (demo's install);
+//   - [confined] is true when the sandbox can confine a child here (user,
+//     mount, network and PID namespaces);
 //   - "copy-dir SRC DST" copies a directory tree (node_modules excluded);
 //   - "link-node-modules DIR" hard-links the pinned npm install into DIR,
 //     so that a fixture package behaves as after "npm ci" without a network;
@@ -26,12 +38,18 @@ import (
 //     MCP runtime a strict package ships, bundled from the pinned install;
 //   - "replace FILE OLD NEW" replaces every OLD in FILE with NEW, failing
 //     when FILE does not hold OLD (an edit a Producer would make).
+
+//   - "strict-package SOURCE DIR [FAULTS]" writes a strict test package
+//     built from a known contract (vectorstest.Sources) with its
+//     hand-written Function core, FAULTS being vectorstest.Faults as JSON.
+//   - $PIPELINE_FIXTURES holds the pipeline scripts' packages, and the
+//     commands of pipelineScriptCommands serve and inspect a backend.
 func scriptParams(t *testing.T) testscript.Params {
 	repo, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return testscript.Params{
+	params := testscript.Params{
 		Dir:                 "testdata/script",
 		UpdateScripts:       golden.Update(),
 		RequireExplicitExec: true,
@@ -49,13 +67,21 @@ func scriptParams(t *testing.T) testscript.Params {
 			env.Setenv("REPO", repo)
 			env.Setenv("EXAMPLES", filepath.Join(repo, "examples"))
 			env.Setenv("NODE_MODULES", filepath.Join(repo, "node_modules"))
+			env.Setenv("PIPELINE_FIXTURES", filepath.Join(repo, "internal", "cli", "testdata", "pipeline"))
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
 			case "node":
 				_, err := exec.LookPath("node")
+				if err != nil && os.Getenv(testnode.RequireNodeEnv) == "1" {
+					return false, fmt.Errorf("node is not on PATH and %s=1", testnode.RequireNodeEnv)
+				}
 				return err == nil, nil
+			case "registry":
+				return registryReachable(), nil
+			case "confined":
+				return sandbox.Available(sandbox.DenyNetwork).Level == sandbox.LevelConfined, nil
 			}
 			return false, nil
 		},
@@ -89,18 +115,30 @@ func scriptParams(t *testing.T) testscript.Params {
 				}
 				ts.Check(os.WriteFile(file, []byte(strings.ReplaceAll(string(b), args[1], args[2])), 0o644))
 			},
+			"strict-package": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) < 2 || len(args) > 3 {
+					ts.Fatalf("usage: strict-package SOURCE DIR [FAULTS]")
+				}
+				var faults vectorstest.Faults
+				if len(args) == 3 {
+					ts.Check(json.Unmarshal([]byte(args[2]), &faults))
+				}
+				ts.Check(vectorstest.Build(ts.MkAbs(args[1]), args[0], faults, assets.MCPRuntime.Bytes()))
+			},
 			"mcp-runtime": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 1 {
 					ts.Fatalf("usage: mcp-runtime PKG")
 				}
-				js, err := testnode.BundleMCPRuntime(filepath.Join(repo, "node_modules"), assets.RuntimeEntry.Bytes())
-				ts.Check(err)
 				dir := filepath.Join(ts.MkAbs(args[0]), "mcp-tool")
 				ts.Check(os.MkdirAll(dir, 0o755))
-				ts.Check(os.WriteFile(filepath.Join(dir, "runtime.mjs"), js, 0o644))
+				ts.Check(os.WriteFile(filepath.Join(dir, "runtime.mjs"), assets.MCPRuntime.Bytes(), 0o644))
 			},
 		},
 	}
+	for name, cmd := range pipelineScriptCommands() {
+		params.Cmds[name] = cmd
+	}
+	return params
 }
 
 // withoutNodeModules hides node_modules directories of a file system.
@@ -115,4 +153,24 @@ func (w withoutNodeModules) ReadDir(name string) ([]fs.DirEntry, error) {
 		}
 	}
 	return out, err
+}
+
+var (
+	registryOnce sync.Once
+	registryUp   bool
+)
+
+// registryReachable reports whether the npm registry that demo's install
+// would use answers within a few seconds.
+func registryReachable() bool {
+	registryOnce.Do(func() {
+		url := cmp.Or(os.Getenv("npm_config_registry"), os.Getenv("NPM_CONFIG_REGISTRY"), "https://registry.npmjs.org/")
+		client := &http.Client{Timeout: 5 * time.Second}
+		resp, err := client.Get(strings.TrimSuffix(url, "/") + "/zod")
+		if err == nil {
+			resp.Body.Close()
+			registryUp = resp.StatusCode == http.StatusOK
+		}
+	})
+	return registryUp
 }

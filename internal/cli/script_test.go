@@ -1,15 +1,36 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/code2skill/code2skill/internal/testnode"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"code2skill": func() { os.Exit(Main()) },
+		// The pipeline with compile, the vectors and finalize faked
+		// (pipeline_fakes_test.go), for the scripts that test the
+		// pipeline's own semantics.
+		"code2skill-fakesteps": func() {
+			pipelineSteps = fakePipelineSteps
+			os.Exit(Main())
+		},
+		// The same, with demo --strict running on the voucher sample
+		// (demo_strict_test.go) until the bundled sample application lands.
+		"code2skill-fakesample": func() {
+			sample, _, err := voucherSample(testnode.Root())
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(ExitFailure)
+			}
+			strictSampleApp, pipelineSteps = func() *strictSample { return sample }, fakePipelineSteps
+			os.Exit(Main())
+		},
 	})
 }
 

@@ -10,17 +10,25 @@ import (
 	"github.com/code2skill/code2skill/internal/core"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/pkgdir"
+	"github.com/code2skill/code2skill/internal/sandbox"
+	"github.com/code2skill/code2skill/internal/strict"
 )
 
 func validateCmd() *command {
 	c := &command{
 		name:    "validate",
-		summary: "check a package: structure, MCP discovery and its own offline tests",
+		summary: "check a package: core structure, MCP discovery and tests, or the strict rules",
 		usage: `Usage: code2skill validate <pkg> [--skip-tests] [--format text|json] [--timeout D] [--request-timeout D]
+                          [--require-isolation]
+       code2skill validate <pkg> [--pre-finalize] [--source-root D] [--source-map ID=PATH]... [--format text|json]
 
-Checks a core-export-v1 package (package.json "code2skill.profile") and reports
-every finding at once, each with a stable rule ID ("code2skill rules" lists
-them), then one summary line that says how far the package was checked:
+Checks a package and reports every finding at once, each with a stable rule
+ID ("code2skill rules" lists them), then one summary line that says how far
+the package was checked. The profile decides what is checked: package.json's
+"code2skill.profile", or strict-export-v1 when canonical-contract.json or
+export-profile.json is present.
+
+A core-export-v1 package is checked in three stages:
 
   structure   layout, Skills, package.json, MCP-SETUP.md and every .mjs/.js
               file, checked in-process;
@@ -30,18 +38,35 @@ them), then one summary line that says how far the package was checked:
               sandbox, with CODE2SKILL_DRY_RUN=1, CI=1 and no network.
 
 The sandbox gives child processes an allowlisted environment without
-credentials, a temporary HOME, no network where the OS allows it, a time limit
-and an output cap, and kills their whole process tree afterwards. validate
+credentials, a private HOME and /tmp, and, where the OS allows it, a view of
+the file system reduced to the package (read-only), node and the system
+libraries, no network and a PID namespace of their own; a time limit and an
+output cap; and it kills everything they started afterwards. The summary says
+which isolation level was reached. validate
 never installs dependencies, never runs npm scripts and never reaches the
 network itself: run npm ci (or npm install) in the package first.
 
-Flags:
+A strict-export-v1 package is checked in-process, nothing of it runs: the
+required files; export-profile.json; the Portable Core; every derived view
+against what derive computes; the runtime rules of its JavaScript; SKILL.md,
+MCP.zh-CN.md, MCP-SETUP.md and references/feature-context.md against the
+contract; no PAGE.md or workflow.json; with --pre-finalize the baseline
+verification matrix, otherwise the five files finalize writes. The summary
+names the mode and lists the stages that passed, failed and did not run.
+
+Flags (core-export-v1):
   --skip-tests          check the structure only; nothing of the package runs
-  --format text|json    output format (default text)
   --timeout D           time limit of the test run, in seconds (120) or as a
                         duration (2m); default 2m
   --request-timeout D   time limit of each MCP request, likewise; default 10s
+` + isolationHelp + `
 
+Flags (strict-export-v1):
+  --pre-finalize        check a package that is not finalized yet
+  --source-root D       base directory of the topology's relative source roots
+  --source-map ID=PATH  the authorised root of one declared source (repeatable)
+
+  --format text|json    output format (default text)
 ` + exitCodesHelp,
 	}
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
@@ -50,6 +75,9 @@ Flags:
 		format := addFormatFlag(fs)
 		timeout := addDurationFlag(fs, "timeout", 2*time.Minute)
 		requestTimeout := addDurationFlag(fs, "request-timeout", 10*time.Second)
+		isolation := addIsolationFlag(fs)
+		preFinalize := fs.Bool("pre-finalize", false, "")
+		sources := addSourcesFlags(fs)
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
 		if !ok {
 			return code
@@ -57,25 +85,41 @@ Flags:
 		if len(pos) != 1 {
 			return usageError(stdio, c, "expected exactly one package directory")
 		}
+		// A directory of no known profile is checked as the flags ask:
+		// strict with a strict-only flag, else core.
+		profile := pkgdir.DetectProfile(pos[0])
+		isStrict := profile == pkgdir.ProfileStrict || profile == pkgdir.ProfileUnknown && anyFlagSet(fs, strictOnlyFlags)
+		if msg := profileFlagError(fs, isStrict); msg != "" {
+			return usageError(stdio, c, "%s", msg)
+		}
+		if isStrict {
+			return runStrictValidate(ctx, stdio, format, pos[0], strict.Options{PreFinalize: *preFinalize, Sources: sources.sources})
+		}
+		if *timeout <= 0 || *requestTimeout <= 0 {
+			return usageError(stdio, c, "time limits must be positive")
+		}
+		if !*skipTests && !isolation.before(stdio, c.name) {
+			return ExitFailure
+		}
 		return runValidate(ctx, stdio, format, pos[0], core.Options{
 			SkipTests:      *skipTests,
 			TestTimeout:    *timeout,
 			RequestTimeout: *requestTimeout,
 			Progress:       stdio.Progress,
-		})
+		}, isolation)
 	}
 	return c
 }
 
 // runValidate validates the package at dir and prints the report. demo
 // shares it.
-func runValidate(ctx context.Context, stdio *Stdio, format *formatFlag, dir string, opts core.Options) int {
+func runValidate(ctx context.Context, stdio *Stdio, format *formatFlag, dir string, opts core.Options, isolation isolationFlag) int {
 	switch p := pkgdir.DetectProfile(dir); p {
 	case pkgdir.ProfileCore, pkgdir.ProfileUnknown:
 		// Unknown packages get the core checks, whose findings say what
 		// is missing to make them core-export-v1.
 	default:
-		fmt.Fprintf(stdio.Err, "code2skill validate: %s is a %s package; validate checks core-export-v1 packages (use code2skill derive and code2skill probe for strict packages)\n", dir, p)
+		fmt.Fprintf(stdio.Err, "code2skill validate: %s is a %s package; validate checks core-export-v1 and strict-export-v1 packages\n", dir, p)
 		return ExitFailure
 	}
 	res, err := core.Validate(ctx, dir, opts)
@@ -87,28 +131,27 @@ func runValidate(ctx context.Context, stdio *Stdio, format *formatFlag, dir stri
 		fmt.Fprintf(stdio.Err, "code2skill validate: %s\n", msg)
 		return ExitFailure
 	}
-	return printReport(stdio, format, validateReport(dir, res))
+	code := printReport(stdio, format, validateReport(dir, res))
+	if res.Isolation != nil && !isolation.after(stdio, "validate", *res.Isolation) {
+		return ExitFailure
+	}
+	return code
 }
 
 // validateSummary is the JSON summary of validate.
 type validateSummary struct {
 	diag.Counts
-	Profile                 string            `json:"profile"`
-	Structure               core.Stage        `json:"structure"`
-	Discovery               core.Stage        `json:"discovery"`
-	Tests                   core.Stage        `json:"tests"`
-	RequiresHostIntegration bool              `json:"requiresHostIntegration"`
-	ProtocolVersion         string            `json:"protocolVersion,omitempty"`
-	Tools                   []string          `json:"tools"`
-	TestCounts              *core.TestCounts  `json:"testCounts,omitempty"`
-	NetworkIsolation        *networkIsolation `json:"networkIsolation,omitempty"`
-	NodeProcesses           int               `json:"nodeProcesses"`
-	Message                 string            `json:"message"`
-}
-
-type networkIsolation struct {
-	Denied bool   `json:"denied"`
-	Detail string `json:"detail"`
+	Profile                 string             `json:"profile"`
+	Structure               core.Stage         `json:"structure"`
+	Discovery               core.Stage         `json:"discovery"`
+	Tests                   core.Stage         `json:"tests"`
+	RequiresHostIntegration bool               `json:"requiresHostIntegration"`
+	ProtocolVersion         string             `json:"protocolVersion,omitempty"`
+	Tools                   []string           `json:"tools"`
+	TestCounts              *core.TestCounts   `json:"testCounts,omitempty"`
+	Isolation               *sandbox.Isolation `json:"isolation,omitempty"`
+	NodeProcesses           int                `json:"nodeProcesses"`
+	Message                 string             `json:"message"`
 }
 
 func validateReport(dir string, res *core.Result) *diag.Report {
@@ -123,9 +166,7 @@ func validateReport(dir string, res *core.Result) *diag.Report {
 		Tools:                   append([]string{}, res.Tools...),
 		TestCounts:              res.TestCounts,
 		NodeProcesses:           res.NodeProcesses,
-	}
-	if iso := res.NetworkIsolation; iso != nil {
-		s.NetworkIsolation = &networkIsolation{Denied: iso.NetworkDenied, Detail: iso.Detail}
+		Isolation:               res.Isolation,
 	}
 	status := diag.StatusPassed
 	if s.Errors > 0 {
@@ -157,6 +198,13 @@ func validateMessage(status string, res *core.Result, n diag.Counts) string {
 	if n.Warnings > 0 {
 		details = append(details, plural(n.Warnings, "warning"))
 	}
+	unisolated := ""
+	if iso := res.Isolation; iso != nil {
+		details = append(details, iso.Summary())
+		if iso.Missing() {
+			unisolated = ", run without full isolation"
+		}
+	}
 	suffix := ""
 	if len(details) > 0 {
 		suffix = " (" + strings.Join(details, "; ") + ")"
@@ -169,9 +217,9 @@ func validateMessage(status string, res *core.Result, n diag.Counts) string {
 	case res.Discovery == core.StageNotRun && res.Tests == core.StageNotRun:
 		return "passed: structure only, package not run" + suffix
 	case res.RequiresHostIntegration:
-		return "static structure and MCP discovery passed; runtime verification not completed (requires-host-integration)" + suffix
+		return "static structure and MCP discovery passed" + unisolated + "; runtime verification not completed (requires-host-integration)" + suffix
 	}
-	return "passed: structure, MCP discovery and package tests" + suffix
+	return "passed: structure, MCP discovery and package tests" + unisolated + suffix
 }
 
 func stageWords(s core.Stage) string {

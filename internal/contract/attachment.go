@@ -80,11 +80,11 @@ func decodeAttachments(r *record) Attachments {
 	case AttachmentsNone:
 	case AttachmentsHostApprovedReference:
 		a.ForbiddenInputs = r.strs("forbiddenInputs", some)
-		a.HostInputRole = r.enum("hostInputRole", req, vocabHostInputRole)
-		a.UploadOwner = r.enum("uploadOwner", req, vocabUploadOwner)
-		a.AcceptedInputs = r.enums("acceptedInputs", some, vocabAcceptedInput)
+		a.HostInputRole = r.laterEnum("hostInputRole", req, vocabHostInputRole)
+		a.UploadOwner = r.laterEnum("uploadOwner", req, vocabUploadOwner)
+		r.rd.later(func() { a.AcceptedInputs = r.enums("acceptedInputs", some, vocabAcceptedInput) })
 		a.Metadata = decodeMetadata(r.object("metadata", req))
-		a.ContentBindings = records(r, "contentBindings", some, decodeContentBinding)
+		a.ContentBindings = records(r, "contentBindings", req, decodeContentBinding)
 		a.ResultBinding = decodeResultBinding(r.object("resultBinding", req))
 		a.EnforcedByWorkflow = r.str("enforcedByWorkflow", opt)
 	case AttachmentsBusinessUploadResults:
@@ -110,9 +110,9 @@ func decodeContentBinding(r *record) ContentBinding {
 		At:            r.at,
 		InputName:     r.str("inputName", req),
 		StepID:        r.str("stepId", req),
-		Location:      r.enum("location", req, vocabContentLoc),
+		Location:      r.laterEnum("location", req, vocabContentLoc),
 		Path:          r.strs("path", some),
-		RequirementID: r.enum("requirementId", req, vocabAttachmentResolv),
+		RequirementID: r.laterEnum("requirementId", req, vocabAttachmentResolv),
 		EvidenceRefs:  r.strs("evidenceRefs", req),
 	}
 	r.closed()
@@ -121,14 +121,14 @@ func decodeContentBinding(r *record) ContentBinding {
 
 func decodeResultBinding(r *record) *ResultBinding {
 	b := &ResultBinding{At: r.at}
-	b.Kind = r.enum("kind", req, vocabResultKind)
-	b.ValueKind = r.enum("valueKind", req, vocabValueKind)
+	b.Kind = r.laterEnum("kind", req, vocabResultKind)
+	b.ValueKind = r.laterEnum("valueKind", req, vocabValueKind)
 	b.OutputPath = r.strs("outputPath", some)
 	sc := r.object("scoping", req)
 	b.SubjectScoped, _ = sc.boolean("subject", req)
 	b.SessionScoped, _ = sc.boolean("session", req)
 	sc.closed()
-	b.Reuse = r.enum("reuse", req, vocabReuse)
+	b.Reuse = r.laterEnum("reuse", req, vocabReuse)
 	b.EvidenceRefs = r.strs("evidenceRefs", req)
 	r.closed()
 	return b
@@ -140,7 +140,7 @@ func decodeConsumerBinding(r *record) ConsumerBinding {
 		InputName:            r.str("inputName", req),
 		ProviderCapabilityID: r.str("providerCapabilityId", req),
 		ProviderOutputPath:   r.strs("providerOutputPath", some),
-		MappingKind:          r.enum("mappingKind", req, vocabMapping),
+		MappingKind:          r.laterEnum("mappingKind", req, vocabMapping),
 		EvidenceRefs:         r.strs("evidenceRefs", req),
 	}
 	r.open()

@@ -140,12 +140,24 @@ type Check struct {
 }
 
 func decodeCapability(r *record) Capability {
+	c := decodeCapabilityBody(r)
+	c.WorkflowID = r.str("workflowId", opt)
+	c.Reasons = r.strs("reasons", opt)
+	c.BlockingReasons = r.strs("blockingReasons", opt)
+	r.open()
+	return c
+}
+
+// decodeCapabilityBody reads the members a capability shares with its
+// record in the capability bundle: all but workflowId, reasons and
+// blockingReasons. It leaves the record for the caller to end.
+func decodeCapabilityBody(r *record) Capability {
 	c := Capability{Raw: r.obj, At: r.at}
 	c.ID = r.str("capabilityId", req)
 	c.ToolName = r.str("toolName", req)
 	c.FunctionExport = r.str("functionExport", req)
 	c.Description = r.str("description", req)
-	c.Authentication = r.enum("authentication", req, vocabAuthentication)
+	c.Authentication = r.laterEnum("authentication", req, vocabAuthentication)
 	c.Readiness = r.enum("readiness", req, vocabReadiness)
 	c.MissingEvidence = r.strs("missingEvidence", opt)
 	c.Exposure = decodeExposure(r.object("exposure", req))
@@ -170,21 +182,17 @@ func decodeCapability(r *record) Capability {
 	} else {
 		r.known = append(r.known, "runtimeProtection")
 	}
-	c.WorkflowID = r.str("workflowId", opt)
 	c.HostRequirements = r.strs("hostRequirements", req)
 	c.EvidenceCoverage = decodeCoverage(r.object("evidenceCoverage", req), c.SideEffect)
 	c.VerificationChecks = decodeChecks(r, "verificationChecks", opt, vocabCapabilityPhase, PhaseBehavior)
 	c.EvidenceRefs = r.strs("evidenceRefs", some)
-	c.Reasons = r.strs("reasons", opt)
-	c.BlockingReasons = r.strs("blockingReasons", opt)
-	r.open()
 	return c
 }
 
 func decodeExposure(r *record) Exposure {
 	e := Exposure{
 		At:                       r.at,
-		Kind:                     r.enum("kind", req, vocabExposure),
+		Kind:                     r.laterEnum("kind", req, vocabExposure),
 		EvidenceRefs:             r.strs("evidenceRefs", req),
 		SupplementalEvidenceRefs: r.strs("supplementalEvidenceRefs", opt),
 	}
@@ -198,9 +206,9 @@ func decodeOperationPolicy(r *record) OperationPolicy {
 		At:             r.at,
 		SideEffect:     r.enum("sideEffect", req, vocabSideEffect),
 		Idempotency:    r.str("idempotency", req),
-		AutomaticRetry: r.enum("automaticRetry", req, vocabAutomaticRetry),
-		Confirmation:   r.enum("confirmation", req, vocabConfirmation),
-		UnknownOutcome: r.enum("unknownOutcome", req, vocabUnknownOutcome),
+		AutomaticRetry: r.laterEnum("automaticRetry", req, vocabAutomaticRetry),
+		Confirmation:   r.laterEnum("confirmation", req, vocabConfirmation),
+		UnknownOutcome: r.laterEnum("unknownOutcome", req, vocabUnknownOutcome),
 	}
 	r.open()
 	return p

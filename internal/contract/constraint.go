@@ -38,8 +38,8 @@ type Operand struct {
 func decodeConstraint(r *record) Constraint {
 	c := Constraint{Raw: r.obj, At: r.at}
 	c.ID = r.str("constraintId", req)
-	c.Kind = r.enum("kind", req, vocabConstraintKind)
-	c.Enforcement = r.enum("enforcement", req, vocabEnforcement)
+	c.Kind = r.laterEnum("kind", req, vocabConstraintKind)
+	c.Enforcement = r.laterEnum("enforcement", req, vocabEnforcement)
 	c.EvidenceRefs = r.strs("evidenceRefs", req)
 	switch c.Kind {
 	case "forbidden-shape":
@@ -47,13 +47,12 @@ func decodeConstraint(r *record) Constraint {
 		c.Predicate = r.value("predicate", req)
 	case "cross-field":
 		if r.has("if") || r.has("then") {
-			cond := decodeCondition(r.object("if", req))
-			c.If = &cond
-			cond = decodeCondition(r.object("then", req))
-			c.Then = &cond
+			ifCond := decodeCondition(r.object("if", req))
+			thenCond := decodeCondition(r.object("then", req))
+			c.If, c.Then = &ifCond, &thenCond
 		} else {
 			c.Left = decodeOperand(r.object("left", req))
-			c.Operator = r.enum("operator", req, vocabOperator)
+			c.Operator = r.laterEnum("operator", req, vocabOperator)
 			c.Right = decodeOperand(r.object("right", req))
 		}
 		r.known = append(r.known, "if", "then", "left", "operator", "right")

@@ -28,6 +28,11 @@ import (
 type Contract struct {
 	Raw *canonjson.Object
 
+	// Deferred holds the format findings of decoding that views do not
+	// depend on (unknown fields, values outside vocabularies only the
+	// semantic checks interpret). derive leaves them to check-contract.
+	Deferred diag.List
+
 	SchemaVersion        string
 	ContractID           string
 	RecordingID          string
@@ -157,6 +162,7 @@ func DecodeContract(file string, data []byte) (*Contract, *diag.List) {
 	cr.open()
 	c.Workflows = records(r, "workflows", req, decodeWorkflow)
 	r.open()
+	c.Deferred = rd.deferred
 	return c, &rd.diags
 }
 

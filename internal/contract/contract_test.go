@@ -14,22 +14,61 @@ import (
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
-// decode decodes one of the four inputs by its file name.
+// decode decodes one of the inputs by its file name and returns every
+// finding, deferred or not.
 func decode(name string, data []byte) (any, *diag.List) {
-	switch name {
-	case contract.ContractFile:
-		return contract.DecodeContract(name, data)
-	case contract.TopologyFile:
-		return contract.DecodeTopology(name, data)
-	case contract.HostProfileFile:
-		return contract.DecodeHostProfile(name, data)
-	case contract.ExportProfileFile:
-		return contract.DecodeExportProfile(name, data)
-	}
-	panic("unknown input " + name)
+	all, _ := decodeSplit(name, data)
+	return nil, all
 }
 
-var inputs = []string{contract.ContractFile, contract.TopologyFile, contract.HostProfileFile, contract.ExportProfileFile}
+// decodeSplit decodes one of the inputs by its file name and returns
+// all its findings and, separately, the deferred ones.
+func decodeSplit(name string, data []byte) (all, deferred *diag.List) {
+	var l *diag.List
+	deferred = &diag.List{}
+	switch name {
+	case contract.ContractFile:
+		c, cl := contract.DecodeContract(name, data)
+		if c != nil {
+			deferred = &c.Deferred
+		}
+		l = cl
+	case contract.TopologyFile:
+		t, tl := contract.DecodeTopology(name, data)
+		if t != nil {
+			deferred = &t.Deferred
+		}
+		l = tl
+	case contract.HostProfileFile:
+		h, hl := contract.DecodeHostProfile(name, data)
+		if h != nil {
+			deferred = &h.Deferred
+		}
+		l = hl
+	case contract.ExportProfileFile:
+		p, pl := contract.DecodeExportProfile(name, data)
+		if p != nil {
+			deferred = &p.Deferred
+		}
+		l = pl
+	case contract.BundleFile:
+		b, bl := contract.DecodeBundle(name, data)
+		if b != nil {
+			deferred = &b.Deferred
+		}
+		l = bl
+	default:
+		panic("unknown input " + name)
+	}
+	all = &diag.List{}
+	all.Merge(l)
+	all.Merge(deferred)
+	return all, deferred
+}
+
+// inputs are the four vNext inputs and the capability bundle, the input of
+// a legacy package.
+var inputs = []string{contract.ContractFile, contract.TopologyFile, contract.HostProfileFile, contract.ExportProfileFile, contract.BundleFile}
 
 func TestReferenceInputsDecodeWithoutFindings(t *testing.T) {
 	for _, name := range inputs {
@@ -145,6 +184,27 @@ var formatCases = []struct {
 		finding{"FORMAT_VOCABULARY", contract.ContractFile, "/goals/0/agentPolicy/askOnlyCurrentlyMissing"}},
 	{"wrong schema version", contract.TopologyFile,
 		[]contracttest.Op{set("/schemaVersion", `"v1"`)}, finding{"FORMAT_VOCABULARY", contract.TopologyFile, "/schemaVersion"}},
+
+	// The capability bundle: a closed top level, capabilities by the
+	// contract's field rules.
+	{"bundle of the contract's schema version", contract.BundleFile,
+		[]contracttest.Op{set("/schemaVersion", `"vNext"`)}, finding{"FORMAT_VOCABULARY", contract.BundleFile, "/schemaVersion"}},
+	{"bundle without a recording", contract.BundleFile,
+		[]contracttest.Op{remove("/recordingId")}, finding{"FORMAT_FIELD_MISSING", contract.BundleFile, ""}},
+	{"bundle with a contract member", contract.BundleFile,
+		[]contracttest.Op{set("/workflows", `[]`)}, finding{"FORMAT_FIELD_UNKNOWN", contract.BundleFile, "/workflows"}},
+	{"bundle without capabilities", contract.BundleFile,
+		[]contracttest.Op{set("/capabilities", `[]`)}, finding{"FORMAT_EMPTY", contract.BundleFile, "/capabilities"}},
+	{"bundle capability without its side effect", contract.BundleFile,
+		[]contracttest.Op{remove("/capabilities/2/sideEffect")}, finding{"FORMAT_FIELD_MISSING", contract.BundleFile, "/capabilities/2"}},
+	{"bundle capability with a closed record's extra field", contract.BundleFile,
+		[]contracttest.Op{set("/capabilities/0/annotations/sideEffectHint", `true`)},
+		finding{"FORMAT_FIELD_UNKNOWN", contract.BundleFile, "/capabilities/0/annotations/sideEffectHint"}},
+	{"bundle capability naming its workflow", contract.BundleFile,
+		[]contracttest.Op{set("/capabilities/4/workflowId", `"submit-sample-request"`)},
+		finding{"FORMAT_FIELD_UNRECOGNIZED", contract.BundleFile, "/capabilities/4/workflowId"}},
+	{"bundle handoff of the wrong type", contract.BundleFile,
+		[]contracttest.Op{set("/handoffs/0/required", `"yes"`)}, finding{"FORMAT_TYPE", contract.BundleFile, "/handoffs/0/required"}},
 }
 
 var set, remove = contracttest.Set, contracttest.Remove
@@ -164,10 +224,53 @@ func TestFormatRules(t *testing.T) {
 	}
 }
 
+// Findings about what views do not depend on are deferred: unknown fields
+// (views copy records as written) and values outside vocabularies only the
+// semantic checks interpret. Types, missing fields and the vocabularies views
+// branch on are not.
+func TestDeferredFindings(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		op       contracttest.Op
+		rule, at string
+		deferred bool
+	}{
+		{"unknown field of a closed record", set("/capabilities/0/implementation/x-vendor", `1`), "FORMAT_FIELD_UNKNOWN", "/capabilities/0/implementation/x-vendor", true},
+		{"unknown completion operator", set("/goals/1/completionPredicate/operator", `"most-satisfied"`), "FORMAT_VOCABULARY", "/goals/1/completionPredicate/operator", true},
+		{"unknown strategy kind", set("/capabilities/3/inputs/0/sourceStrategies/0", `"derived-calculation"`), "FORMAT_VOCABULARY", "/capabilities/3/inputs/0/sourceStrategies/0", true},
+		{"expected value from a Tool input", set("/workflows/1/bindings/4/expectedSource/kind", `"capability-input"`), "FORMAT_VOCABULARY", "/workflows/1/bindings/4/expectedSource/kind", true},
+		{"side effect outside the vocabulary", set("/capabilities/3/sideEffect", `"upsert"`), "FORMAT_VOCABULARY", "/capabilities/3/sideEffect", false},
+		{"wrong type", set("/capabilities/3/readiness", `1`), "FORMAT_TYPE", "/capabilities/3/readiness", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := contracttest.Patch(t, contracttest.Reference(t, contract.ContractFile), tc.op)
+			all, deferred := decodeSplit(contract.ContractFile, data)
+			want := finding{tc.rule, contract.ContractFile, tc.at}
+			if !slices.Contains(findings(all), want) {
+				t.Fatalf("want %v among the findings:\n%s", want, contracttest.Findings(all))
+			}
+			if got := slices.Contains(findings(deferred), want); got != tc.deferred {
+				t.Errorf("deferred = %v, want %v", got, tc.deferred)
+			}
+		})
+	}
+}
+
+// A dynamic value domain's frozen sample is left to the semantic rule that
+// names it, not reported as an unknown field.
+func TestFrozenDynamicValuesAreNotUnknownFields(t *testing.T) {
+	data := contracttest.Patch(t, contracttest.Reference(t, contract.ContractFile),
+		set("/capabilities/2/inputs/0/valueDomain/values", `[{"grantId": "g"}]`))
+	all, _ := decodeSplit(contract.ContractFile, data)
+	if all.Len() != 0 {
+		t.Errorf("unexpected findings:\n%s", contracttest.Findings(all))
+	}
+}
+
 func TestUnknownFieldSuggestsTheKnownOne(t *testing.T) {
 	data := contracttest.Patch(t, contracttest.Reference(t, contract.ContractFile),
 		contracttest.Set("/capabilities/0/readines", `"ready"`))
-	_, l := contract.DecodeContract(contract.ContractFile, data)
+	_, l := decode(contract.ContractFile, data)
 	if !strings.Contains(contracttest.Findings(l), `did you mean "readiness"`) {
 		t.Errorf("no suggestion:\n%s", contracttest.Findings(l))
 	}
@@ -223,5 +326,43 @@ func TestEveryFormatRuleHasAFixture(t *testing.T) {
 		if (strings.HasPrefix(r.ID, "FORMAT_") || strings.HasPrefix(r.ID, "JSON_")) && !covered[r.ID] {
 			t.Errorf("rule %s has no failing fixture", r.ID)
 		}
+	}
+}
+
+// A cross-field constraint keeps its two conditions apart.
+func TestCrossFieldConstraintConditions(t *testing.T) {
+	c, _ := contract.DecodeContract(contract.ContractFile, contracttest.Reference(t, contract.ContractFile))
+	cs := c.Capabilities[2].Constraints[0]
+	if cs.If == nil || cs.Then == nil || cs.If.Operator != "equals" || cs.Then.Operator != "non-empty" {
+		t.Errorf("if %+v, then %+v", cs.If, cs.Then)
+	}
+}
+
+// The bundle's model holds the contract's capabilities and handoffs, without
+// the members the bundle leaves out.
+func TestBundleReadsTheReference(t *testing.T) {
+	c, _ := contract.DecodeContract(contract.ContractFile, contracttest.Reference(t, contract.ContractFile))
+	b, l := contract.DecodeBundle(contract.BundleFile, contracttest.Reference(t, contract.BundleFile))
+	if l.Len() != 0 || b.Deferred.Len() != 0 {
+		t.Fatalf("unexpected findings:\n%s%s", contracttest.Findings(l), contracttest.Findings(&b.Deferred))
+	}
+	if b.SchemaVersion != "v1" || b.RecordingID != c.RecordingID || b.Server.Name != c.Server.Name ||
+		b.FeatureBoundary.PrimaryEvidenceRole != c.FeatureBoundary.PrimaryEvidenceRole {
+		t.Errorf("top level read wrongly: %+v", b)
+	}
+	if len(b.Capabilities) != len(c.Capabilities) || len(b.Handoffs) != len(c.Handoffs) {
+		t.Fatalf("%d capabilities and %d handoffs, want %d and %d", len(b.Capabilities), len(b.Handoffs), len(c.Capabilities), len(c.Handoffs))
+	}
+	for i := range b.Capabilities {
+		bc, cc := &b.Capabilities[i], &c.Capabilities[i]
+		if bc.ID != cc.ID || bc.At != cc.At || len(bc.Inputs) != len(cc.Inputs) || bc.Readiness != cc.Readiness {
+			t.Errorf("capability %d: %s at %s, want %s at %s", i, bc.ID, bc.At, cc.ID, cc.At)
+		}
+		if bc.WorkflowID != "" {
+			t.Errorf("capability %s of the bundle has workflowId %q", bc.ID, bc.WorkflowID)
+		}
+	}
+	if got, ok := b.Capability("submit-sample-request"); !ok || got.RuntimeProtection.WorkflowID != "submit-sample-request" {
+		t.Errorf("Capability(submit-sample-request) = %+v, %v", got, ok)
 	}
 }

@@ -170,7 +170,7 @@ func decodeNeed(r *record) Need {
 			At:           s.at,
 			CapabilityID: s.str("capabilityId", req),
 			InputName:    s.str("inputName", req),
-			MappingKind:  s.enum("mappingKind", req, vocabMapping),
+			MappingKind:  s.laterEnum("mappingKind", req, vocabMapping),
 		}
 		s.closed()
 		return sup
@@ -201,7 +201,7 @@ func decodeReuseWhile(r *record) *ReuseWhile {
 
 func decodePredicate(r *record) Predicate {
 	p := Predicate{At: r.at}
-	p.Operator = r.enum("operator", req, vocabPredicate)
+	p.Operator = r.laterEnum("operator", req, vocabPredicate)
 	switch p.Operator {
 	case PredicateWorkflowCompleted:
 		p.WorkflowID = r.str("workflowId", req)
@@ -211,8 +211,10 @@ func decodePredicate(r *record) Predicate {
 		p.WorkflowID = r.str("workflowId", opt)
 	}
 	if v, ok := r.boolean("conditionalNeedsOnlyWhenActive", opt); ok && !v {
-		r.rd.report(RuleVocabulary, child(r.at, "conditionalNeedsOnlyWhenActive"),
-			"conditionalNeedsOnlyWhenActive may only be true; omit it otherwise")
+		r.rd.later(func() {
+			r.rd.report(RuleVocabulary, child(r.at, "conditionalNeedsOnlyWhenActive"),
+				"conditionalNeedsOnlyWhenActive may only be true; omit it otherwise")
+		})
 	}
 	r.open()
 	return p

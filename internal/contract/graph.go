@@ -61,7 +61,7 @@ func decodeHandoff(r *record) Handoff {
 			At:          m.at,
 			SourcePath:  m.strs("sourcePath", some),
 			TargetInput: m.str("targetInput", req),
-			MappingKind: m.enum("mappingKind", req, vocabMapping),
+			MappingKind: m.laterEnum("mappingKind", req, vocabMapping),
 		}
 		m.open()
 		return mp

@@ -101,8 +101,8 @@ func decodeImplementation(r *record) Implementation {
 func decodeStep(r *record) Step {
 	s := Step{Raw: r.obj, At: r.at}
 	s.ID = r.str("stepId", req)
-	s.Method = r.enum("method", req, vocabMethod)
-	s.Authentication = r.enum("authentication", opt, vocabAuthentication)
+	s.Method = r.laterEnum("method", req, vocabMethod)
+	s.Authentication = r.laterEnum("authentication", opt, vocabAuthentication)
 	s.URL = r.str("url", req)
 	if h := r.object("headers", opt); h.obj != nil {
 		s.Headers = h.obj
@@ -124,7 +124,7 @@ func decodeStep(r *record) Step {
 func decodeBinding(r *record) Binding {
 	b := Binding{Raw: r.obj, At: r.at}
 	b.Source = decodeSource(r.object("source", req))
-	b.Location = r.enum("location", req, vocabLocation)
+	b.Location = r.laterEnum("location", req, vocabLocation)
 	b.Path = r.strs("path", some)
 	b.EvidenceRefs = r.strs("evidenceRefs", opt)
 	r.closed()
@@ -143,7 +143,7 @@ func decodeSource(r *record) Source {
 		s.Path = r.strs("path", some)
 	case SourceHostResolvedAttachment:
 		s.InputName = r.str("inputName", req)
-		s.RequirementID = r.enum("requirementId", req, vocabAttachmentResolv)
+		s.RequirementID = r.laterEnum("requirementId", req, vocabAttachmentResolv)
 	}
 	r.closedFor(s.Kind, vocabSource)
 	return s
@@ -151,7 +151,7 @@ func decodeSource(r *record) Source {
 
 func decodeSuccessRule(r *record) SuccessRule {
 	s := SuccessRule{Raw: r.obj, At: r.at}
-	s.Kind = r.enum("kind", req, vocabSuccessRule)
+	s.Kind = r.laterEnum("kind", req, vocabSuccessRule)
 	s.OutputRequired, _ = r.boolean("outputRequired", req)
 	s.ForbiddenOutputKeys = r.strs("forbiddenOutputKeys", req)
 	for _, e := range r.list("requiredOutputPaths", req) {
@@ -164,7 +164,7 @@ func decodeSuccessRule(r *record) SuccessRule {
 
 func decodeErrorContract(r *record) ErrorContract {
 	e := ErrorContract{Raw: r.obj, At: r.at}
-	e.Format = r.enum("format", req, vocabErrorFormat)
+	e.Format = r.laterEnum("format", req, vocabErrorFormat)
 	e.PreservesRecoveryContext, _ = r.boolean("preservesRecoveryContext", req)
 	e.CodePath = r.strs("codePath", some)
 	e.MessagePath = r.strs("messagePath", some)

@@ -147,18 +147,18 @@ func decodeInput(r *record) Input {
 func decodeStrategy(rd *reader, e elem) Strategy {
 	s := Strategy{Raw: e.v, At: e.at.String()}
 	if _, ok := e.v.(canonjson.String); ok {
-		s.Kind = rd.enum(e.v, e.at, vocabStrategy)
+		rd.later(func() { s.Kind = rd.enum(e.v, e.at, vocabStrategy) })
 		return s
 	}
 	r := rd.record(e.v, s.At)
-	s.Kind = r.enum("kind", req, vocabStrategy)
+	s.Kind = r.laterEnum("kind", req, vocabStrategy)
 	switch s.Kind {
 	case StrategyTrustedHostContext:
 		s.RequirementID = r.str("requirementId", req)
 	case StrategyUpstreamTool:
 		s.CapabilityID = r.str("capabilityId", req)
 		s.OutputPath = r.strs("outputPath", some)
-		s.MappingKind = r.enum("mappingKind", req, vocabMapping)
+		s.MappingKind = r.laterEnum("mappingKind", req, vocabMapping)
 	}
 	r.open()
 	return s
@@ -177,12 +177,14 @@ func decodeValueDomain(r *record) ValueDomain {
 	case DomainDynamic:
 		d.SourceCapabilityID = r.str("sourceCapabilityId", opt)
 		d.SourcePath = r.strs("sourcePath", opt)
-		d.MappingKind = r.enum("mappingKind", opt, vocabMapping)
+		d.MappingKind = r.laterEnum("mappingKind", opt, vocabMapping)
 		d.IdentityScoped, _ = r.boolean("identityScoped", req)
 		d.TenantScoped, _ = r.boolean("tenantScoped", req)
 		d.SessionScoped, _ = r.boolean("sessionScoped", req)
 		d.Freshness = decodeFreshness(r, "freshness")
 		d.EvidenceRefs = r.strs("evidenceRefs", req)
+		// A frozen sample of values has its own semantic rule.
+		r.known = append(r.known, "values", "enum", "options")
 	}
 	r.closedFor(d.Kind, vocabDomain)
 	return d
@@ -209,7 +211,7 @@ func decodeTargetRequiredness(r *record) *TargetRequiredness {
 		t.NormalProvider = &Provider{
 			CapabilityID: pr.str("capabilityId", req),
 			OutputPath:   pr.strs("outputPath", some),
-			MappingKind:  pr.enum("mappingKind", req, vocabMapping),
+			MappingKind:  pr.laterEnum("mappingKind", req, vocabMapping),
 		}
 		pr.closed()
 	}
@@ -247,7 +249,7 @@ func decodeConditions(r *record, key string) []Condition {
 // "conditions" or "operands" (and, or) or "condition" (not).
 func decodeCondition(r *record) Condition {
 	c := Condition{Raw: r.obj, At: r.at}
-	c.Operator = r.enum("operator", req, vocabOperator)
+	c.Operator = r.laterEnum("operator", req, vocabOperator)
 	switch c.Operator {
 	case "and", "or":
 		key := "conditions"

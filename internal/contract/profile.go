@@ -10,6 +10,11 @@ import (
 type Topology struct {
 	Raw *canonjson.Object
 
+	// Deferred holds the format findings of decoding that views do not
+	// depend on (unknown fields, values outside vocabularies only the
+	// semantic checks interpret). derive leaves them to check-contract.
+	Deferred diag.List
+
 	SchemaVersion        string
 	TopologyID           string
 	DiscoveryPolicy      string
@@ -81,6 +86,7 @@ func DecodeTopology(file string, data []byte) (*Topology, *diag.List) {
 		return m
 	})
 	r.open()
+	t.Deferred = rd.deferred
 	return t, &rd.diags
 }
 
@@ -93,6 +99,11 @@ func (t *Topology) Source(id string) (*SourceRoot, bool) {
 // Host provides.
 type HostProfile struct {
 	Raw *canonjson.Object
+
+	// Deferred holds the format findings of decoding that views do not
+	// depend on (unknown fields, values outside vocabularies only the
+	// semantic checks interpret). derive leaves them to check-contract.
+	Deferred diag.List
 
 	SchemaVersion string
 	ProfileID     string
@@ -146,6 +157,7 @@ func DecodeHostProfile(file string, data []byte) (*HostProfile, *diag.List) {
 		}
 	}
 	r.open()
+	h.Deferred = rd.deferred
 	return h, &rd.diags
 }
 
@@ -153,6 +165,11 @@ func DecodeHostProfile(file string, data []byte) (*HostProfile, *diag.List) {
 // strict-export-v1 package.
 type ExportProfile struct {
 	Raw *canonjson.Object
+
+	// Deferred holds the format findings of decoding that views do not
+	// depend on (unknown fields, values outside vocabularies only the
+	// semantic checks interpret). derive leaves them to check-contract.
+	Deferred diag.List
 
 	SchemaVersion             string
 	Profile                   string
@@ -194,5 +211,6 @@ func DecodeExportProfile(file string, data []byte) (*ExportProfile, *diag.List) 
 	p.DryRunEnvironmentVariable = r.str("dryRunEnvironmentVariable", opt)
 	r.forbid("pageRoute", "vNext packages describe their surface in featureSurface and references/feature-context.md")
 	r.open()
+	p.Deferred = rd.deferred
 	return p, &rd.diags
 }

@@ -34,13 +34,40 @@ const (
 
 // reader decodes one document into the model, accumulating findings rather
 // than stopping at the first.
+//
+// Findings go to one of two lists. diags holds what keeps views from being
+// derived: malformed JSON, wrong types, missing fields and vocabularies the
+// views interpret. deferred holds format findings that views do not depend
+// on — unknown fields, and values outside vocabularies only the semantic
+// checks interpret — which derive leaves to check-contract.
 type reader struct {
-	file  string
-	diags diag.List
+	file      string
+	diags     diag.List
+	deferred  diag.List
+	deferring int // > 0 while reading what only the semantic checks judge
 }
 
 func (rd *reader) report(rule *diag.Rule, at, format string, args ...any) {
-	rd.diags.Add(rule.New(rd.file, format, args...).AtPointer(at))
+	d := rule.New(rd.file, format, args...).AtPointer(at)
+	if rd.deferring > 0 {
+		rd.deferred.Add(d)
+		return
+	}
+	rd.diags.Add(d)
+}
+
+// later runs read with every finding it reports deferred.
+func (rd *reader) later(read func()) {
+	rd.deferring++
+	defer func() { rd.deferring-- }()
+	read()
+}
+
+// laterEnum reads a string field of a closed vocabulary that views do not
+// interpret: a value outside the vocabulary is a deferred finding.
+func (r *record) laterEnum(key string, p presence, vocab []string) (s string) {
+	r.rd.later(func() { s = r.enum(key, p, vocab) })
+	return s
 }
 
 // decodeRoot parses data and returns its top-level record.
@@ -76,6 +103,9 @@ func (rd *reader) record(v canonjson.Value, at string) *record {
 	}
 	if o, ok := v.(*canonjson.Object); ok {
 		r.obj = o
+		// One allocation for the keys the format defines, instead of one
+		// per doubling: most records define fewer than 16.
+		r.known = make([]string, 0, max(o.Len(), 16))
 	} else {
 		rd.report(RuleType, at, "must be an object, not %s", typeName(v))
 	}
@@ -301,11 +331,14 @@ func records[T any](r *record, key string, p presence, decode func(*record) T) [
 	return out
 }
 
-// forbid reports key when present: the format rules it out.
+// forbid reports key when present: the format rules it out. Views copy
+// records as written, so the finding is deferred.
 func (r *record) forbid(key, why string) {
 	r.known = append(r.known, key)
 	if r.has(key) {
-		r.rd.report(RuleFieldUnknown, child(r.at, key), "field %q is not allowed: %s", key, why)
+		r.rd.later(func() {
+			r.rd.report(RuleFieldUnknown, child(r.at, key), "field %q is not allowed: %s", key, why)
+		})
 	}
 }
 
@@ -326,10 +359,14 @@ func (r *record) closed() { r.unknown(RuleFieldUnknown, "this record is closed")
 // open warns about every key the format does not define for this record.
 func (r *record) open() { r.unknown(RuleFieldUnrecognized, "it is kept but means nothing") }
 
+// unknown reports the keys of r the format does not define. Views copy
+// records as written, so the findings are deferred.
 func (r *record) unknown(rule *diag.Rule, why string) {
 	if r.obj == nil {
 		return
 	}
+	r.rd.deferring++
+	defer func() { r.rd.deferring-- }()
 	for k := range r.obj.All() {
 		if slices.Contains(r.known, k) {
 			continue

@@ -169,3 +169,34 @@ func IsWrite(sideEffect string) bool { return sideEffect != SideEffectRead }
 // KnownSideEffect reports whether s is a side effect of the vocabulary: read,
 // create, update or delete.
 func KnownSideEffect(s string) bool { return slices.Contains(vocabSideEffect, s) }
+
+// Generic requirement IDs: the Host facilities every profile names the same
+// way. Each maps to a fixed host capability key and onMissing.
+const (
+	RequirementSkillsDiscovery       = "agent-skills-discovery"
+	RequirementToolInvocation        = "mcp-tool-invocation"
+	RequirementAuthentication        = "authentication-injection"
+	RequirementTrustedConfirmation   = "trusted-confirmation"
+	RequirementSessionState          = "session-state"
+	RequirementAttachmentResolution  = "attachment-resolution"
+	RequirementUnknownReconciliation = "unknown-outcome-reconciliation"
+)
+
+// GenericRequirement is the fixed meaning of a generic requirement ID.
+type GenericRequirement struct {
+	ID             string
+	HostCapability string
+	OnMissing      string
+}
+
+// GenericRequirements lists the generic requirement IDs with their fixed
+// host capability and onMissing.
+var GenericRequirements = []GenericRequirement{
+	{RequirementSkillsDiscovery, "agentSkillsDiscovery", "requires-host-integration"},
+	{RequirementToolInvocation, "mcpToolInvocation", OnMissingDisable},
+	{RequirementAuthentication, "authenticationInjection", OnMissingDisable},
+	{RequirementTrustedConfirmation, "trustedConfirmation", OnMissingDisable},
+	{RequirementSessionState, "sessionState", OnMissingDisable},
+	{RequirementAttachmentResolution, "attachmentResolution", "requires-host-integration"},
+	{RequirementUnknownReconciliation, "unknownOutcomeReconciliation", OnMissingDisable},
+}

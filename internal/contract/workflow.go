@@ -66,8 +66,8 @@ type Enforcement struct {
 func decodeWorkflow(r *record) Workflow {
 	w := Workflow{Raw: r.obj, At: r.at}
 	w.ID = r.str("workflowId", req)
-	w.Kind = r.enum("kind", req, vocabWorkflowKind)
-	w.GuardAsset = r.enum("guardAsset", req, vocabGuardAsset)
+	w.Kind = r.laterEnum("kind", req, vocabWorkflowKind)
+	w.GuardAsset = r.laterEnum("guardAsset", req, vocabGuardAsset)
 	w.EntryCapabilityID = r.str("entryCapabilityId", req)
 	w.CapabilityIDs = r.strs("capabilityIds", some)
 	w.Bindings = records(r, "bindings", some, decodeWorkflowBinding)
@@ -76,17 +76,18 @@ func decodeWorkflow(r *record) Workflow {
 	w.Enforcement.MustCompleteBeforeDispatch = mustBeTrue(er, "mustCompleteBeforeDispatch")
 	w.Enforcement.RejectWithoutDispatch = mustBeTrue(er, "rejectWithoutDispatch")
 	er.open()
-	w.UnknownOutcomePolicy = r.enum("unknownOutcomePolicy", req, vocabWorkflowPolicy)
+	w.UnknownOutcomePolicy = r.laterEnum("unknownOutcomePolicy", req, vocabWorkflowPolicy)
 	w.VerificationChecks = decodeChecks(r, "verificationChecks", some, vocabWorkflowPhase, PhaseBypass)
 	r.open()
 	return w
 }
 
 // mustBeTrue reads a required boolean whose only allowed value is true.
+// Views copy such flags as written, so false is a deferred finding.
 func mustBeTrue(r *record, key string) bool {
 	v, ok := r.boolean(key, req)
 	if ok && !v {
-		r.rd.report(RuleVocabulary, child(r.at, key), "%s must be true", key)
+		r.rd.later(func() { r.rd.report(RuleVocabulary, child(r.at, key), "%s must be true", key) })
 	}
 	return v
 }
@@ -96,7 +97,7 @@ func decodeWorkflowBinding(r *record) WorkflowBinding {
 	b.Name = r.str("name", req)
 	b.ActualSource = decodeActualSource(r.object("actualSource", req))
 	b.ExpectedSource = decodeExpectedSource(r.object("expectedSource", req))
-	b.Comparator = r.enum("comparator", req, vocabComparator)
+	b.Comparator = r.laterEnum("comparator", req, vocabComparator)
 	b.EvidenceRefs = r.strs("evidenceRefs", req)
 	r.open()
 	return b
@@ -106,17 +107,17 @@ func decodeWorkflowBinding(r *record) WorkflowBinding {
 // fields.
 func decodeActualSource(r *record) ActualSource {
 	s := ActualSource{At: r.at}
-	s.Kind = r.enum("kind", req, vocabActualSource)
+	s.Kind = r.laterEnum("kind", req, vocabActualSource)
 	switch s.Kind {
 	case "capability-input":
 		s.InputName = r.str("inputName", req)
 		s.Path = r.strs("path", opt)
 	case "runtime-context":
-		s.Claim = r.enum("claim", req, vocabClaim)
+		s.Claim = r.laterEnum("claim", req, vocabClaim)
 		s.RequirementID = r.str("requirementId", req)
 		s.Path = r.strs("path", some)
 	case "derived-calculation":
-		s.Algorithm = r.enum("algorithm", req, vocabAlgorithm)
+		s.Algorithm = r.laterEnum("algorithm", req, vocabAlgorithm)
 		s.InputName = r.str("inputName", req)
 		s.Path = r.strs("path", opt)
 	case "constant":
@@ -130,10 +131,10 @@ func decodeActualSource(r *record) ActualSource {
 // of fields.
 func decodeExpectedSource(r *record) ExpectedSource {
 	s := ExpectedSource{At: r.at}
-	s.Kind = r.enum("kind", req, vocabExpectedSource)
+	s.Kind = r.laterEnum("kind", req, vocabExpectedSource)
 	switch s.Kind {
 	case "protected-runtime-state":
-		s.Path = r.strs("path", some)
+		s.Path = r.strs("path", req)
 	case "constant":
 		s.Value = r.value("value", req)
 	}

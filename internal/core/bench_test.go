@@ -6,6 +6,7 @@ import (
 
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/sandbox"
+	"github.com/code2skill/code2skill/internal/testnode"
 )
 
 // The validate benchmarks split the cost of validating the bundled example:
@@ -22,6 +23,7 @@ import (
 func BenchmarkValidateExample(b *testing.B) {
 	dir := examplePackage(b, nil)
 	var res *Result
+	defer testnode.ReportCPU(b)()
 	for b.Loop() {
 		res = validate(b, dir, Options{})
 	}
@@ -54,6 +56,7 @@ func BenchmarkNodeTests(b *testing.B) {
 
 func BenchmarkNodeDiscovery(b *testing.B) {
 	dir := examplePackage(b, nil)
+	defer testnode.ReportCPU(b)()
 	for b.Loop() {
 		d, err := mcpcheck.Discover(context.Background(), dir, mcpcheck.Options{Profile: mcpcheck.ProfileCore})
 		if err != nil || d.Diagnostics.HasErrors() {

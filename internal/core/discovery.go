@@ -16,6 +16,7 @@ func (c *checker) discover(ctx context.Context) {
 		RequestTimeout: c.opts.requestTimeout(),
 		Profile:        mcpcheck.ProfileCore,
 		Label:          "discovery",
+		Binds:          c.binds(),
 	})
 	if err != nil {
 		if !errors.Is(err, context.Canceled) {

@@ -8,16 +8,22 @@ import (
 )
 
 func TestNoteIsolation(t *testing.T) {
+	confined := sandbox.Isolation{Level: sandbox.LevelConfined, FileSystem: true, NetworkDenied: true, Processes: true, Detail: "user, mount, network, PID and IPC namespaces"}
 	c := testChecker(t, nil)
-	c.noteIsolation(sandbox.Isolation{NetworkDenied: true, Detail: "user, network and PID namespaces"})
-	c.noteIsolation(sandbox.Isolation{NetworkDenied: false, Detail: "later runs do not override the first"})
+	c.noteIsolation(confined)
+	c.noteIsolation(confined)
+	c.reportIsolation()
 	wantRules(t, c)
 
+	// The weakest of the package's processes is what the report says.
 	c = testChecker(t, nil)
-	c.noteIsolation(sandbox.Isolation{NetworkDenied: false, Detail: "network not isolated: user namespaces refused"})
-	wantRules(t, c, RuleNetworkOpen)
-	if c.result.NetworkIsolation == nil || c.result.NetworkIsolation.NetworkDenied {
-		t.Errorf("NetworkIsolation = %+v", c.result.NetworkIsolation)
+	c.noteIsolation(confined)
+	c.noteIsolation(sandbox.Isolation{Level: sandbox.LevelNone, Detail: "no namespaces: user namespaces refused"})
+	c.noteIsolation(confined)
+	c.reportIsolation()
+	wantRules(t, c, RuleNetworkOpen, sandbox.RuleNotConfined)
+	if c.result.Isolation == nil || c.result.Isolation.Level != sandbox.LevelNone {
+		t.Errorf("Isolation = %+v, want the weakest", c.result.Isolation)
 	}
 }
 

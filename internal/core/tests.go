@@ -35,6 +35,7 @@ func (c *checker) runTests(ctx context.Context, files []string) {
 		Dir:     c.pkg.Dir(),
 		Env:     testEnv,
 		Timeout: c.opts.testTimeout(),
+		Binds:   c.binds(),
 	})
 	if err != nil {
 		c.failure(fmt.Errorf("running the package tests: %w", err))

@@ -90,9 +90,9 @@ type Result struct {
 	ProtocolVersion         string      // negotiated during discovery
 	Tools                   []string    // tool names from tools/list, in server order
 	TestCounts              *TestCounts // nil when the tests did not run
-	// NetworkIsolation says how the package's processes were isolated; nil
-	// when nothing ran.
-	NetworkIsolation *sandbox.Isolation
+	// Isolation is the weakest isolation any of the package's processes
+	// got; nil when nothing ran.
+	Isolation *sandbox.Isolation
 	// NodeProcesses counts the node processes started, including the
 	// per-file children of node --test.
 	NodeProcesses int
@@ -144,16 +144,28 @@ func (c *checker) hasFindings(rules ...*diag.Rule) bool {
 	return slices.ContainsFunc(rules, c.result.Diagnostics.Has)
 }
 
+// noteIsolation records the isolation one of the package's processes got;
+// the result keeps the weakest.
 func (c *checker) noteIsolation(iso sandbox.Isolation) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.result.NetworkIsolation != nil {
+	if c.result.Isolation != nil {
+		iso = sandbox.Weakest(*c.result.Isolation, iso)
+	}
+	c.result.Isolation = &iso
+}
+
+// reportIsolation says what the package's processes could reach, once all
+// have run.
+func (c *checker) reportIsolation() {
+	iso := c.result.Isolation
+	if iso == nil {
 		return
 	}
-	c.result.NetworkIsolation = &iso
 	if !iso.NetworkDenied {
-		c.result.Diagnostics.Add(RuleNetworkOpen.New("", "the package ran with network access: %s", iso.Detail))
+		c.add(RuleNetworkOpen.New("", "the package ran with network access: %s", iso.Detail))
 	}
+	c.add(sandbox.Findings(*iso)...)
 }
 
 func (c *checker) progress(format string, args ...any) {
@@ -222,6 +234,7 @@ func Validate(ctx context.Context, dir string, opts Options) (*Result, error) {
 		})
 	}
 	wg.Wait()
+	c.reportIsolation()
 	if len(c.failed) > 0 {
 		return nil, errors.Join(c.failed...)
 	}

@@ -148,3 +148,41 @@ func TestLargeContractIsValid(t *testing.T) {
 		t.Fatalf("got %d views", len(views))
 	}
 }
+
+// BenchmarkDeriveLegacy measures derive on the legacy package of 40
+// capabilities: the bundle the 40-capability contract derives, decoded,
+// checked and derived into its mirror and draft.
+func BenchmarkDeriveLegacy(b *testing.B) {
+	_, in := largeInputs(b)
+	data := viewData(b, derive.Views(in), derive.BundleFile)
+	bundle, l := derive.DecodeBundle(data)
+	l.Merge(derive.CheckBundle(bundle))
+	requireNoFindings(b, l)
+	b.Run("decode", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			derive.DecodeBundle(data)
+		}
+	})
+	b.Run("check", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			derive.CheckBundle(bundle)
+		}
+	})
+	b.Run("views", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			derive.LegacyViews(bundle)
+		}
+	})
+	b.Run("all", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			bd, _ := derive.DecodeBundle(data)
+			derive.CheckBundle(bd)
+			derive.LegacyViews(bd)
+		}
+	})
+}

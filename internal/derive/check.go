@@ -9,49 +9,52 @@ import (
 )
 
 // Check checks the structural rules the inputs must satisfy before views can
-// be derived from them: the topology's authorisation boundary, unique
-// identities, references that resolve, and the few cross-field facts the
-// views rely on (readiness, side effect, runtime protection, HTTP steps,
-// requirement mappings). It reports every problem it finds, each with its
-// file and JSON Pointer.
+// be derived from them (the contract's "layer A"): the topology's
+// authorisation boundary, unique identities, the references views resolve,
+// readiness against missing evidence, and the few cross-field facts the
+// views rest on (target requiredness, the exposure's primary evidence, the
+// workflow of a deterministic write, conditional goal capabilities). It
+// reports every problem it finds, each with its file and JSON Pointer.
+//
+// Check judges only what derive needs. A contract Check accepts may still
+// break deeper rules: internal/contractcheck judges the whole Portable Core.
 //
 // Inputs that failed to decode (nil) are skipped, and so are the checks that
-// need them.
+// need them. The export profile is not read: no view depends on it.
 func Check(in *Inputs) *diag.List {
-	k := &checker{in: in}
+	k := &checker{in: in, file: contract.ContractFile}
 	if in.Topology != nil {
 		k.topology(in.Topology)
 	}
 	if c := in.Contract; c != nil {
+		k.root = c.Raw
 		k.index(c)
 		k.topologyRef(c)
 		k.featureBoundary(c)
 		k.evidenceCatalog(c)
 		k.evidenceRefs(c)
 		k.conflicts(c)
-		k.identities(c)
+		k.identities(&c.Server, c.Capabilities)
 		for i := range c.Capabilities {
-			k.capability(&c.Capabilities[i])
+			k.capability(c, &c.Capabilities[i])
 		}
-		k.handoffs(c)
-		k.graph(c)
 		k.goals(c)
 		k.requirements(c)
 		k.workflows(c)
-		if in.Host != nil {
-			k.hostProfile(c, in.Host)
-		}
-		if in.Export != nil {
-			k.exportProfile(c, in.Export)
-		}
 	}
 	return &k.diags
 }
 
-// checker accumulates the findings of Check.
+// checker accumulates the findings of Check and CheckBundle.
 type checker struct {
 	in    *Inputs
 	diags diag.List
+
+	// file is the document that holds the capabilities, and root its
+	// decoded value: canonical-contract.json, or capability-bundle.json in
+	// a legacy package.
+	file string
+	root *canonjson.Object
 
 	// Identifiers the contract declares, for resolving references.
 	capabilities   map[string]*contract.Capability
@@ -61,12 +64,7 @@ type checker struct {
 }
 
 func (k *checker) index(c *contract.Contract) {
-	k.capabilities = make(map[string]*contract.Capability, len(c.Capabilities))
-	for i := range c.Capabilities {
-		if _, dup := k.capabilities[c.Capabilities[i].ID]; !dup {
-			k.capabilities[c.Capabilities[i].ID] = &c.Capabilities[i]
-		}
-	}
+	k.indexCapabilities(c.Capabilities)
 	k.evidenceIDs = make(map[string]bool, len(c.EvidenceCatalog))
 	for _, e := range c.EvidenceCatalog {
 		k.evidenceIDs[e.ID] = true
@@ -81,41 +79,64 @@ func (k *checker) index(c *contract.Contract) {
 	}
 }
 
-// report adds a finding about file at the JSON Pointer at. A pointer into a
-// part of the document that is absent (a missing record, reported where it
-// is missing) is shortened to its nearest existing ancestor, so that every
-// finding points at something that exists.
-func (k *checker) report(rule *diag.Rule, file, at, format string, args ...any) {
-	if root := k.root(file); root != nil {
-		for at != "" {
-			if _, ok := canonjson.Resolve(root, at); ok {
-				break
-			}
-			at = at[:strings.LastIndexByte(at, '/')]
+// indexCapabilities indexes capabilities by ID; the first of two with one ID
+// wins.
+func (k *checker) indexCapabilities(caps []contract.Capability) {
+	k.capabilities = make(map[string]*contract.Capability, len(caps))
+	for i := range caps {
+		if _, dup := k.capabilities[caps[i].ID]; !dup {
+			k.capabilities[caps[i].ID] = &caps[i]
 		}
 	}
-	k.diags.Add(rule.New(file, format, args...).AtPointer(at))
+}
+
+// report adds a finding about file at the JSON Pointer at, shortened to the
+// nearest part of the document that exists (see Nearest).
+func (k *checker) report(rule *diag.Rule, file, at, format string, args ...any) {
+	root := k.in.root(file)
+	if file == k.file && k.root != nil {
+		root = k.root
+	}
+	k.diags.Add(rule.New(file, format, args...).AtPointer(Nearest(root, at)))
+}
+
+// Nearest shortens the JSON Pointer at to its nearest ancestor that resolves
+// in root: a finding about a part of the document that is absent (a missing
+// record, reported where it is missing) then points at something that
+// exists. A nil root (a document that is not an object) gives the pointer of
+// the whole document.
+func Nearest(root canonjson.Value, at string) string {
+	if root == nil {
+		return ""
+	}
+	for at != "" {
+		if _, ok := canonjson.Resolve(root, at); ok {
+			break
+		}
+		at = at[:strings.LastIndexByte(at, '/')]
+	}
+	return at
 }
 
 // root returns the decoded document of an input file, or nil.
-func (k *checker) root(file string) canonjson.Value {
+func (in *Inputs) root(file string) canonjson.Value {
 	var o *canonjson.Object
 	switch file {
 	case contract.ContractFile:
-		if k.in.Contract != nil {
-			o = k.in.Contract.Raw
+		if in.Contract != nil {
+			o = in.Contract.Raw
 		}
 	case contract.TopologyFile:
-		if k.in.Topology != nil {
-			o = k.in.Topology.Raw
+		if in.Topology != nil {
+			o = in.Topology.Raw
 		}
 	case contract.HostProfileFile:
-		if k.in.Host != nil {
-			o = k.in.Host.Raw
+		if in.Host != nil {
+			o = in.Host.Raw
 		}
 	case contract.ExportProfileFile:
-		if k.in.Export != nil {
-			o = k.in.Export.Raw
+		if in.Export != nil {
+			o = in.Export.Raw
 		}
 	}
 	if o == nil {
@@ -124,15 +145,20 @@ func (k *checker) root(file string) canonjson.Value {
 	return o
 }
 
-// contractf reports a finding in canonical-contract.json.
+// Root returns the decoded document of one of the input files, or nil when
+// it is absent or unreadable.
+func (in *Inputs) Root(file string) canonjson.Value { return in.root(file) }
+
+// contractf reports a finding in the document that holds the capabilities.
 func (k *checker) contractf(rule *diag.Rule, at, format string, args ...any) {
-	k.report(rule, contract.ContractFile, at, format, args...)
+	k.report(rule, k.file, at, format, args...)
 }
 
-// unique reports each value of ids that repeats an earlier one. at gives the
-// pointer of the i-th value. Empty values are reported by decoding.
-func (k *checker) unique(file, what string, ids []string, at func(i int) string) {
-	k.uniqueAs(RuleDuplicateID, file, what, ids, at)
+// unique reports each value of ids that repeats an earlier one, in the
+// document that holds the capabilities. at gives the pointer of the i-th
+// value. Empty values are reported by decoding.
+func (k *checker) unique(what string, ids []string, at func(i int) string) {
+	k.uniqueAs(RuleDuplicateID, k.file, what, ids, at)
 }
 
 // uniqueAs is unique reporting under another rule.
@@ -158,7 +184,7 @@ func (k *checker) resolve(known bool, at, what, id string) {
 	}
 }
 
-// capability reports a capability ID that names no capability.
+// capabilityRef reports a capability ID that names no capability.
 func (k *checker) capabilityRef(at, id string) {
 	_, ok := k.capabilities[id]
 	k.resolve(ok, at, "capability", id)
@@ -172,52 +198,15 @@ func (k *checker) workflowRef(at, id string) {
 	k.resolve(k.workflowIDs[id], at, "workflow", id)
 }
 
-// inputRef reports an input name the capability does not declare.
-func (k *checker) inputRef(cp *contract.Capability, at, name string) {
-	if cp == nil || name == "" {
-		return
-	}
-	if _, ok := cp.Input(name); !ok {
-		k.contractf(RuleUnknownReference, at, "capability %q has no input %q", cp.ID, name)
-	}
-}
-
 // ptr returns the pointer of a member or element below at.
 func ptr(at string, tokens ...any) string { return at + diag.Pointer(tokens...) }
+
+// child returns the pointer of a member of the object at at, without the
+// allocations of ptr.
+func child(at, key string) string { return at + "/" + diag.EscapeToken(key) }
 
 // elementAt returns a function giving the pointer of the i-th element of the
 // list at at/key.
 func elementAt(at, key string) func(int) string {
 	return func(i int) string { return ptr(at, key, i) }
-}
-
-// portablePath reports whether p is a portable relative path: not empty, not
-// absolute, no "..", no backslash, no NUL and no URI scheme or drive letter.
-func portablePath(p string) bool {
-	if p == "" || strings.HasPrefix(p, "/") || strings.ContainsAny(p, "\\\x00") {
-		return false
-	}
-	if i := strings.IndexByte(p, ':'); i > 0 && isScheme(p[:i]) {
-		return false
-	}
-	for _, seg := range strings.Split(p, "/") {
-		if seg == ".." {
-			return false
-		}
-	}
-	return true
-}
-
-// isScheme reports whether s has the form of a URI scheme (RFC 3986), which
-// also covers a drive letter such as C.
-func isScheme(s string) bool {
-	for i, r := range s {
-		switch {
-		case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z':
-		case i > 0 && ('0' <= r && r <= '9' || r == '+' || r == '-' || r == '.'):
-		default:
-			return false
-		}
-	}
-	return s != ""
 }

@@ -2,10 +2,12 @@ package derive
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/diag"
 )
 
 // topology checks source-topology.json: the producer searched explicitly
@@ -13,21 +15,21 @@ import (
 func (k *checker) topology(t *contract.Topology) {
 	const file = contract.TopologyFile
 	if t.MachineWideDiscovery {
-		k.report(RuleTopologyMachineWide, file, ptr(t.BoundaryAt, "machineWideDiscovery"),
+		k.report(RuleTopologyMachineWide, file, child(t.BoundaryAt, "machineWideDiscovery"),
 			"machineWideDiscovery must be false: only explicitly authorised roots may be searched")
 	}
 	ids := make([]string, len(t.Sources))
 	for i, s := range t.Sources {
 		ids[i] = s.ID
-		if s.Root != "" && !portablePath(s.Root) {
-			k.report(RuleTopologyRoot, file, ptr(s.At, "root"),
+		if s.Root != "" && !contract.PortablePath(s.Root) {
+			k.report(RuleTopologyRoot, file, child(s.At, "root"),
 				"root %q must be a relative path inside the authorised tree (no leading /, .., backslash or scheme)", s.Root)
 		}
 	}
 	k.uniqueAs(RuleTopologyDuplicate, file, "sourceId", ids, func(i int) string { return ptr(t.Sources[i].At, "sourceId") })
 	for _, m := range t.MissingSources {
 		if m.Availability == "available" {
-			k.report(RuleTopologyMissingPresent, file, ptr(m.At, "availability"),
+			k.report(RuleTopologyMissingPresent, file, child(m.At, "availability"),
 				"a missing source cannot be available; use not-found, not-provided, unavailable or partially-available")
 		}
 	}
@@ -68,7 +70,7 @@ func (k *checker) featureBoundary(c *contract.Contract) {
 		return // reported by decoding
 	}
 	if b.InclusionRule != "" && b.InclusionRule != rule {
-		k.contractf(RuleFeatureBoundary, ptr(b.At, "inclusionRule"),
+		k.contractf(RuleFeatureBoundary, child(b.At, "inclusionRule"),
 			"a %s boundary uses the inclusion rule %q", b.PrimaryEvidenceRole, rule)
 	}
 	primary := b.PrimarySourceIDs()
@@ -79,7 +81,7 @@ func (k *checker) featureBoundary(c *contract.Contract) {
 		key string
 		ids []string
 	}{{primaryKey, primary}, {"supplementarySourceIds", b.SupplementarySourceIDs}} {
-		k.unique(contract.ContractFile, "source", list.ids, elementAt(b.At, list.key))
+		k.unique("source", list.ids, elementAt(b.At, list.key))
 		for i, id := range list.ids {
 			k.sourceRef(ptr(b.At, list.key, i), id)
 		}
@@ -92,38 +94,15 @@ func (k *checker) featureBoundary(c *contract.Contract) {
 	}
 }
 
-// evidenceCatalog checks that every entry names a declared source, a role
-// that source declares, and a portable locator.
+// evidenceCatalog checks that evidence IDs are unique and name declared
+// sources.
 func (k *checker) evidenceCatalog(c *contract.Contract) {
 	ids := make([]string, len(c.EvidenceCatalog))
 	for i, e := range c.EvidenceCatalog {
 		ids[i] = e.ID
-		k.sourceRef(ptr(e.At, "sourceId"), e.SourceID)
-		if k.in.Topology != nil && e.SemanticRole != "" {
-			if src, ok := k.in.Topology.Source(e.SourceID); ok && !slices.Contains(src.SemanticRoles, e.SemanticRole) {
-				k.contractf(RuleEvidenceRole, ptr(e.At, "semanticRole"),
-					"source %q does not declare the semantic role %q", e.SourceID, e.SemanticRole)
-			}
-		}
-		if e.Locator != "" && !portablePath(locatorPath(e.Locator)) {
-			k.contractf(RuleLocator, ptr(e.At, "locator"),
-				"locator %q must start with a path relative to its source root", e.Locator)
-		}
+		k.sourceRef(child(e.At, "sourceId"), e.SourceID)
 	}
-	k.unique(contract.ContractFile, "evidenceId", ids, func(i int) string { return ptr(c.EvidenceCatalog[i].At, "evidenceId") })
-}
-
-// locatorPath returns the path part of an evidence locator: what precedes
-// the symbol ("#") and the line (":"). A locator that starts with a URI
-// scheme or drive ("file:///", "C:\\") has no portable path, and yields "".
-func locatorPath(locator string) string {
-	p, _, _ := strings.Cut(locator, "#")
-	if scheme, rest, ok := strings.Cut(p, ":"); ok && isScheme(scheme) &&
-		(strings.HasPrefix(rest, "/") || strings.HasPrefix(rest, "\\")) {
-		return ""
-	}
-	p, _, _ = strings.Cut(p, ":")
-	return p
+	k.unique("evidenceId", ids, func(i int) string { return ptr(c.EvidenceCatalog[i].At, "evidenceId") })
 }
 
 // freeFormKeys hold JSON Schemas and example or constant values: their
@@ -135,14 +114,31 @@ var freeFormKeys = []string{"schema", "value", "values", "enum", "const", "defau
 // names an entry of the catalog: every "evidenceRefs" and "...EvidenceRefs"
 // list, and the lists of hardWorkflowEvidence.
 func (k *checker) evidenceRefs(c *contract.Contract) {
-	// path holds the tokens of the value being walked; its pointer is built
-	// only for a finding.
-	var path []any
+	// path holds the tokens of the value being walked; its pointer is
+	// built only for a finding.
+	type token struct {
+		key     string
+		index   int
+		isIndex bool
+	}
+	var path []token
+	pointer := func(i int) string {
+		var b strings.Builder
+		for _, t := range path {
+			b.WriteByte('/')
+			if t.isIndex {
+				b.WriteString(strconv.Itoa(t.index))
+			} else {
+				b.WriteString(diag.EscapeToken(t.key))
+			}
+		}
+		return b.String() + "/" + strconv.Itoa(i)
+	}
 	checkList := func(v canonjson.Value) {
 		a, _ := v.(canonjson.Array)
 		for i, e := range a {
 			if id, ok := e.(canonjson.String); ok && !k.evidenceIDs[string(id)] {
-				k.contractf(RuleEvidenceUnknown, ptr("", append(path, i)...), "evidence %q is not in the evidence catalog", string(id))
+				k.contractf(RuleEvidenceUnknown, pointer(i), "evidence %q is not in the evidence catalog", string(id))
 			}
 		}
 	}
@@ -151,14 +147,14 @@ func (k *checker) evidenceRefs(c *contract.Contract) {
 		switch v := v.(type) {
 		case *canonjson.Object:
 			for key, mv := range v.All() {
-				path = append(path, key)
+				path = append(path, token{key: key})
 				switch {
 				case key == "evidenceRefs" || strings.HasSuffix(key, "EvidenceRefs"):
 					checkList(mv)
 				case key == "hardWorkflowEvidence":
 					if o, ok := mv.(*canonjson.Object); ok {
 						for cat, refs := range o.All() {
-							path = append(path, cat)
+							path = append(path, token{key: cat})
 							checkList(refs)
 							path = path[:len(path)-1]
 						}
@@ -171,7 +167,7 @@ func (k *checker) evidenceRefs(c *contract.Contract) {
 			}
 		case canonjson.Array:
 			for i, e := range v {
-				path = append(path, i)
+				path = append(path, token{index: i, isIndex: true})
 				walk(e)
 				path = path[:len(path)-1]
 			}
@@ -180,8 +176,8 @@ func (k *checker) evidenceRefs(c *contract.Contract) {
 	walk(c.Raw)
 }
 
-// conflicts checks conflict identities, the capabilities they affect, and
-// that a resolved conflict says how.
+// conflicts checks conflict identities and the capabilities they affect,
+// which the verification matrix names.
 func (k *checker) conflicts(c *contract.Contract) {
 	ids := make([]string, len(c.Conflicts))
 	for i, cf := range c.Conflicts {
@@ -189,25 +185,6 @@ func (k *checker) conflicts(c *contract.Contract) {
 		for j, id := range cf.AffectedCapabilityIDs {
 			k.capabilityRef(ptr(cf.At, "affectedCapabilityIds", j), id)
 		}
-		if cf.Status == "resolved" && !hasResolution(cf.Resolution) {
-			k.contractf(RuleConflict, cf.At, "resolved conflict %q must state its resolution", cf.ID)
-		}
-		if len(cf.EvidenceRefs) < 2 {
-			k.contractf(RuleConflict, ptr(cf.At, "evidenceRefs"),
-				"conflict %q must cite at least two pieces of evidence, one for each side", cf.ID)
-		}
 	}
-	k.unique(contract.ContractFile, "conflictId", ids, func(i int) string { return ptr(c.Conflicts[i].At, "conflictId") })
-}
-
-// hasResolution reports whether a resolution is a non-empty text or an
-// object (whose evidence is checked like any other).
-func hasResolution(v canonjson.Value) bool {
-	switch v := v.(type) {
-	case canonjson.String:
-		return strings.TrimSpace(string(v)) != ""
-	case *canonjson.Object:
-		return v.Len() > 0
-	}
-	return false
+	k.unique("conflictId", ids, func(i int) string { return ptr(c.Conflicts[i].At, "conflictId") })
 }

@@ -1,6 +1,7 @@
 package derive
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/code2skill/code2skill/internal/contract"
@@ -21,10 +22,19 @@ var coverageRoles = map[string][]string{
 // from the client itself (and is the request the client was seen to make).
 var clientReadRoles = []string{"client-api-call", "client-local-behavior", "request-construction"}
 
-// coverageComplete reports whether a capability's evidence coverage proves
-// what it must: every category of its side effect is fact-level, and every
-// piece of evidence cited is a fact, comes from an authoritative source, is
-// bound to this operation, and has a role that can prove its category.
+// CoverageGap is one reason a capability's evidence coverage does not prove
+// what it must.
+type CoverageGap struct {
+	Category string // the evidence-coverage category
+	At       string // JSON Pointer of the category, or of the evidence reference at fault
+	Reason   string
+}
+
+// CoverageGaps returns why a capability's evidence coverage does not prove
+// what it must, or nil when it does: every category of its side effect is
+// fact-level, and every piece of evidence cited is a fact, comes from an
+// authoritative source, is bound to this operation, and has a role that can
+// prove its category.
 //
 // Authoritative sources are, for a client feature, the supplementary sources
 // for writes and the client and supplementary sources for reads; for an
@@ -32,7 +42,7 @@ var clientReadRoles = []string{"client-api-call", "client-local-behavior", "requ
 // Bound to this operation means cited by the capability or its exposure; a
 // client source's evidence for a read's side effect must be the exposure's
 // own primary evidence.
-func coverageComplete(c *contract.Contract, cp *contract.Capability) bool {
+func CoverageGaps(c *contract.Contract, cp *contract.Capability) []CoverageGap {
 	fb := &c.FeatureBoundary
 	clientFeature := fb.PrimaryEvidenceRole == contract.BoundaryClientFeature
 	write := cp.IsWrite()
@@ -48,31 +58,57 @@ func coverageComplete(c *contract.Contract, cp *contract.Capability) bool {
 	if write {
 		categories = []string{"sideEffect", "backendContract", "authorization", "validation", "idempotency", "unknownOutcome"}
 	}
+	var gaps []CoverageGap
 	for _, cat := range categories {
 		i := slices.IndexFunc(cp.EvidenceCoverage, func(cov contract.Coverage) bool { return cov.Category == cat })
 		if i < 0 {
-			return false
+			gaps = append(gaps, CoverageGap{cat, ptr(cp.At, "evidenceCoverage"), "the category is not declared"})
+			continue
 		}
 		cov := &cp.EvidenceCoverage[i]
-		if cov.AssertionLevel != "fact" || len(cov.EvidenceRefs) == 0 {
-			return false
+		switch {
+		case cov.AssertionLevel != "fact":
+			gaps = append(gaps, CoverageGap{cat, ptr(cov.At, "assertionLevel"), fmt.Sprintf("the category is %s, not fact", cov.AssertionLevel)})
+			continue
+		case len(cov.EvidenceRefs) == 0:
+			gaps = append(gaps, CoverageGap{cat, ptr(cov.At, "evidenceRefs"), "the category cites no evidence"})
+			continue
 		}
-		for _, ref := range cov.EvidenceRefs {
+		for j, ref := range cov.EvidenceRefs {
+			at := ptr(cov.At, "evidenceRefs", j)
 			ev, ok := c.Evidence(ref)
-			if !ok || ev.AssertionLevel != "fact" || !slices.Contains(authoritative, ev.SourceID) || !slices.Contains(bound, ref) {
-				return false
+			if !ok {
+				gaps = append(gaps, CoverageGap{cat, at, fmt.Sprintf("%q is not in the evidence catalog", ref)})
+				continue
 			}
 			roles := coverageRoles[cat]
-			if cat == "sideEffect" && clientFeature && !write && slices.Contains(fb.ClientSourceIDs, ev.SourceID) {
-				if !slices.Contains(cp.Exposure.EvidenceRefs, ref) {
-					return false
-				}
+			clientRead := cat == "sideEffect" && clientFeature && !write && slices.Contains(fb.ClientSourceIDs, ev.SourceID)
+			if clientRead {
 				roles = slices.Concat(roles, clientReadRoles)
 			}
-			if !slices.Contains(roles, ev.SemanticRole) {
-				return false
+			var reason string
+			switch {
+			case ev.AssertionLevel != "fact":
+				reason = fmt.Sprintf("%q is %s, not fact", ref, ev.AssertionLevel)
+			case !slices.Contains(authoritative, ev.SourceID):
+				reason = fmt.Sprintf("%q comes from %q, which is not authoritative for this category (authoritative: %v)", ref, ev.SourceID, authoritative)
+			case !slices.Contains(bound, ref):
+				reason = fmt.Sprintf("%q is not cited by the capability or its exposure, so it is not bound to this operation", ref)
+			case clientRead && !slices.Contains(cp.Exposure.EvidenceRefs, ref):
+				reason = fmt.Sprintf("%q is client evidence for a read's side effect, so it must be the exposure's own evidence", ref)
+			case !slices.Contains(roles, ev.SemanticRole):
+				reason = fmt.Sprintf("%q has the role %q, which cannot prove %s (roles: %v)", ref, ev.SemanticRole, cat, roles)
+			}
+			if reason != "" {
+				gaps = append(gaps, CoverageGap{cat, at, reason})
 			}
 		}
 	}
-	return true
+	return gaps
+}
+
+// coverageComplete reports whether a capability's evidence coverage proves
+// what it must (see CoverageGaps).
+func coverageComplete(c *contract.Contract, cp *contract.Capability) bool {
+	return len(CoverageGaps(c, cp)) == 0
 }

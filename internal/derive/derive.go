@@ -25,11 +25,19 @@
 // The two bundle files are byte-equal, and so are the two schema contracts.
 // The SHA-256 of references/capability-contracts.json is the documentation
 // marker that SKILL.md and the other documents carry.
+//
+// A legacy package has no canonical contract: its capability-bundle.json is
+// authored, and only the two views that derive from the bundle alone are
+// written (IsLegacy, ReadLegacy, CheckBundle, LegacyViews):
+//
+//	function-core/capability-bundle.json (the bundle, re-encoded)
+//	capability-draft.json
 package derive
 
 import (
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/diag"
 )
 
 // Inputs are the decoded vNext inputs of a package.
@@ -37,9 +45,14 @@ type Inputs struct {
 	Contract *contract.Contract
 	Topology *contract.Topology
 	Host     *contract.HostProfile
-	// Export is optional: no view depends on it, but Check checks it when
-	// present, so that derive reports every authored input's problems.
+	// Export is optional: no view depends on it. check-contract judges it.
 	Export *contract.ExportProfile
+
+	// Deferred holds what reading the inputs noticed that does not keep
+	// views from being derived: the export profile's findings, and format
+	// findings of the other inputs that views do not depend on. derive does
+	// not report them; check-contract does.
+	Deferred diag.List
 }
 
 // View is one derived file.
@@ -50,7 +63,7 @@ type View struct {
 
 // Paths of the derived views, relative to the package root.
 const (
-	BundleFile               = "capability-bundle.json"
+	BundleFile               = contract.BundleFile
 	FunctionBundleFile       = "function-core/capability-bundle.json"
 	DraftFile                = "capability-draft.json"
 	FunctionSchemaFile       = "function-core/schema-contract.json"
@@ -76,7 +89,7 @@ func Views(in *Inputs) []View {
 	return []View{
 		{BundleFile, bundle},
 		{FunctionBundleFile, bundle},
-		{DraftFile, canonjson.Encode(draft(c))},
+		{DraftFile, canonjson.Encode(draft(c.RecordingID, c.Capabilities, c.Handoffs))},
 		{FunctionSchemaFile, schema},
 		{MCPSchemaFile, schema},
 		{CapabilityContractFile, canonjson.Encode(capabilityContracts(c))},

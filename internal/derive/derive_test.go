@@ -19,20 +19,16 @@ import (
 )
 
 // decodeInputs decodes the four inputs, as derive reads them, and returns
-// them with every finding of decoding and of Check.
+// them with every finding of decoding and of Check that derive reports.
 func decodeInputs(t testing.TB, read func(name string) []byte) (*derive.Inputs, *diag.List) {
 	t.Helper()
-	var l diag.List
-	in := &derive.Inputs{}
-	c, cl := contract.DecodeContract(contract.ContractFile, read(contract.ContractFile))
-	tp, tl := contract.DecodeTopology(contract.TopologyFile, read(contract.TopologyFile))
-	h, hl := contract.DecodeHostProfile(contract.HostProfileFile, read(contract.HostProfileFile))
-	e, el := contract.DecodeExportProfile(contract.ExportProfileFile, read(contract.ExportProfileFile))
-	in.Contract, in.Topology, in.Host, in.Export = c, tp, h, e
-	for _, x := range []*diag.List{cl, tl, hl, el, derive.Check(in)} {
-		l.Merge(x)
+	files := map[string][]byte{}
+	for _, name := range []string{contract.ContractFile, contract.TopologyFile, contract.HostProfileFile, contract.ExportProfileFile} {
+		files[name] = read(name)
 	}
-	return in, &l
+	in, l := derive.Decode(files)
+	l.Merge(derive.Check(in))
+	return in, l
 }
 
 func referenceInputs(t testing.TB) *derive.Inputs {

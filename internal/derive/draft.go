@@ -27,14 +27,16 @@ var draftInputKeys = []string{"informationClass", "sourceStrategies", "valueDoma
 
 // draft is capability-draft.json: one record and one provenance entry per
 // public Tool input, the request chain of every HTTP step, and the evidence
-// still missing.
-func draft(c *contract.Contract) *canonjson.Object {
+// still missing. It reads what the capability bundle holds (the recording,
+// the capabilities and the handoffs), so a vNext package derives it from
+// its contract and a legacy package from its bundle, alike.
+func draft(recordingID string, caps []contract.Capability, handoffs []contract.Handoff) *canonjson.Object {
 	inputs, provenance, chain := canonjson.Array{}, canonjson.Array{}, canonjson.Array{}
 	var missing []string
 	blocked, review := false, false
 	order := 0 // position of a step in the chain, counted across capabilities
-	for i := range c.Capabilities {
-		cp := &c.Capabilities[i]
+	for i := range caps {
+		cp := &caps[i]
 		for j := range cp.Inputs {
 			in := &cp.Inputs[j]
 			name := "tools." + cp.ToolName + ".input." + in.Name
@@ -51,7 +53,7 @@ func draft(c *contract.Contract) *canonjson.Object {
 				}
 			}
 			inputs = append(inputs, rec)
-			provenance = append(provenance, inputProvenance(c, cp, in, name, refs))
+			provenance = append(provenance, inputProvenance(caps, handoffs, cp, in, name, refs))
 		}
 		if cp.Implementation.Kind == contract.ImplementationHTTP {
 			for k := range cp.Implementation.Steps {
@@ -76,7 +78,7 @@ func draft(c *contract.Contract) *canonjson.Object {
 	}
 	return object(
 		m{"schemaVersion", str("v1")},
-		m{"recordingId", str(c.RecordingID)},
+		m{"recordingId", str(recordingID)},
 		m{"status", str(status)},
 		m{"inputs", inputs},
 		m{"provenance", provenance},
@@ -100,9 +102,9 @@ func inputEvidence(cp *contract.Capability, in *contract.Input) []string {
 // inputProvenance says where an input's value comes from: the response of
 // the upstream Tool of the first handoff that maps it, else the Consumer
 // Host's trusted context when a strategy says so, else the caller.
-func inputProvenance(c *contract.Contract, cp *contract.Capability, in *contract.Input, field string, refs []string) *canonjson.Object {
-	for i := range c.Handoffs {
-		h := &c.Handoffs[i]
+func inputProvenance(caps []contract.Capability, handoffs []contract.Handoff, cp *contract.Capability, in *contract.Input, field string, refs []string) *canonjson.Object {
+	for i := range handoffs {
+		h := &handoffs[i]
 		if h.ToCapabilityID != cp.ID {
 			continue
 		}
@@ -111,8 +113,8 @@ func inputProvenance(c *contract.Contract, cp *contract.Capability, in *contract
 				continue
 			}
 			tool := h.FromCapabilityID
-			if from, ok := c.Capability(h.FromCapabilityID); ok {
-				tool = from.ToolName
+			if j := slices.IndexFunc(caps, func(x contract.Capability) bool { return x.ID == h.FromCapabilityID }); j >= 0 {
+				tool = caps[j].ToolName
 			}
 			return object(
 				m{"field", str(field)},

@@ -134,12 +134,9 @@ func unresolvedConflicts(c *contract.Contract, capabilityID string) []int {
 // requirements the profile does not fully meet.
 func reviewItems(c *contract.Contract, host capabilityAssessment, i int) canonjson.Array {
 	cp := &c.Capabilities[i]
-	// The disposition of a contract question is the row's: blocked rows stay
-	// blocked, every other row awaits review.
-	disposition := "requires-review"
-	if cp.Readiness == contract.ReadinessBlocked {
-		disposition = statusBlocked
-	}
+	// A contract question stands where the capability's Canonical readiness
+	// puts it: ready, requires-review or blocked.
+	disposition := cp.Readiness
 	items := canonjson.Array{}
 	for j, gap := range cp.MissingEvidence {
 		items = append(items, object(

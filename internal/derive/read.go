@@ -11,48 +11,113 @@ import (
 	"github.com/code2skill/code2skill/internal/pkgdir"
 )
 
+// inputFiles are the Portable Core inputs, in the order they are read.
+// export-profile.json is optional and no view depends on it.
+var inputFiles = []struct {
+	name     string
+	required bool
+}{
+	{contract.ContractFile, true},
+	{contract.TopologyFile, true},
+	{contract.HostProfileFile, true},
+	{contract.ExportProfileFile, false},
+}
+
 // ReadInputs reads and decodes the Portable Core inputs of the package in
 // dir: canonical-contract.json, source-topology.json and host-profile.json
 // (required) and export-profile.json (optional). Every command that judges
 // or builds from the Portable Core starts here.
 //
-// Problems with the inputs themselves (absent, not a regular file, too
-// large, malformed, wrong shape) are findings; an input that is missing or
-// broken is nil in the result. err is for failures of the tool (a file that
-// exists but cannot be read); its findings are still returned.
+// The findings returned are those that keep views from being derived:
+// inputs that are absent, not regular files, too large, malformed or of the
+// wrong shape. An input that is missing or unreadable is nil in the result.
+// Everything else reading noticed (the export profile's problems, format
+// findings views do not depend on) is kept in Inputs.Deferred for
+// check-contract. err is for failures of the tool (a file that exists but
+// cannot be read); its findings are still returned.
 func ReadInputs(dir string) (*Inputs, *diag.List, error) {
-	r := &inputReader{dir: dir}
-	in := &Inputs{
-		Contract: readInput(r, contract.ContractFile, true, contract.DecodeContract),
-		Topology: readInput(r, contract.TopologyFile, true, contract.DecodeTopology),
-		Host:     readInput(r, contract.HostProfileFile, true, contract.DecodeHostProfile),
-		Export:   readInput(r, contract.ExportProfileFile, false, contract.DecodeExportProfile),
-	}
-	return in, &r.list, errors.Join(r.errs...)
-}
-
-type inputReader struct {
-	dir  string
-	list diag.List
-	errs []error
-}
-
-// readInput reads and decodes one input, adding its findings to r.
-func readInput[T any](r *inputReader, name string, required bool, decode func(string, []byte) (*T, *diag.List)) *T {
-	data, err := pkgdir.ReadFile(filepath.Join(r.dir, filepath.FromSlash(name)), 0)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			if required {
-				r.list.Add(RuleInputMissing.New(name, "%s is required", name))
-			}
-		} else if d, ok := pkgdir.ReadFinding(name, err); ok {
-			r.list.Add(d)
-		} else {
-			r.errs = append(r.errs, fmt.Errorf("reading %s: %w", name, err))
+	var list, optional diag.List
+	var errs []error
+	files := map[string][]byte{}
+	unreadable := map[string]bool{}
+	for _, f := range inputFiles {
+		data, err := pkgdir.ReadFile(filepath.Join(dir, filepath.FromSlash(f.name)), 0)
+		switch {
+		case err == nil:
+			files[f.name] = data
+			continue
+		case errors.Is(err, fs.ErrNotExist):
+			continue // Decode reports a missing required input
 		}
-		return nil
+		unreadable[f.name] = true
+		if d, ok := pkgdir.ReadFinding(f.name, err); ok {
+			if f.required {
+				list.Add(d)
+			} else {
+				optional.Add(d) // no view needs it: check-contract's
+			}
+		} else {
+			errs = append(errs, fmt.Errorf("reading %s: %w", f.name, err))
+		}
 	}
-	v, l := decode(name, data)
-	r.list.Merge(l)
-	return v
+	in, l := decode(files, unreadable)
+	list.Merge(l)
+	in.Deferred.Merge(&optional)
+	return in, &list, errors.Join(errs...)
+}
+
+// Decode decodes the Portable Core inputs from their bytes: files maps an
+// input's file name to its content; an input without an entry is absent.
+// It returns what ReadInputs returns for the same files.
+func Decode(files map[string][]byte) (*Inputs, *diag.List) {
+	return decode(files, nil)
+}
+
+// decode decodes files; the inputs named in unreadable could not be read
+// (already reported) and are not reported missing.
+func decode(files map[string][]byte, unreadable map[string]bool) (*Inputs, *diag.List) {
+	var list diag.List
+	in := &Inputs{}
+	for _, f := range inputFiles {
+		data, ok := files[f.name]
+		if !ok {
+			if f.required && !unreadable[f.name] {
+				list.Add(RuleInputMissing.New(f.name, "%s is required", f.name))
+			}
+			continue
+		}
+		switch f.name {
+		case contract.ContractFile:
+			c, l := contract.DecodeContract(f.name, data)
+			list.Merge(l)
+			if c != nil {
+				in.Contract = c
+				in.Deferred.Merge(&c.Deferred)
+			}
+		case contract.TopologyFile:
+			t, l := contract.DecodeTopology(f.name, data)
+			list.Merge(l)
+			if t != nil {
+				in.Topology = t
+				in.Deferred.Merge(&t.Deferred)
+			}
+		case contract.HostProfileFile:
+			h, l := contract.DecodeHostProfile(f.name, data)
+			list.Merge(l)
+			if h != nil {
+				in.Host = h
+				in.Deferred.Merge(&h.Deferred)
+			}
+		case contract.ExportProfileFile:
+			// No view depends on the export profile: all its findings are
+			// check-contract's.
+			p, l := contract.DecodeExportProfile(f.name, data)
+			in.Deferred.Merge(l)
+			if p != nil {
+				in.Export = p
+				in.Deferred.Merge(&p.Deferred)
+			}
+		}
+	}
+	return in, &list
 }

@@ -208,7 +208,11 @@ func requireSegment(node *canonjson.Object, seg string) {
 func placeLeaf(node *canonjson.Object, out *contract.Output) {
 	declared, ok := out.Schema.(*canonjson.Object)
 	if !ok {
-		node.Set("type", str(out.Type))
+		// A parent's schema may already allow null at this path: the
+		// output's own type is one of the two it proves, so it stays.
+		if !nullableOf(member(node, "type", nil), out.Type) {
+			node.Set("type", str(out.Type))
+		}
 	} else {
 		s := canonjson.Clone(declared).(*canonjson.Object)
 		// Children placed under this node before it was reached stay.
@@ -239,6 +243,25 @@ func placeLeaf(node *canonjson.Object, out *contract.Output) {
 	}
 }
 
+// nullableOf reports whether t is the type pair [T, "null"] (in either
+// order) of which typ is one member.
+func nullableOf(t canonjson.Value, typ string) bool {
+	a, ok := t.(canonjson.Array)
+	if !ok || len(a) != 2 {
+		return false
+	}
+	var null, match bool
+	for _, e := range a {
+		switch e {
+		case canonjson.String("null"):
+			null = true
+		case canonjson.String(typ):
+			match = true
+		}
+	}
+	return null && match
+}
+
 // conditionalRules maps each input with a requiredWhen or forbiddenWhen
 // condition to both lists.
 func conditionalRules(cp *contract.Capability) *canonjson.Object {
@@ -263,7 +286,7 @@ func operationSummary(cp *contract.Capability) *canonjson.Object {
 	var origins []string
 	for _, s := range im.Steps {
 		methods = append(methods, s.Method)
-		if o, ok := origin(s.URL); ok && !slices.Contains(origins, o) {
+		if o, ok := Origin(s.URL); ok && !slices.Contains(origins, o) {
 			origins = append(origins, o)
 		}
 	}
@@ -277,9 +300,10 @@ func operationSummary(cp *contract.Capability) *canonjson.Object {
 	)
 }
 
-// origin returns scheme://host[:port] of an absolute http(s) URL. The
-// scheme is lower-cased; the host is kept as written.
-func origin(rawURL string) (string, bool) {
+// Origin returns scheme://host[:port] of an absolute http(s) URL, as
+// operationSummary lists it. The scheme is lower-cased; the host is kept as
+// written.
+func Origin(rawURL string) (string, bool) {
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "", false

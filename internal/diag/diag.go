@@ -77,10 +77,11 @@ func (d Diagnostic) AtPointer(pointer string) Diagnostic {
 }
 
 // Location renders where the finding is: "file:line:col", "file#/pointer",
-// "file", or "" when the finding concerns the package as a whole.
+// "file", or "" when the finding concerns the package as a whole. Control
+// characters in the file name or pointer are escaped (see Escape).
 func (d Diagnostic) Location() string {
 	var b strings.Builder
-	b.WriteString(d.File)
+	b.WriteString(Escape(d.File))
 	switch {
 	case d.Line > 0:
 		fmt.Fprintf(&b, ":%d", d.Line)
@@ -89,17 +90,18 @@ func (d Diagnostic) Location() string {
 		}
 	case d.Pointer != "":
 		b.WriteString("#")
-		b.WriteString(d.Pointer)
+		b.WriteString(Escape(d.Pointer))
 	}
 	return b.String()
 }
 
 // String renders the finding the way the text printer does:
-// "file:line:col: error: message [RULE_ID]".
+// "file:line:col: error: message [RULE_ID]", on one line whatever the
+// message holds: control characters are escaped (see Escape).
 func (d Diagnostic) String() string {
 	loc := d.Location()
 	if loc != "" {
 		loc += ": "
 	}
-	return fmt.Sprintf("%s%s: %s [%s]", loc, d.Severity, d.Message, d.Rule)
+	return fmt.Sprintf("%s%s: %s [%s]", loc, d.Severity, Escape(d.Message), d.Rule)
 }

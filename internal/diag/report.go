@@ -43,7 +43,10 @@ func CountsOf(l *List) Counts {
 	return Counts{Errors: e, Warnings: w}
 }
 
-// WriteText prints one line per finding, then the summary line.
+// WriteText prints one line per finding, then the summary line. Whatever
+// came from a package is escaped (see Escape): a finding is one line, its
+// detail lines stay indented under it, and no control character reaches
+// the terminal.
 func (r *Report) WriteText(w io.Writer) error {
 	var b bytes.Buffer
 	for _, d := range r.list().Sorted() {
@@ -52,13 +55,13 @@ func (r *Report) WriteText(w io.Writer) error {
 		if d.Detail != "" {
 			for _, line := range strings.Split(strings.TrimRight(d.Detail, "\n"), "\n") {
 				b.WriteString("    | ")
-				b.WriteString(line)
+				b.WriteString(Escape(line))
 				b.WriteByte('\n')
 			}
 		}
 	}
 	if r.Line != "" {
-		b.WriteString(r.Line)
+		b.WriteString(Escape(r.Line))
 		b.WriteByte('\n')
 	}
 	_, err := w.Write(b.Bytes())

@@ -52,7 +52,7 @@ func TestNodeAgrees(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	res, err := sandbox.Run(ctx, append([]string{node, "--experimental-vm-modules", script}, corpus...),
-		sandbox.Options{Dir: wd, Timeout: time.Minute})
+		sandbox.Options{Dir: wd, Timeout: time.Minute, Binds: testnode.Binds(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package mcpcheck
 
 import (
 	"context"
+	"errors"
 
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/sandbox"
@@ -29,7 +30,17 @@ func Discover(ctx context.Context, dir string, opts Options) (*Discovery, error)
 		return nil, err
 	}
 	d := &Discovery{Isolation: s.Isolation(), Diagnostics: s.Diagnostics(), ProtocolVersion: s.ProtocolVersion()}
-	d.Tools, err = s.ListTools(ctx)
+	lctx, cancel := context.WithTimeout(ctx, opts.discoveryTimeout())
+	defer cancel()
+	d.Tools, err = s.ListTools(lctx)
+	if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		// The listing's own deadline, not the caller's: a finding.
+		s.diags.Add(RuleDiscoveryTimeout.New(ServerFile, "tools/list did not finish within %s, all pages together; the server was stopped",
+			opts.discoveryTimeout()))
+		s.proc.Kill()
+		s.down, s.killed = true, true
+		err = nil
+	}
 	if closeErr := s.Close(); err == nil {
 		err = closeErr
 	}

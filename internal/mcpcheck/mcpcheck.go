@@ -59,6 +59,10 @@ const (
 	// stdin is closed, and again after SIGTERM. A well-behaved server exits
 	// at once on stdin EOF; the margin is for a machine too busy to let it.
 	DefaultShutdownGrace = 5 * time.Second
+	// DefaultDiscoveryTimeout bounds Discover's tools/list pages together:
+	// each has its own request time limit, and a server that answers every
+	// one of maxToolPages slowly must not hold discovery for long.
+	DefaultDiscoveryTimeout = time.Minute
 )
 
 // Options configure a session with a server.
@@ -84,6 +88,25 @@ type Options struct {
 	Network sandbox.Network
 	// ShutdownGrace bounds each wait of the shutdown sequence.
 	ShutdownGrace time.Duration
+	// Binds are host paths the server sees besides its package, such as
+	// the node_modules directories above an in-place package.
+	Binds []sandbox.Bind
+	// DiscoveryTimeout bounds Discover's listing of the tools, all pages
+	// together.
+	DiscoveryTimeout time.Duration
+	// Entry is the module node runs, relative to the package directory;
+	// "" means ServerFile. A host that wraps the server (runtime
+	// verification's trusted host) names its own module, which then
+	// imports ServerFile. Findings still name ServerFile: the server is
+	// what they are about.
+	Entry string
+}
+
+func (o Options) discoveryTimeout() time.Duration {
+	if o.DiscoveryTimeout > 0 {
+		return o.DiscoveryTimeout
+	}
+	return DefaultDiscoveryTimeout
 }
 
 func (o Options) requestTimeout() time.Duration {
@@ -105,6 +128,13 @@ func (o Options) shutdownGrace() time.Duration {
 		return o.ShutdownGrace
 	}
 	return DefaultShutdownGrace
+}
+
+func (o Options) entry() string {
+	if o.Entry != "" {
+		return o.Entry
+	}
+	return ServerFile
 }
 
 func (o Options) label() string {

@@ -44,6 +44,12 @@ func serverPackage(t *testing.T, name string) string {
 	return pkg
 }
 
+// moduleBinds lets a confined server see the node_modules next to its
+// package.
+func moduleBinds(pkg string) []sandbox.Bind {
+	return []sandbox.Bind{{Source: filepath.Join(filepath.Dir(pkg), "node_modules")}}
+}
+
 // nodeSlots bounds how many servers run at once: a machine busy with more
 // node processes than it has CPUs makes a server look hung.
 var nodeSlots = make(chan struct{}, max(2, runtime.NumCPU()))
@@ -58,6 +64,7 @@ func discover(t *testing.T, name string, opts Options) *Discovery {
 	pkg := serverPackage(t, name)
 	nodeSlots <- struct{}{}
 	defer func() { <-nodeSlots }()
+	opts.Binds = moduleBinds(pkg)
 	d, err := Discover(context.Background(), pkg, opts)
 	if err != nil {
 		t.Fatalf("Discover: %v", err)
@@ -121,6 +128,9 @@ func TestDiscoverMisbehavingServers(t *testing.T) {
 		{server: "closed-input", opts: Options{Profile: ProfileStrict}},
 		{server: "no-annotations", want: []string{"MCP_TOOL_ANNOTATIONS"}, message: "lack boolean idempotentHint, openWorldHint"},
 		{server: "bad-name", want: []string{"MCP_TOOL_DESCRIPTION", "MCP_TOOL_NAME", "MCP_TOOL_TITLE"}, message: `tool "list sample items!"`},
+		{server: "unsolicited", want: []string{"MCP_UNSOLICITED_RESPONSE"}, message: "sent 9 responses to requests the client never sent"},
+		{server: "endless-pages", opts: Options{RequestTimeout: 10 * time.Second, DiscoveryTimeout: 3 * time.Second},
+			want: []string{"MCP_DISCOVERY_TIMEOUT"}, message: "tools/list did not finish within 3s"},
 	} {
 		t.Run(tc.server+"/"+tc.opts.Profile, func(t *testing.T) {
 			t.Parallel()
@@ -213,7 +223,8 @@ func TestTranscriptRecordsTheExchange(t *testing.T) {
 
 func TestSessionCallsTools(t *testing.T) {
 	t.Parallel()
-	s, err := Start(context.Background(), serverPackage(t, "good"), Options{RequestTimeout: time.Minute})
+	pkg := serverPackage(t, "good")
+	s, err := Start(context.Background(), pkg, Options{RequestTimeout: time.Minute, Binds: moduleBinds(pkg)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,5 +259,37 @@ func TestDiscoverWithoutNode(t *testing.T) {
 	_, err := Discover(context.Background(), pkg, Options{})
 	if !errors.Is(err, sandbox.ErrNotFound) {
 		t.Fatalf("err = %v, want one wrapping sandbox.ErrNotFound", err)
+	}
+}
+
+// TestSessionEntry runs the server through a wrapping module, as a host
+// does: a wrapper that imports the server serves it, and one that throws
+// stops the session, which proves the wrapper, not mcp-tool/index.mjs
+// directly, is what node started.
+func TestSessionEntry(t *testing.T) {
+	t.Parallel()
+	pkg := serverPackage(t, "good")
+	if err := os.WriteFile(filepath.Join(pkg, "host.mjs"), []byte("await import(\"./mcp-tool/index.mjs\");\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(pkg, "broken.mjs"), []byte("throw new Error('wrapper ran');\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Start(context.Background(), pkg, Options{RequestTimeout: time.Minute, Entry: "host.mjs", Binds: moduleBinds(pkg)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Down() {
+		t.Fatalf("the server behind the wrapper did not initialize: %v", s.Diagnostics().Sorted())
+	}
+	s.Close()
+
+	s, err = Start(context.Background(), pkg, Options{RequestTimeout: time.Minute, Entry: "broken.mjs", Binds: moduleBinds(pkg)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if !s.Down() {
+		t.Fatal("a session whose entry throws initialized: the entry was not run")
 	}
 }

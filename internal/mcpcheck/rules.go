@@ -14,6 +14,10 @@ var (
 		"the MCP server did not answer a request within the time limit")
 	RuleStdoutNoise = diag.Register("MCP_STDOUT_NOT_JSONRPC", diag.Error,
 		"the MCP server wrote a stdout line that is not a JSON-RPC message")
+	RuleUnsolicited = diag.Register("MCP_UNSOLICITED_RESPONSE", diag.Error,
+		"the MCP server sent a response to a request the client never sent; it was discarded")
+	RuleDiscoveryTimeout = diag.Register("MCP_DISCOVERY_TIMEOUT", diag.Error,
+		"discovery (initialize and every tools/list page) did not finish within its overall time limit")
 	RuleInitialize = diag.Register("MCP_INITIALIZE_FAILED", diag.Error,
 		"the MCP server answered initialize with an error or a malformed result")
 	RuleProtocolVersion = diag.Register("MCP_PROTOCOL_VERSION", diag.Error,

@@ -84,10 +84,11 @@ var errNoAnswer = errors.New("no answer")
 // node is not installed (it wraps sandbox.ErrNotFound), the server cannot be
 // started, or ctx ended.
 func Start(ctx context.Context, dir string, opts Options) (*Session, error) {
-	proc, err := sandbox.Start([]string{"node", ServerFile}, sandbox.Options{
+	proc, err := sandbox.Start([]string{"node", opts.entry()}, sandbox.Options{
 		Dir:     dir,
 		Env:     opts.Env,
 		Network: opts.Network,
+		Binds:   opts.Binds,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("starting the MCP server: %w", err)
@@ -101,7 +102,7 @@ func Start(ctx context.Context, dir string, opts Options) (*Session, error) {
 	})
 	transport := &mcp.IOTransport{Reader: reader, Writer: s.wire.clientWriter(proc.Stdin)}
 	want := opts.protocolVersion()
-	_, err = s.request(ctx, "initialize", func(ctx context.Context) error {
+	initResp, err := s.request(ctx, "initialize", func(ctx context.Context) error {
 		cs, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: want})
 		s.cs = cs
 		return err
@@ -115,7 +116,7 @@ func Start(ctx context.Context, dir string, opts Options) (*Session, error) {
 		// the SDK refused: say what was wrong with it.
 		s.down = true
 		if !errors.Is(err, errNoAnswer) {
-			if ds := s.initializeFailure(want); len(ds) > 0 {
+			if ds := initializeFailure(want, initResp); len(ds) > 0 {
 				s.diags.Add(ds...)
 			} else {
 				s.reportExit("notifications/initialized", errors.New("initialize was answered, the session then broke"))
@@ -133,8 +134,7 @@ func Start(ctx context.Context, dir string, opts Options) (*Session, error) {
 
 // initializeFailure explains an initialize answer the SDK did not accept.
 // It returns nothing when the answer itself was fine.
-func (s *Session) initializeFailure(want string) []diag.Diagnostic {
-	resp := s.wire.response("initialize")
+func initializeFailure(want string, resp *jsonrpc.Response) []diag.Diagnostic {
 	if resp == nil {
 		return []diag.Diagnostic{RuleInitialize.New(ServerFile, "initialize got no usable answer")}
 	}
@@ -171,7 +171,7 @@ func (s *Session) request(ctx context.Context, method string, call func(context.
 	defer cancel()
 	err := call(rctx)
 	if id, sent := s.wire.lastRequest(method); sent && id != before {
-		if resp := s.wire.answer(id); resp != nil {
+		if resp := s.wire.take(id); resp != nil {
 			// Answered. The SDK may still have refused the answer (a result
 			// it cannot decode): the caller judges the raw answer.
 			return resp, nil

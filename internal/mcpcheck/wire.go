@@ -18,9 +18,15 @@ import (
 // reported. It matches the Go SDK's own frame limit.
 const maxLine = 16 << 20
 
-// maxNoiseFindings bounds how many stray stdout lines are reported one by
-// one; the rest are counted in one last finding.
+// maxNoiseFindings bounds how many stray stdout lines (and unsolicited
+// responses) are reported one by one; the rest are counted in one last
+// finding.
 const maxNoiseFindings = 5
+
+// maxTranscript bounds the bytes a session writes to its transcript; a
+// server that floods its stdout does not make the transcript grow beyond
+// it.
+const maxTranscript = 64 << 20
 
 // TranscriptLine is one line of a transcript: a JSON-RPC message as it
 // crossed the wire, or a stdout line of the server that was not one.
@@ -29,23 +35,32 @@ type TranscriptLine struct {
 	From    string          `json:"from"` // "client" or "server"
 	Message json.RawMessage `json:"message,omitempty"`
 	Stdout  string          `json:"stdout,omitempty"`
+	// Truncated marks the last line of a transcript that reached its size
+	// limit: what followed was not recorded.
+	Truncated bool `json:"truncated,omitempty"`
 }
 
-// wire sits between the SDK client and the server's pipes. It keeps every
-// response by request ID, so that checks can read the exact bytes the server
-// sent, and records stray stdout lines as findings.
+// wire sits between the SDK client and the server's pipes. It keeps the
+// response to each request the client sent until the request has taken it,
+// so that checks can read the exact bytes the server sent; records stray
+// stdout lines as findings; and discards, as findings, responses to
+// requests the client never sent, so that a server cannot make it hold
+// more than the answers it is waiting for.
 type wire struct {
 	label string
 
-	mu         sync.Mutex
-	transcript io.Writer
-	writeErr   error                            // first transcript write error
-	lastID     map[string]jsonrpc.ID            // method -> ID of the last request sent
-	responses  map[jsonrpc.ID]*jsonrpc.Response // request ID -> its response
-	answered   bool                             // a response has been seen (initialize is answered first)
-	lines      int                              // non-blank stdout lines so far
-	noise      []diag.Diagnostic
-	noiseLines int
+	mu          sync.Mutex
+	transcript  io.Writer
+	recorded    int64                            // bytes written to the transcript
+	writeErr    error                            // first transcript write error
+	lastID      map[string]jsonrpc.ID            // method -> ID of the last request sent
+	pending     map[jsonrpc.ID]bool              // requests sent and not answered
+	responses   map[jsonrpc.ID]*jsonrpc.Response // request ID -> its response, until taken
+	answered    bool                             // a response has been seen (initialize is answered first)
+	lines       int                              // non-blank stdout lines so far
+	noise       []diag.Diagnostic
+	noiseLines  int
+	unsolicited int // responses to no request
 }
 
 func newWire(label string, transcript io.Writer) *wire {
@@ -53,18 +68,25 @@ func newWire(label string, transcript io.Writer) *wire {
 		label:      label,
 		transcript: transcript,
 		lastID:     map[string]jsonrpc.ID{},
+		pending:    map[jsonrpc.ID]bool{},
 		responses:  map[jsonrpc.ID]*jsonrpc.Response{},
 	}
 }
 
-// record appends one line to the transcript. The caller holds w.mu.
+// record appends one line to the transcript, up to maxTranscript bytes.
+// The caller holds w.mu.
 func (w *wire) record(l TranscriptLine) {
-	if w.transcript == nil || w.writeErr != nil {
+	if w.transcript == nil || w.writeErr != nil || w.recorded > maxTranscript {
 		return
 	}
 	l.Session = w.label
 	b, err := json.Marshal(l)
+	if err == nil && w.recorded+int64(len(b)) > maxTranscript {
+		b, err = json.Marshal(TranscriptLine{Session: w.label, From: l.From, Truncated: true})
+		w.recorded = maxTranscript
+	}
 	if err == nil {
+		w.recorded += int64(len(b)) + 1
 		_, err = w.transcript.Write(append(b, '\n'))
 	}
 	if err != nil {
@@ -80,21 +102,14 @@ func (w *wire) lastRequest(method string) (jsonrpc.ID, bool) {
 	return id, ok
 }
 
-// answer returns the server's answer to the request with the given ID, or
-// nil when none arrived.
-func (w *wire) answer(id jsonrpc.ID) *jsonrpc.Response {
+// take returns the server's answer to the request with the given ID, or
+// nil when none arrived, and forgets it.
+func (w *wire) take(id jsonrpc.ID) *jsonrpc.Response {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.responses[id]
-}
-
-// response returns the server's answer to the last request of method sent.
-func (w *wire) response(method string) *jsonrpc.Response {
-	id, ok := w.lastRequest(method)
-	if !ok {
-		return nil
-	}
-	return w.answer(id)
+	resp := w.responses[id]
+	delete(w.responses, id)
+	return resp
 }
 
 // err returns the first error met writing the transcript.
@@ -111,6 +126,10 @@ func (w *wire) findings() []diag.Diagnostic {
 	ds := append([]diag.Diagnostic(nil), w.noise...)
 	if extra := w.noiseLines - len(w.noise); extra > 0 {
 		ds = append(ds, RuleStdoutNoise.New(ServerFile, "%d more stdout lines are not JSON-RPC messages", extra))
+	}
+	if w.unsolicited > 0 {
+		ds = append(ds, RuleUnsolicited.New(ServerFile,
+			"the server sent %s to requests the client never sent (or had already been answered); they were discarded", plural(w.unsolicited, "response")))
 	}
 	return ds
 }
@@ -133,6 +152,7 @@ func (t *tap) Write(p []byte) (int, error) {
 		t.mu.Lock()
 		if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
 			t.lastID[req.Method] = req.ID
+			t.pending[req.ID] = true
 		}
 		t.record(TranscriptLine{From: "client", Message: bytes.Clone(line)})
 		t.mu.Unlock()
@@ -191,11 +211,16 @@ func (w *wire) classify(line []byte, tooLong bool) bool {
 	w.lines++
 	if !tooLong {
 		if msg, err := jsonrpc.DecodeMessage(line); err == nil {
+			w.record(TranscriptLine{From: "server", Message: bytes.Clone(line)})
 			if resp, ok := msg.(*jsonrpc.Response); ok {
+				if !w.pending[resp.ID] {
+					w.unsolicited++
+					return false
+				}
+				delete(w.pending, resp.ID)
 				w.responses[resp.ID] = resp
 				w.answered = true
 			}
-			w.record(TranscriptLine{From: "server", Message: bytes.Clone(line)})
 			return true
 		}
 	}
@@ -238,4 +263,11 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "…"
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -1,6 +1,7 @@
 package pkgdir
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -8,22 +9,42 @@ import (
 	"path/filepath"
 )
 
+// MaxCopyBytes bounds the disk space a detached copy may take unless
+// CopyOptions say otherwise.
+const MaxCopyBytes = 1 << 30
+
+// ErrCopyTooLarge reports a package whose copy would take more than the
+// limit.
+var ErrCopyTooLarge = errors.New("the package is larger than a detached copy may be")
+
 // CopyOptions control CopyTo.
 type CopyOptions struct {
 	// NodeModules copies the package's own node_modules too.
 	NodeModules bool
+	// MaxBytes bounds the disk space the copy takes: the bytes its files
+	// occupy, so that a sparse file counts only its data. 0 means
+	// MaxCopyBytes.
+	MaxBytes int64
 }
 
 // CopyTo copies the package into dst, which must not exist yet or be empty,
 // so that it can run detached from where it was generated. Regular files
-// keep their permission bits; symbolic links that stay inside the package
-// are recreated as they are; a link that escapes the package (including one
-// inside node_modules) stops the copy with an error, because the copy would
-// otherwise reach outside itself.
+// keep their permission bits and their holes (a sparse file stays sparse;
+// where the file system can share extents, they are shared); symbolic links
+// that stay inside the package are recreated as they are; a link that
+// escapes the package (including one inside node_modules) stops the copy
+// with an error, because the copy would otherwise reach outside itself. A
+// package that would take more than the limit stops the copy with
+// ErrCopyTooLarge.
 func (p *Package) CopyTo(dst string, opts CopyOptions) error {
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		return fmt.Errorf("copying package: %w", err)
 	}
+	limit := opts.MaxBytes
+	if limit <= 0 {
+		limit = MaxCopyBytes
+	}
+	budget := limit
 	return filepath.WalkDir(p.abs, func(full string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("copying package: %w", err)
@@ -64,6 +85,13 @@ func (p *Package) CopyTo(dst string, opts CopyOptions) error {
 			}
 			return os.Symlink(link, target)
 		case t.IsRegular():
+			info, err := d.Info()
+			if err != nil {
+				return fmt.Errorf("copying %s: %w", rel, err)
+			}
+			if budget -= allocated(info); budget < 0 {
+				return fmt.Errorf("copying %s: %w (%d bytes)", rel, ErrCopyTooLarge, limit)
+			}
 			return copyFile(full, target)
 		}
 		return nil
@@ -71,7 +99,7 @@ func (p *Package) CopyTo(dst string, opts CopyOptions) error {
 }
 
 func copyFile(src, dst string) error {
-	in, err := os.Open(src)
+	in, err := os.OpenFile(src, os.O_RDONLY|oNoFollow, 0)
 	if err != nil {
 		return fmt.Errorf("copying %s: %w", src, err)
 	}
@@ -80,15 +108,24 @@ func copyFile(src, dst string) error {
 	if err != nil {
 		return fmt.Errorf("copying %s: %w", src, err)
 	}
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fi.Mode().Perm())
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("copying %s: %w (replaced while being copied)", src, ErrNotRegular)
+	}
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, fi.Mode().Perm())
 	if err != nil {
 		return fmt.Errorf("copying to %s: %w", dst, err)
 	}
-	if _, err := io.Copy(out, in); err != nil {
+	if err := copyData(out, in, fi.Size()); err != nil {
 		out.Close()
 		return fmt.Errorf("copying to %s: %w", dst, err)
 	}
 	return out.Close()
+}
+
+// copyPlain copies size bytes of in to out, holes included.
+func copyPlain(out, in *os.File, size int64) error {
+	_, err := io.Copy(out, io.LimitReader(in, size))
+	return err
 }
 
 // IsEmptyDir reports whether dir exists and holds no entries. A missing

@@ -11,7 +11,6 @@ package pkgdir
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -245,34 +244,16 @@ func matchPath(pat, name []string) bool {
 }
 
 // ReadFile reads a regular file of the package. It refuses paths outside the
-// package, symbolic links and files larger than MaxFileSize.
+// package, symbolic links, FIFOs and devices (without blocking on them), and
+// files larger than MaxFileSize.
 func (p *Package) ReadFile(rel string) ([]byte, error) {
 	clean := path.Clean(rel)
 	if !fs.ValidPath(clean) {
 		return nil, fmt.Errorf("%s: not a path inside the package", rel)
 	}
-	full := filepath.Join(p.abs, filepath.FromSlash(clean))
-	fi, err := os.Lstat(full)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", rel, unwrapPath(err))
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", rel)
-	}
-	if fi.Size() > MaxFileSize {
-		return nil, fmt.Errorf("%s: %d bytes is more than the %d code2skill reads", rel, fi.Size(), MaxFileSize)
-	}
-	f, err := os.Open(full)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", rel, unwrapPath(err))
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	b, err := ReadFile(filepath.Join(p.abs, filepath.FromSlash(clean)), MaxFileSize)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", rel, err)
-	}
-	if len(b) > MaxFileSize {
-		return nil, fmt.Errorf("%s: grew past %d bytes while being read", rel, MaxFileSize)
 	}
 	return b, nil
 }

@@ -41,13 +41,4 @@ func DetectProfile(dir string) Profile {
 }
 
 // readSmall reads a regular file (not a symlink) of at most MaxFileSize bytes.
-func readSmall(path string) ([]byte, error) {
-	fi, err := os.Lstat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() || fi.Size() > MaxFileSize {
-		return nil, os.ErrInvalid
-	}
-	return os.ReadFile(path)
-}
+func readSmall(path string) ([]byte, error) { return ReadFile(path, MaxFileSize) }

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/code2skill/code2skill/assets"
+	"github.com/code2skill/code2skill/examples"
+	"github.com/code2skill/code2skill/internal/pkgdir"
 	"github.com/code2skill/code2skill/internal/testnode"
 )
 
@@ -91,7 +93,7 @@ func benchPackage(b *testing.B) (string, Options) {
 	writeJSON("mcp-tool/schema-contract.json", map[string]any{"schemaVersion": "vNext", "capabilities": capabilities})
 	write("mcp-tool/index.mjs", []byte(adapter.String()))
 	write("function-core/index.mjs", []byte(benchFunctions+functions.String()))
-	write("mcp-tool/runtime.mjs", testnode.MCPRuntime(b, assets.RuntimeEntry.Bytes()))
+	write(assets.MCPRuntime.Name(), assets.MCPRuntime.Bytes())
 	write(assets.ErrorNormalizer.Name(), assets.ErrorNormalizer.Bytes())
 
 	cases := func(name string, v any) []string {
@@ -178,4 +180,65 @@ func BenchmarkProbe(b *testing.B) {
 		procs += r.NodeProcesses
 	}
 	b.ReportMetric(float64(procs)/float64(b.N), "node-procs/op")
+}
+
+// examplePackage returns the bundled example as after "npm ci": the
+// repository's pinned node_modules linked in.
+func examplePackage(b *testing.B) string {
+	b.Helper()
+	testnode.Node(b)
+	dir := filepath.Join(b.TempDir(), "seed-library")
+	if err := os.CopyFS(dir, examples.SeedLibrary()); err != nil {
+		b.Fatal(err)
+	}
+	testnode.LinkInto(b, dir)
+	return dir
+}
+
+// BenchmarkProbeExample is "code2skill probe --offline" of the bundled
+// example, a core package with its own node_modules.
+func BenchmarkProbeExample(b *testing.B) {
+	pkg := examplePackage(b)
+	var r *Result
+	defer testnode.ReportCPU(b)()
+	for b.Loop() {
+		var err error
+		if r, err = Run(context.Background(), pkg, Options{Offline: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if r.Diagnostics.HasErrors() {
+		b.Fatalf("the example failed: %v", r.Diagnostics.Sorted())
+	}
+	b.ReportMetric(float64(r.NodeProcesses), "nodeProcesses/op")
+}
+
+// BenchmarkDetach compares the two ways of giving a detached core package
+// its dependencies: mounting node_modules into the copy (what the probe
+// does where the sandbox confines the file system) and copying it file by
+// file (what it did before).
+func BenchmarkDetach(b *testing.B) {
+	pkg := examplePackage(b)
+	p, _, err := pkgdir.Open(pkg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("mount", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			d, err := detach(p, b.TempDir(), true)
+			if err != nil {
+				b.Fatal(err)
+			}
+			d.remove()
+		}
+	})
+	b.Run("copy", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := p.CopyTo(filepath.Join(b.TempDir(), "copy"), pkgdir.CopyOptions{NodeModules: true}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
@@ -44,10 +45,16 @@ type Case struct {
 	// httpStatus to be ("expect": {"httpStatus": 404} or [404, 410]); nil
 	// means any 2xx for a --call and any error for an --error-call.
 	ExpectStatus []int
+	// Generated marks a dry-run case the probe made from the contract.
+	Generated bool
 }
 
-// where names the case in messages: "cases.json" or "cases.json[2]".
+// where names the case in messages: "cases.json[2]", or "generated case"
+// for one the probe made.
 func (c *Case) where() string {
+	if c.Generated {
+		return "generated case"
+	}
 	return fmt.Sprintf("%s[%d]", c.File, c.Index)
 }
 
@@ -60,6 +67,8 @@ type UsageError struct {
 
 func (e *UsageError) Error() string { return e.Msg }
 
+func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
 func usagef(format string, args ...any) error {
 	return &UsageError{Msg: fmt.Sprintf(format, args...)}
 }
@@ -68,7 +77,17 @@ func usagef(format string, args ...any) error {
 // or an array of them, "expect" optional. Any problem is a *UsageError
 // naming the file and index.
 func readCases(kind Kind, file string) ([]*Case, error) {
-	data, err := pkgdir.ReadFile(file, maxCaseFile)
+	// The user named the file: a symbolic link to it is followed, but
+	// only a regular file is read (a FIFO or a device could block or never
+	// end), and at most maxCaseFile bytes of it.
+	real, err := filepath.EvalSymlinks(file)
+	if err != nil {
+		return nil, usagef("%s %s: %v", kind.flag(), file, unwrapPath(err))
+	}
+	data, err := pkgdir.ReadFile(real, maxCaseFile)
+	if errors.Is(err, pkgdir.ErrTooLarge) {
+		return nil, usagef("%s %s: more than a case file may hold (%d bytes)", kind.flag(), file, maxCaseFile)
+	}
 	if err != nil {
 		return nil, usagef("%s %s: %v", kind.flag(), file, err)
 	}

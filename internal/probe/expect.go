@@ -50,6 +50,7 @@ type expectedTool struct {
 	errors      errorContract
 	policy      canonjson.Value
 	summary     canonjson.Value
+	rules       *canonjson.Object // conditionalRules; nil when none
 	write       bool
 }
 
@@ -292,6 +293,7 @@ func (rd *docReader) tool(c *canonjson.Object, at string) *expectedTool {
 		}
 	}
 	t.policy, t.summary = field(c, "operationPolicy"), field(c, "operationSummary")
+	t.rules = conditionalRules(c)
 	policy, ok := t.policy.(*canonjson.Object)
 	if !ok {
 		rd.report(file, at+"/operationPolicy", "tool %q: want an object, found %s", name, canonjson.TypeName(t.policy))

@@ -32,7 +32,7 @@ func TestInspectorAgrees(t *testing.T) {
 	inspect := func(args ...string) canonjson.Value {
 		t.Helper()
 		argv := append([]string{"node", inspector, "--cli", "node", "mcp-tool/index.mjs"}, args...)
-		res, err := sandbox.Run(context.Background(), argv, sandbox.Options{Dir: pkg, Timeout: time.Minute})
+		res, err := sandbox.Run(context.Background(), argv, sandbox.Options{Dir: pkg, Timeout: time.Minute, Binds: testnode.Binds(t)})
 		if err != nil {
 			t.Fatal(err)
 		}

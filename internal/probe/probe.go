@@ -70,7 +70,6 @@ package probe
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -150,7 +149,8 @@ type Result struct {
 	// NetworkAllowed is true when business calls could reach the network
 	// (Options.AllowNetwork).
 	NetworkAllowed bool
-	Isolation      sandbox.Isolation
+	// Isolation is the weakest isolation any session's server got.
+	Isolation sandbox.Isolation
 	// UnknownToolAnswer is AnswerProtocolError, AnswerToolError or "" when
 	// the server did not reject the unknown tool (or was not asked).
 	UnknownToolAnswer string
@@ -160,6 +160,10 @@ type Result struct {
 	// NodeProcesses counts the server processes started.
 	NodeProcesses int
 	Diagnostics   *diag.List
+
+	// GeneratedDryRunCases names the write tools whose dry-run case the
+	// probe generated, for want of a --dry-run-call.
+	GeneratedDryRunCases []string
 }
 
 // Checks counts the checks of each kind that ran.
@@ -230,25 +234,28 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 		if err := checkCases(exp, cases); err != nil {
 			return nil, err
 		}
+		generated, ds := generateDryRunCases(exp, cases)
+		r.Diagnostics.Add(ds...)
+		for _, c := range generated {
+			r.GeneratedDryRunCases = append(r.GeneratedDryRunCases, c.Name)
+		}
+		cases = append(cases, generated...)
 		r.Diagnostics.Add(coverage(exp, cases, opts.Offline)...)
 	}
 
-	tmp, err := os.MkdirTemp(opts.TempDir, "code2skill-probe-")
+	r.Diagnostics.Add(importsOutside(pkg)...)
+	d, err := detach(pkg, opts.TempDir, !strict)
 	if err != nil {
-		return nil, fmt.Errorf("making the detached copy: %w", err)
+		return nil, err
 	}
-	defer os.RemoveAll(tmp)
-	detached := filepath.Join(tmp, filepath.Base(pkg.Dir()))
-	if err := pkg.CopyTo(detached, pkgdir.CopyOptions{NodeModules: !strict}); err != nil {
-		return nil, fmt.Errorf("making the detached copy: %w", err)
-	}
+	defer d.remove()
 	r.DetachedCopy = true
-	if above := reachableModules(detached); above != "" {
+	if above := reachableModules(d.dir); above != "" {
 		r.Diagnostics.Add(RuleReachableModules.New("",
 			"node resolves packages from %s, above the detached copy; the copy is not fully detached", above))
 	}
 
-	p := &prober{opts: opts, exp: exp, dir: detached, result: r, cases: cases}
+	p := &prober{opts: opts, exp: exp, dir: d.dir, binds: d.binds, result: r, cases: cases}
 	p.initTable()
 	if err := p.run(ctx); err != nil {
 		return nil, err
@@ -256,6 +263,7 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 	if opts.Offline {
 		r.Diagnostics.Add(RuleOffline.New("", "business calls were not run (--offline); runtime verification is still required"))
 	}
+	r.Diagnostics.Add(sandbox.Findings(r.Isolation)...)
 	return r, nil
 }
 
@@ -356,5 +364,6 @@ func (p *prober) serverOptions(label string, env []string, network sandbox.Netwo
 		Transcript:      p.opts.Transcript,
 		Label:           label,
 		Network:         network,
+		Binds:           p.binds,
 	}
 }

@@ -33,7 +33,7 @@ func strictPackage(t *testing.T, overrides map[string]string) string {
 		t.Fatal(err)
 	}
 	files := map[string][]byte{
-		"mcp-tool/runtime.mjs":        testnode.MCPRuntime(t, assets.RuntimeEntry.Bytes()),
+		assets.MCPRuntime.Name():      assets.MCPRuntime.Bytes(),
 		assets.ErrorNormalizer.Name(): assets.ErrorNormalizer.Bytes(),
 	}
 	for name, content := range overrides {

@@ -8,30 +8,35 @@ import (
 	"text/tabwriter"
 
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/sandbox"
 )
 
 // Summary is the JSON summary of a probe report. Its keys are part of the
 // report format.
 type Summary struct {
 	diag.Counts
-	Profile           string        `json:"profile"`
-	ProtocolVersion   string        `json:"protocolVersion"`
-	DetachedCopy      bool          `json:"detachedCopy"`
-	Offline           bool          `json:"offline"`
-	NetworkDenied     bool          `json:"networkDenied"`
-	NetworkAllowed    bool          `json:"businessNetworkAllowed"`
-	Isolation         string        `json:"isolation"`
-	UnknownToolAnswer string        `json:"unknownToolAnswer"`
-	NodeProcesses     int           `json:"nodeProcesses"`
-	Checks            Checks        `json:"checks"`
-	Tools             []*ToolStatus `json:"tools"`
-	Calls             []*CallStatus `json:"calls"`
+	Profile         string `json:"profile"`
+	ProtocolVersion string `json:"protocolVersion"`
+	DetachedCopy    bool   `json:"detachedCopy"`
+	Offline         bool   `json:"offline"`
+	NetworkDenied   bool   `json:"networkDenied"`
+	NetworkAllowed  bool   `json:"businessNetworkAllowed"`
+	// Isolation is absent when no server ran.
+	Isolation         *sandbox.Isolation `json:"isolation,omitempty"`
+	UnknownToolAnswer string             `json:"unknownToolAnswer"`
+	NodeProcesses     int                `json:"nodeProcesses"`
+	Checks            Checks             `json:"checks"`
+	Tools             []*ToolStatus      `json:"tools"`
+	Calls             []*CallStatus      `json:"calls"`
 	// BusinessCallsNotRun lists the tools no --call proved: all of them
 	// offline, those without a --call otherwise.
 	BusinessCallsNotRun []string `json:"businessCallsNotRun,omitempty"`
 	// RuntimeVerificationRequired is false only when business calls were
 	// made and every one of them passed.
 	RuntimeVerificationRequired bool `json:"runtimeVerificationRequired"`
+	// GeneratedDryRunCases names the write tools whose dry-run case was
+	// generated from the contract rather than given.
+	GeneratedDryRunCases []string `json:"generatedDryRunCases"`
 	// Message is the text report's summary line, without the package.
 	Message string `json:"message"`
 }
@@ -46,7 +51,6 @@ func (r *Result) Summary() *Summary {
 		Offline:           r.Offline,
 		NetworkDenied:     r.Isolation.NetworkDenied,
 		NetworkAllowed:    r.NetworkAllowed,
-		Isolation:         r.Isolation.Detail,
 		UnknownToolAnswer: r.UnknownToolAnswer,
 		NodeProcesses:     r.NodeProcesses,
 		Checks:            r.Checks,
@@ -55,6 +59,11 @@ func (r *Result) Summary() *Summary {
 	if s.Tools == nil {
 		s.Tools = []*ToolStatus{}
 	}
+	if r.Isolation.Level != "" {
+		iso := r.Isolation
+		s.Isolation = &iso
+	}
+	s.GeneratedDryRunCases = append([]string{}, r.GeneratedDryRunCases...)
 	s.Calls = r.Calls
 	if s.Calls == nil {
 		s.Calls = []*CallStatus{}
@@ -86,7 +95,10 @@ func (r *Result) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "TOOL\tDISCOVERY\tSUCCESS\tERROR\tDRY-RUN")
 	for _, t := range r.Tools {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.Name, cell(t.Discovery), cell(t.Success), cell(t.Error), cell(t.DryRun))
+		// A tool name comes from the server: escape it, and its tabs,
+		// which would break the table.
+		name := strings.ReplaceAll(diag.Escape(t.Name), "\t", `\t`)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", name, cell(t.Discovery), cell(t.Success), cell(t.Error), cell(t.DryRun))
 	}
 	if len(r.Calls) > 0 {
 		fmt.Fprintln(tw, "\nCALL\tTOOL\tKIND\tHTTP\tRESULT")
@@ -142,6 +154,9 @@ func (r *Result) Message() string {
 			parts = append(parts, fmt.Sprintf("%d/%d %s", k.count.Passed, n, k.name))
 		}
 	}
+	if n := len(r.GeneratedDryRunCases); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d dry-run case(s) generated from the contract (%s)", n, strings.Join(r.GeneratedDryRunCases, ", ")))
+	}
 	switch r.UnknownToolAnswer {
 	case AnswerProtocolError:
 		parts = append(parts, "unknown tool rejected with a JSON-RPC error")
@@ -150,6 +165,9 @@ func (r *Result) Message() string {
 	}
 	if verdict != "failed" && r.RuntimeVerificationRequired() && r.NodeProcesses > 0 {
 		parts = append(parts, "runtime verification still required")
+	}
+	if r.Isolation.Level != "" {
+		parts = append(parts, r.Isolation.Summary())
 	}
 	sep := "; " // the verdict is a clause of its own
 	if verdict == "passed" || verdict == "failed" {

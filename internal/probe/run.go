@@ -21,7 +21,8 @@ const (
 type prober struct {
 	opts   Options
 	exp    *expectations
-	dir    string // the detached copy
+	dir    string         // the detached copy
+	binds  []sandbox.Bind // what its server sees besides it
 	result *Result
 	cases  []*Case
 	rows   []*ToolStatus
@@ -102,8 +103,8 @@ func (p *prober) start(ctx context.Context, label string, env []string, network 
 		return nil, err
 	}
 	p.result.NodeProcesses++
+	p.result.Isolation = sandbox.Weakest(p.result.Isolation, s.Isolation())
 	if p.result.NodeProcesses == 1 {
-		p.result.Isolation = s.Isolation()
 		p.result.ProtocolVersion = s.ProtocolVersion()
 	}
 	return s, nil

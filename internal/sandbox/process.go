@@ -21,12 +21,9 @@ type Process struct {
 	// it when done; Close leaves it open.
 	Stdout io.ReadCloser
 
-	cmd       *exec.Cmd
+	child     *child
 	home      *home
 	stderr    *tailBuffer
-	isolation Isolation
-	exited    chan struct{}
-	waitErr   error
 	closeOnce sync.Once
 	forced    bool
 }
@@ -35,32 +32,21 @@ type Process struct {
 // call Close. Options.Timeout is not applied to a Process: callers set a
 // deadline per request and Close stops the child.
 func Start(argv []string, opts Options) (*Process, error) {
-	if len(argv) == 0 {
-		return nil, errors.New("sandbox: empty command")
-	}
-	path, err := LookPath(argv[0])
+	w, err := prepare(argv, opts)
 	if err != nil {
 		return nil, err
 	}
-	h, err := newHome()
-	if err != nil {
-		return nil, err
-	}
-	p := &Process{home: h, stderr: newTailBuffer(opts.outputLimit()), exited: make(chan struct{})}
-	env := environ(h, opts.Env)
+	p := &Process{home: w.home, stderr: newTailBuffer(opts.outputLimit())}
 	var stdin io.WriteCloser
 	// Stdout is a plain pipe rather than cmd.StdoutPipe: exec closes the
 	// read end of StdoutPipe as soon as the child exits, which loses what it
 	// wrote last. Each start attempt gets fresh pipes; the parent's copies
 	// of the write ends are closed once the child holds its own.
 	var readEnds, writeEnds []*os.File
+	var pipeErr error
 	mk := func() *exec.Cmd {
-		cmd := exec.Command(path, argv[1:]...)
-		cmd.Args[0] = argv[0]
-		cmd.Dir = opts.Dir
-		cmd.Env = env
-		cmd.Stderr = p.stderr
-		cmd.WaitDelay = pipeGrace
+		cmd := &exec.Cmd{Stderr: p.stderr, WaitDelay: pipeGrace}
+		var err error
 		stdin, err = cmd.StdinPipe()
 		if err == nil {
 			var r, w *os.File
@@ -69,42 +55,39 @@ func Start(argv []string, opts Options) (*Process, error) {
 				cmd.Stdout = w
 			}
 		}
+		pipeErr = errors.Join(pipeErr, err)
 		return cmd
 	}
-	cmd, iso, startErr := startIsolated(mk, opts.Network)
+	c, startErr := startChild(w, mk)
 	for _, w := range writeEnds {
 		w.Close()
 	}
-	if err != nil || startErr != nil {
+	if pipeErr != nil || startErr != nil {
 		for _, r := range readEnds {
 			r.Close()
 		}
-		h.remove()
-		return nil, fmt.Errorf("starting %s: %w", argv[0], errors.Join(err, startErr))
+		w.home.remove()
+		return nil, fmt.Errorf("starting %s: %w", argv[0], errors.Join(pipeErr, startErr))
 	}
 	for _, r := range readEnds[:len(readEnds)-1] {
 		r.Close()
 	}
-	p.cmd, p.isolation, p.Stdin, p.Stdout = cmd, iso, stdin, readEnds[len(readEnds)-1]
-	go func() {
-		p.waitErr = cmd.Wait()
-		close(p.exited)
-	}()
+	p.child, p.Stdin, p.Stdout = c, stdin, readEnds[len(readEnds)-1]
 	return p, nil
 }
 
 // Isolation reports the isolation the child got.
-func (p *Process) Isolation() Isolation { return p.isolation }
+func (p *Process) Isolation() Isolation { return p.child.iso }
 
 // Exited is closed once the child has exited.
-func (p *Process) Exited() <-chan struct{} { return p.exited }
+func (p *Process) Exited() <-chan struct{} { return p.child.exited }
 
 // Stderr returns the last bytes the child wrote to stderr.
 func (p *Process) Stderr() []byte { return p.stderr.Bytes() }
 
 // ExitCode returns the child's exit code once it has exited: -1 when it was
 // killed by a signal. It must not be called before Exited is closed.
-func (p *Process) ExitCode() int { return exitCode(p.waitErr) }
+func (p *Process) ExitCode() int { return p.child.exitCode() }
 
 // Forced reports whether Close had to signal the child to stop it.
 func (p *Process) Forced() bool { return p.forced }
@@ -114,7 +97,7 @@ func (p *Process) Forced() bool { return p.forced }
 // child process, waiting for the server to exit, or sending SIGTERM if the
 // server does not exit within a reasonable time, and SIGKILL if the server
 // does not exit within a reasonable time after SIGTERM." Each wait lasts at
-// most grace. Whatever is left of the process group is killed, and the
+// most grace. Whatever the child started is killed with it, and the
 // temporary HOME is removed. Stdout stays open for the caller to drain.
 // Close is idempotent.
 func (p *Process) Close(grace time.Duration) {
@@ -122,28 +105,27 @@ func (p *Process) Close(grace time.Duration) {
 		p.Stdin.Close()
 		if !p.waitFor(grace) {
 			p.forced = true
-			terminate(p.cmd)
+			p.child.terminate()
 			if !p.waitFor(grace) {
-				killGroup(p.cmd)
-				<-p.exited
+				p.child.kill()
 			}
 		}
-		killGroup(p.cmd)
+		<-p.child.exited
 		p.home.remove()
 	})
 }
 
-// Kill stops the child at once.
+// Kill stops the child, and everything it started, at once.
 func (p *Process) Kill() {
 	p.forced = true
-	killGroup(p.cmd)
+	p.child.kill()
 }
 
 func (p *Process) waitFor(d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
-	case <-p.exited:
+	case <-p.child.exited:
 		return true
 	case <-t.C:
 		return false
@@ -153,7 +135,7 @@ func (p *Process) waitFor(d time.Duration) bool {
 // Wait waits for the child to exit or ctx to end.
 func (p *Process) Wait(ctx context.Context) error {
 	select {
-	case <-p.exited:
+	case <-p.child.exited:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()

@@ -4,15 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"time"
 )
-
-// Isolation describes the isolation a child actually got.
-type Isolation struct {
-	NetworkDenied bool   // the child ran in a network namespace of its own
-	Detail        string // what was applied, or why network isolation was not possible
-}
 
 // Result is the outcome of Run.
 type Result struct {
@@ -29,70 +25,110 @@ type Result struct {
 const pipeGrace = time.Second
 
 // Run starts argv under the sandbox, waits for it (or its time limit), kills
-// whatever is left of its process group and returns its outcome. A non-zero
-// exit is not an error; an error means the child could not be run.
+// whatever it left behind and returns its outcome. A non-zero exit is not an
+// error; an error means the child could not be run.
 func Run(ctx context.Context, argv []string, opts Options) (*Result, error) {
-	if len(argv) == 0 {
-		return nil, errors.New("sandbox: empty command")
-	}
-	path, err := LookPath(argv[0])
+	w, err := prepare(argv, opts)
 	if err != nil {
 		return nil, err
 	}
-	h, err := newHome()
-	if err != nil {
-		return nil, err
-	}
-	defer h.remove()
+	defer w.home.remove()
 
 	ctx, cancel := context.WithTimeout(ctx, opts.timeout())
 	defer cancel()
 
 	stdout := newTailBuffer(opts.outputLimit())
 	stderr := newTailBuffer(opts.outputLimit())
-	env := environ(h, opts.Env)
 	mk := func() *exec.Cmd {
-		cmd := exec.Command(path, argv[1:]...)
-		cmd.Args[0] = argv[0]
-		cmd.Dir = opts.Dir
-		cmd.Env = env
-		cmd.Stdout = stdout
-		cmd.Stderr = stderr
-		// Grandchildren that outlive the child may hold the output pipes
-		// open; don't wait for them longer than this.
+		cmd := &exec.Cmd{Stdout: stdout, Stderr: stderr}
+		// Whatever escaped the child may hold the output pipes open; don't
+		// wait for it longer than this.
 		cmd.WaitDelay = pipeGrace
 		return cmd
 	}
 	began := time.Now()
-	cmd, iso, err := startIsolated(mk, opts.Network)
+	c, err := startChild(w, mk)
 	if err != nil {
-		return nil, fmt.Errorf("starting %s: %w", argv[0], err)
+		return nil, err
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-
-	res := &Result{Isolation: iso}
+	res := &Result{Isolation: c.iso}
 	select {
-	case err = <-done:
+	case <-c.exited:
 	case <-ctx.Done():
 		res.TimedOut = true
-		killGroup(cmd)
-		err = <-done
+		c.kill()
+		<-c.exited
 	}
-	// The tree may outlive its root (background children, grandchildren of
-	// node --test); nothing it started may survive the run.
-	killGroup(cmd)
 	res.Duration = time.Since(began)
 	res.Stdout, res.StdoutDropped = stdout.Bytes(), stdout.Dropped()
 	res.Stderr, res.StderrDropped = stderr.Bytes(), stderr.Dropped()
-	res.ExitCode = exitCode(err)
-	if err != nil && res.ExitCode == -1 && !res.TimedOut {
-		var exitErr *exec.ExitError
-		if !errors.As(err, &exitErr) {
-			return nil, fmt.Errorf("waiting for %s: %w", argv[0], err)
+	res.ExitCode = c.exitCode()
+	return res, nil
+}
+
+// what is the program a child runs.
+type what struct {
+	path string // absolute and symlink-free
+	argv []string
+	env  []string
+	dir  string // absolute and symlink-free
+	home *home
+	opts Options
+}
+
+// prepare resolves what Run and Start run: the program on PATH, the
+// working directory and the binds, all absolute and free of symbolic links
+// (a confined child sees them at those paths), and a fresh HOME.
+func prepare(argv []string, opts Options) (what, error) {
+	if len(argv) == 0 {
+		return what{}, errors.New("sandbox: empty command")
+	}
+	path, err := LookPath(argv[0])
+	if err != nil {
+		return what{}, err
+	}
+	if path, err = realPath(path); err != nil {
+		return what{}, fmt.Errorf("starting %s: %w", argv[0], err)
+	}
+	dir := opts.Dir
+	if dir == "" {
+		dir = "."
+	}
+	if dir, err = realPath(dir); err != nil {
+		return what{}, fmt.Errorf("starting %s: working directory: %w", argv[0], err)
+	}
+	opts.Binds = append([]Bind(nil), opts.Binds...)
+	for i, b := range opts.Binds {
+		src, err := realPath(b.Source)
+		if err != nil {
+			return what{}, fmt.Errorf("starting %s: %w", argv[0], err)
+		}
+		opts.Binds[i] = Bind{Source: src, Target: filepath.Clean(b.target()), Writable: b.Writable}
+		if !filepath.IsAbs(opts.Binds[i].Target) {
+			return what{}, fmt.Errorf("starting %s: bind target %q is not absolute", argv[0], b.Target)
 		}
 	}
-	return res, nil
+	h, err := newHome()
+	if err != nil {
+		return what{}, err
+	}
+	return what{path: path, argv: argv, env: environ(h, opts.Env), dir: dir, home: h, opts: opts}, nil
+}
+
+// realPath returns p absolute and with every symbolic link resolved.
+func realPath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	abs, err = filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return "", err
+	}
+	return abs, nil
 }
 
 func exitCode(err error) int {

@@ -4,11 +4,24 @@
 //   - an environment reduced to an allowlist (no credentials, tokens or
 //     NODE_OPTIONS), plus the variables the caller sets explicitly;
 //   - a fresh temporary HOME and TMPDIR, removed afterwards;
-//   - its own process group and, where the OS allows, new user, network and
-//     PID namespaces, so that it cannot reach the network and its whole
-//     process tree dies with it;
-//   - a time limit, after which the whole group is killed;
+//   - a supervisor: code2skill re-executes itself as a small supervisor
+//     that sets up the child's view of the system, starts the child, and
+//     kills every descendant when the child ends (it is their subreaper),
+//     however they detached;
+//   - where the OS allows, new user, mount, network, PID, IPC and UTS
+//     namespaces: the child sees only its working directory (read-only
+//     unless the caller says otherwise), the node installation and system
+//     libraries read-only, a private HOME and /tmp and a fresh /proc,
+//     has no network, and cannot see or signal any process but its own;
+//   - a time limit, after which everything it started is killed;
 //   - an output cap: only the last OutputLimit bytes of each stream are kept.
+//
+// code2skill itself is made non-dumpable before the first child starts, so
+// that no child can read its environment through /proc/<pid>/environ even
+// where namespaces are refused. Isolation reports the level reached
+// (LevelConfined, LevelPartial, LevelNone); the environment variable
+// CODE2SKILL_SANDBOX_LEVEL (confined, partial or none) caps the level tried,
+// so that the fallbacks can be exercised on a host that supports more.
 //
 // Run is for commands that run to completion (node --test, npm ci); Start is
 // for long-lived children spoken to over stdin/stdout (MCP servers).
@@ -50,6 +63,31 @@ type Options struct {
 	Timeout     time.Duration // whole-run limit for Run; 0 means DefaultTimeout
 	OutputLimit int           // bytes kept per stream; 0 means DefaultOutputLimit
 	Network     Network
+	// WritableDir lets a confined child write into Dir (npm ci installing
+	// node_modules). By default Dir is mounted read-only.
+	WritableDir bool
+	// Binds are further host paths a confined child sees. Without a mount
+	// namespace (Isolation.FileSystem false) the child sees the host's
+	// file system as it is, so a Bind whose Target does not already lead to
+	// its Source (a symbolic link) cannot be honoured and Start and Run
+	// refuse it with ErrBindUnavailable: callers check Available first.
+	Binds []Bind
+}
+
+// Bind makes the host path Source visible to a confined child at Target
+// (Source when empty), read-only unless Writable. Source is resolved
+// (symbolic links followed); Target is used as given, so that a child
+// finds a directory under the path a symbolic link gave it.
+type Bind struct {
+	Source, Target string
+	Writable       bool
+}
+
+func (b Bind) target() string {
+	if b.Target == "" {
+		return b.Source
+	}
+	return b.Target
 }
 
 func (o Options) timeout() time.Duration {
@@ -92,31 +130,43 @@ func LookPath(name string) (string, error) {
 	return p, nil
 }
 
-// home is a temporary HOME (with TMPDIR inside it) for one child.
-type home struct{ dir string }
+// home is the per-child temporary directory: HOME (with TMPDIR inside it)
+// and an empty directory on which a confined child's root is mounted.
+type home struct {
+	base string // the temporary directory holding both
+	dir  string // HOME
+	root string // mount point of a confined child's root file system
+}
 
 func newHome() (*home, error) {
-	dir, err := os.MkdirTemp("", "code2skill-home-")
+	base, err := os.MkdirTemp("", "code2skill-sandbox-")
+	if err == nil {
+		// The child sees these paths: make them symlink-free.
+		base, err = filepath.EvalSymlinks(base)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("creating temporary HOME: %w", err)
 	}
-	if err := os.Mkdir(filepath.Join(dir, "tmp"), 0o700); err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("creating temporary TMPDIR: %w", err)
+	h := &home{base: base, dir: filepath.Join(base, "home"), root: filepath.Join(base, "root")}
+	for _, d := range []string{h.dir, filepath.Join(h.dir, "tmp"), h.root} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			os.RemoveAll(base)
+			return nil, fmt.Errorf("creating temporary HOME: %w", err)
+		}
 	}
-	return &home{dir: dir}, nil
+	return h, nil
 }
 
 func (h *home) remove() {
 	// A child may have made files read-only; make them writable first so
 	// that nothing is left behind.
-	filepath.WalkDir(h.dir, func(p string, d os.DirEntry, err error) error {
+	filepath.WalkDir(h.base, func(p string, d os.DirEntry, err error) error {
 		if err == nil && d.IsDir() {
 			os.Chmod(p, 0o700)
 		}
 		return nil
 	})
-	os.RemoveAll(h.dir)
+	os.RemoveAll(h.base)
 }
 
 // environ builds the child's environment: the allowlist, a fresh HOME and

@@ -363,7 +363,7 @@ func TestGeneratedSkillsAreValid(t *testing.T) {
 				}
 			}
 			for _, sd := range skillDirs {
-				res, err := sandbox.Run(context.Background(), []string{validator, "validate", sd}, sandbox.Options{Dir: dir})
+				res, err := sandbox.Run(context.Background(), []string{validator, "validate", sd}, sandbox.Options{Dir: dir, Binds: testnode.Binds(t)})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/code2skill/code2skill/internal/atomicfile"
 )
@@ -21,8 +19,10 @@ var ErrNotEmpty = errors.New("directory is not empty")
 // dir exists and is empty, or is not empty and force is set, every file is
 // staged next to its target before the first rename (see
 // atomicfile.WriteAll); files init does not write are left as they are, and
-// on failure the directories Write created are removed again. Without force,
-// a non-empty dir is refused with ErrNotEmpty.
+// on failure the directories Write created are removed again. A symbolic
+// link among the paths init writes (a linked mcp-tool/, say) stops the
+// write before anything is written: what it leads to is not init's. Without
+// force, a non-empty dir is refused with ErrNotEmpty.
 func Write(dir string, files []atomicfile.File, force bool) error {
 	info, err := os.Stat(dir)
 	switch {
@@ -43,37 +43,9 @@ func Write(dir string, files []atomicfile.File, force bool) error {
 	return writeInto(dir, files)
 }
 
-// writeInto writes files into the existing directory dir, removing the
-// directories it created if writing fails.
+// writeInto writes files into the existing directory dir. atomicfile
+// stages every file first, never writes through a symbolic link, and
+// removes the directories it created if writing fails.
 func writeInto(dir string, files []atomicfile.File) error {
-	created := newDirs(dir, files)
-	if err := atomicfile.WriteAll(dir, files); err != nil {
-		for _, d := range created {
-			os.RemoveAll(d)
-		}
-		return err
-	}
-	return nil
-}
-
-// newDirs returns the outermost directories under dir that writing files
-// would create, in the order the files name them.
-func newDirs(dir string, files []atomicfile.File) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, f := range files {
-		parts := strings.Split(f.Path, "/")
-		p := dir
-		for _, part := range parts[:len(parts)-1] {
-			p = filepath.Join(p, part)
-			if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
-				if !seen[p] {
-					seen[p] = true
-					out = append(out, p)
-				}
-				break
-			}
-		}
-	}
-	return out
+	return atomicfile.WriteAll(dir, files)
 }

@@ -208,7 +208,7 @@ func TestExportPassesSkillsRef(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range skills {
-		res, err := sandbox.Run(context.Background(), []string{validator, "validate", filepath.Join(dir, s.Name)}, sandbox.Options{Dir: dir})
+		res, err := sandbox.Run(context.Background(), []string{validator, "validate", filepath.Join(dir, s.Name)}, sandbox.Options{Dir: dir, Binds: testnode.Binds(t)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -233,7 +233,8 @@ func TestExportInstallsWithSkillsCLI(t *testing.T) {
 	}
 	res, err := sandbox.Run(context.Background(),
 		[]string{cli, "add", export, "--agent", "claude-code", "--skill", "*", "--copy", "--yes"},
-		sandbox.Options{Dir: project, Env: []string{"DISABLE_TELEMETRY=1", "DO_NOT_TRACK=1", "CI=1"}, Timeout: time.Minute})
+		sandbox.Options{Dir: project, WritableDir: true, Binds: testnode.Binds(t, export),
+			Env: []string{"DISABLE_TELEMETRY=1", "DO_NOT_TRACK=1", "CI=1"}, Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

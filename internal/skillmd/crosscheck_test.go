@@ -103,7 +103,7 @@ func TestSkillsRefAgrees(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	res, err := sandbox.Run(ctx, append([]string{node, script}, dirs...), sandbox.Options{Dir: root, Timeout: time.Minute})
+	res, err := sandbox.Run(ctx, append([]string{node, script}, dirs...), sandbox.Options{Dir: root, Timeout: time.Minute, Binds: testnode.Binds(t, filepath.Dir(script))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,7 @@ func TestInstallName(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	res, err := sandbox.Run(ctx, []string{node, cli, "add", src, "--agent", "claude-code", "--yes"},
-		sandbox.Options{Dir: project, Env: []string{"DISABLE_TELEMETRY=1"}, Timeout: time.Minute})
+		sandbox.Options{Dir: project, WritableDir: true, Binds: testnode.Binds(t, src), Env: []string{"DISABLE_TELEMETRY=1"}, Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,11 +21,18 @@ import (
 
 // Reference returns one of the reference inputs (canonical-contract.json,
 // source-topology.json, host-profile.json, export-profile.json): a complete,
-// valid synthetic package that derives to the published views.
+// valid synthetic package that derives to the published views. For
+// capability-bundle.json, the input of a legacy package, it returns the
+// published bundle derived from those inputs, which internal/derive keeps
+// as a fixed expectation.
 func Reference(tb testing.TB, name string) []byte {
 	tb.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	data, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "testdata", "reference", name))
+	dir := filepath.Join(filepath.Dir(file), "..", "testdata", "reference")
+	if name == "capability-bundle.json" {
+		dir = filepath.Join(filepath.Dir(file), "..", "..", "derive", "testdata", "example", "want")
+	}
+	data, err := os.ReadFile(filepath.Join(dir, name))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -138,4 +145,17 @@ func replace(tb testing.TB, root canonjson.Value, path string, v canonjson.Value
 		p[n] = v
 	}
 	return root
+}
+
+// Small returns the reference contract cut down to its backend-protected
+// write (save-sample-draft, one goal, no handoff, workflow or conflict): a
+// complete, valid contract of about 12 KB, small enough to seed a fuzzer
+// that makes progress.
+func Small(tb testing.TB) []byte {
+	tb.Helper()
+	return Patch(tb, Reference(tb, "canonical-contract.json"),
+		Remove("/capabilities/4"), Remove("/capabilities/2"), Remove("/capabilities/1"), Remove("/capabilities/0"),
+		Set("/handoffs", `[]`), Set("/conflicts", `[]`), Set("/workflows", `[]`),
+		Set("/capabilityGraph", `{"nodes": [{"capabilityId": "save-sample-draft", "independentValue": "Save a draft."}], "edges": []}`),
+		Remove("/goals/2"), Remove("/goals/0"))
 }

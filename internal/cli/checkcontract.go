@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/code2skill/code2skill/internal/contractcheck"
+	"github.com/code2skill/code2skill/internal/derive"
+	"github.com/code2skill/code2skill/internal/diag"
+)
+
+func checkContractCmd() *command {
+	c := &command{
+		name:    "check-contract",
+		summary: "check a vNext package's Portable Core against every contract rule",
+		usage: `Usage: code2skill check-contract [--source-root D] [--source-map ID=PATH]... [--format text|json] <pkg>
+
+Checks the Portable Core of the package <pkg> (canonical-contract.json,
+source-topology.json, host-profile.json and, when present,
+export-profile.json) against every rule of the contract: the format of each
+file, the structure derive needs, and every semantic family — topology,
+evidence, exposure, readiness, inputs, strategies and handoffs, value
+domains, target requiredness, conditions, outputs, Host requirements,
+policy and annotations, evidence coverage, error contract, runtime
+protection, HTTP bindings, attachments, constraints, conflicts, graph,
+goals, workflows and the portable schema subset. It reads nothing else and
+writes nothing. Run it after each edit of the contract.
+
+Each finding names the file, a JSON Pointer into it, what to change and the
+rule ("code2skill rules" lists them all).
+
+Evidence locators are resolved to files only when source locations are
+given: every available source's root must be a distinct directory, and
+every locator must name a regular file inside its source's root (a symbolic
+link may not lead out of it). Without --source-root or --source-map this is
+reported as not checked (an info finding), never as passed.
+
+Flags:
+  --source-root D        base directory of the topology's relative roots
+  --source-map ID=PATH   the root of source ID on this machine (repeatable;
+                         PATH absolute); when given, every available source
+                         must be mapped
+  --format text|json     output format (default text)
+
+` + exitCodesHelp,
+	}
+	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
+		fs := newFlagSet(c)
+		format := addFormatFlag(fs)
+		sources := addSourcesFlags(fs)
+		pos, code, ok := parseOrExit(fs, c, stdio, args)
+		if !ok {
+			return code
+		}
+		if len(pos) != 1 {
+			return usageError(stdio, c, "want exactly one package directory, got %d arguments", len(pos))
+		}
+		if fi, err := os.Stat(pos[0]); err != nil || !fi.IsDir() {
+			return usageError(stdio, c, "%s is not a directory", pos[0])
+		}
+		return printReport(stdio, format, runCheckContract(pos[0], contractcheck.Options{Sources: sources.sources}))
+	}
+	return c
+}
+
+// checkContractSummary is the summary object of the JSON report.
+type checkContractSummary struct {
+	diag.Counts
+	Infos int `json:"infos"`
+	// EvidenceResolved says whether evidence locators were resolved to
+	// files (source locations were given).
+	EvidenceResolved bool `json:"evidenceResolved"`
+}
+
+// runCheckContract reads and checks the Portable Core in dir.
+func runCheckContract(dir string, opts contractcheck.Options) *diag.Report {
+	var list diag.List
+	r := &diag.Report{Command: "check-contract", Status: diag.StatusPassed, List: &list}
+	in, l, err := derive.ReadInputs(dir)
+	list.Merge(l)
+	if err != nil {
+		list.Add(derive.RuleIOFailure.New("", "%v", err))
+		r.Status = diag.StatusError
+		r.Line = "check-contract: could not read the package"
+		r.Summary = checkContractSummary{Counts: diag.CountsOf(&list)}
+		return r
+	}
+	list.Merge(contractcheck.Check(in, opts))
+	counts := diag.CountsOf(&list)
+	infos := list.Len() - counts.Errors - counts.Warnings
+	r.Summary = checkContractSummary{Counts: counts, Infos: infos, EvidenceResolved: opts.Sources.Given()}
+	resolution := "evidence resolution not checked"
+	if opts.Sources.Given() {
+		resolution = "evidence locators resolved"
+	}
+	if list.HasErrors() {
+		r.Status = diag.StatusFailed
+		r.Line = fmt.Sprintf("check-contract: failed (errors: %d, warnings: %d; %s)", counts.Errors, counts.Warnings, resolution)
+		return r
+	}
+	r.Line = fmt.Sprintf("check-contract: passed (warnings: %d; %s)", counts.Warnings, resolution)
+	return r
+}

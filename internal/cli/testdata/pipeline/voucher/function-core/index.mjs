@@ -1,0 +1,56 @@
+// The Function core of the fictional voucher package, written by hand in
+// the shape code2skill compile gives it: every request goes through
+// context.dispatch, and the redemption is handed to the workflow guard.
+import { protectedWorkflowStateFor } from "../portable-workflow-guard.mjs";
+
+class FunctionError extends Error {
+  constructor(code, message, details, outcomeKnown) {
+    super(message);
+    this.code = code;
+    this.details = details;
+    this.retryable = false;
+    this.outcomeKnown = outcomeKnown;
+  }
+}
+
+function requireDispatch(context) {
+  if (context === null || typeof context !== "object" || typeof context.dispatch !== "function") {
+    throw new FunctionError("DISPATCH_CONTEXT_REQUIRED", "the runtime context provides no dispatcher", {}, true);
+  }
+}
+
+export async function quoteVoucher(input, context) {
+  requireDispatch(context);
+  const response = await context.dispatch("https://vouchers.example:8443/api/quotes", {
+    method: "POST",
+    authentication: "runtime_context",
+    headers: { "content-type": "application/json" },
+    body: { voucher: { code: input.voucherCode } },
+  });
+  if (response.status !== 200) {
+    throw new FunctionError("UPSTREAM_STEP_REJECTED", "the quote was refused", { stepId: "quote", status: response.status }, true);
+  }
+  return { status: response.status, data: { quote: response.data.quote } };
+}
+
+export async function redeemVoucher(input, context) {
+  requireDispatch(context);
+  const protectedWorkflowState = protectedWorkflowStateFor(context, "redeem-voucher");
+  return protectedWorkflowState.guard.dispatchWithPolicy({
+    workflowId: "redeem-voucher",
+    input,
+    runtimeContext: context,
+    operationKey: protectedWorkflowState.operationKey,
+  }, async (safeInput) => {
+    const response = await context.dispatch("https://vouchers.example:8443/api/redemptions", {
+      method: "POST",
+      authentication: "runtime_context",
+      headers: { "content-type": "application/json" },
+      body: { voucher: { code: safeInput.voucherCode } },
+    });
+    if (response.status !== 201) {
+      throw new FunctionError("UPSTREAM_STEP_REJECTED", "the redemption was refused", { stepId: "redeem", status: response.status }, true);
+    }
+    return { status: response.status, data: { redemptionId: response.data.redemptionId, credited: response.data.credited } };
+  });
+}

@@ -1,0 +1,272 @@
+package contamination_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/code2skill/code2skill/assets"
+	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/contamination"
+	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/derive"
+	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/pkgdir"
+	"github.com/code2skill/code2skill/internal/verdict/verdicttest"
+)
+
+// Tokens below are assembled at run time so that this file itself holds no
+// string a secret scanner would flag.
+var (
+	ghToken  = "gh" + "p_" + strings.Repeat("A1b2", 9)
+	awsKey   = "AK" + "IA" + "ABCDEFGHIJKLMNOP"
+	jwt      = "ey" + "JhbGciOiJIUzI1NiJ9.ey" + "JzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+	bearer   = "Bea" + "rer 9f8e7d6c5b4a39281706f5e4d3c2b1a0"
+	pemBlock = "-----BEGIN RSA " + "PRIVATE KEY-----"
+)
+
+func TestDetectors(t *testing.T) {
+	s, _ := contamination.NewScanner(contamination.Options{
+		Contract:     verdicttest.Inputs(t).Contract,
+		MachinePaths: []string{"/srv/build/pkg-under-test"},
+	})
+	for _, tc := range []struct {
+		name, text string
+		rule       *diag.Rule // nil: nothing may be found
+	}{
+		{"private key block", pemBlock + "\nMIIB\n", contamination.RuleCredential},
+		{"GitHub token", "token = " + ghToken, contamination.RuleCredential},
+		{"AWS key", "key " + awsKey + " here", contamination.RuleCredential},
+		{"JSON Web Token", `{"grant": "` + jwt + `"}`, contamination.RuleCredential},
+		{"bearer token", `Authorization: ` + bearer, contamination.RuleCredential},
+		{"bearer placeholder", `Authorization: Bearer <access-token-goes-here>`, nil},
+		{"bearer prose", `send a Bearer token in the Authorization header`, nil},
+		{"basic authentication", `"authorization": "Basic dXNlcjpwYXNzd29yZDEyMw=="`, contamination.RuleCredential},
+		{"cookie value", `Cookie: sessionid=4f9a8b7c6d5e4f3a2b1c`, contamination.RuleCredential},
+		{"cookie as a word", `authentication is cookie_session; the Host injects the cookie`, nil},
+		{"password assigned", `{"password": "hunter2hunter2"}`, contamination.RuleCredential},
+		{"api key assigned", `API_KEY="k3y-9f8e7d6c5b4a"`, contamination.RuleCredential},
+		{"example password", `{"password": "example-password"}`, nil},
+		{"password in a URL", `postgres://app:s3cr3tPa55@db.example.com/app`, contamination.RuleCredential},
+		{"URL with a placeholder password", `postgres://app:<password>@db.example.com/app`, nil},
+		{"home directory", `"root": "/home/alice/work/app"`, contamination.RuleHomePath},
+		{"macOS home", `see /Users/bob/src/app/client.ts`, contamination.RuleHomePath},
+		{"Windows home", `C:\Users\carol\app`, contamination.RuleHomePath},
+		{"escaped Windows home", `"C:\\Users\\carol\\app"`, contamination.RuleHomePath},
+		{"a URL path is not a home", `https://application.example/home/page`, nil},
+		{"file URI", `import "file:///opt/app/lib.mjs"`, contamination.RuleMachinePath},
+		{"temporary path", `wrote /tmp/go-build123/out.json`, contamination.RuleMachinePath},
+		{"this machine's directory", `cd /srv/build/pkg-under-test && node x`, contamination.RuleMachinePath},
+		{"a longer sibling is not this machine's directory", `/srv/build/pkg-under-test-2`, nil},
+		{"private address", `http://10.1.2.3:8080/api`, contamination.RulePrivateHost},
+		{"internal host", `https://billing.corp/api`, contamination.RulePrivateHost},
+		{"loopback is not private", `node mcp-tool/index.mjs, then http://127.0.0.1:8080/health`, nil},
+		{"a declared origin", `https://application.example/api/sample-request/kinds`, nil},
+		{"prose", "返回 `options`，供 `validate_sample_request` 使用。", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ds := s.ScanText("doc.md", []byte(tc.text), true)
+			if tc.rule == nil {
+				if len(ds) > 0 {
+					t.Errorf("found %v", ds)
+				}
+				return
+			}
+			if len(ds) != 1 || ds[0].Rule != tc.rule.ID || ds[0].Line != 1 || ds[0].Column == 0 {
+				t.Fatalf("want one %s, got %v", tc.rule.ID, ds)
+			}
+			// A finding never repeats the credential it found.
+			for _, secret := range []string{ghToken, awsKey, jwt, "9f8e7d6c5b4a39281706f5e4d3c2b1a0", "hunter2hunter2", "s3cr3tPa55"} {
+				if strings.Contains(ds[0].Message, secret) {
+					t.Errorf("the finding repeats the secret: %s", ds[0].Message)
+				}
+			}
+		})
+	}
+}
+
+func TestPositions(t *testing.T) {
+	s, _ := contamination.NewScanner(contamination.Options{})
+	ds := s.ScanText("doc.md", []byte("line one\n  two /home/dave/x\n"), false)
+	if len(ds) != 1 || ds[0].Line != 2 || ds[0].Column != 7 {
+		t.Errorf("got %v", ds)
+	}
+}
+
+func TestScanValue(t *testing.T) {
+	s, _ := contamination.NewScanner(contamination.Options{})
+	v, err := canonjson.Decode([]byte(`{"checks": [{"command": "curl -H 'Authorization: ` + bearer + `' x"}, {"command": "node /home/erin/pkg/x.mjs"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := s.ScanValue("report.json", v)
+	var got []string
+	for _, d := range ds {
+		got = append(got, d.Rule+" "+d.Pointer)
+	}
+	want := []string{"CONTAMINATION_CREDENTIAL /checks/0/command", "CONTAMINATION_HOME_PATH /checks/1/command"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestSecrets(t *testing.T) {
+	if ms := contamination.Secrets("value " + jwt); len(ms) != 1 {
+		t.Errorf("got %v", ms)
+	}
+	if ms := contamination.Secrets("synthetic-grant-1"); len(ms) != 0 {
+		t.Errorf("got %v", ms)
+	}
+	for _, k := range []string{"Authorization", "set-cookie", "X-Api-Key", "access_token", "password"} {
+		if !contamination.CredentialKey(k) {
+			t.Errorf("%s is a credential key", k)
+		}
+	}
+	for _, k := range []string{"grantId", "selectionGrant", "payloadDigest", "tokenCount"} {
+		if contamination.CredentialKey(k) {
+			t.Errorf("%s is not a credential key", k)
+		}
+	}
+	for _, v := range []string{"[redacted]", "<REDACTED>", "***", ""} {
+		if !contamination.IsRedacted(v) {
+			t.Errorf("%q is redacted", v)
+		}
+	}
+	if contamination.IsRedacted("abc") {
+		t.Error(`"abc" is not redacted`)
+	}
+}
+
+// referencePackage writes the reference example's inputs and derived views
+// into a directory, with its runtime assets and the bundled MCP runtime.
+func referencePackage(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	in := verdicttest.Inputs(t)
+	write := func(rel string, data []byte) {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{contract.ContractFile, contract.TopologyFile, contract.HostProfileFile, contract.ExportProfileFile} {
+		data, err := os.ReadFile(filepath.Join("..", "contract", "testdata", "reference", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(name, data)
+	}
+	for _, v := range derive.Views(in) {
+		write(v.Path, v.Data)
+	}
+	for _, a := range assets.Runtime() {
+		write(a.Name(), a.Bytes())
+	}
+	// The bundled SDK and zod: a megabyte of third-party code that must
+	// not trip the gate.
+	write("mcp-tool/runtime.mjs", assets.MCPRuntime.Bytes())
+	return dir
+}
+
+func scanPackage(t *testing.T, dir string, opts contamination.Options) []diag.Diagnostic {
+	t.Helper()
+	pkg, ds, err := pkgdir.Open(dir)
+	if err != nil || len(ds) > 0 {
+		t.Fatal(err, ds)
+	}
+	s, ds := contamination.NewScanner(opts)
+	out, err := s.ScanPackage(pkg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(ds, out...)
+}
+
+func TestScanPackage(t *testing.T) {
+	dir := referencePackage(t)
+	in := verdicttest.Inputs(t)
+	opts := contamination.Options{Contract: in.Contract, Export: in.Export, MachinePaths: []string{dir}}
+	if ds := scanPackage(t, dir, opts); len(ds) > 0 {
+		t.Fatalf("the reference package is clean, got %v", ds)
+	}
+	os.WriteFile(filepath.Join(dir, ".env.local"), []byte("MODE=dev\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "references", "notes.md"), []byte("built in "+dir+"\n"), 0o644)
+	var got []string
+	for _, d := range scanPackage(t, dir, opts) {
+		got = append(got, d.File+" "+d.Rule)
+	}
+	want := []string{".env.local CONTAMINATION_SECRET_FILE", "references/notes.md CONTAMINATION_MACHINE_PATH"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestSourceDerived locates the reference topology's sources in a
+// directory and checks that what only they contain is caught.
+func TestSourceDerived(t *testing.T) {
+	dir := referencePackage(t)
+	in := verdicttest.Inputs(t)
+	base := t.TempDir()
+	src := func(rel, text string) {
+		p := filepath.Join(base, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(text), 0o644)
+	}
+	// Files the contract's evidence cites, and one it does not.
+	for _, e := range in.Contract.EvidenceCatalog {
+		for _, s := range in.Topology.Sources {
+			if s.ID == e.SourceID {
+				loc := strings.SplitN(strings.SplitN(e.Locator, "#", 2)[0], ":", 2)[0]
+				src(s.Root+"/"+loc, "// synthetic\n")
+			}
+		}
+	}
+	src("sources/client/src/billing/invoiceLines.ts", `
+		// private billing client
+		const base = "https://billing-gateway.acme-internal-payments.com/v2";
+		export function fetchInvoiceLineItems(customerAccountNumber) {}
+	`)
+	src("sources/client/node_modules/lib/vendorHelperName.js", `export const vendorOnlyHelperName = 1`)
+	opts := contamination.Options{Contract: in.Contract, Export: in.Export, Topology: in.Topology,
+		Sources: contract.Sources{Base: base}, MachinePaths: []string{dir}}
+
+	if ds := scanPackage(t, dir, opts); len(ds) > 0 {
+		t.Fatalf("the reference package repeats nothing from the sources, got %v", ds)
+	}
+	doc := "# 说明\n\n调用 `fetchInvoiceLineItems` 之前先读取 src/billing/invoiceLines.ts，" +
+		"地址 https://billing-gateway.acme-internal-payments.com/v2。\n" +
+		"`list_sample_request_kinds` 返回 `selectionGrant`；vendorOnlyHelperName 不是业务名。\n"
+	os.WriteFile(filepath.Join(dir, "references", "feature-context.md"), []byte(doc), 0o644)
+	var got []string
+	for _, d := range scanPackage(t, dir, opts) {
+		got = append(got, d.Rule)
+	}
+	want := []string{"CONTAMINATION_SOURCE_NAME", "CONTAMINATION_SOURCE_FILE", "CONTAMINATION_SOURCE_HOST"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+
+	// The source root itself is a path of this machine.
+	os.WriteFile(filepath.Join(dir, "references", "feature-context.md"), []byte("root "+base+"/sources/client\n"), 0o644)
+	ds := scanPackage(t, dir, opts)
+	if len(ds) != 1 || ds[0].Rule != contamination.RuleMachinePath.ID {
+		t.Errorf("got %v", ds)
+	}
+}
+
+func TestUnreadableSource(t *testing.T) {
+	in := verdicttest.Inputs(t)
+	s, ds := contamination.NewScanner(contamination.Options{Contract: in.Contract, Topology: in.Topology,
+		Sources: contract.Sources{Base: filepath.Join(t.TempDir(), "absent")}})
+	if len(ds) == 0 || ds[0].Rule != contamination.RuleSourceUnreadable.ID || ds[0].Severity != diag.Warning {
+		t.Errorf("got %v", ds)
+	}
+	if len(s.SourcesScanned()) != 0 {
+		t.Errorf("scanned %v", s.SourcesScanned())
+	}
+}

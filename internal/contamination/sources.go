@@ -1,0 +1,145 @@
+package contamination
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/diag"
+)
+
+// Limits of the source scan: it reads authorised sources the user named,
+// which may be large; what lies beyond the limits is not scanned, and the
+// scan says so.
+const (
+	maxSourceFiles    = 20000
+	maxSourceFileSize = 1 << 20
+	maxSourceBytes    = 64 << 20
+)
+
+// skippedSourceDirs hold dependencies, build output and tool state rather
+// than the application's own code.
+var skippedSourceDirs = []string{
+	"node_modules", ".git", "vendor", "dist", "build", "target", ".venv", "venv", "__pycache__", ".next", "coverage", ".cache",
+}
+
+// sourceFacts is what the authorised sources contain that a package must
+// not repeat unless the contract declares it.
+type sourceFacts struct {
+	hosts map[string]bool // host names of URLs in the sources
+	paths map[string]bool // file paths relative to a source root (two or more components)
+	names map[string]bool // compound names (see compound)
+	roots []string        // absolute source directories, as given and resolved
+	// scanned lists the IDs of the sources that were read.
+	scanned []string
+}
+
+// readSources scans the available sources of the topology that src locates.
+func readSources(topo *contract.Topology, src contract.Sources) (*sourceFacts, []diag.Diagnostic) {
+	f := &sourceFacts{hosts: map[string]bool{}, paths: map[string]bool{}, names: map[string]bool{}}
+	var ds []diag.Diagnostic
+	files, total := 0, 0
+	truncated := false
+	for i := range topo.Sources {
+		s := &topo.Sources[i]
+		if s.Availability != "available" && s.Availability != "partially-available" {
+			continue
+		}
+		dir, ok := src.Dir(s)
+		if !ok {
+			ds = append(ds, RuleSourceUnreadable.New(contract.TopologyFile, "source %q has no location on this machine (give --source-root or --source-map %s=PATH); it was not scanned", s.ID, s.ID).AtPointer(s.At))
+			continue
+		}
+		fi, err := os.Stat(dir)
+		if err != nil || !fi.IsDir() {
+			ds = append(ds, RuleSourceUnreadable.New(contract.TopologyFile, "source %q: %s is not a readable directory; it was not scanned", s.ID, dir).AtPointer(s.At))
+			continue
+		}
+		f.roots = append(f.roots, filepath.Clean(dir))
+		if real, err := filepath.EvalSymlinks(dir); err == nil && real != filepath.Clean(dir) {
+			f.roots = append(f.roots, real)
+		}
+		err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() {
+				if p != dir && slices.Contains(skippedSourceDirs, d.Name()) {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if !d.Type().IsRegular() {
+				return nil // symbolic links are not followed
+			}
+			if files >= maxSourceFiles || total >= maxSourceBytes {
+				truncated = true
+				return fs.SkipAll
+			}
+			rel, err := filepath.Rel(dir, p)
+			if err != nil {
+				return nil
+			}
+			rel = filepath.ToSlash(rel)
+			if strings.Contains(rel, "/") {
+				f.paths[rel] = true
+			}
+			data, ok := readSmall(p)
+			if !ok {
+				return nil
+			}
+			files++
+			total += len(data)
+			f.addText(data)
+			return nil
+		})
+		if err != nil {
+			ds = append(ds, RuleSourceUnreadable.New(contract.TopologyFile, "source %q: %v", s.ID, err).AtPointer(s.At))
+			continue
+		}
+		f.scanned = append(f.scanned, s.ID)
+	}
+	if truncated {
+		ds = append(ds, RuleSourceUnreadable.New(contract.TopologyFile,
+			"the sources hold more than %d files or %d MiB; the rest was not scanned", maxSourceFiles, maxSourceBytes>>20))
+	}
+	return f, ds
+}
+
+// readSmall reads a text file of at most maxSourceFileSize bytes; binary and
+// larger files are skipped.
+func readSmall(p string) ([]byte, bool) {
+	fh, err := os.Open(p)
+	if err != nil {
+		return nil, false
+	}
+	defer fh.Close()
+	data, err := io.ReadAll(io.LimitReader(fh, maxSourceFileSize+1))
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, false
+	}
+	if len(data) > maxSourceFileSize || bytes.IndexByte(data, 0) >= 0 {
+		return nil, false
+	}
+	return data, true
+}
+
+// addText records the hosts and compound names of one source file.
+func (f *sourceFacts) addText(data []byte) {
+	for _, loc := range findAnchored(urlHost, data, data, []string{"://"}, nil) {
+		host := strings.ToLower(string(data[loc[2]:loc[3]]))
+		if !isReservedHost(host) {
+			f.hosts[host] = true
+		}
+	}
+	compounds(data, f.names)
+}

@@ -1,0 +1,123 @@
+package contractcheck
+
+import (
+	"slices"
+
+	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/diag"
+)
+
+// Family K: outputs and the success rule. derive checks unique output
+// paths.
+var (
+	RuleOutputSchema      = diag.Register("CONTRACT_OUTPUT_SCHEMA", diag.Error, "an object or array output declares no schema, or its schema does not allow the output's type")
+	RuleOutputDomain      = diag.Register("CONTRACT_OUTPUT_DOMAIN", diag.Error, "an output declares no value domain and has no declared parent output to inherit one from")
+	RuleOutputChildSchema = diag.Register("CONTRACT_OUTPUT_CHILD_SCHEMA", diag.Error, "a nested output's schema or type differs from what its parent output's schema declares at that path")
+	RuleSuccessRule       = diag.Register("CONTRACT_SUCCESS_RULE", diag.Error, "a success rule's kind does not fit the implementation, or a required output path starts with data or names no declared output")
+)
+
+func (k *checker) outputs(cp *contract.Capability) {
+	for i := range cp.Outputs {
+		o := &cp.Outputs[i]
+		what := "output " + quote(o.Path) + " of " + cp.ID
+		switch s := o.Schema.(type) {
+		case nil:
+			if o.Type == "object" || o.Type == "array" {
+				k.contractf(RuleOutputSchema, o.At, "%s is an %s: declare its schema", what, o.Type)
+			}
+		case *canonjson.Object:
+			if types := schemaTypes(s); types != nil && o.Type != "" && !slices.Contains(types, o.Type) {
+				k.contractf(RuleOutputSchema, ptr(o.At, "schema", "type"), "the schema of %s allows %q, not the output's type %q", what, types, o.Type)
+			}
+		default:
+			k.contractf(RuleOutputSchema, child(o.At, "schema"), "the schema of %s must be an object", what)
+		}
+		k.facts(o.At, o.EvidenceRefs, what)
+
+		parent := ancestor(cp, o.Path)
+		if o.ValueDomain != nil {
+			k.domain(o.ValueDomain, effective(o.Schema, o.Type), what)
+		} else if providerDomain(cp, o.Path) == nil {
+			if parent == nil {
+				k.contractf(RuleOutputDomain, o.At, "%s declares no valueDomain: say whether its values are static, dynamic or unconstrained", what)
+			} else {
+				k.contractf(RuleOutputDomain, o.At, "%s declares no valueDomain and neither does its parent output %s", what, quote(parent.Path))
+			}
+		}
+		if parent != nil {
+			k.childSchema(cp, o, parent, what)
+		}
+	}
+	k.successRule(cp)
+}
+
+// ancestor returns the declared output nearest above path.
+func ancestor(cp *contract.Capability, path []string) *contract.Output {
+	for n := len(path) - 1; n > 0; n-- {
+		if o, ok := output(cp, path[:n]); ok {
+			return o
+		}
+	}
+	return nil
+}
+
+// childSchema checks a nested output against what its parent's schema
+// declares at its path.
+func (k *checker) childSchema(cp *contract.Capability, o, parent *contract.Output, what string) {
+	if parent.Schema == nil {
+		return
+	}
+	declared, ok := schemaAt(parent.Schema, o.Path[len(parent.Path):])
+	if !ok {
+		k.contractf(RuleOutputChildSchema, child(o.At, "path"),
+			"the schema of the parent output %s does not declare %s; declare the nested field in the parent's schema", quote(parent.Path), quote(o.Path))
+		return
+	}
+	if o.Schema != nil {
+		if !sameSchema(o.Schema, declared) {
+			k.contractf(RuleOutputChildSchema, child(o.At, "schema"), "the schema of %s differs from the one its parent %s declares at that path", what, quote(parent.Path))
+		}
+		return
+	}
+	if types := schemaTypes(declared); types != nil && o.Type != "" && !slices.Contains(types, o.Type) {
+		k.contractf(RuleOutputChildSchema, child(o.At, "type"), "%s is a %s, but its parent %s declares %q there", what, o.Type, quote(parent.Path), types)
+	}
+}
+
+// outputResolves reports whether a path names a declared output or a part
+// of one that its schema declares.
+func outputResolves(cp *contract.Capability, path []string) bool {
+	if _, ok := output(cp, path); ok {
+		return true
+	}
+	for n := len(path) - 1; n > 0; n-- {
+		if o, ok := output(cp, path[:n]); ok {
+			_, resolves := schemaAt(effective(o.Schema, o.Type), path[n:])
+			return resolves
+		}
+	}
+	return false
+}
+
+// successRule checks the success rule against the implementation and the
+// outputs.
+func (k *checker) successRule(cp *contract.Capability) {
+	sr := &cp.SuccessRule
+	want := map[string]string{contract.ImplementationHTTP: "http_status_and_output", contract.ImplementationLocal: "output"}[cp.Implementation.Kind]
+	if want != "" && sr.Kind != "" && sr.Kind != want {
+		k.contractf(RuleSuccessRule, child(sr.At, "kind"), "a %s implementation succeeds by %q, not %q", cp.Implementation.Kind, want, sr.Kind)
+	}
+	for i, p := range sr.RequiredOutputPaths {
+		at := ptr(sr.At, "requiredOutputPaths", i)
+		switch {
+		case len(p) > 0 && p[0] == "data":
+			k.contractf(RuleSuccessRule, at, "required output paths are relative to the result's data: write %s, not %s", quote(p[1:]), quote(p))
+		case len(p) > 0:
+			if !outputResolves(cp, p) {
+				k.contractf(RuleSuccessRule, at, "%q declares no output at %s, and no declared output's schema has it", cp.ID, quote(p))
+			}
+		}
+	}
+	k.facts(sr.At, sr.EvidenceRefs, "the success rule of "+cp.ID)
+}

@@ -1,0 +1,384 @@
+// Package finalcheck cross-checks the final files of a finalized vNext
+// package: the part of strict validation (final mode) that recomputes,
+// rather than trusts, what finalize recorded. The strict validator calls
+// Check after its other rules; nothing here reads beyond the package.
+//
+// The final verification matrix records the evidence its statuses rest on:
+// every executed check of each row, the phase failures and pending reasons
+// among its reasons, and live-verification.json the digests of the live
+// calls. Check rebuilds that evidence (verdict.FromMatrix), holds it to the
+// same rules finalize did (verdict.CheckEvidence) and recomputes the matrix
+// with the same code (verdict.Compute): any status, reason or delivery value
+// that the recorded evidence does not give is a finding. The approval audit
+// is recomputed from the recomputed matrix, and the receipt, the preflight
+// report, the approval artifacts and the manifest from the package's current
+// bytes.
+//
+// What the cross-check cannot see is the evidence behind each check (logs,
+// vector results), which stays outside the portable package: finalize
+// verified it against the evidence directory before writing.
+package finalcheck
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/derive"
+	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/pkgdir"
+	"github.com/code2skill/code2skill/internal/verdict"
+)
+
+// Rules of the final-files cross-check.
+var (
+	RuleFileMissing = diag.Register("FINAL_FILE_MISSING", diag.Error, "a final file is missing: the package was not finalized, or a final file was removed")
+	RuleReceipt     = diag.Register("FINAL_RECEIPT_MISMATCH", diag.Error, "the validation receipt does not record the current contract, bundle and draft")
+	RulePreflight   = diag.Register("FINAL_PREFLIGHT_MISMATCH", diag.Error, "the preflight report is not passed, records a check that did not pass, or hashes files as they no longer are")
+	RuleLive        = diag.Register("FINAL_LIVE_MISMATCH", diag.Error, "live-verification.json is malformed, names an undeclared capability or one capability twice, or its status and digests do not follow from its entries")
+	RuleMatrix      = diag.Register("FINAL_MATRIX_MISMATCH", diag.Error, "the final verification matrix differs from what the evidence it records gives")
+	RuleApproval    = diag.Register("FINAL_APPROVAL_MISMATCH", diag.Error, "the approval audit differs from the decisions the matrix gives, or hashes files as they no longer are")
+	RuleManifest    = diag.Register("FINAL_MANIFEST_MISMATCH", diag.Error, "the export manifest does not list every file of the package with its current SHA-256")
+)
+
+// maxDifferences is how many differences one final file reports: past a
+// few, the file is simply stale.
+const maxDifferences = 20
+
+// Check cross-checks the final files of the package pkg, whose Portable Core
+// inputs in passed derive.Check.
+func Check(pkg *pkgdir.Package, in *derive.Inputs) *diag.List {
+	k := &checker{pkg: pkg, list: &diag.List{}}
+	docs := map[string]canonjson.Value{}
+	for _, f := range verdict.FinalFiles {
+		if !pkg.Has(f) {
+			k.list.Add(RuleFileMissing.New(f, "%s is missing; run code2skill finalize", f))
+			continue
+		}
+		data, err := pkg.ReadFile(f)
+		if err != nil {
+			k.list.Add(RuleFileMissing.New(f, "%s cannot be read: %v", f, err))
+			continue
+		}
+		v, err := canonjson.Decode(data)
+		if err != nil {
+			if se, ok := err.(*canonjson.SyntaxError); ok {
+				k.list.Add(se.Diagnostic(f))
+			}
+			continue
+		}
+		docs[f] = v
+	}
+	b, err := verdict.NewBaseline(in, nil)
+	if err != nil {
+		k.list.Add(RuleMatrix.New(verdict.MatrixFile, "deriving the baseline: %v", err))
+		return k.list
+	}
+	k.hashes = verdict.Hashes{}
+	for _, f := range pkg.Files() {
+		data, err := pkg.ReadFile(f.Path)
+		if err != nil {
+			k.list.Add(RuleManifest.New(f.Path, "%s cannot be read to check its hash: %v", f.Path, err))
+			continue
+		}
+		k.hashes[f.Path] = canonjson.SHA256(data)
+	}
+
+	if doc, ok := docs[verdict.ReceiptFile]; ok {
+		k.compare(RuleReceipt, verdict.ReceiptFile, verdict.Receipt(b.ContractID, k.hashes), doc)
+	}
+	if doc, ok := docs[verdict.PreflightFile]; ok {
+		k.preflight(doc)
+	}
+	live, liveOK := map[string]verdict.Live{}, false
+	if doc, ok := docs[verdict.LiveFile]; ok {
+		live, liveOK = k.live(b, doc)
+	}
+	var m *verdict.Matrix
+	if doc, ok := docs[verdict.MatrixFile]; ok && liveOK {
+		m = k.matrix(b, doc, live)
+	}
+	if doc, ok := docs[verdict.ApprovalFile]; ok && m != nil {
+		k.compare(RuleApproval, verdict.ApprovalFile, verdict.Approval(m, k.hashes), doc)
+	}
+	if doc, ok := docs[verdict.ManifestFile]; ok {
+		k.manifest(doc)
+	}
+	return k.list
+}
+
+type checker struct {
+	pkg    *pkgdir.Package
+	list   *diag.List
+	hashes verdict.Hashes
+}
+
+// compare reports where a final file differs from what it should hold.
+func (k *checker) compare(rule *diag.Rule, file string, want *canonjson.Object, got canonjson.Value) {
+	n := 0
+	diff(want, got, "", func(at string, w, g canonjson.Value) {
+		if n++; n > maxDifferences {
+			return
+		}
+		k.list.Add(rule.New(file, "the file holds %s; the package gives %s", show(g), show(w)).AtPointer(at))
+	})
+}
+
+// preflight checks the preflight report: passed, every recorded check a
+// passed executed check, and the hashes of the package as it is.
+func (k *checker) preflight(doc canonjson.Value) {
+	o, ok := doc.(*canonjson.Object)
+	if !ok {
+		k.list.Add(RulePreflight.New(verdict.PreflightFile, "the preflight report must be an object, got %s", canonjson.TypeName(doc)))
+		return
+	}
+	checks, _ := o.Get("checks")
+	list, ok := checks.(canonjson.Array)
+	if !ok || len(list) == 0 {
+		k.list.Add(RulePreflight.New(verdict.PreflightFile, "the preflight report must record the package-wide checks that passed").AtPointer("/checks"))
+	}
+	for i, c := range list {
+		at := fmt.Sprintf("/checks/%d", i)
+		if vs := verdict.ValidateCheck(c); len(vs) > 0 {
+			k.list.Add(RulePreflight.New(verdict.PreflightFile, "not a valid executed check: %s", vs[0].Message).AtPointer(at + vs[0].Pointer))
+			continue
+		}
+		if chk := verdict.DecodeCheck(c.(*canonjson.Object), at); !chk.Passed() {
+			k.list.Add(RulePreflight.New(verdict.PreflightFile, "check %q did not pass (status %s, exit code %d)", chk.ID(), chk.Status, chk.ExitCode).AtPointer(at))
+		}
+	}
+	k.compare(RulePreflight, verdict.PreflightFile, verdict.Preflight(list, k.hashes), doc)
+}
+
+// live reads live-verification.json into live evidence and checks that its
+// status and digests follow from its entries. ok is false when the entries
+// cannot be read, so that the matrix is not judged on unreadable evidence.
+func (k *checker) live(b *verdict.Baseline, doc canonjson.Value) (map[string]verdict.Live, bool) {
+	live := map[string]verdict.Live{}
+	add := func(at, format string, args ...any) {
+		k.list.Add(RuleLive.New(verdict.LiveFile, format, args...).AtPointer(at))
+	}
+	caps, _ := canonjson.Resolve(doc, "/capabilities")
+	list, ok := caps.(canonjson.Array)
+	if !ok {
+		add("/capabilities", "capabilities must be a list, got %s", canonjson.TypeName(caps))
+		return nil, false
+	}
+	ok = true
+	for i, e := range list {
+		at := fmt.Sprintf("/capabilities/%d", i)
+		o, _ := e.(*canonjson.Object)
+		id, in, res := str(o, "capabilityId"), str(o, "inputHash"), str(o, "resultHash")
+		switch {
+		case o == nil:
+			add(at, "an entry must be an object")
+		case !slices.ContainsFunc(b.Capabilities, func(c verdict.CapabilityBase) bool { return c.ID == id }):
+			add(at+"/capabilityId", "capability %q is not declared by the contract", id)
+		case live[id] != (verdict.Live{}):
+			add(at+"/capabilityId", "capability %q has a second entry", id)
+		case !isSHA256(in) || !isSHA256(res):
+			add(at, "inputHash and resultHash must be SHA-256 digests")
+		default:
+			live[id] = verdict.Live{InputHash: in, ResultHash: res}
+			continue
+		}
+		ok = false
+	}
+	if ok {
+		k.compare(RuleLive, verdict.LiveFile, verdict.LiveVerification(b, live), doc)
+	}
+	return live, ok
+}
+
+// matrix rebuilds the evidence the final matrix records, recomputes the
+// matrix from it and reports every difference. It returns the recomputed
+// matrix, or nil when the recorded evidence is unreadable.
+func (k *checker) matrix(b *verdict.Baseline, doc canonjson.Value, live map[string]verdict.Live) *verdict.Matrix {
+	ev, ds := verdict.FromMatrix(b, doc, live)
+	k.list.Add(ds...)
+	ds2 := verdict.CheckEvidence(b, ev)
+	k.list.Add(ds2...)
+	m, ds3 := verdict.Compute(b, ev)
+	k.list.Add(ds3...)
+	if len(ds) > 0 || len(ds2) > 0 || len(ds3) > 0 {
+		return nil
+	}
+	n := 0
+	diff(m.JSON(), doc, "", func(at string, w, g canonjson.Value) {
+		if n++; n > maxDifferences {
+			return
+		}
+		k.list.Add(RuleMatrix.New(verdict.MatrixFile,
+			"the matrix holds %s; the checks, reasons and live evidence it records give %s", show(g), show(w)).AtPointer(at))
+	})
+	return m
+}
+
+// manifest checks that the export manifest lists every file but itself,
+// once, with its current SHA-256, as sanitized.
+func (k *checker) manifest(doc canonjson.Value) {
+	add := func(at, format string, args ...any) {
+		k.list.Add(RuleManifest.New(verdict.ManifestFile, format, args...).AtPointer(at))
+	}
+	if v, _ := canonjson.Resolve(doc, "/schemaVersion"); v != canonjson.String("v0") {
+		add("/schemaVersion", "schemaVersion must be \"v0\", got %s", show(v))
+	}
+	files, _ := canonjson.Resolve(doc, "/files")
+	list, ok := files.(canonjson.Array)
+	if !ok {
+		add("/files", "files must be a list, got %s", canonjson.TypeName(files))
+		return
+	}
+	listed := map[string]bool{}
+	var order []string
+	for i, e := range list {
+		at := fmt.Sprintf("/files/%d", i)
+		o, _ := e.(*canonjson.Object)
+		p := str(o, "relativePath")
+		sum, known := k.hashes[p]
+		switch {
+		case o == nil || p == "":
+			add(at, "an entry must be an object with a relativePath")
+			continue
+		case !safePath(p):
+			add(at+"/relativePath", "%q is not a safe path relative to the package", p)
+			continue
+		case listed[p]:
+			add(at+"/relativePath", "%s is listed twice", p)
+			continue
+		case p == verdict.ManifestFile:
+			add(at+"/relativePath", "the manifest does not list itself")
+		case !known:
+			add(at+"/relativePath", "%s is not a file of the package", p)
+		case str(o, "sha256") != sum:
+			add(at+"/sha256", "%s changed after finalization: its SHA-256 is %s", p, sum)
+		}
+		if v, _ := o.Get("sanitized"); v != canonjson.Bool(true) {
+			add(at+"/sanitized", "sanitized must be true: finalize lists files only after the contamination gate passed")
+		}
+		listed[p] = true
+		order = append(order, p)
+	}
+	for _, p := range slices.SortedFunc(maps.Keys(k.hashes), verdict.ComparePaths) {
+		if p != verdict.ManifestFile && !listed[p] {
+			add("/files", "%s is not listed; it was added after finalization", p)
+		}
+	}
+	if !slices.IsSortedFunc(order, verdict.ComparePaths) {
+		add("/files", "files must be listed in path order")
+	}
+}
+
+// diff calls f for each place where got differs from want: a member or
+// element that is missing, extra or different. Objects compare by key,
+// whatever their order.
+func diff(want, got canonjson.Value, at string, f func(at string, want, got canonjson.Value)) {
+	switch w := want.(type) {
+	case *canonjson.Object:
+		g, ok := got.(*canonjson.Object)
+		if !ok {
+			f(at, want, got)
+			return
+		}
+		for k, wv := range w.All() {
+			gv, _ := g.Get(k)
+			diff(wv, gv, at+"/"+diag.EscapeToken(k), f)
+		}
+		for k, gv := range g.All() {
+			if !w.Has(k) {
+				f(at+"/"+diag.EscapeToken(k), nil, gv)
+			}
+		}
+	case canonjson.Array:
+		g, ok := got.(canonjson.Array)
+		if !ok {
+			f(at, want, got)
+			return
+		}
+		for i := range max(len(w), len(g)) {
+			var wv, gv canonjson.Value
+			if i < len(w) {
+				wv = w[i]
+			}
+			if i < len(g) {
+				gv = g[i]
+			}
+			diff(wv, gv, fmt.Sprintf("%s/%d", at, i), f)
+		}
+	default:
+		if got == nil || want == nil || string(canonjson.DigestForm(want)) != string(canonjson.DigestForm(got)) {
+			f(at, want, got)
+		}
+	}
+}
+
+// show renders a value for a message, shortened.
+func show(v canonjson.Value) string {
+	if v == nil {
+		return "nothing"
+	}
+	s := string(canonjson.DigestForm(v))
+	if len(s) > 120 {
+		s = s[:117] + "..."
+	}
+	return s
+}
+
+func str(o *canonjson.Object, key string) string {
+	if o == nil {
+		return ""
+	}
+	v, _ := o.Get(key)
+	s, _ := v.(canonjson.String)
+	return string(s)
+}
+
+func isSHA256(s string) bool {
+	return len(s) == 64 && strings.Trim(s, "0123456789abcdef") == ""
+}
+
+// safePath reports whether p is a clean relative slash path inside the
+// package.
+func safePath(p string) bool {
+	if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") || strings.ContainsRune(p, 0) {
+		return false
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return false
+		}
+	}
+	return true
+}
+
+// CheckDir cross-checks the final files of the package in dir: it opens
+// the package, reads its Portable Core and runs Check. Its signature is
+// that of finalize's validator, so that the final-files cross-check alone
+// can stand in for the strict validator. Problems with the package or its
+// inputs are findings; err is for I/O failures.
+func CheckDir(_ context.Context, dir string, _ contract.Sources) (*diag.List, error) {
+	list := &diag.List{}
+	pkg, ds, err := pkgdir.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	list.Add(ds...)
+	if pkg == nil {
+		return list, nil
+	}
+	in, l, err := derive.ReadInputs(dir)
+	if err != nil {
+		return nil, err
+	}
+	list.Merge(l)
+	list.Merge(derive.Check(in))
+	if list.HasErrors() {
+		return list, nil
+	}
+	list.Merge(Check(pkg, in))
+	return list, nil
+}

@@ -1,0 +1,416 @@
+// Package finalize finalizes a verified vNext package: it checks the
+// verification report and the live evidence, passes the contamination gate,
+// computes every capability's and workflow's status, and writes the six
+// final files — or writes nothing and says why.
+//
+//	res := finalize.Run(ctx, "generated/code2skill/sample-request", finalize.Options{
+//		Report:    "state/verification/verification-report.json",
+//		Live:      []finalize.LivePair{{Input: "live/in.json", Result: "live/out.json"}},
+//		Validator: validator, // the strict validator in final mode
+//	})
+//
+// The steps, in order; each reports every problem it finds, and any error
+// stops finalization before anything is written:
+//
+//  1. the package: no symbolic link, readable Portable Core inputs that
+//     pass derive's checks, derived views equal to what derive computes
+//     (verification-matrix.json excepted: finalize owns it), the Function
+//     core, MCP server and Skill present, and no final file path taken by
+//     something other than a regular file;
+//  2. the verification report, outside the package: its JSON Schema (the
+//     published one, through a real JSON Schema library), then contract,
+//     coverage and status (verdict.FromReport), then every check against
+//     its phase, Tool, writes and proofs (verdict.CheckEvidence);
+//  3. the evidence: every passed check's evidenceHash is the SHA-256 of a
+//     regular file in the evidence directory (by default the report's
+//     directory; symbolic links are not followed and one that leaves the
+//     directory is a finding);
+//  4. the live evidence: pairs of Tool calls and results per capability,
+//     each a tools/call of the capability's own Tool with arguments its
+//     input schema accepts, each a successful result meeting its output
+//     contract, neither holding a credential;
+//  5. the contamination gate over every package file and over the report,
+//     whose checks are copied into the package;
+//  6. the statuses (verdict.Compute) and the six final files
+//     (verdict.Build), written in one atomic batch;
+//  7. the validator, in final mode. When it reports an error or cannot
+//     run, the previous final files are put back (and new ones removed).
+//
+// Finalize is re-runnable: it never reads its own previous output as input
+// (the baseline is derived, not read from verification-matrix.json), so
+// identical inputs give byte-identical files.
+package finalize
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/code2skill/code2skill/internal/atomicfile"
+	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/contamination"
+	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/derive"
+	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/pkgdir"
+	"github.com/code2skill/code2skill/internal/verdict"
+)
+
+// Rules about the package being finalized.
+var (
+	RulePackageSymlink  = diag.Register("FINALIZE_PACKAGE_SYMLINK", diag.Error, "the package holds a symbolic link; a manifest can vouch only for regular files")
+	RuleViewStale       = diag.Register("FINALIZE_VIEW_STALE", diag.Error, "a derived view is missing or differs from what derive computes from the Portable Core")
+	RuleArtifactMissing = diag.Register("FINALIZE_ARTIFACT_MISSING", diag.Error, "the Function core, the MCP server or the Skill the final matrix would call generated is missing")
+	RuleFinalPath       = diag.Register("FINALIZE_FINAL_PATH", diag.Error, "the path of a final file is taken by something other than a regular file")
+	RuleValidator       = diag.Register("FINALIZE_VALIDATOR", diag.Error, "the validator rejected the finalized package; the previous final files were restored")
+	RuleIOFailure       = diag.Register("FINALIZE_IO_FAILURE", diag.Error, "finalize could not read an input or write the final files")
+)
+
+// artifacts are the generated files the final matrix calls generated: the
+// Function core, the MCP server and the Skill.
+var artifacts = []string{"function-core/index.mjs", "mcp-tool/index.mjs", "SKILL.md"}
+
+// A Validator validates a package in final mode once finalize has written
+// its final files. The command line plugs in the strict validator; tests use
+// the final-files cross-check alone.
+type Validator struct {
+	// Name says which validator ran, in summaries.
+	Name string
+	// Validate returns the validator's findings; err is for a validator
+	// that could not run.
+	Validate func(ctx context.Context, dir string, sources contract.Sources) (*diag.List, error)
+}
+
+// Options are the inputs of a finalization.
+type Options struct {
+	// Report is the path of the verification report.
+	Report string
+	// EvidenceDir is the directory holding the evidence the report's
+	// checks hash; "" means the report's directory.
+	EvidenceDir string
+	// Live are the live evidence files, in pairs.
+	Live []LivePair
+	// Sources locate the authorised sources for the contamination gate;
+	// without them the source-derived checks do not run.
+	Sources   contract.Sources
+	Validator Validator
+}
+
+// Result is what a finalization found and did.
+type Result struct {
+	List diag.List
+	// Failed: finalize could not do its job (I/O, a validator that could
+	// not run); the package is as it was.
+	Failed bool
+	// Matrix is the verdict written, nil when nothing was written (or it
+	// was restored).
+	Matrix *verdict.Matrix
+	// Files are the final files written and kept, in writing order.
+	Files []string
+	// Restored: the validator rejected the files and the previous ones
+	// were put back.
+	Restored bool
+	// EvidenceChecked counts the passed checks whose evidence was found.
+	EvidenceChecked int
+	// LiveCapabilities counts the capabilities with live evidence.
+	LiveCapabilities int
+	// SourcesScanned are the sources the contamination gate read.
+	SourcesScanned []string
+	// Validator names the validator that ran ("" when none did).
+	Validator string
+}
+
+// Run finalizes the package in dir.
+func Run(ctx context.Context, dir string, opts Options) *Result {
+	res := &Result{}
+	fail := func(err error) *Result {
+		res.Failed = true
+		res.List.Add(RuleIOFailure.New("", "%v", err))
+		return res
+	}
+	if opts.Validator.Validate == nil {
+		return fail(errors.New("no validator to run after writing the final files"))
+	}
+
+	// 1. The package.
+	pkg, ds, err := pkgdir.Open(dir)
+	if err != nil {
+		return fail(err)
+	}
+	res.List.Add(ds...)
+	if pkg == nil {
+		return res
+	}
+	for _, l := range pkg.Links() {
+		if l.Inside {
+			res.List.Add(RulePackageSymlink.New(l.Path, "symbolic link to %q; replace it with the file it points to", l.Target))
+		}
+	}
+	in, list, err := derive.ReadInputs(dir)
+	res.List.Merge(list)
+	if err != nil {
+		return fail(err)
+	}
+	if res.List.HasErrors() {
+		return res
+	}
+	res.List.Merge(derive.Check(in))
+	if res.List.HasErrors() {
+		return res
+	}
+	files, err := readAll(pkg)
+	if err != nil {
+		return fail(err)
+	}
+	views := derive.Views(in)
+	for _, v := range views {
+		data, ok := files[v.Path]
+		switch {
+		case v.Path == verdict.MatrixFile:
+			// Finalize replaces it, whatever it holds.
+		case !ok:
+			res.List.Add(RuleViewStale.New(v.Path, "the derived view is missing; run code2skill derive"))
+		case !bytes.Equal(data, v.Data):
+			res.List.Add(RuleViewStale.New(v.Path, "the view differs from what derive computes from the Portable Core; run code2skill derive"))
+		}
+	}
+	for _, a := range artifacts {
+		if _, ok := files[a]; !ok {
+			res.List.Add(RuleArtifactMissing.New(a, "%s is missing; finalize records only what was generated", a))
+		}
+	}
+	for _, f := range verdict.FinalFiles {
+		if _, regular := files[f]; regular {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(f))); err == nil {
+			res.List.Add(RuleFinalPath.New(f, "something other than a regular file takes the path of a final file"))
+		}
+	}
+	b, err := verdict.NewBaseline(in, views)
+	if err != nil {
+		return fail(err)
+	}
+	schemas, err := newToolSchemas(views)
+	if err != nil {
+		return fail(err)
+	}
+
+	// 2 and 3. The report and its evidence.
+	rep, reportDoc, err := readReport(b, pkg, opts, res)
+	if err != nil {
+		return fail(err)
+	}
+
+	// 4. The live evidence.
+	for _, p := range opts.Live {
+		for _, f := range []string{p.Input, p.Result} {
+			if inside(pkg.Dir(), f) {
+				res.List.Add(RuleEvidenceInside.New(filepath.ToSlash(f), "the live evidence lies inside the package; keep verification evidence outside it"))
+			}
+		}
+	}
+	live, list, err := readLive(in.Contract, schemas, opts.Live)
+	res.List.Merge(list)
+	if err != nil {
+		return fail(err)
+	}
+	res.LiveCapabilities = len(live)
+
+	// 5. The contamination gate.
+	scanner, ds := contamination.NewScanner(contamination.Options{
+		Contract: in.Contract, Export: in.Export, Topology: in.Topology, Sources: opts.Sources,
+		MachinePaths: machinePaths(dir, pkg),
+	})
+	res.List.Add(ds...)
+	res.SourcesScanned = scanner.SourcesScanned()
+	var paths []string
+	for _, f := range pkg.Files() {
+		paths = append(paths, f.Path)
+	}
+	scanner.SetPackagePaths(paths)
+	scanner.UseRuntimeBundle(files[contamination.RuntimeBundle])
+	for _, p := range paths {
+		if !slices.Contains(verdict.FinalFiles, p) {
+			res.List.Add(scanner.ScanFile(p, files[p])...)
+		}
+	}
+	if reportDoc != nil {
+		res.List.Add(scanner.ScanValue(filepath.ToSlash(opts.Report), reportDoc)...)
+	}
+	if res.List.HasErrors() || rep == nil {
+		return res
+	}
+
+	// 6. The verdict and the final files.
+	rep.Evidence.Live = live
+	m, problems := verdict.Compute(b, rep.Evidence)
+	res.List.Add(problems...)
+	if res.List.HasErrors() {
+		return res
+	}
+	hashes := verdict.Hashes{}
+	for p, data := range files {
+		hashes[p] = canonjson.SHA256(data)
+	}
+	final := verdict.Build(verdict.FilesInput{Baseline: b, Matrix: m, Live: live, GlobalChecks: rep.GlobalChecks, Hashes: hashes})
+	batch := make([]atomicfile.File, len(final))
+	for i, f := range final {
+		batch[i] = atomicfile.File{Path: f.Path, Data: f.Data, Perm: 0o644}
+	}
+	if err := atomicfile.WriteAll(dir, batch); err != nil {
+		return fail(err)
+	}
+
+	// 7. The validator.
+	res.Validator = opts.Validator.Name
+	vlist, verr := opts.Validator.Validate(ctx, dir, opts.Sources)
+	if verr == nil && !vlist.HasErrors() {
+		res.List.Merge(vlist)
+		res.Matrix = m
+		for _, f := range final {
+			res.Files = append(res.Files, f.Path)
+		}
+		return res
+	}
+	if rerr := restore(dir, files); rerr != nil {
+		res.Failed = true
+		res.List.Add(RuleIOFailure.New("", "the validator rejected the final files and restoring the previous ones failed: %v", rerr))
+		return res
+	}
+	res.Restored = true
+	if verr != nil {
+		res.Failed = true
+		res.List.Add(RuleIOFailure.New("", "%s could not run: %v; the previous final files were restored", opts.Validator.Name, verr))
+		return res
+	}
+	res.List.Merge(vlist)
+	res.List.Add(RuleValidator.New("", "%s rejected the finalized package; the previous final files were restored", opts.Validator.Name))
+	return res
+}
+
+// readAll reads every file of the package.
+func readAll(pkg *pkgdir.Package) (map[string][]byte, error) {
+	files := make(map[string][]byte, len(pkg.Files()))
+	for _, f := range pkg.Files() {
+		data, err := pkg.ReadFile(f.Path)
+		if err != nil {
+			return nil, err
+		}
+		files[f.Path] = data
+	}
+	return files, nil
+}
+
+// readReport reads and checks the verification report and its evidence. rep
+// is nil when the report cannot be read as a report; doc is the decoded
+// report when it is JSON.
+func readReport(b *verdict.Baseline, pkg *pkgdir.Package, opts Options, res *Result) (rep *verdict.Report, doc canonjson.Value, err error) {
+	file := filepath.ToSlash(opts.Report)
+	evidenceDir := opts.EvidenceDir
+	if evidenceDir == "" {
+		evidenceDir = filepath.Dir(opts.Report)
+	}
+	for _, p := range []struct{ what, path string }{{"the verification report", opts.Report}, {"the evidence directory", evidenceDir}} {
+		if inside(pkg.Dir(), p.path) {
+			res.List.Add(RuleEvidenceInside.New(filepath.ToSlash(p.path), "%s lies inside the package; keep verification evidence outside it", p.what))
+		}
+	}
+	data, err := pkgdir.ReadFile(opts.Report, 0)
+	if err != nil {
+		if d, ok := pkgdir.ReadFinding(file, err); ok {
+			res.List.Add(d)
+			return nil, nil, nil
+		}
+		return nil, nil, fmt.Errorf("reading %s: %w", file, err)
+	}
+	doc, err = canonjson.Decode(data)
+	if err != nil {
+		var se *canonjson.SyntaxError
+		if errors.As(err, &se) {
+			res.List.Add(se.Diagnostic(file))
+			return nil, nil, nil
+		}
+		return nil, nil, err
+	}
+	vs, err := verdict.ValidateReportValue(doc)
+	if err != nil {
+		return nil, doc, err
+	}
+	for _, v := range vs {
+		res.List.Add(verdict.RuleReportSchema.New(file, "%s", v.Message).AtPointer(v.Pointer))
+	}
+	if len(vs) > 0 {
+		return nil, doc, nil
+	}
+	rep, ds := verdict.FromReport(b, file, doc)
+	res.List.Add(ds...)
+	res.List.Add(verdict.CheckEvidence(b, rep.Evidence)...)
+	index, ds, err := indexEvidence(evidenceDir)
+	if err != nil {
+		return nil, doc, fmt.Errorf("reading the evidence directory %s: %w", evidenceDir, err)
+	}
+	res.List.Add(ds...)
+	found, ds := index.checkEvidence(rep, file)
+	res.List.Add(ds...)
+	res.EvidenceChecked = found
+	return rep, doc, nil
+}
+
+// inside reports whether path (resolved) is dir or lies inside it; dir is
+// absolute and symlink-free.
+func inside(dir, p string) bool {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return false
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	} else if real, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		abs = filepath.Join(real, filepath.Base(abs))
+	}
+	rel, err := filepath.Rel(dir, abs)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// machinePaths are the absolute paths of this machine a package must not
+// name: the package directory, the working directory and the home directory.
+func machinePaths(dir string, pkg *pkgdir.Package) []string {
+	out := []string{pkg.Dir()}
+	if abs, err := filepath.Abs(dir); err == nil {
+		out = append(out, abs)
+	}
+	if wd, err := os.Getwd(); err == nil {
+		out = append(out, wd)
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		out = append(out, home)
+	}
+	return out
+}
+
+// restore puts the final files back as they were before this run: the
+// previous bytes where a file existed, no file where none did.
+func restore(dir string, previous map[string][]byte) error {
+	var batch []atomicfile.File
+	var errs []error
+	for _, f := range verdict.FinalFiles {
+		if data, ok := previous[f]; ok {
+			batch = append(batch, atomicfile.File{Path: f, Data: data, Perm: 0o644})
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(f))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	if len(batch) > 0 {
+		errs = append(errs, atomicfile.WriteAll(dir, batch))
+	}
+	return errors.Join(errs...)
+}

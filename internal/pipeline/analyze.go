@@ -1,0 +1,43 @@
+package pipeline
+
+import (
+	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/derive"
+	"github.com/code2skill/code2skill/internal/diag"
+)
+
+// sourcesLocated returns where the authorised sources are on this machine:
+// the stored source maps. Nothing is resolved against the working
+// directory, so results never depend on where the command runs.
+func (r *runner) sourcesLocated() contract.Sources {
+	return contract.Sources{Map: r.st.SourceMaps}
+}
+
+// analyze reads the Portable Core inputs and judges them, with evidence
+// locators resolved against the mapped sources, and records the digest of
+// every capability.
+func (r *runner) analyze() (*stageOutcome, error) {
+	out := &stageOutcome{steps: []string{"read the Portable Core inputs", "code2skill check-contract"}}
+	in, list, err := derive.ReadInputs(r.p.abs)
+	if err != nil {
+		return out, err
+	}
+	out.findings.Merge(list)
+	if !list.HasErrors() {
+		out.findings.Merge(r.p.Steps.CheckContract(in, r.sourcesLocated()))
+	}
+	if n := errorCount(&out.findings); n > 0 {
+		return out.fail("the Portable Core has %d error(s); run code2skill pipeline diagnose", n), nil
+	}
+	caps, err := r.p.capabilityDigests()
+	if err != nil {
+		return out, err
+	}
+	r.st.Capabilities = caps
+	return out, nil
+}
+
+func errorCount(l *diag.List) int {
+	n, _ := l.Counts()
+	return n
+}

@@ -1,0 +1,157 @@
+package pipeline
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+
+	"github.com/code2skill/code2skill/internal/atomicfile"
+	"github.com/code2skill/code2skill/internal/derive"
+	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/pkgdir"
+)
+
+// generatedFiles are what a strict package needs from compile; generate
+// fails when one is missing afterwards.
+var generatedFiles = []string{
+	"function-core/index.mjs",
+	"mcp-tool/index.mjs",
+	"mcp-tool/runtime.mjs",
+	"portable-error-normalizer.mjs",
+}
+
+// generate compiles the runtime, derives the views, refreshes the markers
+// of the documents, and checks that every file the strict flow needs is
+// there. It owns the compiled files and the views (the matrix excepted:
+// verify and finalize write it), so editing one of them makes it run
+// again.
+func (r *runner) generate() (*stageOutcome, error) {
+	out := &stageOutcome{steps: []string{"code2skill compile", "code2skill derive", "refresh the documentation markers"}}
+	in, list, err := derive.ReadInputs(r.p.abs)
+	if err != nil {
+		return out, err
+	}
+	if list.Merge(derive.Check(in)); list.HasErrors() {
+		out.findings.Merge(list)
+		return out.fail("the Portable Core has errors; run analyze first"), nil
+	}
+
+	compiled, err := r.p.Steps.Compile(r.ctx, r.p.abs, in)
+	if errors.Is(err, ErrNotAvailable) {
+		out.findings.Add(RuleStepUnavailable.New("", "compile is not available in this build; generate cannot build the Function core and MCP server"))
+		return out.fail("compile is not available in this build"), nil
+	}
+	if err != nil {
+		return out, fmt.Errorf("compile: %w", err)
+	}
+	out.findings.Merge(compiled.Findings)
+	if n := errorCount(compiled.Findings); n > 0 {
+		return out.fail("compile: %d finding(s); capabilities that require review are never compiled", n), nil
+	}
+
+	views := derive.Views(in)
+	var files []atomicfile.File
+	for _, v := range views {
+		// The matrix belongs to verify (the baseline) and finalize (the
+		// final one); generate only starts it.
+		if v.Path == derive.VerificationMatrixFile && fileExists(r.p.pkgPath(v.Path)) {
+			continue
+		}
+		files = append(files, atomicfile.File{Path: v.Path, Data: v.Data, Perm: 0o644})
+	}
+	marker := derive.Marker(views)
+	for _, doc := range markedDocuments {
+		data, err := readRegular(r.p.pkgPath(doc))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue // reported below
+		case err != nil:
+			if d, ok := pkgdir.ReadFinding(doc, err); ok {
+				out.findings.Add(d)
+				continue
+			}
+			return out, err
+		}
+		files = append(files, atomicfile.File{Path: doc, Data: markerPattern.ReplaceAll(data, []byte(marker)), Perm: 0o644})
+	}
+	ds, err := r.p.writeChanged(files)
+	if err != nil {
+		return out, err
+	}
+	out.findings.Add(ds...)
+
+	for _, f := range append(append([]string{}, generatedFiles...), documents...) {
+		if !regularFile(r.p.pkgPath(f)) {
+			out.findings.Add(RuleFileMissing.New(f, "%s is missing; %s", f, whoWrites(f)))
+		}
+	}
+	if n := errorCount(&out.findings); n > 0 {
+		return out.fail("%d problem(s) with the generated files", n), nil
+	}
+	out.outputs = map[string]string{}
+	owned := append([]string{}, compiled.Files...)
+	for _, v := range views {
+		if v.Path != derive.VerificationMatrixFile {
+			owned = append(owned, v.Path)
+		}
+	}
+	for _, f := range owned {
+		if out.outputs[f], err = fileDigest(r.p.pkgPath(f)); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+func whoWrites(f string) string {
+	for _, g := range generatedFiles {
+		if g == f {
+			return "compile writes it"
+		}
+	}
+	return "it is written by hand (see references/strict-flow.md)"
+}
+
+// writeChanged writes the files whose content differs from what the
+// package holds, all or none. It writes nothing when a file it would
+// replace, or a directory on the way to one, is a symbolic link: writing
+// through a link could change a file outside the package, and replacing it
+// would delete what its owner made.
+func (p *Pipeline) writeChanged(files []atomicfile.File) ([]diag.Diagnostic, error) {
+	var ds []diag.Diagnostic
+	var changed []atomicfile.File
+	seen := map[string]bool{}
+	for _, f := range files {
+		for d := f.Path; d != "." && !seen[d]; d = path.Dir(d) {
+			seen[d] = true
+			fi, err := os.Lstat(p.pkgPath(d))
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				continue
+			case err != nil:
+				return nil, err
+			case fi.Mode()&fs.ModeSymlink != 0:
+				ds = append(ds, RuleLinkInTheWay.New(d, "is a symbolic link; the pipeline writes %s only as a plain file in plain directories of the package", f.Path))
+			case d == f.Path && !fi.Mode().IsRegular():
+				ds = append(ds, RuleLinkInTheWay.New(d, "is not a regular file; the pipeline replaces only plain files"))
+			}
+		}
+		if old, err := readRegular(p.pkgPath(f.Path)); err == nil && bytes.Equal(old, f.Data) {
+			continue
+		}
+		changed = append(changed, f)
+	}
+	if len(ds) > 0 || len(changed) == 0 {
+		return ds, nil
+	}
+	return nil, atomicfile.WriteAll(p.abs, changed)
+}
+
+// regularFile reports whether path is a regular file (not a link).
+func regularFile(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.Mode().IsRegular()
+}

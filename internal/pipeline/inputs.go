@@ -1,0 +1,215 @@
+package pipeline
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/code2skill/code2skill/internal/contract"
+)
+
+// Files the stages read from the package.
+var (
+	// authoringFiles are the Portable Core inputs the author writes.
+	authoringFiles = []string{contract.ContractFile, contract.TopologyFile, contract.ExportProfileFile, contract.HostProfileFile}
+	// toolDocsFile holds the Tools' authored prose, a compile input.
+	toolDocsFile = "authoring/tool-docs.json"
+	// documents are the hand-written documents; generate refreshes the
+	// markers of those that carry one.
+	documents = []string{"SKILL.md", "MCP.zh-CN.md", "MCP-SETUP.md", "references/feature-context.md"}
+	// markedDocuments carry the documentation marker.
+	markedDocuments = []string{"SKILL.md", "MCP.zh-CN.md", "references/feature-context.md"}
+	// finalFiles are the files finalize writes; they are finalize's
+	// output, never another stage's input.
+	finalFiles = []string{
+		"function-core/validation-receipt.json",
+		"preflight-report.json",
+		"live-verification.json",
+		"verification-matrix.json",
+		"approval-audit.json",
+		"export-manifest.json",
+	}
+)
+
+// Labels of fingerprint inputs that are not files.
+const (
+	labelVersion          = "code2skill"
+	labelSourceMaps       = "source-maps"
+	labelCandidate        = "tree:candidate-without-final-files"
+	labelDryRunCases      = "tree:" + DryRunCasesDir
+	labelLiveCases        = "tree:" + LiveCasesDir
+	labelResults          = "tree:" + ResultsDir
+	labelLive             = "tree:" + LiveDir
+	labelRuntimeEnabled   = "runtime-verify:enabled"
+	labelRuntimeWrites    = "runtime-verify:authorized-writes"
+	labelRuntimeHost      = "runtime-verify:host"
+	labelFilePrefix       = "file:"
+	labelDocumentPrefix   = "document:"
+	labelSourceTreePrefix = "source:"
+)
+
+// inputs returns the fingerprint inputs of a stage, read now.
+func (r *runner) inputs(name string) ([]input, error) {
+	in := []input{{labelVersion, stringDigest(r.p.Version)}}
+	add := func(more []input, err error) error {
+		in = append(in, more...)
+		return err
+	}
+	var err error
+	switch name {
+	case StageAnalyze:
+		err = firstError(
+			add(r.files(authoringFiles)),
+			add(r.sources()),
+		)
+	case StageGenerate:
+		err = firstError(
+			add(r.files(append(slices.Clone(authoringFiles), toolDocsFile))),
+			add(r.documents()),
+		)
+	case StageVerify:
+		err = firstError(
+			add(r.candidate()),
+			add(r.stateTree(labelDryRunCases, DryRunCasesDir)),
+			add(r.sources()),
+		)
+	case StageRuntimeVerify:
+		err = firstError(
+			add(r.candidate()),
+			add(r.stateTree(labelLiveCases, LiveCasesDir)),
+			add(r.runtimeAuthority()),
+		)
+	case StageFinalize:
+		err = firstError(
+			add(r.candidate()),
+			add(r.stateTree(labelResults, ResultsDir)),
+			add(r.stateTree(labelLive, LiveDir)),
+			add(r.sources()),
+		)
+	}
+	return in, err
+}
+
+func firstError(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// files digests package files.
+func (r *runner) files(paths []string) ([]input, error) {
+	var out []input
+	for _, f := range paths {
+		d, err := fileDigest(r.p.pkgPath(f))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, input{labelFilePrefix + f, d})
+	}
+	return out, nil
+}
+
+// documents digests the hand-written documents with their markers
+// normalized.
+func (r *runner) documents() ([]input, error) {
+	var out []input
+	for _, f := range documents {
+		d, err := documentDigest(r.p.pkgPath(f))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, input{labelDocumentPrefix + f, d})
+	}
+	return out, nil
+}
+
+// cached returns the digest under key, computing it when no stage has
+// run since it was last computed.
+func (r *runner) cached(key string, compute func() (string, error)) (string, error) {
+	if d, ok := r.digests[key]; ok {
+		return d, nil
+	}
+	d, err := compute()
+	if err != nil {
+		return "", err
+	}
+	if r.digests == nil {
+		r.digests = map[string]string{}
+	}
+	r.digests[key] = d
+	return d, nil
+}
+
+// candidate digests the package without its final files.
+func (r *runner) candidate() ([]input, error) {
+	d, err := r.cached(labelCandidate, func() (string, error) {
+		return treeDigest(r.p.abs, nil, func(rel string) bool { return slices.Contains(finalFiles, rel) })
+	})
+	return []input{{labelCandidate, d}}, err
+}
+
+// stateTree digests a directory of the state.
+func (r *runner) stateTree(label, rel string) ([]input, error) {
+	d, err := r.cached(label, func() (string, error) { return treeDigest(r.p.statePath(rel), nil, nil) })
+	return []input{{label, d}}, err
+}
+
+// sources digests the source maps and every mapped source tree, leaving
+// out the package and the state directory where a source contains them.
+func (r *runner) sources() ([]input, error) {
+	var lines []string
+	var out []input
+	for _, id := range sortedKeys(r.st.SourceMaps) {
+		dir := r.st.SourceMaps[id]
+		lines = append(lines, id+"="+dir)
+		d, err := r.cached(labelSourceTreePrefix+id, func() (string, error) {
+			return treeDigest(dir, []string{r.p.abs, r.p.stateAbs}, nil)
+		})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, input{labelSourceTreePrefix + id, d})
+	}
+	return append(out, input{labelSourceMaps, stringDigest(strings.Join(lines, "\n"))}), nil
+}
+
+// runtimeAuthority digests what this run authorises runtime verification to
+// do: that it is enabled, the writes it may call, and where and with what
+// environment the host reaches the backend.
+func (r *runner) runtimeAuthority() ([]input, error) {
+	host, err := r.hostDigest()
+	if err != nil {
+		return nil, err
+	}
+	return []input{
+		{labelRuntimeEnabled, "true"},
+		{labelRuntimeWrites, writesDigest(r.opts.AuthorizeWrites)},
+		{labelRuntimeHost, host},
+	}, nil
+}
+
+func writesDigest(ids []string) string {
+	sorted := slices.Clone(ids)
+	slices.Sort(sorted)
+	return stringDigest(strings.Join(slices.Compact(sorted), "\n"))
+}
+
+// hostDigest digests the origin bindings and the environment the server
+// gets. Values are hashed, never stored.
+func (r *runner) hostDigest() (string, error) {
+	var lines []string
+	for _, o := range sortedKeys(r.opts.Origins) {
+		lines = append(lines, "origin "+o+"="+r.opts.Origins[o])
+	}
+	env, err := r.serverEnv()
+	if err != nil {
+		return "", err
+	}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		lines = append(lines, "env "+k+"="+stringDigest(v))
+	}
+	return stringDigest(strings.Join(lines, "\n")), nil
+}

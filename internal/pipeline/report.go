@@ -1,0 +1,330 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+
+	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/derive"
+	"github.com/code2skill/code2skill/internal/diag"
+)
+
+// Report is pipeline-report.json: the state of every stage and, per
+// capability and workflow, how far it is verified. It holds no machine
+// path: the package and the state directory are named relative to each
+// other.
+type Report struct {
+	SchemaVersion string `json:"schemaVersion"`
+	FeatureID     string `json:"featureId"`
+	Mode          string `json:"mode"`
+	// CandidateDir is the package relative to the state directory;
+	// StateDir the state directory's name.
+	CandidateDir  string              `json:"candidateDir"`
+	StateDir      string              `json:"stateDir"`
+	RuntimeVerify RuntimeVerifyReport `json:"runtimeVerify"`
+	Stages        []StageReport       `json:"stages"`
+	Capabilities  []RowReport         `json:"capabilities"`
+	Workflows     []RowReport         `json:"workflows"`
+	Delivery      Delivery            `json:"delivery"`
+	// Decision is the last finalization's decision, or "not-finalized".
+	Decision  string   `json:"decision"`
+	NextSteps []string `json:"nextSteps"`
+	// Findings are what the run found (stages that failed, checks that
+	// failed, calls not made); not part of the file.
+	Findings *diag.List `json:"-"`
+}
+
+// RuntimeVerifyReport says how runtime verification is authorised and how
+// it last ran.
+type RuntimeVerifyReport struct {
+	Authorization string      `json:"authorization"`
+	LastRun       *RuntimeRun `json:"lastRun"`
+	LastSkipped   []Skipped   `json:"lastSkipped"`
+}
+
+// StageReport is one stage in the report.
+type StageReport struct {
+	Name              string `json:"name"`
+	Status            string `json:"status"`
+	LastAction        string `json:"lastAction,omitempty"`
+	SkipReason        string `json:"skipReason,omitempty"`
+	InvalidatedReason string `json:"invalidatedReason,omitempty"`
+	ErrorSummary      string `json:"errorSummary,omitempty"`
+	DurationMs        int64  `json:"durationMs"`
+	Runs              int    `json:"runs"`
+	NodeProcesses     int    `json:"nodeProcesses"`
+}
+
+// Row values: how far a capability or workflow is verified.
+const (
+	Yes         = "yes"
+	No          = "no"
+	Failed      = "failed"
+	Partial     = "partial" // some checks passed, some expected ones did not run
+	NotRun      = "not-run"
+	SkippedCall = "skipped"
+)
+
+// RowReport is one capability's or workflow's verification.
+type RowReport struct {
+	ID               string `json:"id"`
+	Generated        string `json:"generated"`
+	BehaviorVerified string `json:"behaviorVerified"`
+	RuntimeVerified  string `json:"runtimeVerified"`
+	HostVerified     string `json:"hostVerified"`
+	// Note says why a row is not further: the reason a live call was not
+	// made, the phase that failed.
+	Note string `json:"note,omitempty"`
+}
+
+// Delivery rolls the rows up: yes (all), partial (some), no (none).
+type Delivery struct {
+	Generated        string `json:"generated"`
+	BehaviorVerified string `json:"behaviorVerified"`
+	RuntimeVerified  string `json:"runtimeVerified"`
+	HostVerified     string `json:"hostVerified"`
+	Deployed         string `json:"deployed"`
+	// Source says where the roll-up comes from: verification-matrix.json
+	// after a finalization, stage-status otherwise.
+	Source string `json:"source"`
+}
+
+// Status returns the report of the package's pipeline without running
+// anything.
+func (p *Pipeline) Status() (*Report, error) {
+	if err := p.resolve(); err != nil {
+		return nil, err
+	}
+	st, err := readState(p.stateAbs)
+	if err != nil {
+		if errors.Is(err, errNoState) {
+			return nil, usagef("%s has no pipeline state in %s: run code2skill pipeline init first", p.Dir, p.StateDir)
+		}
+		return nil, err
+	}
+	recoverInterrupted(st) // shown as failed; the next run records it
+	return p.report(st, &diag.List{})
+}
+
+// report builds the report of a state.
+func (p *Pipeline) report(st *State, findings *diag.List) (*Report, error) {
+	rep := &Report{
+		SchemaVersion: PipelineVersion,
+		FeatureID:     st.FeatureID,
+		Mode:          st.Mode,
+		CandidateDir:  st.CandidateDir,
+		StateDir:      filepath.Base(p.stateAbs),
+		RuntimeVerify: RuntimeVerifyReport{
+			Authorization: "per-invocation; never persisted",
+			LastRun:       st.RuntimeVerify.LastRun,
+			LastSkipped:   st.RuntimeVerify.LastSkipped,
+		},
+		Capabilities: []RowReport{},
+		Workflows:    []RowReport{},
+		Decision:     "not-finalized",
+		NextSteps:    []string{},
+		Findings:     findings,
+	}
+	for _, name := range Stages {
+		s := st.Stages[name]
+		rep.Stages = append(rep.Stages, StageReport{Name: name, Status: s.Status, LastAction: s.LastAction,
+			SkipReason: s.SkipReason, InvalidatedReason: s.InvalidatedReason, ErrorSummary: s.ErrorSummary,
+			DurationMs: s.DurationMs, Runs: s.Runs, NodeProcesses: s.NodeProcesses})
+	}
+	in, _, err := derive.ReadInputs(p.abs)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := p.readRecords()
+	if err != nil {
+		return nil, err
+	}
+	var exp *expectations
+	if in.Contract != nil && !derive.Check(in).HasErrors() {
+		if exp, err = expectedChecks(derive.Views(in)); err != nil {
+			return nil, err
+		}
+	}
+	rows(rep, st, in.Contract, exp, recs)
+	rep.Delivery = delivery(rep, st)
+	if fin := st.LastFinalization; fin != nil && st.Stages[StageFinalize].Status == StatusCompleted {
+		rep.Decision = fin.Decision
+	}
+	rep.NextSteps = nextSteps(st)
+	return rep, nil
+}
+
+// rows fills the capability and workflow rows.
+func rows(rep *Report, st *State, c *contract.Contract, exp *expectations, recs []*Record) {
+	if c == nil || exp == nil {
+		return
+	}
+	fin := st.LastFinalization
+	if st.Stages[StageFinalize].Status != StatusCompleted {
+		fin = nil
+	}
+	generated := No
+	if st.Stages[StageGenerate].Status == StatusCompleted {
+		generated = Yes
+	}
+	verified := st.Stages[StageVerify].Status == StatusCompleted
+	runtimeDone := st.Stages[StageRuntimeVerify].Status == StatusCompleted
+	skipNote := func(capID, wfID string) (string, bool) {
+		for _, s := range st.RuntimeVerify.LastSkipped {
+			if s.CapabilityID == capID && s.WorkflowID == wfID {
+				return s.Reason, true
+			}
+		}
+		return "", false
+	}
+	build := func(id string, sc scopeChecks, capID, wfID, firstPhase string, flags map[string]CapabilityFlags) RowReport {
+		row := RowReport{ID: id, Generated: generated, BehaviorVerified: NotRun, RuntimeVerified: NotRun, HostVerified: NotRun}
+		if fin != nil {
+			f := flags[id]
+			row.BehaviorVerified, row.RuntimeVerified, row.HostVerified = yesNo(f.BehaviorVerified), yesNo(f.RuntimeVerified), yesNo(f.HostVerified)
+			switch {
+			case f.Blocked:
+				row.Note = "blocked"
+			case f.RequiresReview:
+				row.Note = "requires review"
+			}
+			if reason, ok := skipNote(capID, wfID); ok && !f.RuntimeVerified {
+				row.Note = joinNote(row.Note, "not called at runtime: "+reason)
+			}
+			return row
+		}
+		if verified {
+			row.BehaviorVerified = outcomeValue(phaseOutcome(firstPhase, sc.phases[firstPhase], rowRecords(recs, capID, wfID, firstPhase)))
+		}
+		if runtimeDone {
+			row.RuntimeVerified = outcomeValue(phaseOutcome(PhaseRuntime, sc.phases[PhaseRuntime], rowRecords(recs, capID, wfID, PhaseRuntime)))
+			if reason, ok := skipNote(capID, wfID); ok {
+				row.RuntimeVerified, row.Note = SkippedCall, "not called at runtime: "+reason
+			}
+		}
+		return row
+	}
+	for _, sc := range exp.capabilities {
+		var flags map[string]CapabilityFlags
+		if fin != nil {
+			flags = fin.Capabilities
+		}
+		rep.Capabilities = append(rep.Capabilities, build(sc.id, sc, sc.id, "", PhaseBehavior, flags))
+	}
+	for _, sc := range exp.workflows {
+		var flags map[string]CapabilityFlags
+		if fin != nil {
+			flags = fin.Workflows
+		}
+		rep.Workflows = append(rep.Workflows, build(sc.id, sc, "", sc.id, PhaseBypass, flags))
+	}
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+func yesNo(b bool) string {
+	if b {
+		return Yes
+	}
+	return No
+}
+
+func outcomeValue(outcome string) string {
+	switch outcome {
+	case OutcomePassed:
+		return Yes
+	case OutcomeFailed:
+		return Failed
+	case OutcomeRequiresReview:
+		return Partial
+	}
+	return No
+}
+
+// delivery rolls the capability rows up.
+func delivery(rep *Report, st *State) Delivery {
+	roll := func(get func(RowReport) string) string {
+		if len(rep.Capabilities) == 0 {
+			return No
+		}
+		n := 0
+		for _, r := range rep.Capabilities {
+			if get(r) == Yes {
+				n++
+			}
+		}
+		switch n {
+		case len(rep.Capabilities):
+			return Yes
+		case 0:
+			return No
+		}
+		return Partial
+	}
+	d := Delivery{
+		Generated:        roll(func(r RowReport) string { return r.Generated }),
+		BehaviorVerified: roll(func(r RowReport) string { return r.BehaviorVerified }),
+		RuntimeVerified:  roll(func(r RowReport) string { return r.RuntimeVerified }),
+		HostVerified:     roll(func(r RowReport) string { return r.HostVerified }),
+		Deployed:         No,
+		Source:           "stage-status",
+	}
+	if st.LastFinalization != nil && st.Stages[StageFinalize].Status == StatusCompleted {
+		d.Source = "verification-matrix.json"
+	}
+	return d
+}
+
+// nextSteps says what to do next, most urgent first.
+func nextSteps(st *State) []string {
+	var out []string
+	for _, name := range Stages {
+		s := st.Stages[name]
+		if s.Status == StatusFailed {
+			out = append(out, fmt.Sprintf("fix %s (%s), then run code2skill pipeline run; code2skill pipeline diagnose groups the validation errors", name, s.ErrorSummary))
+			break
+		}
+	}
+	for _, name := range Stages {
+		if st.Stages[name].Status == StatusInvalidated {
+			out = append(out, fmt.Sprintf("%s was invalidated (%s): run code2skill pipeline run", name, st.Stages[name].InvalidatedReason))
+		}
+	}
+	if st.Stages[StageRuntimeVerify].Status != StatusCompleted {
+		out = append(out, "runtime verification has not run: with the backend reachable, run code2skill pipeline run --enable-runtime-verify (add --authorize-write <capabilityId> for each write you allow to be called)")
+	}
+	var writes []string
+	for _, s := range st.RuntimeVerify.LastSkipped {
+		if s.Reason == SkipWriteNotAuthorized && !slices.Contains(writes, s.CapabilityID) {
+			writes = append(writes, s.CapabilityID)
+		}
+	}
+	for _, w := range writes {
+		out = append(out, fmt.Sprintf("the write %s was not called at runtime: authorise it with --authorize-write %s if it may be", w, w))
+	}
+	if st.Stages[StageFinalize].Status != StatusCompleted {
+		out = append(out, "the package is not finalized: finalize runs when every earlier stage has completed")
+	}
+	out = append(out, "Host verification is never done by the pipeline: verify the package in the Host that will run it")
+	return out
+}
+
+// writeReport writes pipeline-report.json, unless it already holds this
+// report.
+func (p *Pipeline) writeReport(rep *Report) error {
+	data, err := stateBytes(rep)
+	if err != nil {
+		return err
+	}
+	if old, err := readRegular(p.statePath(PipelineReportFile)); err == nil && string(old) == string(data) {
+		return nil
+	}
+	return writeStateFile(p.statePath(PipelineReportFile), data)
+}

@@ -1,0 +1,420 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/code2skill/code2skill/internal/atomicfile"
+	"github.com/code2skill/code2skill/internal/diag"
+)
+
+// RunOptions are the flags of a run. Authorisations hold for this run only.
+type RunOptions struct {
+	// Only selects stages to run; nil runs them all.
+	Only []string
+	// Force re-runs every selected stage, fresh or not.
+	Force bool
+	// EnableRuntimeVerify lets runtime-verify run in this run.
+	EnableRuntimeVerify bool
+	// AuthorizeWrites are the write capabilities runtime-verify may call
+	// in this run.
+	AuthorizeWrites []string
+	// Origins bind allowed runtime origins of the contract to where they
+	// are served for this run (runtime-verify).
+	Origins map[string]string
+	// Env gives values to variables the package declares (runtime-verify);
+	// a declared variable without one takes code2skill's own value.
+	Env map[string]string
+}
+
+// stageOutcome is what one execution of a stage did.
+type stageOutcome struct {
+	// failure says why the stage failed; "" when it completed.
+	failure string
+	// steps names what the stage ran.
+	steps []string
+	// outputs are the SHA-256 of the files the stage wrote and owns.
+	outputs map[string]string
+	// findings are reported with the run: the problems that made the stage
+	// fail, and checks that failed in a stage that completed.
+	findings diag.List
+	// authorized are the writes runtime-verify was authorised to call.
+	authorized []string
+	// nodes counts the node processes the stage started.
+	nodes int
+}
+
+func (o *stageOutcome) fail(format string, args ...any) *stageOutcome {
+	o.failure = fmt.Sprintf(format, args...)
+	return o
+}
+
+// runner carries one run.
+type runner struct {
+	p    *Pipeline
+	ctx  context.Context
+	opts RunOptions
+	st   *State
+	// findings collects what every stage reported.
+	findings diag.List
+	// skipped are the live calls this run did not make.
+	skipped []Skipped
+	// env is the environment the server gets, once computed.
+	env []string
+	// saved is the state as last written (or read), so that an unchanged
+	// state is not written again.
+	saved []byte
+	// batch holds the state files a stage writes, until it ends.
+	batch []atomicfile.File
+	// digests caches tree digests of the package while no stage has run
+	// since they were computed.
+	digests map[string]string
+}
+
+// Run runs the selected stages in order, skipping those whose inputs did
+// not change, and returns the pipeline report, which it also writes to
+// verification/reports/pipeline-report.json. A *UsageError means nothing
+// ran. Any other error means a stage could not do its job (node missing,
+// I/O failure); the stage is recorded as failed and the report is still
+// returned.
+func (p *Pipeline) Run(ctx context.Context, opts RunOptions) (*Report, error) {
+	if err := p.resolve(); err != nil {
+		return nil, err
+	}
+	unlock, err := p.lock()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	st, err := p.load()
+	if err != nil {
+		return nil, err
+	}
+	if st.Mode == ModeMigrate && !st.MigrationAcknowledged {
+		return nil, usagef("%s needs migration: review %s and run code2skill pipeline init --acknowledge-migration", p.Dir, ModeSummaryFile)
+	}
+	selected, err := selectStages(opts)
+	if err != nil {
+		return nil, err
+	}
+	r := &runner{p: p, ctx: ctx, opts: opts, st: st}
+	if r.saved, err = stateBytes(st); err != nil {
+		return nil, err
+	}
+	if err := r.checkRuntimeRequest(); err != nil {
+		return nil, err
+	}
+	if opts.Only != nil {
+		if err := r.checkUpstream(selected); err != nil {
+			return nil, err
+		}
+	}
+	if err := r.invalidateStaleRuntime(); err != nil {
+		return nil, err
+	}
+	runErr := r.stages(selected)
+	rep, err := p.report(st, &r.findings)
+	if err != nil {
+		return nil, errors.Join(runErr, err)
+	}
+	if err := p.writeReport(rep); err != nil {
+		return rep, errors.Join(runErr, err)
+	}
+	return rep, runErr
+}
+
+// load reads the state of an initialized package and marks stages an
+// interrupted run left running as failed.
+func (p *Pipeline) load() (*State, error) {
+	st, err := readState(p.stateAbs)
+	if errors.Is(err, errNoState) {
+		return nil, usagef("%s has no pipeline state in %s: run code2skill pipeline init first", p.Dir, p.StateDir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if want := relPath(p.stateAbs, p.abs); st.CandidateDir != want {
+		return nil, usagef("the state directory %s belongs to the package %s, not %s", p.StateDir, st.CandidateDir, p.Dir)
+	}
+	if recoverInterrupted(st) {
+		st.UpdatedAt = p.now()
+		if err := writeState(p.stateAbs, st); err != nil {
+			return nil, err
+		}
+	}
+	return st, nil
+}
+
+// interrupted is the error summary of a stage a crash left running.
+const interrupted = "interrupted: the run stopped while this stage was running"
+
+// recoverInterrupted marks every stage left running as failed. It reports
+// whether it changed anything.
+func recoverInterrupted(st *State) bool {
+	changed := false
+	for _, name := range Stages {
+		if s := st.Stages[name]; s.Status == StatusRunning {
+			s.Status, s.ErrorSummary = StatusFailed, interrupted
+			changed = true
+		}
+	}
+	return changed
+}
+
+// selectStages returns the stages a run may execute, in order, after
+// checking --only against the runtime-verify flag.
+func selectStages(opts RunOptions) ([]string, error) {
+	if !opts.EnableRuntimeVerify {
+		switch {
+		case len(opts.AuthorizeWrites) > 0:
+			return nil, usagef("--authorize-write needs --enable-runtime-verify: writes are called only by runtime verification")
+		case len(opts.Origins) > 0:
+			return nil, usagef("--runtime-origin needs --enable-runtime-verify")
+		case len(opts.Env) > 0:
+			return nil, usagef("--env needs --enable-runtime-verify")
+		}
+	}
+	if opts.Only == nil {
+		if !opts.EnableRuntimeVerify {
+			return slices.DeleteFunc(slices.Clone(Stages), func(s string) bool { return s == StageRuntimeVerify }), nil
+		}
+		return slices.Clone(Stages), nil
+	}
+	if len(opts.Only) == 0 {
+		return nil, usagef("--only names no stage; the stages are %s", strings.Join(Stages, ", "))
+	}
+	var out []string
+	for _, name := range opts.Only {
+		if !slices.Contains(Stages, name) {
+			return nil, usagef("--only: unknown stage %q; the stages are %s", name, strings.Join(Stages, ", "))
+		}
+	}
+	for _, name := range Stages {
+		if slices.Contains(opts.Only, name) {
+			out = append(out, name)
+		}
+	}
+	hasRuntime := slices.Contains(out, StageRuntimeVerify)
+	switch {
+	case hasRuntime && !opts.EnableRuntimeVerify:
+		return nil, usagef("--only runtime-verify needs --enable-runtime-verify for this run")
+	case !hasRuntime && opts.EnableRuntimeVerify:
+		return nil, usagef("--enable-runtime-verify with --only needs runtime-verify among the stages")
+	}
+	return out, nil
+}
+
+// checkUpstream refuses --only when a stage upstream of a selected one,
+// and not selected itself, is not completed and fresh: a stage must never
+// build on stale results. Runtime verification is optional evidence and
+// is not required upstream.
+func (r *runner) checkUpstream(selected []string) error {
+	for _, name := range selected {
+		for _, up := range Stages[:slices.Index(Stages, name)] {
+			if up == StageRuntimeVerify || slices.Contains(selected, up) {
+				continue
+			}
+			fresh, err := r.fresh(up)
+			if err != nil {
+				return err
+			}
+			if !fresh {
+				return usagef("stale or incomplete upstream: %s must be completed and unchanged before --only %s; run it too", up, name)
+			}
+		}
+	}
+	return nil
+}
+
+// fresh reports whether a stage is completed, its inputs unchanged and its
+// outputs intact.
+func (r *runner) fresh(name string) (bool, error) {
+	s := r.st.Stages[name]
+	if s.Status != StatusCompleted {
+		return false, nil
+	}
+	inputs, err := r.inputs(name)
+	if err != nil {
+		return false, err
+	}
+	fp, _ := fingerprint(inputs)
+	if fp != s.InputFingerprint {
+		return false, nil
+	}
+	return r.outputsIntact(s)
+}
+
+// outputsIntact reports whether every file a stage recorded as its output
+// still has the recorded content.
+func (r *runner) outputsIntact(s *StageState) (bool, error) {
+	for _, f := range sortedKeys(s.OutputHashes) {
+		d, err := fileDigest(r.p.pkgPath(f))
+		if err != nil {
+			return false, err
+		}
+		if d != s.OutputHashes[f] {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// stages runs the selected stages in order until one fails.
+func (r *runner) stages(selected []string) error {
+	for _, name := range Stages {
+		s := r.st.Stages[name]
+		if !slices.Contains(selected, name) {
+			if name == StageRuntimeVerify && !r.opts.EnableRuntimeVerify && r.opts.Only == nil {
+				s.LastAction, s.SkipReason = ActionSkippedDisabled, "runtime verification was not enabled for this run (--enable-runtime-verify)"
+				r.p.progress("pipeline: %s skipped: not enabled for this run", name)
+			}
+			continue
+		}
+		inputs, err := r.inputs(name)
+		if err != nil {
+			return r.abort(name, err)
+		}
+		fp, pairs := fingerprint(inputs)
+		if !r.opts.Force && s.Status == StatusCompleted && fp == s.InputFingerprint {
+			intact, err := r.outputsIntact(s)
+			if err != nil {
+				return r.abort(name, err)
+			}
+			if intact {
+				s.LastAction, s.SkipReason = ActionSkippedUnchanged, "its inputs did not change since it completed"
+				r.p.progress("pipeline: %s skipped: unchanged", name)
+				continue
+			}
+		}
+		if err := r.execute(name, s, fp, pairs); err != nil {
+			return err
+		}
+		if s.Status != StatusCompleted {
+			r.invalidateDownstream(name)
+			return r.save()
+		}
+	}
+	return r.save()
+}
+
+// execute runs one stage, recording it as running first so that a crash
+// leaves a trace the next load turns into a failure.
+func (r *runner) execute(name string, s *StageState, fp string, pairs [][]string) error {
+	began := r.p.Now()
+	s.InvalidatedReason, s.NodeProcesses = "", 0
+	s.Status, s.StartedAt, s.EndedAt, s.ErrorSummary, s.SkipReason = StatusRunning, stamp(began), "", "", ""
+	s.LastAction = ActionExecuted
+	s.Runs++
+	if err := r.save(); err != nil {
+		return err
+	}
+	out, err := r.run(name)
+	if ferr := r.flush(); ferr != nil && err == nil {
+		err = ferr
+	}
+	// The stage may have changed what later stages hash and which
+	// variables the package's modules read.
+	r.digests, r.env = nil, nil
+	ended := r.p.Now()
+	s.EndedAt, s.DurationMs = stamp(ended), ended.Sub(began).Milliseconds()
+	s.InputFingerprint, s.FingerprintInputs = fp, pairs
+	if out != nil {
+		s.Steps, s.OutputHashes, s.AuthorizedWrites, s.NodeProcesses = out.steps, out.outputs, out.authorized, out.nodes
+		r.findings.Merge(&out.findings)
+	}
+	switch {
+	case err != nil:
+		s.Status, s.ErrorSummary = StatusFailed, err.Error()
+		if ctxErr := r.ctx.Err(); ctxErr != nil {
+			s.ErrorSummary = "interrupted: " + ctxErr.Error()
+		}
+	case out.failure != "":
+		s.Status, s.ErrorSummary = StatusFailed, out.failure
+	default:
+		s.Status, s.InvalidatedReason = StatusCompleted, ""
+	}
+	if name == StageRuntimeVerify && s.Status != StatusCompleted {
+		// Runtime evidence is optional upstream of finalize, which would
+		// otherwise take what a failed run left half-made.
+		if cerr := r.p.clearRecords([]string{PhaseRuntime}, LiveDir); cerr != nil && err == nil {
+			err = cerr
+		}
+	}
+	took := ended.Sub(began).Round(time.Millisecond)
+	if s.Status == StatusCompleted {
+		r.p.progress("pipeline: %s completed in %s", name, took)
+	} else {
+		r.p.progress("pipeline: %s failed in %s: %s", name, took, s.ErrorSummary)
+	}
+	if err != nil {
+		r.invalidateDownstream(name)
+		return errors.Join(fmt.Errorf("%s: %w", name, err), r.save())
+	}
+	return nil
+}
+
+// abort records a stage that could not even be fingerprinted.
+func (r *runner) abort(name string, err error) error {
+	s := r.st.Stages[name]
+	s.Status, s.ErrorSummary, s.LastAction = StatusFailed, err.Error(), ActionExecuted
+	r.invalidateDownstream(name)
+	return errors.Join(fmt.Errorf("%s: %w", name, err), r.save())
+}
+
+// run dispatches to a stage's work.
+func (r *runner) run(name string) (*stageOutcome, error) {
+	if err := r.ctx.Err(); err != nil {
+		return nil, err
+	}
+	switch name {
+	case StageAnalyze:
+		return r.analyze()
+	case StageGenerate:
+		return r.generate()
+	case StageVerify:
+		return r.verify()
+	case StageRuntimeVerify:
+		return r.runtimeVerify()
+	case StageFinalize:
+		return r.finalize()
+	}
+	panic("pipeline: unknown stage " + name)
+}
+
+// invalidateDownstream marks every completed stage after name invalidated.
+func (r *runner) invalidateDownstream(name string) {
+	for _, down := range Stages[slices.Index(Stages, name)+1:] {
+		if s := r.st.Stages[down]; s.Status == StatusCompleted {
+			s.Status, s.InvalidatedReason = StatusInvalidated, "upstream stage "+name+" did not complete"
+		}
+	}
+	if r.st.Stages[StageFinalize].Status != StatusCompleted {
+		r.st.LastFinalization = nil
+	}
+}
+
+// save writes the state when it changed. An unchanged re-run changes
+// nothing, so it writes nothing: the state keeps the time of its last
+// change.
+func (r *runner) save() error {
+	data, err := stateBytes(r.st)
+	if err != nil {
+		return err
+	}
+	if r.saved != nil && string(data) == string(r.saved) {
+		return nil
+	}
+	r.st.UpdatedAt = r.p.now()
+	if data, err = stateBytes(r.st); err != nil {
+		return err
+	}
+	if err := writeStateFile(r.p.statePath(StateFile), data); err != nil {
+		return err
+	}
+	r.saved = data
+	return nil
+}

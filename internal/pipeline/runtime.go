@@ -1,0 +1,546 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/derive"
+	"github.com/code2skill/code2skill/internal/livecall"
+)
+
+// Reasons a live call is not made.
+const (
+	SkipWriteNotAuthorized = "write-authorization-required"
+	SkipNoLiveCase         = "no-live-case"
+	SkipInvalidLiveCase    = "invalid-live-case"
+	SkipNoProtectedValue   = "no-trusted-protected-value"
+	SkipCredentialNotSet   = "credential-not-set"
+	SkipWorkflowNotCalled  = "workflow-entry-not-verified"
+)
+
+// defaultDryRunVariable is the dry-run variable of an export profile that
+// names none.
+const defaultDryRunVariable = "CODE2SKILL_DRY_RUN"
+
+// runtimeVerify makes one live call per capability that may and can be
+// called, through the package's own server with code2skill as the trusted
+// host, and records each as a runtime check bound to its sanitised live
+// input and result.
+//
+// A write is called only when this run authorises it. A write guarded by a
+// deterministic workflow is called with its guard protecting one operation
+// whose expected values come from the trusted part of the live case (and
+// the contract's constants), never from the arguments the guard checks: a
+// real call through real package code and the real network, which proves
+// the runtime path but is never Host evidence. A guard refusal is a failed
+// check. A workflow's runtime phase reuses its entry's call when every
+// member write was authorised.
+func (r *runner) runtimeVerify() (*stageOutcome, error) {
+	out := &stageOutcome{steps: []string{"live tools/call through the package's server, code2skill as the trusted host"}}
+	auth := slices.Clone(r.opts.AuthorizeWrites)
+	slices.Sort(auth)
+	out.authorized = slices.Compact(auth)
+	if err := r.p.clearRecords([]string{PhaseRuntime}, LiveDir); err != nil {
+		return out, err
+	}
+	in, list, err := derive.ReadInputs(r.p.abs)
+	if err != nil {
+		return out, err
+	}
+	if list.Merge(derive.Check(in)); list.HasErrors() || in.Export == nil {
+		out.findings.Merge(list)
+		return out.fail("the Portable Core or export profile has errors; run analyze first"), nil
+	}
+	schemas, err := inputSchemas(derive.Views(in))
+	if err != nil {
+		return out, err
+	}
+	c := in.Contract
+	var calls []livecall.Call
+	for i := range c.Capabilities {
+		cp := &c.Capabilities[i]
+		call, reason, err := r.planCall(c, cp, schemas[cp.ID], out)
+		if err != nil {
+			return out, err
+		}
+		if reason != "" {
+			r.skip(out, Skipped{CheckID: CheckLiveCall, CapabilityID: cp.ID, Reason: reason})
+			continue
+		}
+		calls = append(calls, *call)
+	}
+	env, err := r.serverEnv()
+	if err != nil {
+		return out, err
+	}
+	res := &livecall.Result{}
+	if len(calls) > 0 {
+		res, err = r.p.Steps.LiveCalls(r.ctx, r.p.abs, calls, livecall.Options{
+			AllowedOrigins:  in.Export.AllowedRuntimeOrigins,
+			Origins:         r.opts.Origins,
+			Env:             env,
+			ProtocolVersion: in.Export.ProtocolVersion,
+		})
+		if errors.Is(err, ErrNotAvailable) {
+			out.findings.Add(RuleStepUnavailable.New("", "live calls are not available in this build"))
+			return out.fail("live calls are not available in this build"), nil
+		}
+		if err != nil {
+			return out, fmt.Errorf("live calls: %w", err)
+		}
+		out.findings.Merge(res.Diagnostics)
+		out.nodes += res.NodeProcesses
+		if len(res.Outcomes) != len(calls) {
+			return out, fmt.Errorf("live calls: %d outcomes for %d calls", len(res.Outcomes), len(calls))
+		}
+		for i, o := range res.Outcomes {
+			if err := r.recordLiveCall(&calls[i], o, out); err != nil {
+				return out, err
+			}
+		}
+	}
+	if err := r.workflowRecords(c, out); err != nil {
+		return out, err
+	}
+	r.st.RuntimeVerify.LastRun = &RuntimeRun{Enabled: true, AuthorizedWrites: out.authorized, RanAt: r.p.now()}
+	r.st.RuntimeVerify.LastSkipped = append([]Skipped{}, r.skipped...)
+	return out, nil
+}
+
+func (r *runner) skip(out *stageOutcome, s Skipped) {
+	r.skipped = append(r.skipped, s)
+	out.findings.Add(RuleLiveSkipped.New("", "%s was not called at runtime: %s", scopeOf(s.CapabilityID, s.WorkflowID), skipText(s.Reason)))
+}
+
+func skipText(reason string) string {
+	switch reason {
+	case SkipWriteNotAuthorized:
+		return "it writes, and this run did not authorise it (--authorize-write)"
+	case SkipNoLiveCase:
+		return "it has required inputs and no live case (" + LiveCasesDir + "/<capabilityId>.json)"
+	case SkipInvalidLiveCase:
+		return "its live case is invalid"
+	case SkipNoProtectedValue:
+		return "its workflow guard needs protected values the live case's trusted part does not give"
+	case SkipCredentialNotSet:
+		return "a credential its live case names is not set in the environment"
+	case SkipWorkflowNotCalled:
+		return "its entry was not verified at runtime, or a member write was not authorised"
+	}
+	return reason
+}
+
+// planCall builds the live call of a capability, or says why there is none.
+func (r *runner) planCall(c *contract.Contract, cp *contract.Capability, schema []byte, out *stageOutcome) (*livecall.Call, string, error) {
+	if cp.IsWrite() && !slices.Contains(r.opts.AuthorizeWrites, cp.ID) {
+		return nil, SkipWriteNotAuthorized, nil
+	}
+	lc, ds, err := r.p.readLiveCase(cp, schema)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(ds) > 0 {
+		out.findings.Add(ds...)
+		return nil, SkipInvalidLiveCase, nil
+	}
+	if lc == nil {
+		if slices.ContainsFunc(cp.Inputs, func(in contract.Input) bool { return in.Required }) {
+			return nil, SkipNoLiveCase, nil
+		}
+		lc = &LiveCase{Name: cp.ToolName, Arguments: &canonjson.Object{}}
+	}
+	call := &livecall.Call{CapabilityID: cp.ID, Tool: cp.ToolName, Arguments: lc.Arguments, Context: lc.Trusted.RuntimeContext}
+	if lc.Trusted.Headers != nil {
+		call.Headers = map[string]string{}
+		for name, h := range lc.Trusted.Headers.All() {
+			v, literal := h.(canonjson.String)
+			if !literal {
+				env := envName(h)
+				if v = canonjson.String(r.p.Getenv(env)); v == "" {
+					return nil, SkipCredentialNotSet, nil
+				}
+			}
+			call.Headers[name] = string(v)
+		}
+	}
+	if cp.RuntimeProtection != nil && cp.RuntimeProtection.Mode == contract.ProtectionDeterministicWorkflow {
+		p, ok := protection(c, cp, &lc.Trusted)
+		if !ok {
+			return nil, SkipNoProtectedValue, nil
+		}
+		call.Protection = p
+	}
+	return call, "", nil
+}
+
+// protection builds the protected operation of a guarded write: binding
+// sources from the contract's workflow, expected values from its constants
+// and from the trusted part of the live case. ok is false when a
+// protected value is missing.
+func protection(c *contract.Contract, cp *contract.Capability, t *Trusted) (*livecall.Protection, bool) {
+	id := cp.RuntimeProtection.WorkflowID
+	i := slices.IndexFunc(c.Workflows, func(w contract.Workflow) bool { return w.ID == id })
+	if i < 0 {
+		return nil, false
+	}
+	p := &livecall.Protection{WorkflowID: id, BindingSources: &canonjson.Object{}, ExpectedValues: &canonjson.Object{},
+		ExpiresAt: t.ExpiresAt, SingleUse: t.SingleUse}
+	for _, b := range c.Workflows[i].Bindings {
+		src, _ := b.Raw.Get("actualSource")
+		p.BindingSources.Set(b.Name, canonjson.Clone(src))
+		switch b.ExpectedSource.Kind {
+		case "constant":
+			p.ExpectedValues.Set(b.Name, canonjson.Clone(b.ExpectedSource.Value))
+		default:
+			if t.ProtectedValues == nil {
+				return nil, false
+			}
+			v, ok := t.ProtectedValues.Get(b.Name)
+			if !ok {
+				return nil, false
+			}
+			p.ExpectedValues.Set(b.Name, canonjson.Clone(v))
+		}
+	}
+	return p, true
+}
+
+// recordLiveCall records one live call: for a successful call its
+// sanitised live pair and a passed runtime check bound to their hashes;
+// otherwise a failed check whose evidence says why.
+func (r *runner) recordLiveCall(call *livecall.Call, o *livecall.Outcome, out *stageOutcome) error {
+	began := r.p.Now()
+	input := canonjson.NewObject(
+		canonjson.Member{Key: "name", Value: canonjson.String(call.Tool)},
+		canonjson.Member{Key: "arguments", Value: call.Arguments},
+	)
+	input = sanitize(input).(*canonjson.Object)
+	rec := &Record{CheckID: CheckLiveCall, Name: "live tools/call " + o.Tool, Phase: PhaseRuntime, CapabilityID: o.CapabilityID,
+		Command: "tools/call " + o.Tool + " through code2skill's trusted host", ExitCode: 1, Status: CheckFailed,
+		ToolName: o.Tool, InputHash: canonjson.Digest(input)}
+	evidence := canonjson.NewObject(
+		canonjson.Member{Key: "capabilityId", Value: canonjson.String(o.CapabilityID)},
+		canonjson.Member{Key: "toolName", Value: canonjson.String(o.Tool)},
+		canonjson.Member{Key: "inputHash", Value: canonjson.String(rec.InputHash)},
+	)
+	var result canonjson.Value
+	detail := o.ProtocolError
+	if o.Result != nil {
+		doc, err := canonjson.Decode(o.Result)
+		if err != nil {
+			detail = "the result is not JSON: " + err.Error()
+		} else {
+			result = sanitize(doc)
+			detail = judgeResult(result)
+		}
+	}
+	if result != nil {
+		rec.ResultHash = canonjson.Digest(result)
+		evidence.Set("resultHash", canonjson.String(rec.ResultHash))
+	}
+	if detail == "" {
+		rec.ExitCode, rec.Status = 0, CheckPassed
+		rec.LiveInputPath = "live/" + o.CapabilityID + ".input.json"
+		rec.LiveResultPath = "live/" + o.CapabilityID + ".result.json"
+		for _, f := range []struct {
+			file, side string
+			payload    canonjson.Value
+		}{{rec.LiveInputPath, "input", input}, {rec.LiveResultPath, "result", result}} {
+			data := canonjson.Encode(canonjson.NewObject(
+				canonjson.Member{Key: "capabilityId", Value: canonjson.String(o.CapabilityID)},
+				canonjson.Member{Key: f.side, Value: f.payload},
+			))
+			r.stage(verificationDir+"/"+f.file, data)
+		}
+	} else {
+		rec.Detail = detail
+		evidence.Set("detail", canonjson.String(detail))
+		if result != nil {
+			evidence.Set("result", result)
+		}
+		out.findings.Add(RuleCheckFailed.New("", "capability %s: the live call of %s failed: %s", o.CapabilityID, o.Tool, detail))
+	}
+	evidence.Set("status", canonjson.String(rec.Status))
+	return r.finish(rec, began, canonjson.Encode(sortKeys(evidence)))
+}
+
+// judgeResult says why a live result is not a success, or "" when it is:
+// an MCP Tool result with isError false and structuredContent.data an
+// object or array.
+func judgeResult(v canonjson.Value) string {
+	o, ok := v.(*canonjson.Object)
+	if !ok {
+		return "the result is not an object"
+	}
+	if isErr, _ := o.Get("isError"); isErr != canonjson.Bool(false) {
+		code := ""
+		if c, ok := canonjson.Resolve(o, "/structuredContent/code"); ok {
+			if s, ok := c.(canonjson.String); ok {
+				code = " " + string(s)
+			}
+		}
+		return "the Tool answered with an error" + code
+	}
+	data, ok := canonjson.Resolve(o, "/structuredContent/data")
+	if !ok {
+		return "the result has no structuredContent.data"
+	}
+	switch data.(type) {
+	case *canonjson.Object, canonjson.Array:
+		return ""
+	}
+	return "structuredContent.data is " + canonjson.TypeName(data) + ", not an object or array"
+}
+
+// workflowRecords gives each workflow whose entry passed at runtime, with
+// every member write authorised, a runtime record reusing that call.
+func (r *runner) workflowRecords(c *contract.Contract, out *stageOutcome) error {
+	if err := r.flush(); err != nil {
+		return err
+	}
+	recs, err := r.p.readRecords()
+	if err != nil {
+		return err
+	}
+	for _, w := range c.Workflows {
+		var entry *Record
+		for _, rec := range recs {
+			if rec.Phase == PhaseRuntime && rec.CapabilityID == w.EntryCapabilityID && rec.WorkflowID == "" && rec.Status == CheckPassed {
+				entry = rec
+			}
+		}
+		authorised := true
+		for _, id := range w.CapabilityIDs {
+			if cp := capabilityByID(c, id); cp != nil && cp.IsWrite() && !slices.Contains(r.opts.AuthorizeWrites, id) {
+				authorised = false
+			}
+		}
+		if entry == nil || !authorised {
+			r.skip(out, Skipped{CheckID: CheckLiveCall, WorkflowID: w.ID, Reason: SkipWorkflowNotCalled})
+			continue
+		}
+		wr := *entry
+		wr.WorkflowID, wr.CapabilityID, wr.Name = w.ID, "", "runtime-workflow-"+w.ID
+		wr.Command = entry.Command + " (the entry of workflow " + w.ID + ")"
+		evidence := canonjson.NewObject(
+			canonjson.Member{Key: "workflowId", Value: canonjson.String(w.ID)},
+			canonjson.Member{Key: "entryCapabilityId", Value: canonjson.String(w.EntryCapabilityID)},
+			canonjson.Member{Key: "toolName", Value: canonjson.String(entry.ToolName)},
+			canonjson.Member{Key: "inputHash", Value: canonjson.String(entry.InputHash)},
+			canonjson.Member{Key: "resultHash", Value: canonjson.String(entry.ResultHash)},
+			canonjson.Member{Key: "entryEvidenceHash", Value: canonjson.String(entry.EvidenceHash)},
+		)
+		r.writeLog(&wr, canonjson.Encode(sortKeys(evidence)))
+		if err := r.writeRecord(&wr); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func capabilityByID(c *contract.Contract, id string) *contract.Capability {
+	for i := range c.Capabilities {
+		if c.Capabilities[i].ID == id {
+			return &c.Capabilities[i]
+		}
+	}
+	return nil
+}
+
+// inputSchemas returns each capability's derived input schema, as JSON.
+func inputSchemas(views []derive.View) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	for _, v := range views {
+		if v.Path != derive.MCPSchemaFile {
+			continue
+		}
+		doc, err := canonjson.Decode(v.Data)
+		if err != nil {
+			return nil, err
+		}
+		caps, _ := canonjson.Resolve(doc, "/capabilities")
+		arr, _ := caps.(canonjson.Array)
+		for _, e := range arr {
+			o, _ := e.(*canonjson.Object)
+			if o == nil {
+				continue
+			}
+			id, _ := o.Get("capabilityId")
+			schema, _ := o.Get("inputSchema")
+			if s, ok := id.(canonjson.String); ok && schema != nil {
+				out[string(s)] = canonjson.DigestForm(schema)
+			}
+		}
+	}
+	return out, nil
+}
+
+// serverEnv returns the environment the server gets: each variable the
+// package declares, with the value this run gives it or code2skill's own.
+// The dry-run variable is never passed.
+func (r *runner) serverEnv() ([]string, error) {
+	if r.env != nil {
+		return r.env, nil
+	}
+	in, _, err := derive.ReadInputs(r.p.abs)
+	if err != nil {
+		return nil, err
+	}
+	dry := defaultDryRunVariable
+	if in.Export != nil && in.Export.DryRunEnvironmentVariable != "" {
+		dry = in.Export.DryRunEnvironmentVariable
+	}
+	names, err := r.declaredVariables(dry)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range sortedKeys(r.opts.Env) {
+		switch {
+		case k == dry:
+			return nil, usagef("--env %s: the dry-run variable is never passed to runtime verification", k)
+		case !slices.Contains(names, k):
+			return nil, usagef("--env %s: the package does not read %s; its server gets only the variables it declares (%s)", k, k, orNone(names))
+		}
+	}
+	env := []string{}
+	for _, n := range names {
+		v, ok := r.opts.Env[n]
+		if !ok {
+			v = r.p.Getenv(n)
+		}
+		if v != "" {
+			env = append(env, n+"="+v)
+		}
+	}
+	r.env = env
+	return env, nil
+}
+
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// checkRuntimeRequest refuses, before anything runs, authorisations and
+// origin bindings the package cannot take.
+func (r *runner) checkRuntimeRequest() error {
+	if !r.opts.EnableRuntimeVerify {
+		return nil
+	}
+	in, _, err := derive.ReadInputs(r.p.abs)
+	if err != nil {
+		return err
+	}
+	if in.Contract != nil {
+		for _, id := range r.opts.AuthorizeWrites {
+			cp := capabilityByID(in.Contract, id)
+			switch {
+			case cp == nil:
+				return usagef("--authorize-write %s: the contract has no capability %s", id, id)
+			case !cp.IsWrite():
+				return usagef("--authorize-write %s: %s is a read; only writes need authorisation", id, id)
+			}
+		}
+	}
+	for _, o := range sortedKeys(r.opts.Origins) {
+		if in.Export == nil || !slices.Contains(in.Export.AllowedRuntimeOrigins, o) {
+			return usagef("--runtime-origin %s: not among the export profile's allowedRuntimeOrigins", o)
+		}
+		if err := checkOrigin(r.opts.Origins[o]); err != nil {
+			return usagef("--runtime-origin %s=%s: %v", o, r.opts.Origins[o], err)
+		}
+	}
+	if !regularFile(r.p.pkgPath(declaredModules[0])) && !regularFile(r.p.pkgPath(declaredModules[1])) {
+		return nil // nothing is generated yet: runtime-verify checks --env when it runs
+	}
+	_, err = r.serverEnv()
+	return err
+}
+
+// checkOrigin accepts a bare http(s) origin: scheme, host and port only.
+func checkOrigin(s string) error {
+	u, err := url.Parse(s)
+	switch {
+	case err != nil:
+		return err
+	case u.Scheme != "http" && u.Scheme != "https":
+		return errors.New("the origin must be http or https")
+	case u.Host == "" || u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "":
+		return errors.New("give an origin only: scheme://host[:port]")
+	}
+	return nil
+}
+
+// invalidateStaleRuntime invalidates, before anything runs, a completed
+// runtime verification whose inputs changed since (recomputed with the
+// authorisations and host it ran with): its live evidence no longer vouches
+// for the package, so its records and live files are deleted and the last
+// finalization, which relied on them, is forgotten.
+func (r *runner) invalidateStaleRuntime() error {
+	s := r.st.Stages[StageRuntimeVerify]
+	if s.Status != StatusCompleted {
+		return nil
+	}
+	in := []input{{labelVersion, stringDigest(r.p.Version)}}
+	for _, f := range []func() ([]input, error){r.candidate, func() ([]input, error) { return r.stateTree(labelLiveCases, LiveCasesDir) }} {
+		more, err := f()
+		if err != nil {
+			return err
+		}
+		in = append(in, more...)
+	}
+	host := ""
+	for _, pair := range s.FingerprintInputs {
+		if len(pair) == 2 && pair[0] == labelRuntimeHost {
+			host = pair[1]
+		}
+	}
+	in = append(in, input{labelRuntimeEnabled, "true"}, input{labelRuntimeWrites, writesDigest(s.AuthorizedWrites)}, input{labelRuntimeHost, host})
+	if fp, _ := fingerprint(in); fp == s.InputFingerprint {
+		return nil
+	}
+	s.Status, s.InvalidatedReason = StatusInvalidated, "the package or its live cases changed since it ran; its live evidence was removed"
+	r.st.LastFinalization = nil
+	if err := r.p.clearRecords([]string{PhaseRuntime}, LiveDir); err != nil {
+		return err
+	}
+	r.p.progress("pipeline: %s invalidated: %s", StageRuntimeVerify, s.InvalidatedReason)
+	return r.save()
+}
+
+// declaredModules are the modules whose environment reads declare what the
+// server may be given.
+var declaredModules = []string{"function-core/index.mjs", "mcp-tool/index.mjs"}
+
+// declaredVariables returns the variables the package's modules read,
+// asking the step only when the modules changed since it last did.
+func (r *runner) declaredVariables(dry string) ([]string, error) {
+	var lines []string
+	for _, m := range append(declaredModules, "dry-run:"+dry) {
+		d := m
+		if !strings.HasPrefix(m, "dry-run:") {
+			var err error
+			if d, err = fileDigest(r.p.pkgPath(m)); err != nil {
+				return nil, err
+			}
+		}
+		lines = append(lines, d)
+	}
+	digest := stringDigest(strings.Join(lines, "\n"))
+	if c := r.st.RuntimeVerify.Declared; c != nil && c.ModulesDigest == digest {
+		return c.Variables, nil
+	}
+	names, err := r.p.Steps.DeclaredVariables(r.p.abs, dry)
+	if err != nil {
+		return nil, err
+	}
+	r.st.RuntimeVerify.Declared = &Declared{ModulesDigest: digest, Variables: append([]string{}, names...)}
+	return names, nil
+}

@@ -1,0 +1,462 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/livecall"
+)
+
+const quoteCase = `{"name": "quote_voucher", "arguments": {"voucherCode": "AB12CD34"}}`
+
+// redeemCase is the live case of the guarded write: the arguments, and the
+// trusted side's protected values, which the guard compares them with.
+const redeemCase = `{
+  "name": "redeem_voucher",
+  "arguments": {
+    "voucherCode": "AB12CD34",
+    "quote": {"quoteId": "quote-7", "payloadDigest": "` + "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" + `", "credit": 5},
+    "confirmation": {"grantId": "confirm-3", "quoteId": "quote-7"}
+  },
+  "trusted": {
+    "runtimeContext": {"subjectId": "holder-1", "sessionId": "session-1", "expiresAt": "2030-01-01T00:00:00Z"},
+    "protectedValues": {
+      "subject": "holder-1", "session": "session-1", "payloadDigest": "digest-of-the-code",
+      "quoteId": "quote-trusted", "confirmationGrantId": "confirm-3", "expiresAt": "2030-01-01T00:00:00Z"
+    }
+  }
+}`
+
+func (fx *fixture) liveCase(capabilityID, text string) {
+	fx.t.Helper()
+	writeFile(fx.t, fx.statePath(LiveCasesDir+"/"+capabilityID+".json"), text)
+}
+
+func (fx *fixture) called() []string {
+	fx.f.mu.Lock()
+	defer fx.f.mu.Unlock()
+	var tools []string
+	for _, c := range fx.f.liveCalls {
+		tools = append(tools, c.Tool)
+	}
+	return tools
+}
+
+func (fx *fixture) skippedReasons() map[string]string {
+	out := map[string]string{}
+	for _, s := range fx.state().RuntimeVerify.LastSkipped {
+		if s.WorkflowID != "" {
+			out["workflow "+s.WorkflowID] = s.Reason
+		} else {
+			out[s.CapabilityID] = s.Reason
+		}
+	}
+	return out
+}
+
+// TestUnauthorisedWriteIsNeverCalled enables runtime verification without
+// authorising the write: the read is called, the write is skipped and
+// reported, never called.
+func TestUnauthorisedWriteIsNeverCalled(t *testing.T) {
+	t.Parallel()
+	fx := newFixture(t)
+	fx.init(InitOptions{})
+	fx.liveCase("quote-voucher", quoteCase)
+	fx.liveCase("redeem-voucher", redeemCase)
+	rep := fx.run(RunOptions{EnableRuntimeVerify: true})
+	if got := fx.called(); !slices.Equal(got, []string{"quote_voucher"}) {
+		t.Fatalf("live calls %q, want only the read", got)
+	}
+	if got := fx.skippedReasons(); got["redeem-voucher"] != SkipWriteNotAuthorized || got["workflow redeem-voucher"] != SkipWorkflowNotCalled {
+		t.Errorf("skipped %v", got)
+	}
+	if !rep.Findings.Has(RuleLiveSkipped) {
+		t.Error("the skipped write is not reported")
+	}
+	rows := map[string]RowReport{}
+	for _, r := range rep.Capabilities {
+		rows[r.ID] = r
+	}
+	if rows["redeem-voucher"].RuntimeVerified != No || !strings.Contains(rows["redeem-voucher"].Note, SkipWriteNotAuthorized) {
+		t.Errorf("redeem row %+v", rows["redeem-voucher"])
+	}
+	if _, err := os.Stat(fx.statePath(LiveDir + "/redeem-voucher.input.json")); !os.IsNotExist(err) {
+		t.Error("live evidence exists for a write that was never called")
+	}
+	if !slices.ContainsFunc(rep.NextSteps, func(s string) bool { return strings.Contains(s, "--authorize-write redeem-voucher") }) {
+		t.Errorf("next steps do not say how to authorise the write: %q", rep.NextSteps)
+	}
+}
+
+// TestAuthorisedGuardedWrite authorises the write for one run: it is called
+// with a protected operation whose expected values come from the trusted
+// part of the live case and the contract's constants, never from the
+// arguments. The authorisation is not remembered: the next run without it
+// does not call the write.
+func TestAuthorisedGuardedWrite(t *testing.T) {
+	t.Parallel()
+	fx := newFixture(t)
+	fx.init(InitOptions{})
+	fx.liveCase("quote-voucher", quoteCase)
+	fx.liveCase("redeem-voucher", redeemCase)
+	fx.run(RunOptions{EnableRuntimeVerify: true, AuthorizeWrites: []string{"redeem-voucher"},
+		Origins: map[string]string{"https://vouchers.example:8443": "http://127.0.0.1:8080"}})
+	if got := fx.called(); !slices.Equal(got, []string{"quote_voucher", "redeem_voucher"}) {
+		t.Fatalf("live calls %q", got)
+	}
+	redeem := fx.f.liveCalls[1]
+	p := redeem.Protection
+	if p == nil || p.WorkflowID != "redeem-voucher" {
+		t.Fatalf("the guarded write has no protected operation: %+v", redeem)
+	}
+	expect := func(name string) string {
+		v, _ := p.ExpectedValues.Get(name)
+		return string(canonjson.DigestForm(v))
+	}
+	if expect("quoteId") != `"quote-trusted"` {
+		t.Errorf("expected quoteId %s: it must come from the trusted side, not the arguments (quote-7)", expect("quoteId"))
+	}
+	if expect("target") != `"redeem-voucher"` {
+		t.Errorf("expected target %s: the contract's constant", expect("target"))
+	}
+	if src, _ := p.BindingSources.Get("quoteId"); string(canonjson.DigestForm(src)) != `{"inputName":"quote","kind":"capability-input","path":["quoteId"]}` {
+		t.Errorf("binding source of quoteId %s", canonjson.DigestForm(src))
+	}
+	if s, _ := redeem.Context.Get("subjectId"); s != canonjson.String("holder-1") {
+		t.Errorf("runtime context %s", canonjson.DigestForm(redeem.Context))
+	}
+	if got := fx.f.liveOpts.Origins["https://vouchers.example:8443"]; got != "http://127.0.0.1:8080" {
+		t.Errorf("origin binding %q", got)
+	}
+	// Records: both calls passed, the workflow reuses the entry's call.
+	recs, err := fx.pipeline().readRecordsForTest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, r := range recs {
+		if r.Phase == PhaseRuntime {
+			keys = append(keys, r.key()+":"+r.Status)
+		}
+	}
+	want := []string{"runtime--quote-voucher--live-tools-call:passed", "runtime--redeem-voucher--live-tools-call:passed", "runtime--workflow_redeem-voucher--live-tools-call:passed"}
+	if !slices.Equal(keys, want) {
+		t.Errorf("runtime records %q, want %q", keys, want)
+	}
+	data, _ := os.ReadFile(fx.statePath(VerificationReportFile))
+	checkReportSchema(t, data)
+
+	// The next run does not authorise the write: runtime verification runs
+	// again and the write is not called.
+	fx.run(RunOptions{EnableRuntimeVerify: true})
+	if got := fx.called(); !slices.Equal(got, []string{"quote_voucher"}) {
+		t.Errorf("without authorisation the next run called %q", got)
+	}
+	if st := fx.state(); st.RuntimeVerify.LastRun == nil || len(st.RuntimeVerify.LastRun.AuthorizedWrites) != 0 {
+		t.Errorf("last run %+v", st.RuntimeVerify.LastRun)
+	}
+}
+
+func TestGuardedWriteWithoutTrustedValuesIsNotCalled(t *testing.T) {
+	t.Parallel()
+	fx := newFixture(t)
+	fx.init(InitOptions{})
+	fx.liveCase("quote-voucher", quoteCase)
+	fx.liveCase("redeem-voucher", strings.Replace(redeemCase, `"quoteId": "quote-trusted", `, "", 1))
+	fx.run(RunOptions{EnableRuntimeVerify: true, AuthorizeWrites: []string{"redeem-voucher"}})
+	if got := fx.called(); slices.Contains(got, "redeem_voucher") {
+		t.Errorf("a guarded write was called without its trusted protected values: %q", got)
+	}
+	if got := fx.skippedReasons()["redeem-voucher"]; got != SkipNoProtectedValue {
+		t.Errorf("skip reason %q", got)
+	}
+}
+
+// TestGuardRefusalIsAFailedCheck: a write the guard refuses is a failed
+// runtime check, with no live evidence, never a pass.
+func TestGuardRefusalIsAFailedCheck(t *testing.T) {
+	t.Parallel()
+	fx := newFixture(t)
+	fx.init(InitOptions{})
+	fx.liveCase("quote-voucher", quoteCase)
+	fx.liveCase("redeem-voucher", redeemCase)
+	fx.f.liveResults["redeem_voucher"] = `{"content":[{"type":"text","text":"{}"}],"structuredContent":{"code":"WORKFLOW_GUARD_UNAVAILABLE","message":"no guard","details":{},"retryable":false},"isError":true}`
+	rep := fx.run(RunOptions{EnableRuntimeVerify: true, AuthorizeWrites: []string{"redeem-voucher"}})
+	if !rep.Findings.Has(RuleCheckFailed) {
+		t.Error("the refusal is not reported as a failed check")
+	}
+	if _, err := os.Stat(fx.statePath(LiveDir + "/redeem-voucher.result.json")); !os.IsNotExist(err) {
+		t.Error("a refused call left live evidence")
+	}
+	data, _ := os.ReadFile(fx.statePath(VerificationReportFile))
+	doc, _ := canonjson.Decode(data)
+	for pointer, want := range map[string]string{
+		"/capabilities/0/runtime/status": OutcomePassed, // the read stands on its own
+		"/capabilities/1/runtime/status": OutcomeFailed,
+		"/workflows/0/runtime/status":    OutcomeNotRun,
+	} {
+		v, _ := canonjson.Resolve(doc, pointer)
+		if got := stringOf(v); got != want {
+			t.Errorf("%s = %q, want %q", pointer, got, want)
+		}
+	}
+	if got := fx.skippedReasons()["workflow redeem-voucher"]; got != SkipWorkflowNotCalled {
+		t.Errorf("the workflow's runtime phase: %q, want %q", got, SkipWorkflowNotCalled)
+	}
+}
+
+func TestLiveEvidenceIsSanitised(t *testing.T) {
+	t.Parallel()
+	fx := newFixture(t)
+	fx.init(InitOptions{})
+	fx.liveCase("quote-voucher", `{"name": "quote_voucher", "arguments": {"voucherCode": "AB12CD34"},
+		"trusted": {"headers": {"Authorization": {"env": "VOUCHER_TOKEN"}}}}`)
+	fx.env["VOUCHER_TOKEN"] = "Bearer host-secret-0123456789"
+	data := `{"status":200,"data":{"accessToken":"tok-0123456789abcdef","note":"use Bearer abcdefghijklmnop0123 next time","credit":5}}`
+	fx.f.liveResults["quote_voucher"] = `{"content":[{"type":"text","text":` + jsonString(data) + `}],"structuredContent":` + data + `,"isError":false}`
+	fx.run(RunOptions{EnableRuntimeVerify: true})
+	if h := fx.f.liveCalls[0].Headers["Authorization"]; h != "Bearer host-secret-0123456789" {
+		t.Errorf("the host's credential did not reach the call: %q", h)
+	}
+	result, err := os.ReadFile(fx.statePath(LiveDir + "/quote-voucher.result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, _ := canonjson.Decode(result)
+	payload, _ := canonjson.Resolve(doc, "/result")
+	if tok, _ := canonjson.Resolve(payload, "/structuredContent/data/accessToken"); tok != canonjson.String(Redacted) {
+		t.Errorf("accessToken persisted as %s", canonjson.DigestForm(tok))
+	}
+	text, _ := canonjson.Resolve(payload, "/content/0/text")
+	inner, err := canonjson.Decode([]byte(stringOf(text)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, _ := canonjson.Resolve(payload, "/structuredContent")
+	if string(canonjson.DigestForm(inner)) != string(canonjson.DigestForm(sc)) {
+		t.Errorf("the text block no longer matches structuredContent: %s vs %s", canonjson.DigestForm(inner), canonjson.DigestForm(sc))
+	}
+	recs, _ := fx.pipeline().readRecordsForTest()
+	for _, r := range recs {
+		if r.CapabilityID == "quote-voucher" && r.Phase == PhaseRuntime && r.ResultHash != canonjson.Digest(payload) {
+			t.Errorf("the result hash %s is not the sanitised result's", r.ResultHash)
+		}
+	}
+	// No secret anywhere in the state.
+	filepath.WalkDir(DefaultStateDir(fx.dir), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasPrefix(filepath.Base(p), "quote-voucher.json") {
+			return err
+		}
+		b, _ := os.ReadFile(p)
+		for _, secret := range []string{"tok-0123456789abcdef", "abcdefghijklmnop0123", "host-secret-0123456789"} {
+			if strings.Contains(string(b), secret) {
+				t.Errorf("%s holds the secret %q", p, secret)
+			}
+		}
+		return nil
+	})
+}
+
+func jsonString(s string) string { return string(canonjson.DigestForm(canonjson.String(s))) }
+
+func TestCredentialNotSetSkipsTheCall(t *testing.T) {
+	t.Parallel()
+	fx := newFixture(t)
+	fx.init(InitOptions{})
+	fx.liveCase("quote-voucher", `{"name": "quote_voucher", "arguments": {"voucherCode": "AB12CD34"},
+		"trusted": {"headers": {"Authorization": {"env": "VOUCHER_TOKEN"}}}}`)
+	fx.run(RunOptions{EnableRuntimeVerify: true})
+	if got := fx.skippedReasons()["quote-voucher"]; got != SkipCredentialNotSet || len(fx.called()) != 0 {
+		t.Errorf("skip %q, calls %q", got, fx.called())
+	}
+}
+
+func TestInvalidLiveCases(t *testing.T) {
+	t.Parallel()
+	for name, text := range map[string]string{
+		"another Tool":    `{"name": "redeem_voucher", "arguments": {"voucherCode": "AB12CD34"}}`,
+		"bad arguments":   `{"name": "quote_voucher", "arguments": {"voucherCode": "lowercase"}}`,
+		"unknown member":  `{"name": "quote_voucher", "arguments": {"voucherCode": "AB12CD34"}, "expected": {}}`,
+		"not JSON":        `{"name": `,
+		"trusted literal": `{"name": "quote_voucher", "arguments": {"voucherCode": "AB12CD34"}, "trusted": {"headers": {"x": 1}}}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			fx := newFixture(t)
+			fx.init(InitOptions{})
+			fx.liveCase("quote-voucher", text)
+			rep := fx.run(RunOptions{EnableRuntimeVerify: true})
+			if !rep.Findings.Has(RuleLiveCase) || fx.skippedReasons()["quote-voucher"] != SkipInvalidLiveCase || len(fx.called()) != 0 {
+				t.Errorf("findings %v, skipped %v, calls %q", rep.Findings.RuleIDs(), fx.skippedReasons(), fx.called())
+			}
+		})
+	}
+}
+
+func TestServerGetsOnlyDeclaredVariables(t *testing.T) {
+	t.Parallel()
+	fx := newFixture(t)
+	fx.init(InitOptions{})
+	fx.liveCase("quote-voucher", quoteCase)
+	fx.f.declared = []string{"VOUCHER_BASE_URL", "VOUCHER_REGION"}
+	fx.env["VOUCHER_REGION"] = "north"
+	fx.env["CLOUD_TOKEN"] = "must-not-pass"
+	fx.run(RunOptions{EnableRuntimeVerify: true, Env: map[string]string{"VOUCHER_BASE_URL": "http://127.0.0.1:9999"}})
+	want := []string{"VOUCHER_BASE_URL=http://127.0.0.1:9999", "VOUCHER_REGION=north"}
+	if got := fx.f.liveOpts.Env; !slices.Equal(got, want) {
+		t.Errorf("server environment %q, want %q", got, want)
+	}
+	// A new base URL is a new runtime: runtime-verify runs again.
+	fx.run(RunOptions{EnableRuntimeVerify: true, Env: map[string]string{"VOUCHER_BASE_URL": "http://127.0.0.1:9998"}})
+	if got := fx.actions()[StageRuntimeVerify]; got != ActionExecuted {
+		t.Errorf("a changed base URL: runtime-verify %s", got)
+	}
+	fx.run(RunOptions{EnableRuntimeVerify: true, Env: map[string]string{"VOUCHER_BASE_URL": "http://127.0.0.1:9998"}})
+	if got := fx.actions()[StageRuntimeVerify]; got != ActionSkippedUnchanged {
+		t.Errorf("an unchanged runtime: runtime-verify %s", got)
+	}
+}
+
+// TestStaleRuntimeEvidenceIsRemoved: once the package changes, runtime
+// evidence from before no longer vouches for it, even in a run that does
+// not enable runtime verification.
+func TestStaleRuntimeEvidenceIsRemoved(t *testing.T) {
+	t.Parallel()
+	fx := newFixture(t)
+	fx.init(InitOptions{})
+	fx.liveCase("quote-voucher", quoteCase)
+	fx.run(RunOptions{EnableRuntimeVerify: true})
+	if _, err := os.Stat(fx.statePath(LiveDir + "/quote-voucher.input.json")); err != nil {
+		t.Fatal(err)
+	}
+	// Unchanged: the evidence stays, and finalize keeps using it.
+	fx.run(RunOptions{})
+	if fx.statuses()[StageRuntimeVerify] != StatusCompleted {
+		t.Fatalf("runtime-verify %s after an unchanged run", fx.statuses()[StageRuntimeVerify])
+	}
+	writeFile(t, filepath.Join(fx.dir, "MCP-SETUP.md"), "# Setup, changed\n")
+	rep := fx.run(RunOptions{})
+	if fx.statuses()[StageRuntimeVerify] != StatusInvalidated {
+		t.Errorf("runtime-verify %s after the package changed", fx.statuses()[StageRuntimeVerify])
+	}
+	if _, err := os.Stat(fx.statePath(LiveDir)); !os.IsNotExist(err) {
+		t.Error("stale live evidence was kept")
+	}
+	for _, r := range rep.Capabilities {
+		if r.RuntimeVerified == Yes {
+			t.Errorf("%s still runtime-verified on stale evidence", r.ID)
+		}
+	}
+	if live := fx.f.finalized.Live; len(live) != 0 {
+		t.Errorf("finalize was given stale live pairs %v", live)
+	}
+}
+
+// TestLiveInputIsSanitised records a live call whose arguments carry
+// credentials: the persisted input and its hash hold none of them.
+func TestLiveInputIsSanitised(t *testing.T) {
+	t.Parallel()
+	fx := newFixture(t)
+	fx.init(InitOptions{})
+	p := fx.pipeline()
+	if err := p.resolve(); err != nil {
+		t.Fatal(err)
+	}
+	r := &runner{p: p, st: fx.state()}
+	args, _ := canonjson.Decode([]byte(`{"password": "hunter2-secret", "note": "Bearer abcdefghijklmnopqrstuv"}`))
+	call := &livecall.Call{CapabilityID: "quote-voucher", Tool: "quote_voucher", Arguments: args.(*canonjson.Object)}
+	out := &stageOutcome{}
+	if err := r.recordLiveCall(call, &livecall.Outcome{CapabilityID: "quote-voucher", Tool: "quote_voucher", Result: []byte(defaultLiveResult)}, out); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.flush(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(fx.statePath(LiveDir + "/quote-voucher.input.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, secret := range []string{"hunter2-secret", "abcdefghijklmnopqrstuv"} {
+		if strings.Contains(string(data), secret) {
+			t.Errorf("the persisted live input holds %q:\n%s", secret, data)
+		}
+	}
+	doc, _ := canonjson.Decode(data)
+	input, _ := canonjson.Resolve(doc, "/input")
+	recs, _ := p.readRecords()
+	if len(recs) != 1 || recs[0].InputHash != canonjson.Digest(input) {
+		t.Errorf("the input hash is not the sanitised input's: %+v", recs)
+	}
+}
+
+// TestFailedRuntimeLeavesNoEvidence: a runtime verification that could not
+// finish leaves no record or live file for a later finalize to rely on.
+func TestFailedRuntimeLeavesNoEvidence(t *testing.T) {
+	t.Parallel()
+	fx := newFixture(t)
+	fx.init(InitOptions{})
+	fx.liveCase("quote-voucher", quoteCase)
+	fx.run(RunOptions{EnableRuntimeVerify: true})
+	if _, err := os.Stat(fx.statePath(LiveDir + "/quote-voucher.input.json")); err != nil {
+		t.Fatal(err)
+	}
+	p := fx.pipeline()
+	steps := fx.f.steps()
+	steps.LiveCalls = func(ctx context.Context, dir string, calls []livecall.Call, opts livecall.Options) (*livecall.Result, error) {
+		return nil, errors.New("the network went away")
+	}
+	p.Steps = steps
+	if _, err := p.Run(context.Background(), RunOptions{EnableRuntimeVerify: true, Force: true, Only: []string{StageRuntimeVerify}}); err == nil {
+		t.Fatal("a failing live call step did not fail the run")
+	}
+	if fx.statuses()[StageRuntimeVerify] != StatusFailed {
+		t.Errorf("runtime-verify %s", fx.statuses()[StageRuntimeVerify])
+	}
+	if _, err := os.Stat(fx.statePath(LiveDir)); !os.IsNotExist(err) {
+		t.Error("a failed runtime verification left live evidence")
+	}
+	recs, _ := fx.pipeline().readRecordsForTest()
+	for _, r := range recs {
+		if r.Phase == PhaseRuntime {
+			t.Errorf("a failed runtime verification left the record %s", r.key())
+		}
+	}
+}
+
+// TestDeclaredVariablesAreRemembered: the package's modules are parsed for
+// the variables they read only when they changed.
+func TestDeclaredVariablesAreRemembered(t *testing.T) {
+	t.Parallel()
+	fx := newFixture(t)
+	fx.init(InitOptions{})
+	fx.liveCase("quote-voucher", quoteCase)
+	fx.f.declared = []string{"VOUCHER_REGION"}
+	fx.env["VOUCHER_REGION"] = "north"
+	fx.run(RunOptions{EnableRuntimeVerify: true})
+	// The first run read the modules generate wrote, not what was there
+	// before it.
+	if got := fx.f.liveOpts.Env; !slices.Equal(got, []string{"VOUCHER_REGION=north"}) {
+		t.Errorf("first run's server environment %q", got)
+	}
+	fx.run(RunOptions{EnableRuntimeVerify: true})
+	if n := fx.f.n("declared-variables"); n != 1 {
+		t.Errorf("unchanged modules were asked for their variables %d times, want 1", n)
+	}
+	fx.env["VOUCHER_REGION"] = "south"
+	writeFile(t, filepath.Join(fx.dir, "mcp-tool/index.mjs"), "// edited\n")
+	fx.run(RunOptions{EnableRuntimeVerify: true})
+	// Asked for the edited module before the run, and again once generate
+	// had compiled it anew.
+	if n := fx.f.n("declared-variables"); n != 3 {
+		t.Errorf("changed modules: asked %d times, want 3", n)
+	}
+	if got := fx.f.liveOpts.Env; !slices.Equal(got, []string{"VOUCHER_REGION=south"}) {
+		t.Errorf("server environment %q", got)
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package pkgdir
+
+const oNoFollow = 0

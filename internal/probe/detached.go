@@ -1,0 +1,110 @@
+package probe
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/jsmod"
+	"github.com/code2skill/code2skill/internal/pkgdir"
+	"github.com/code2skill/code2skill/internal/sandbox"
+)
+
+// RuleImportOutside: a module that imports a file outside its package works
+// only where it was generated.
+var RuleImportOutside = diag.Register("PROBE_IMPORT_OUTSIDE", diag.Error,
+	"a module imports a file outside the package (an absolute path, a file: URL or a relative path leaving it); the package cannot run detached")
+
+// detachedCopy is the package copied to a temporary directory.
+type detachedCopy struct {
+	tmp   string         // removed afterwards
+	dir   string         // the copy
+	binds []sandbox.Bind // what the server sees besides the copy
+}
+
+// detach copies the package to a fresh temporary directory. A core
+// package's own node_modules come along without being copied: a confined
+// server sees them read-only at the copy's node_modules (a bind mount);
+// where the file system cannot be confined, the copy's node_modules is a
+// symbolic link to them (the server could read them there anyway).
+func detach(pkg *pkgdir.Package, tempDir string, nodeModules bool) (*detachedCopy, error) {
+	tmp, err := os.MkdirTemp(tempDir, "code2skill-probe-")
+	if err != nil {
+		return nil, fmt.Errorf("making the detached copy: %w", err)
+	}
+	d := &detachedCopy{tmp: tmp, dir: filepath.Join(tmp, filepath.Base(pkg.Dir()))}
+	if err := pkg.CopyTo(d.dir, pkgdir.CopyOptions{}); err != nil {
+		d.remove()
+		if errors.Is(err, pkgdir.ErrCopyTooLarge) {
+			return nil, usagef("making the detached copy: %v", err)
+		}
+		return nil, fmt.Errorf("making the detached copy: %w", err)
+	}
+	src := filepath.Join(pkg.Dir(), "node_modules")
+	if fi, err := os.Lstat(src); !nodeModules || err != nil || !fi.IsDir() {
+		return d, nil
+	}
+	dst := filepath.Join(d.dir, "node_modules")
+	if sandbox.Available(sandbox.DenyNetwork).FileSystem {
+		err = os.Mkdir(dst, 0o755)
+		d.binds = []sandbox.Bind{{Source: src, Target: dst}}
+		// Packages linked from elsewhere (npm link) are followed there.
+		for _, target := range pkgdir.LinkedModules(src) {
+			d.binds = append(d.binds, sandbox.Bind{Source: target})
+		}
+	} else {
+		err = os.Symlink(src, dst)
+	}
+	if err != nil {
+		d.remove()
+		return nil, fmt.Errorf("making the detached copy: %w", err)
+	}
+	return d, nil
+}
+
+func (d *detachedCopy) remove() { os.RemoveAll(d.tmp) }
+
+// importsOutside reports every import of the package's modules that names a
+// file outside the package. Where the server runs confined, such an import
+// fails at start; this says why, and says it where it would not fail.
+func importsOutside(pkg *pkgdir.Package) []diag.Diagnostic {
+	var ds []diag.Diagnostic
+	for _, f := range pkg.Files() {
+		if ext := path.Ext(f.Path); ext != ".mjs" && ext != ".js" {
+			continue
+		}
+		src, err := pkg.ReadFile(f.Path)
+		if err != nil {
+			continue // the server's own start reports what it cannot read
+		}
+		m, _ := jsmod.Parse(f.Path, src)
+		if m == nil {
+			continue
+		}
+		for _, imp := range m.Imports() {
+			if why := outside(f.Path, imp.Specifier); why != "" {
+				ds = append(ds, RuleImportOutside.New(f.Path, "%s %q %s", imp.Kind, imp.Specifier, why).At(imp.Pos.Line, imp.Pos.Column))
+			}
+		}
+	}
+	return ds
+}
+
+// outside says why a specifier names a file outside the package, or "".
+func outside(file, spec string) string {
+	switch {
+	case strings.HasPrefix(spec, "file:"):
+		return "is a file: URL, an absolute location"
+	case strings.HasPrefix(spec, "/") || filepath.IsAbs(spec):
+		return "is an absolute path"
+	case strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../"):
+		if p := path.Join(path.Dir(file), spec); p == ".." || strings.HasPrefix(p, "../") {
+			return "leaves the package"
+		}
+	}
+	return ""
+}

@@ -1,0 +1,100 @@
+package sandbox
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// The promise tests run this test binary itself as the sandboxed child, so
+// that they need nothing but Go: with helperEnv set, TestMain runs one of
+// the helper actions below instead of the tests. Each action prints one
+// line a test can judge: what it reached, read or started, or DENIED with
+// the error.
+const helperEnv = "CODE2SKILL_SANDBOX_TEST_HELPER"
+
+func runHelper(action string, args []string) int {
+	switch action {
+	case "connect-tcp", "connect-unix":
+		network := strings.TrimPrefix(action, "connect-")
+		conn, err := net.DialTimeout(network, args[0], 5*time.Second)
+		if err != nil {
+			fmt.Println("DENIED", err)
+			return 0
+		}
+		// Prove the connection carries data, not only that it opened.
+		line, err := bufio.NewReader(conn).ReadString('\n')
+		conn.Close()
+		if err != nil {
+			fmt.Println("DENIED", err)
+			return 0
+		}
+		fmt.Println("REACHED", strings.TrimSpace(line))
+	case "read":
+		b, err := os.ReadFile(args[0])
+		if err != nil {
+			fmt.Println("DENIED", err)
+			return 0
+		}
+		fmt.Printf("READ %q\n", b)
+	case "write":
+		if err := os.WriteFile(args[0], []byte("written by the child\n"), 0o644); err != nil {
+			fmt.Println("DENIED", err)
+			return 0
+		}
+		fmt.Println("WROTE")
+	case "remount":
+		if err := syscall.Mount("", args[0], "", syscall.MS_REMOUNT|syscall.MS_BIND, ""); err != nil {
+			fmt.Println("DENIED", err)
+			return 0
+		}
+		fmt.Println("REMOUNTED")
+	case "environ":
+		b, err := os.ReadFile("/proc/" + args[0] + "/environ")
+		if err != nil {
+			fmt.Println("DENIED", err)
+			return 0
+		}
+		fmt.Printf("READ %q\n", b)
+	case "detach", "detach-and-hang":
+		// Start a grandchild in a session of its own, so that it leaves
+		// the child's process group, and wait until it runs.
+		self, _ := os.Executable()
+		gc := exec.Command(self, "--", args[0])
+		gc.Env = []string{helperEnv + "=linger"}
+		gc.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		out, err := gc.StdoutPipe()
+		if err == nil {
+			err = gc.Start()
+		}
+		if err != nil {
+			fmt.Println("FAILED", err)
+			return 1
+		}
+		line, _ := bufio.NewReader(out).ReadString('\n')
+		fmt.Print(line)
+		if action == "detach-and-hang" {
+			os.Stdout.Close()
+			time.Sleep(time.Hour) // until killed
+		}
+	case "linger":
+		// args[0] is a marker the test finds in /proc/<pid>/cmdline.
+		fmt.Println("LINGERING")
+		os.Stdout.Close()
+		time.Sleep(2 * time.Minute)
+	case "sandbox-environ":
+		// A code2skill stand-in whose own environment holds a secret: it
+		// runs a sandboxed child that tries to read that environment.
+		self, _ := os.Executable()
+		return runParent(self, os.Getpid())
+	default:
+		fmt.Fprintf(os.Stderr, "unknown helper action %q\n", action)
+		return 2
+	}
+	return 0
+}
