@@ -45,18 +45,20 @@ type command struct {
 // commands lists the subcommands in the order --help shows them.
 func commands() []*command {
 	return []*command{
-		validateCmd(),
+		// The default flow.
 		demoCmd(),
-		deriveCmd(),
-		checkContractCmd(),
-		compileCmd(),
-		finalizeCmd(),
 		initCmd(),
-		pipelineCmd(),
+		validateCmd(),
 		probeCmd(),
-		rulesCmd(),
 		skillsCmd(),
+		// The strict flow, in the order it runs.
+		checkContractCmd(),
+		deriveCmd(),
+		compileCmd(),
 		vectorsCmd(),
+		finalizeCmd(),
+		pipelineCmd(),
+		rulesCmd(),
 		versionCmd(),
 	}
 }
@@ -170,8 +172,12 @@ Usage:
 
 Commands:
 `)
+	width := 0
 	for _, c := range commands() {
-		fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.summary)
+		width = max(width, len(c.name))
+	}
+	for _, c := range commands() {
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, c.name, c.summary)
 	}
 	b.WriteString("\nRun \"code2skill <command> --help\" for a command's flags.\n\n")
 	b.WriteString(exitCodesHelp)

@@ -14,6 +14,8 @@ var (
 		"a node_modules directory above the detached copy lets node resolve packages from outside it")
 	RuleOffline = diag.Register("PROBE_OFFLINE", diag.Info,
 		"offline probe: business calls were not run and runtime verification is still required")
+	RuleNetworkNotDenied = diag.Register("PROBE_NETWORK_NOT_DENIED", diag.Error,
+		"business calls were not made: the sandbox could not deny this server the network, and --allow-network was not given")
 )
 
 // Rules about the tools/list surface of a strict package.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
@@ -91,6 +92,31 @@ func (p *prober) run(ctx context.Context) error {
 		return err
 	}
 	return p.finish(s, p.callAll(ctx, s, business))
+}
+
+// withoutUnguardedBusiness drops the business calls (--call, --error-call)
+// of a session the sandbox could not deny the network, unless the user
+// allowed it: such a call would reach the real service without the user's
+// say. The dropped calls are reported and stay not run.
+func (p *prober) withoutUnguardedBusiness(s *mcpcheck.Session, cases []*Case) []*Case {
+	if p.opts.AllowNetwork || s.Isolation().NetworkDenied {
+		return cases
+	}
+	var dropped []string
+	out := cases[:0:0]
+	for _, c := range cases {
+		if c.Kind == Success || c.Kind == Failure {
+			dropped = append(dropped, c.where())
+			continue
+		}
+		out = append(out, c)
+	}
+	if len(dropped) > 0 {
+		p.result.Diagnostics.Add(RuleNetworkNotDenied.New(mcpcheck.ServerFile,
+			"%d business call(s) not made (%s): the sandbox could not deny this server the network here (%s), so they could reach the real service; pass --allow-network if you authorise that for this run, or run where user namespaces are available",
+			len(dropped), strings.Join(dropped, ", "), s.Isolation().Detail))
+	}
+	return out
 }
 
 // start starts one session.
@@ -181,6 +207,7 @@ func (p *prober) casesOf(kinds ...Kind) []*Case {
 
 // callAll makes each case's call and judges its answer.
 func (p *prober) callAll(ctx context.Context, s *mcpcheck.Session, cases []*Case) error {
+	cases = p.withoutUnguardedBusiness(s, cases)
 	for _, c := range cases {
 		res, err := s.CallTool(ctx, c.Name, rawArguments(c.Arguments))
 		if err != nil {

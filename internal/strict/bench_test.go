@@ -16,7 +16,7 @@ func BenchmarkValidateReference(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		res := strict.Validate(ctx, dir, strict.Options{PreFinalize: true})
-		if res.Err != nil || res.Diagnostics.Len() > 0 {
+		if res.Err != nil || res.Diagnostics.HasErrors() {
 			b.Fatalf("the reference example does not pass: %v %v", res.Err, res.Diagnostics.Sorted())
 		}
 	}
