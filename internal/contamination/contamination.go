@@ -9,9 +9,11 @@
 //
 //   - files that hold secrets by convention (.env, private keys, keystores,
 //     credentials.json);
-//   - credentials in text: private key blocks, cloud and platform tokens,
-//     JSON Web Tokens, bearer tokens, basic authentication, cookie values,
-//     passwords and API keys assigned to a value, URLs with a password;
+//   - credentials in text, as internal/credential finds them (the judge
+//     the pipeline's sanitiser and finalize's live-evidence gate ask too):
+//     private key blocks, cloud and platform tokens, JSON Web Tokens,
+//     bearer tokens, basic authentication, cookie values, passwords and
+//     API keys assigned to a value, URLs with a password;
 //   - home-directory paths, file:// URIs, absolute paths under temporary and
 //     mount directories, and the absolute paths of this machine the caller
 //     names (the package directory, the working directory, source roots);
@@ -41,6 +43,7 @@ import (
 	"strings"
 
 	"github.com/code2skill/code2skill/assets"
+	"github.com/code2skill/code2skill/internal/anchored"
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/diag"
@@ -154,7 +157,7 @@ func (s *Scanner) declareURL(raw string) {
 
 func (s *Scanner) addGeneric(text []byte) {
 	compounds(text, s.generic)
-	for _, loc := range findAnchored(urlHost, text, text, []string{"://"}, nil) {
+	for _, loc := range anchored.NewText(text).FindAll(urlHost) {
 		s.genericHosts[strings.ToLower(string(text[loc[2]:loc[3]]))] = true
 	}
 }
@@ -278,7 +281,7 @@ func (s *Scanner) ScanValue(file string, v canonjson.Value) []diag.Diagnostic {
 	return out
 }
 
-func message(m Match) string {
+func message(m match) string {
 	switch m.Rule {
 	case RuleSourceName, RuleSourceFile, RuleSourceHost:
 		return m.What + "; name only what the contract declares"
@@ -319,10 +322,10 @@ func pathTokens(text []byte, f func(start, end int)) {
 }
 
 // scan returns the matches in data, in offset order, without duplicates.
-func (s *Scanner) scan(data []byte, docs bool) []Match {
-	lower := asciiLower(data)
-	ms := run(credentialDetectors, data, lower)
-	ms = append(ms, run(pathDetectors, data, lower)...)
+func (s *Scanner) scan(data []byte, docs bool) []match {
+	t := anchored.NewText(data)
+	ms := credentials(data)
+	ms = append(ms, run(pathDetectors, t)...)
 	for _, p := range s.machine {
 		for off := 0; ; {
 			i := bytes.Index(data[off:], []byte(p))
@@ -332,27 +335,25 @@ func (s *Scanner) scan(data []byte, docs bool) []Match {
 			at := off + i
 			end := at + len(p)
 			if end == len(data) || !isPathByte(data[end]) || data[end] == '/' {
-				ms = append(ms, Match{Rule: RuleMachinePath, Offset: at, Len: len(p), What: "a directory of this machine (" + p + ")"})
+				ms = append(ms, match{Rule: RuleMachinePath, Offset: at, Len: len(p), What: "a directory of this machine (" + p + ")"})
 			}
 			off = end
 		}
 	}
-	{
-		for _, loc := range findAnchored(urlHost, data, data, []string{"://"}, nil) {
-			host := strings.ToLower(string(data[loc[2]:loc[3]]))
-			switch {
-			case s.declaredHosts[host]:
-			case isPrivateHost(host):
-				ms = append(ms, Match{Rule: RulePrivateHost, Offset: loc[2], Len: loc[3] - loc[2], What: "the private host " + host})
-			case s.src != nil && s.src.hosts[host] && !s.genericHosts[host]:
-				ms = append(ms, Match{Rule: RuleSourceHost, Offset: loc[2], Len: loc[3] - loc[2], What: "the source host " + host})
-			}
+	for _, loc := range t.FindAll(urlHost) {
+		host := strings.ToLower(string(data[loc[2]:loc[3]]))
+		switch {
+		case s.declaredHosts[host]:
+		case isPrivateHost(host):
+			ms = append(ms, match{Rule: RulePrivateHost, Offset: loc[2], Len: loc[3] - loc[2], What: "the private host " + host})
+		case s.src != nil && s.src.hosts[host] && !s.genericHosts[host]:
+			ms = append(ms, match{Rule: RuleSourceHost, Offset: loc[2], Len: loc[3] - loc[2], What: "the source host " + host})
 		}
 	}
 	if s.src != nil {
 		pathTokens(data, func(start, end int) {
 			if p := s.sourcePath(string(data[start:end])); p != "" {
-				ms = append(ms, Match{Rule: RuleSourceFile, Offset: start, Len: end - start, What: "the source file path " + p})
+				ms = append(ms, match{Rule: RuleSourceFile, Offset: start, Len: end - start, What: "the source file path " + p})
 			}
 		})
 		if docs {
@@ -363,19 +364,19 @@ func (s *Scanner) scan(data []byte, docs bool) []Match {
 				}
 				c := compound(string(tok))
 				if c != "" && s.src.names[c] && !s.contractNames[c] && !s.generic[c] {
-					ms = append(ms, Match{Rule: RuleSourceName, Offset: start, Len: end - start, What: "the source name " + string(tok)})
+					ms = append(ms, match{Rule: RuleSourceName, Offset: start, Len: end - start, What: "the source name " + string(tok)})
 				}
 			})
 		}
 	}
 	// A name inside a reported path or host is the same leak.
-	ms = slices.DeleteFunc(ms, func(m Match) bool {
-		return m.Rule == RuleSourceName && slices.ContainsFunc(ms, func(o Match) bool {
+	ms = slices.DeleteFunc(ms, func(m match) bool {
+		return m.Rule == RuleSourceName && slices.ContainsFunc(ms, func(o match) bool {
 			return o.Rule != RuleSourceName && o.Offset <= m.Offset && m.Offset < o.Offset+o.Len
 		})
 	})
-	slices.SortFunc(ms, func(a, b Match) int { return a.Offset - b.Offset })
-	return slices.CompactFunc(ms, func(a, b Match) bool { return a.Rule == b.Rule && a.Offset == b.Offset })
+	slices.SortFunc(ms, func(a, b match) int { return a.Offset - b.Offset })
+	return slices.CompactFunc(ms, func(a, b match) bool { return a.Rule == b.Rule && a.Offset == b.Offset })
 }
 
 // sourcePath returns the source file path tok names (tok itself or a

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/code2skill/code2skill/internal/anchored"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/diag"
 )
@@ -135,7 +136,7 @@ func readSmall(p string) ([]byte, bool) {
 
 // addText records the hosts and compound names of one source file.
 func (f *sourceFacts) addText(data []byte) {
-	for _, loc := range findAnchored(urlHost, data, data, []string{"://"}, nil) {
+	for _, loc := range anchored.NewText(data).FindAll(urlHost) {
 		host := strings.ToLower(string(data[loc[2]:loc[3]]))
 		if !isReservedHost(host) {
 			f.hosts[host] = true

@@ -1,11 +1,11 @@
 package contractcheck
 
 import (
-	"math/big"
 	"slices"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/portableschema"
 )
 
 // effective returns the schema of a value declared with type typ and the
@@ -90,7 +90,7 @@ func sameSchema(a, b canonjson.Value) bool {
 	ao, okA := a.(*canonjson.Object)
 	bo, okB := b.(*canonjson.Object)
 	if !okA || !okB {
-		return jsonEqual(a, b)
+		return portableschema.Equal(a, b)
 	}
 	n := 0
 	for k, av := range ao.All() {
@@ -111,7 +111,7 @@ func sameSchema(a, b canonjson.Value) bool {
 		case "items":
 			same = sameSchema(av, bv)
 		default:
-			same = jsonEqual(av, bv)
+			same = portableschema.Equal(av, bv)
 		}
 		if !same {
 			return false
@@ -130,13 +130,13 @@ func sameTypes(a, b canonjson.Value) bool {
 	al, okA := a.(canonjson.Array)
 	bl, okB := b.(canonjson.Array)
 	if !okA || !okB {
-		return jsonEqual(a, b)
+		return portableschema.Equal(a, b)
 	}
 	if len(al) != len(bl) {
 		return false
 	}
 	for _, x := range al {
-		if !slices.ContainsFunc(bl, func(y canonjson.Value) bool { return jsonEqual(x, y) }) {
+		if !slices.ContainsFunc(bl, func(y canonjson.Value) bool { return portableschema.Equal(x, y) }) {
 			return false
 		}
 	}
@@ -148,7 +148,7 @@ func sameProperties(a, b canonjson.Value) bool {
 	ao, okA := a.(*canonjson.Object)
 	bo, okB := b.(*canonjson.Object)
 	if !okA || !okB {
-		return jsonEqual(a, b)
+		return portableschema.Equal(a, b)
 	}
 	if ao.Len() != bo.Len() {
 		return false
@@ -160,53 +160,6 @@ func sameProperties(a, b canonjson.Value) bool {
 		}
 	}
 	return true
-}
-
-// jsonEqual reports whether two values are equal JSON: numbers by value (1
-// and 1.0 are equal), objects regardless of member order.
-func jsonEqual(a, b canonjson.Value) bool {
-	switch a := a.(type) {
-	case *canonjson.Object:
-		b, ok := b.(*canonjson.Object)
-		if !ok || a.Len() != b.Len() {
-			return false
-		}
-		for k, av := range a.All() {
-			bv, ok := b.Get(k)
-			if !ok || !jsonEqual(av, bv) {
-				return false
-			}
-		}
-		return true
-	case canonjson.Array:
-		b, ok := b.(canonjson.Array)
-		if !ok || len(a) != len(b) {
-			return false
-		}
-		for i := range a {
-			if !jsonEqual(a[i], b[i]) {
-				return false
-			}
-		}
-		return true
-	case canonjson.Number:
-		b, ok := b.(canonjson.Number)
-		if !ok {
-			return false
-		}
-		x, okx := numberValue(a)
-		y, oky := numberValue(b)
-		return okx && oky && x.Cmp(y) == 0
-	case nil:
-		return b == nil
-	}
-	return a == b
-}
-
-// numberValue returns a JSON number's exact value.
-func numberValue(n canonjson.Number) (*big.Float, bool) {
-	f, _, err := big.ParseFloat(string(n), 10, 256, big.ToNearestEven)
-	return f, err == nil
 }
 
 // compatible says whether a value at sourcePath with the source schema can

@@ -5,6 +5,7 @@ import (
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/portableschema"
 )
 
 // Family X: the portable schema subset. Every input, output and need
@@ -92,12 +93,12 @@ func (k *checker) schema(v canonjson.Value, at string) {
 			k.contractf(RuleSchemaEnum, child(at, "enum"), "enum lists at least one value")
 		}
 		for i, x := range list {
-			if len(types) > 0 && !slices.ContainsFunc(types, func(t string) bool { return hasType(t, x) }) {
+			if len(types) > 0 && !slices.ContainsFunc(types, func(t string) bool { return portableschema.HasType(t, x) }) {
 				k.contractf(RuleSchemaEnum, ptr(at, "enum", i), "%s is not of the type %q", show(x), types)
 			}
 		}
 	}
-	if c, ok := s.Get("const"); ok && len(types) > 0 && !slices.ContainsFunc(types, func(t string) bool { return hasType(t, c) }) {
+	if c, ok := s.Get("const"); ok && len(types) > 0 && !slices.ContainsFunc(types, func(t string) bool { return portableschema.HasType(t, c) }) {
 		k.contractf(RuleSchemaEnum, child(at, "const"), "const %s is not of the type %q", show(c), types)
 	}
 	if f, ok := s.Get("format"); ok && (f != canonjson.String("uri") || !slices.Contains(types, "string")) {
@@ -107,7 +108,7 @@ func (k *checker) schema(v canonjson.Value, at string) {
 		ps, isString := p.(canonjson.String)
 		if !isString {
 			k.contractf(RuleSchemaPattern, child(at, "pattern"), "a pattern is a string")
-		} else if _, err := compilePattern(string(ps)); err != nil {
+		} else if _, err := portableschema.CompilePattern(string(ps)); err != nil {
 			k.contractf(RuleSchemaPattern, child(at, "pattern"), "pattern %q does not compile: %v", string(ps), err)
 		}
 	}
@@ -180,9 +181,7 @@ func (k *checker) bounds(s *canonjson.Object, at string) {
 			if !okA || !okB {
 				continue
 			}
-			x, _ := numberValue(a)
-			y, _ := numberValue(b)
-			if x != nil && y != nil && x.Cmp(y) > 0 {
+			if c, ok := portableschema.Compare(a, b); ok && c > 0 {
 				k.contractf(RuleSchemaBounds, ptr(at, lo), "%s %s exceeds %s %s", lo, string(a), hi, string(b))
 			}
 		}

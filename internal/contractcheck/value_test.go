@@ -21,6 +21,8 @@ func TestValidate(t *testing.T) {
 		{`{"type": "string", "maxLength": 2}`, `"äöü"`, false},
 		{`{"type": "string", "pattern": "^[a-f0-9]{4}$"}`, `"beef"`, true},
 		{`{"type": "string", "pattern": "^[a-f0-9]{4}$"}`, `"BEEF"`, false},
+		{`{"type": "string", "pattern": "(?=a)"}`, `"b"`, true}, // RuleSchemaPattern reports the pattern
+		{`{"type": "string", "pattern": "(?=a)", "maxLength": 1}`, `"bb"`, false},
 		{`{"type": "string", "format": "uri"}`, `"https://example.test/x"`, true},
 		{`{"type": "string", "format": "uri"}`, `"not a uri"`, false},
 		{`{"type": "integer", "minimum": 0, "maximum": 10}`, `11`, false},

@@ -1,23 +1,32 @@
-// Package credential recognises what must never be a Tool argument or be
-// written into a package: names that denote credentials or service
-// addresses, and literals in the formats of well-known tokens and keys.
+// Package credential is the one judge of what a credential is: names that
+// denote credentials or service addresses, and credentials in text and in
+// JSON values.
 //
 // Spec 003 keeps authentication and business-service addresses out of a
 // Tool's arguments (the host injects them) and out of the package (no
-// token, cookie or key is stored in it). The checks of validate ask this
-// package, so that a Tool input schema, an environment variable and a
-// literal in the code are judged by the same words:
+// token, cookie or key is stored in it). Strict validate's rules, the
+// pipeline's sanitiser of live evidence, finalize's live-evidence gate and
+// the contamination gate over a package's files all ask this package, so
+// that a Tool input schema, an environment variable, a literal in the
+// code, a recorded Tool result and a document are judged by the same
+// words and patterns:
 //
 //	credential.Name("apiKey")           // true
 //	credential.Name("nextPageToken")    // false: a pagination cursor
 //	credential.Address("baseUrl")       // true
 //	credential.Address("imageUrl")      // false: a business value
 //	credential.Format("ghp_…")          // "a GitHub token", true
+//	credential.Find(text)               // the credentials in a text
+//	credential.Sanitize(v)              // v with its credentials redacted
 //
 // Names are split into words at underscores, hyphens, dots and case
 // changes ("CODE2SKILL_SHOP_API_TOKEN", "accessToken", "x-api-key"), and
 // judged by their last words, so that API_TOKEN_HEADER (a header's name)
 // and tokenType are not credentials.
+//
+// What Sanitize redacts is exactly what FindInValue reports: the pipeline
+// persists live evidence only in sanitised form, and finalize refuses live
+// evidence in which FindInValue finds anything.
 package credential
 
 import (
@@ -84,10 +93,33 @@ var notCredentials = []string{"page", "cursor", "next", "continuation", "sync", 
 // holding none is rejected without being split into words.
 var credentialStems = []string{"token", "secret", "pass", "pwd", "key", "auth", "cookie", "jwt", "bearer", "session", "credential"}
 
+// keys are the member and header names whose value, by convention, is the
+// credential itself, compared without case, "-" and "_".
+var keys = []string{
+	"authorization", "proxyauthorization", "cookie", "setcookie", "password", "passwd", "secret", "clientsecret",
+	"apikey", "xapikey", "accesstoken", "refreshtoken", "idtoken", "authtoken", "sessiontoken", "token", "bearer",
+	"privatekey", "secretkey", "csrftoken", "xcsrftoken", "xsrftoken",
+}
+
+// Key reports whether a JSON member or header name conventionally holds a
+// credential as its value (Authorization, Set-Cookie, password, x-api-key,
+// access_token…). Every Key is a Name; Key is the narrower judgement, for
+// redacting data: a member Name alone calls a credential ("session",
+// "auth") may hold a record or a flag, which redaction would destroy.
+func Key(name string) bool {
+	return slices.Contains(keys, strings.ToLower(keySeparators.Replace(name)))
+}
+
+// keySeparators are left out when names are compared with keys.
+var keySeparators = strings.NewReplacer("-", "", "_", "")
+
 // Name reports whether an identifier (a variable, property or environment
 // variable name) denotes a credential: a token, secret, password, API key,
 // authorization header value, cookie or session.
 func Name(name string) bool {
+	if Key(name) {
+		return true
+	}
 	lower := strings.ToLower(name)
 	if !slices.ContainsFunc(credentialStems, func(s string) bool { return strings.Contains(lower, s) }) {
 		return false
@@ -137,37 +169,6 @@ func Address(name string) bool {
 		return false
 	}
 	return len(w) == 1 || slices.Contains(addressQualifiers, w[len(w)-2])
-}
-
-// formats are literal formats of well-known credentials, most specific
-// first. hints are substrings every match contains: a literal holding none
-// of them is not matched against the expression at all, which keeps the
-// check cheap on the many strings of a module that are prose.
-var formats = []struct {
-	what  string
-	hints []string
-	re    *regexp.Regexp
-}{
-	{"a private key", []string{"PRIVATE KEY-----"}, regexp.MustCompile(`-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----`)},
-	{"a JSON Web Token", []string{"eyJ"}, regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
-	{"an AWS access key", []string{"AKIA", "ASIA"}, regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
-	{"a GitHub token", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})`)},
-	{"a Slack token", []string{"xox"}, regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`)},
-	{"a Stripe key", []string{"k_live_"}, regexp.MustCompile(`\b[rs]k_live_[A-Za-z0-9]{16,}`)},
-	{"an Anthropic API key", []string{"sk-ant-"}, regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,}`)},
-	{"an OpenAI API key", []string{"sk-"}, regexp.MustCompile(`\bsk-(?:proj-)?[A-Za-z0-9_-]{32,}`)},
-	{"a Google API key", []string{"AIza"}, regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`)},
-}
-
-// Format reports whether s contains a literal in the format of a
-// well-known credential, and names the format ("a JSON Web Token").
-func Format(s string) (string, bool) {
-	for _, f := range formats {
-		if slices.ContainsFunc(f.hints, func(h string) bool { return strings.Contains(s, h) }) && f.re.MatchString(s) {
-			return f.what, true
-		}
-	}
-	return "", false
 }
 
 var (

@@ -69,6 +69,11 @@ func TestFormat(t *testing.T) {
 		{"sk-ant-api03-" + strings.Repeat("x", 30), "an Anthropic API key"},
 		{"sk-proj-" + strings.Repeat("Ab9", 12), "an OpenAI API key"},
 		{"AIza" + strings.Repeat("B", 35), "a Google API key"},
+		{"npm_" + strings.Repeat("a1B2", 9), "an npm token"},
+		{"github_pat_" + strings.Repeat("a1B2_", 5), "a GitHub token"},
+		{"xoxo-1234567890-abcdefghij", "a Slack token"},
+		{"eyJhbGciOiJIUzI1NiJ9.payload-not-json.c2lnbmF0dXJl", "a JSON Web Token"},
+		{"-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIE…", "a private key"},
 		{"-----BEGIN RSA PRIVATE KEY-----\nMIIE…", "a private key"},
 	} {
 		if got, ok := Format(tc.s); !ok || got != tc.want {
@@ -111,5 +116,46 @@ func TestRedact(t *testing.T) {
 	}
 	if got := Redact("abc"); got != "…" {
 		t.Errorf("Redact = %q", got)
+	}
+}
+
+func TestKey(t *testing.T) {
+	for _, k := range []string{"Authorization", "set-cookie", "X-Api-Key", "access_token", "password"} {
+		if !Key(k) {
+			t.Errorf("%s is a credential key", k)
+		}
+	}
+	for _, k := range []string{"grantId", "selectionGrant", "payloadDigest", "tokenCount"} {
+		if Key(k) {
+			t.Errorf("%s is not a credential key", k)
+		}
+	}
+}
+
+// TestKeysAreNames: a member whose value is a credential by convention has
+// a name that denotes a credential, however it is spelt.
+func TestKeysAreNames(t *testing.T) {
+	for _, k := range keys {
+		for _, spelling := range []string{k, strings.ToUpper(k)} {
+			if !Name(spelling) {
+				t.Errorf("Key(%q) but not Name(%[1]q)", spelling)
+			}
+		}
+	}
+	for _, n := range []string{"session", "auth", "sessionId"} {
+		if !Name(n) || Key(n) {
+			t.Errorf("%q: a name that denotes a credential, but not a member redacted whole", n)
+		}
+	}
+}
+
+func TestIsRedacted(t *testing.T) {
+	for _, v := range []string{"[redacted]", "<REDACTED>", "***", "", Redacted} {
+		if !IsRedacted(v) {
+			t.Errorf("%q is redacted", v)
+		}
+	}
+	if IsRedacted("abc") {
+		t.Error(`"abc" is not redacted`)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/code2skill/code2skill/internal/contamination"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/contract/contracttest"
+	"github.com/code2skill/code2skill/internal/credential"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/finalize"
 	"github.com/code2skill/code2skill/internal/finalize/finalizetest"
@@ -487,4 +488,79 @@ func mustDecode(t *testing.T, s string) canonjson.Value {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// TestLiveGateRefusesWhatThePipelineRedacts: finalize refuses live
+// evidence exactly where the pipeline's sanitiser (credential.Sanitize,
+// through which the pipeline persists every live input and result) would
+// have changed it, and accepts the evidence the sanitiser writes. The
+// places it changed are found by comparing the two values, not by asking
+// the judge both share.
+func TestLiveGateRefusesWhatThePipelineRedacts(t *testing.T) {
+	t.Parallel()
+	for _, meta := range []string{
+		`{"authorization": "opaque-session-value-1234", "trace": "t-1"}`,
+		`{"note": "call with Bearer abcdefghijklmnop next", "headers": {"Cookie": "sid=1", "x-api-key": 7}}`,
+		`{"text": "{\"accessToken\": \"t-1\", \"ok\": true}", "list": ["https://user:hunter2@api.example/x", "plain"]}`,
+		`{"doc": "code points outside the Basic Multilingual Plane", "token": "[redacted]", "password": null, "key": "Bearer <token>"}`,
+	} {
+		given := mustDecode(t, meta)
+		clean := credential.Sanitize(given)
+		want := changedAt(given, clean, "")
+		for _, tc := range []struct {
+			name  string
+			value canonjson.Value
+			want  []string
+		}{{"as given", given, want}, {"as sanitised", clean, nil}} {
+			fx := finalizetest.New(t)
+			fx.Green.Inputs[saveDraft].(*canonjson.Object).Set("_meta", tc.value)
+			fx.WriteEvidence(t)
+			res := run(t, fx, fx.Options())
+			var got []string
+			for _, d := range res.List.Sorted() {
+				if d.Rule == finalize.RuleLiveSanitized.ID {
+					_, p, ok := strings.Cut(d.Pointer, "/_meta")
+					if !ok {
+						t.Fatalf("a finding outside the edited member: %s", d)
+					}
+					got = append(got, p)
+				}
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("%s %s: the gate refused %q, the sanitiser changed %q", tc.name, meta, got, tc.want)
+			}
+		}
+	}
+}
+
+// changedAt returns the pointers, relative to at, of the members and items
+// where b differs from a, descending into objects and arrays of the same
+// shape.
+func changedAt(a, b canonjson.Value, at string) []string {
+	switch a := a.(type) {
+	case *canonjson.Object:
+		if b, ok := b.(*canonjson.Object); ok && a.Len() == b.Len() {
+			var out []string
+			for k, v := range a.All() {
+				w, _ := b.Get(k)
+				out = append(out, changedAt(v, w, at+diag.Pointer(k))...)
+			}
+			slices.Sort(out)
+			return out
+		}
+	case canonjson.Array:
+		if b, ok := b.(canonjson.Array); ok && len(a) == len(b) {
+			var out []string
+			for i := range a {
+				out = append(out, changedAt(a[i], b[i], at+diag.Pointer(i))...)
+			}
+			slices.Sort(out)
+			return out
+		}
+	}
+	if string(canonjson.DigestForm(a)) != string(canonjson.DigestForm(b)) {
+		return []string{at}
+	}
+	return nil
 }

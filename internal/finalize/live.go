@@ -7,8 +7,8 @@ import (
 	"slices"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
-	"github.com/code2skill/code2skill/internal/contamination"
 	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/credential"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/jsonschema"
@@ -212,27 +212,12 @@ func (r *liveReader) readFile(name, side string, into map[string]liveEntry) {
 	}
 }
 
-// sanitized reports credentials in a payload: values of credential members
-// that are not redacted, and strings that look like credentials.
+// sanitized reports the credentials credential.FindInValue finds in a
+// payload: exactly what the pipeline's sanitiser (credential.Sanitize)
+// would have redacted.
 func (r *liveReader) sanitized(file, at string, v canonjson.Value) {
-	switch v := v.(type) {
-	case canonjson.String:
-		if ms := contamination.Secrets(string(v)); len(ms) > 0 {
-			r.add(RuleLiveSanitized, file, at, "%s; replace it with \"[redacted]\"", ms[0].What)
-		}
-	case canonjson.Array:
-		for i, e := range v {
-			r.sanitized(file, fmt.Sprintf("%s/%d", at, i), e)
-		}
-	case *canonjson.Object:
-		for k, e := range v.All() {
-			p := at + "/" + diag.EscapeToken(k)
-			if s, ok := e.(canonjson.String); ok && contamination.CredentialKey(k) && !contamination.IsRedacted(string(s)) {
-				r.add(RuleLiveSanitized, file, p, "%q holds a credential value; replace it with \"[redacted]\"", k)
-				continue
-			}
-			r.sanitized(file, p, e)
-		}
+	for _, f := range credential.FindInValue(v) {
+		r.add(RuleLiveSanitized, file, at+f.Pointer, "%s; replace it with %q", f.What, credential.Redacted)
 	}
 }
 

@@ -170,7 +170,7 @@ func analyseEnv(m *Module) *envFacts {
 		instances: map[instanceKey]value{},
 		active:    map[*function]bool{},
 	}
-	inspect(m.ast, func(n js.INode) bool {
+	Inspect(m.ast, func(n js.INode) bool {
 		a.collectFunction(n)
 		if d, ok := n.(*js.VarDecl); ok && d.TokenType == js.ConstToken {
 			for _, el := range d.List {
@@ -181,7 +181,7 @@ func analyseEnv(m *Module) *envFacts {
 		}
 		return true
 	})
-	inspect(m.ast, a.visit)
+	Inspect(m.ast, a.visit)
 	a.facts.reads = firstReads(a.facts.reads)
 	a.facts.fallbacks = sortFallbacks(a.facts.fallbacks)
 	return &a.facts
@@ -282,7 +282,7 @@ func (a *envAnalysis) visit(n js.INode) bool {
 // markWrite notes that a member expression is assigned to or deleted, so
 // that visiting it does not count as a read.
 func (a *envAnalysis) markWrite(e js.IExpr) {
-	switch e := unparen(e).(type) {
+	switch e := Unparen(e).(type) {
 	case *js.DotExpr:
 		a.writes[e] = true
 	case *js.IndexExpr:
@@ -331,7 +331,7 @@ func (a *envAnalysis) destructure(obj *js.BindingObject, src value) {
 // fallback, looking through chains: in A || B || "https://…" both A and B
 // fall back to the URL.
 func (a *envAnalysis) envOperands(e js.IExpr) []value {
-	if b, ok := unparen(e).(*js.BinaryExpr); ok && (b.Op == js.OrToken || b.Op == js.NullishToken) {
+	if b, ok := Unparen(e).(*js.BinaryExpr); ok && (b.Op == js.OrToken || b.Op == js.NullishToken) {
 		return append(a.envOperands(b.X), a.envOperands(b.Y)...)
 	}
 	if v := a.eval(e); v.kind == envValue {
@@ -383,11 +383,11 @@ func (a *envAnalysis) eval(e js.IExpr) value {
 	}
 	a.depth++
 	defer func() { a.depth-- }()
-	switch e := unparen(e).(type) {
+	switch e := Unparen(e).(type) {
 	case *js.Var:
 		return a.evalVar(e)
 	case *js.LiteralExpr, js.LiteralExpr:
-		lit, _ := literal(e)
+		lit, _ := Literal(e)
 		if lit.TokenType == js.StringToken {
 			if s, ok := stringValue(lit.Data); ok {
 				return value{kind: stringLit, name: s, pos: a.m.pos(lit.Data), direct: true}
@@ -398,7 +398,7 @@ func (a *envAnalysis) eval(e js.IExpr) value {
 	case *js.ObjectExpr:
 		return value{kind: objectLit, obj: e, direct: true}
 	case *js.DotExpr:
-		if lit, ok := literal(e.Y); ok {
+		if lit, ok := Literal(e.Y); ok {
 			return a.member(a.eval(e.X), string(lit.Data), a.m.pos(lit.Data))
 		}
 	case *js.IndexExpr:
@@ -441,7 +441,7 @@ func (a *envAnalysis) call(e *js.CallExpr) value {
 	if v, local := a.callLocal(e, false); local {
 		return v
 	}
-	switch callee := unparen(e.X).(type) {
+	switch callee := Unparen(e.X).(type) {
 	case *js.DotExpr:
 		if v := a.eval(callee.X); v.kind == envValue {
 			return v

@@ -63,7 +63,7 @@ func (a *envAnalysis) collectFunction(n js.INode) {
 
 // resolveFunc returns the module function a callee denotes, or nil.
 func (a *envAnalysis) resolveFunc(callee js.IExpr) *function {
-	v, ok := unparen(callee).(*js.Var)
+	v, ok := Unparen(callee).(*js.Var)
 	if !ok {
 		return nil
 	}
@@ -75,7 +75,7 @@ func (a *envAnalysis) resolveFunc(callee js.IExpr) *function {
 	if !ok || len(b.path) > 0 {
 		return nil
 	}
-	switch f := unparen(b.init).(type) {
+	switch f := Unparen(b.init).(type) {
 	case *js.ArrowFunc:
 		return a.lambda(f, f.Params, &f.Body)
 	case *js.FuncDecl:
@@ -166,7 +166,7 @@ func (a *envAnalysis) instantiate(fn *function, args [maxBoundArgs]value) value 
 		}
 		a.bindParam(el.Binding, arg)
 	}
-	inspect(fn.body, a.visit)
+	Inspect(fn.body, a.visit)
 	var result value
 	for _, ret := range returns(fn.body) {
 		if v := a.eval(ret.Value); v.kind != unknown {
@@ -203,7 +203,7 @@ func (a *envAnalysis) bindParam(b js.IBinding, v value) {
 // the functions nested in it.
 func returns(body *js.BlockStmt) []*js.ReturnStmt {
 	var out []*js.ReturnStmt
-	inspect(body, func(n js.INode) bool {
+	Inspect(body, func(n js.INode) bool {
 		switch n := n.(type) {
 		case *js.ReturnStmt:
 			if n.Value != nil {

@@ -52,7 +52,7 @@ func (i Import) Dynamic() bool { return i.Kind == DynamicImport }
 // the module, in source order; those whose position is unknown come last.
 func (m *Module) Imports() []Import {
 	var out []Import
-	inspect(m.ast, func(n js.INode) bool {
+	Inspect(m.ast, func(n js.INode) bool {
 		switch n := n.(type) {
 		case *js.ImportStmt:
 			out = append(out, m.specifier(StaticImport, n.Module))
@@ -61,7 +61,7 @@ func (m *Module) Imports() []Import {
 				out = append(out, m.specifier(ReExport, n.Module))
 			}
 		case *js.CallExpr:
-			if lit, ok := literal(n.X); ok && lit.TokenType == js.ImportToken && len(n.Args.List) > 0 {
+			if lit, ok := Literal(n.X); ok && lit.TokenType == js.ImportToken && len(n.Args.List) > 0 {
 				out = append(out, m.dynamicImport(n.Args.List[0].Value))
 			}
 		}
@@ -77,7 +77,7 @@ func (m *Module) specifier(kind ImportKind, tok []byte) Import {
 }
 
 func (m *Module) dynamicImport(arg js.IExpr) Import {
-	if lit, ok := literal(arg); ok && lit.TokenType == js.StringToken {
+	if lit, ok := Literal(arg); ok && lit.TokenType == js.StringToken {
 		return m.specifier(DynamicImport, lit.Data)
 	}
 	if t, ok := arg.(*js.TemplateExpr); ok && t.Tag == nil && len(t.List) == 0 {
@@ -92,7 +92,7 @@ func (m *Module) dynamicImport(arg js.IExpr) Import {
 // skipped: their bytes are those of the declaration, not of the use.
 func (m *Module) firstLiteralPos(n js.INode) Pos {
 	var best Pos
-	inspect(n, func(n js.INode) bool {
+	Inspect(n, func(n js.INode) bool {
 		var tok []byte
 		switch n := n.(type) {
 		case *js.LiteralExpr:
@@ -104,7 +104,7 @@ func (m *Module) firstLiteralPos(n js.INode) Pos {
 				tok = n.Tail
 			}
 		case *js.DotExpr:
-			if lit, ok := literal(n.Y); ok {
+			if lit, ok := Literal(n.Y); ok {
 				tok = lit.Data
 			}
 		}

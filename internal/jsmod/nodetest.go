@@ -44,7 +44,7 @@ func (m *Module) testsIn(stmts []js.IStmt, names map[string]string) int {
 		case "describe", "suite":
 			// The suite's callback runs while the file is loaded.
 			for _, arg := range call.Args.List {
-				switch f := unparen(arg.Value).(type) {
+				switch f := Unparen(arg.Value).(type) {
 				case *js.ArrowFunc:
 					n += m.testsIn(f.Body.List, names)
 				case *js.FuncDecl:
@@ -59,18 +59,18 @@ func (m *Module) testsIn(stmts []js.IStmt, names map[string]string) int {
 // testFunction returns which node:test function a callee is ("test", "it",
 // "describe" or "suite", also through .skip, .todo and .only), or "".
 func testFunction(callee js.IExpr, names map[string]string) string {
-	callee = unparen(callee)
+	callee = Unparen(callee)
 	if dot, ok := callee.(*js.DotExpr); ok {
-		lit, ok := literal(dot.Y)
+		lit, ok := Literal(dot.Y)
 		if !ok {
 			return ""
 		}
 		switch string(lit.Data) {
 		case "skip", "todo", "only":
-			callee = unparen(dot.X)
+			callee = Unparen(dot.X)
 		default:
 			// A namespace import: nodeTest.test(…).
-			if v, ok := unparen(dot.X).(*js.Var); ok && root(v).Decl == js.NoDecl && names[string(root(v).Data)] == "*" {
+			if v, ok := Unparen(dot.X).(*js.Var); ok && root(v).Decl == js.NoDecl && names[string(root(v).Data)] == "*" {
 				return testName(string(lit.Data))
 			}
 			return ""
@@ -101,7 +101,7 @@ func testName(name string) string {
 // unawait strips await and grouping parentheses.
 func unawait(e js.IExpr) js.IExpr {
 	for {
-		e = unparen(e)
+		e = Unparen(e)
 		u, ok := e.(*js.UnaryExpr)
 		if !ok || u.Op != js.AwaitToken {
 			return e

@@ -65,7 +65,7 @@ func (m *Module) CredentialLiterals() []CredentialLiteral {
 			add(CredentialLiteral{What: "a literal assigned to " + quote(name), Redacted: credential.Redact(s), Pos: pos})
 		}
 	}
-	inspect(m.ast, func(n js.INode) bool {
+	Inspect(m.ast, func(n js.INode) bool {
 		switch n := n.(type) {
 		case *js.LiteralExpr, *js.TemplateExpr:
 			if s, pos, ok := m.stringLiteral(n.(js.IExpr)); ok {
@@ -95,11 +95,11 @@ func (m *Module) CredentialLiterals() []CredentialLiteral {
 			}
 		case *js.BinaryExpr:
 			if n.Op == js.EqToken {
-				switch x := unparen(n.X).(type) {
+				switch x := Unparen(n.X).(type) {
 				case *js.Var:
 					named(string(x.Data), n.Y)
 				case *js.DotExpr:
-					if lit, ok := literal(x.Y); ok {
+					if lit, ok := Literal(x.Y); ok {
 						named(string(lit.Data), n.Y)
 					}
 				}
@@ -119,7 +119,7 @@ func (m *Module) CredentialLiterals() []CredentialLiteral {
 // stringLiteral returns the value and position of a string literal or a
 // template literal without substitutions.
 func (m *Module) stringLiteral(e js.IExpr) (string, Pos, bool) {
-	switch e := unparen(e).(type) {
+	switch e := Unparen(e).(type) {
 	case *js.LiteralExpr:
 		if e.TokenType == js.StringToken {
 			if s, ok := stringValue(e.Data); ok {

@@ -54,16 +54,16 @@ func (m *Module) ToolRegistrations() []ToolRegistration {
 func (m *Module) toolRegistrations() []ToolRegistration {
 	consts := m.constInits()
 	var out []ToolRegistration
-	inspect(m.ast, func(n js.INode) bool {
+	Inspect(m.ast, func(n js.INode) bool {
 		call, ok := n.(*js.CallExpr)
 		if !ok {
 			return true
 		}
-		dot, ok := unparen(call.X).(*js.DotExpr)
+		dot, ok := Unparen(call.X).(*js.DotExpr)
 		if !ok {
 			return true
 		}
-		if lit, ok := literal(dot.Y); !ok || string(lit.Data) != "registerTool" || len(call.Args.List) == 0 {
+		if lit, ok := Literal(dot.Y); !ok || string(lit.Data) != "registerTool" || len(call.Args.List) == 0 {
 			return true
 		}
 		r := ToolRegistration{Hints: map[string]Hint{}}
@@ -103,13 +103,13 @@ func (m *Module) readToolConfig(r *ToolRegistration, cfg *js.ObjectExpr, consts 
 					if h.Name == nil || h.Spread {
 						continue
 					}
-					if lit, ok := literal(h.Value); ok && (lit.TokenType == js.TrueToken || lit.TokenType == js.FalseToken) {
+					if lit, ok := Literal(h.Value); ok && (lit.TokenType == js.TrueToken || lit.TokenType == js.FalseToken) {
 						r.Hints[m.keyName(h.Name)] = Hint{Value: lit.TokenType == js.TrueToken, Pos: m.pos(lit.Data)}
 					}
 				}
 			}
 		case "inputSchema":
-			schema := unparen(p.Value)
+			schema := Unparen(p.Value)
 			if c, ok := schema.(*js.CallExpr); ok && len(c.Args.List) > 0 {
 				schema = c.Args.List[0].Value
 			}
@@ -127,7 +127,7 @@ func (m *Module) readToolConfig(r *ToolRegistration, cfg *js.ObjectExpr, consts 
 // concatenation evaluates a string literal, a template without
 // substitutions, or a + concatenation of those.
 func (m *Module) concatenation(e js.IExpr) (string, Pos, bool) {
-	if b, ok := unparen(e).(*js.BinaryExpr); ok && b.Op == js.AddToken {
+	if b, ok := Unparen(e).(*js.BinaryExpr); ok && b.Op == js.AddToken {
 		x, pos, ok1 := m.concatenation(b.X)
 		y, _, ok2 := m.concatenation(b.Y)
 		return x + y, pos, ok1 && ok2
@@ -139,7 +139,7 @@ func (m *Module) concatenation(e js.IExpr) (string, Pos, bool) {
 // once, in the order they are written.
 func (m *Module) importRefs(e js.IExpr) []ImportRef {
 	var out []ImportRef
-	inspect(e, func(n js.INode) bool {
+	Inspect(e, func(n js.INode) bool {
 		v, ok := n.(*js.Var)
 		if !ok {
 			return true
@@ -176,7 +176,7 @@ func (m *Module) FunctionMethods(name string) []MethodLiteral {
 		return nil
 	}
 	out := []MethodLiteral{}
-	inspect(body, func(n js.INode) bool {
+	Inspect(body, func(n js.INode) bool {
 		p, ok := n.(*js.Property)
 		if !ok || p.Name == nil || p.Spread || m.keyName(p.Name) != "method" {
 			return true
@@ -216,7 +216,7 @@ func (m *Module) topLevelFunction(name string) *js.BlockStmt {
 				if !ok || string(v.Data) != name {
 					continue
 				}
-				switch f := unparen(el.Default).(type) {
+				switch f := Unparen(el.Default).(type) {
 				case *js.ArrowFunc:
 					return &f.Body
 				case *js.FuncDecl:
@@ -231,7 +231,7 @@ func (m *Module) topLevelFunction(name string) *js.BlockStmt {
 // constInits maps the module's const-declared names to their initialisers.
 func (m *Module) constInits() map[*js.Var]js.IExpr {
 	out := map[*js.Var]js.IExpr{}
-	inspect(m.ast, func(n js.INode) bool {
+	Inspect(m.ast, func(n js.INode) bool {
 		if d, ok := n.(*js.VarDecl); ok && d.TokenType == js.ConstToken {
 			for _, el := range d.List {
 				if v, ok := el.Binding.(*js.Var); ok && el.Default != nil {
@@ -247,7 +247,7 @@ func (m *Module) constInits() map[*js.Var]js.IExpr {
 // resolveObject returns the object literal e is, or names through consts.
 func resolveObject(e js.IExpr, consts map[*js.Var]js.IExpr) (*js.ObjectExpr, bool) {
 	for range 8 {
-		switch x := unparen(e).(type) {
+		switch x := Unparen(e).(type) {
 		case *js.ObjectExpr:
 			return x, true
 		case *js.Var:

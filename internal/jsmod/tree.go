@@ -2,11 +2,12 @@ package jsmod
 
 import "github.com/tdewolff/parse/v2/js"
 
-// inspect walks the tree under n depth-first, calling f for every node; it
+// Inspect walks the tree under n depth-first, calling f for every node; it
 // does not descend into a node for which f returns false. The walk visits
 // children in an order of its own (an if statement's body before its
-// condition): extractors sort what they collect.
-func inspect(n js.INode, f func(js.INode) bool) {
+// condition): extractors sort what they collect. Rule packages that read
+// facts of their own from the AST walk it with Inspect too.
+func Inspect(n js.INode, f func(js.INode) bool) {
 	if n == nil {
 		return
 	}
@@ -24,9 +25,9 @@ func (f inspector) Enter(n js.INode) js.IVisitor {
 
 func (f inspector) Exit(js.INode) {}
 
-// literal returns the literal expression e holds. The tree stores literals
+// Literal returns the literal expression e holds. The tree stores literals
 // both by value (property names after a dot) and by pointer.
-func literal(e js.IExpr) (js.LiteralExpr, bool) {
+func Literal(e js.IExpr) (js.LiteralExpr, bool) {
 	switch e := e.(type) {
 	case js.LiteralExpr:
 		return e, true
@@ -38,8 +39,8 @@ func literal(e js.IExpr) (js.LiteralExpr, bool) {
 	return js.LiteralExpr{}, false
 }
 
-// unparen strips grouping parentheses.
-func unparen(e js.IExpr) js.IExpr {
+// Unparen strips grouping parentheses.
+func Unparen(e js.IExpr) js.IExpr {
 	for {
 		g, ok := e.(*js.GroupExpr)
 		if !ok {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/credential"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/livecall"
 )
@@ -219,7 +220,7 @@ func (r *runner) recordLiveCall(call *livecall.Call, o *livecall.Outcome, out *s
 		canonjson.Member{Key: "name", Value: canonjson.String(call.Tool)},
 		canonjson.Member{Key: "arguments", Value: call.Arguments},
 	)
-	input = sanitize(input).(*canonjson.Object)
+	input = credential.Sanitize(input).(*canonjson.Object)
 	rec := &Record{CheckID: CheckLiveCall, Name: "live tools/call " + o.Tool, Phase: PhaseRuntime, CapabilityID: o.CapabilityID,
 		Command: "tools/call " + o.Tool + " through code2skill's trusted host", ExitCode: 1, Status: CheckFailed,
 		ToolName: o.Tool, InputHash: canonjson.Digest(input)}
@@ -235,7 +236,7 @@ func (r *runner) recordLiveCall(call *livecall.Call, o *livecall.Outcome, out *s
 		if err != nil {
 			detail = "the result is not JSON: " + err.Error()
 		} else {
-			result = sanitize(doc)
+			result = credential.Sanitize(doc)
 			detail = judgeResult(result)
 		}
 	}

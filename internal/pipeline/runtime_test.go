@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/credential"
 	"github.com/code2skill/code2skill/internal/livecall"
 )
 
@@ -231,7 +232,7 @@ func TestLiveEvidenceIsSanitised(t *testing.T) {
 	}
 	doc, _ := canonjson.Decode(result)
 	payload, _ := canonjson.Resolve(doc, "/result")
-	if tok, _ := canonjson.Resolve(payload, "/structuredContent/data/accessToken"); tok != canonjson.String(Redacted) {
+	if tok, _ := canonjson.Resolve(payload, "/structuredContent/data/accessToken"); tok != canonjson.String(credential.Redacted) {
 		t.Errorf("accessToken persisted as %s", canonjson.DigestForm(tok))
 	}
 	text, _ := canonjson.Resolve(payload, "/content/0/text")

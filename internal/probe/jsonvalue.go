@@ -1,11 +1,11 @@
 package probe
 
 import (
-	"math/big"
 	"slices"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/portableschema"
 )
 
 // equal reports whether two JSON values are equal as data: objects are
@@ -69,14 +69,10 @@ func firstDifference(a, b canonjson.Value, at string) (string, bool) {
 	}
 }
 
-// sameNumber compares two number literals exactly.
+// sameNumber compares two number literals by value.
 func sameNumber(a, b canonjson.Number) bool {
-	if a == b {
-		return true
-	}
-	x, okx := new(big.Rat).SetString(string(a))
-	y, oky := new(big.Rat).SetString(string(b))
-	return okx && oky && x.Cmp(y) == 0
+	c, ok := portableschema.Compare(a, b)
+	return ok && c == 0
 }
 
 // at returns the value at a path of member names, as error contracts

@@ -50,7 +50,7 @@ func (c *checker) adapter(m *jsmod.Module) {
 					continue
 				}
 				a.helpers[string(v.Data)] = el.Default
-				if n, ok := unparen(el.Default).(*js.NewExpr); ok && lastName(n.X) == "McpServer" {
+				if n, ok := jsmod.Unparen(el.Default).(*js.NewExpr); ok && lastName(n.X) == "McpServer" {
 					a.server = string(v.Data)
 				}
 			}
@@ -130,19 +130,19 @@ func (c *checker) registrations(a *adapterModule) map[*js.CallExpr]bool {
 	top := map[*js.CallExpr]bool{}
 	for _, stmt := range m.AST().BlockStmt.List {
 		if es, ok := stmt.(*js.ExprStmt); ok {
-			if call, ok := unparen(es.Value).(*js.CallExpr); ok && lastName(call.X) == "registerTool" {
+			if call, ok := jsmod.Unparen(es.Value).(*js.CallExpr); ok && lastName(call.X) == "registerTool" {
 				top[call] = true
 			}
 		}
 	}
 	count := map[string]int{}
-	walk(m.AST(), func(n js.INode) bool {
+	jsmod.Inspect(m.AST(), func(n js.INode) bool {
 		call, ok := n.(*js.CallExpr)
 		if !ok || (lastName(call.X) != "registerTool" && lastName(call.X) != "tool") {
 			return true
 		}
 		at := firstToken(m, call)
-		d, isDot := unparen(call.X).(*js.DotExpr)
+		d, isDot := jsmod.Unparen(call.X).(*js.DotExpr)
 		switch {
 		case !top[call]:
 			c.report(RuleMCPRegistration, m, at, "registers a Tool away from the module's top level (in a function, loop or condition); each Tool needs one literal registration statement")
@@ -189,13 +189,13 @@ func (c *checker) registration(a *adapterModule, call *js.CallExpr, cf *capFacts
 		c.report(RuleMCPRegistration, m, at, "%s: registerTool takes exactly the name, a config object literal and an async callback", tool)
 		return
 	}
-	config, ok := unparen(arg(call, 1)).(*js.ObjectExpr)
+	config, ok := jsmod.Unparen(arg(call, 1)).(*js.ObjectExpr)
 	if !ok {
 		c.report(RuleMCPRegistration, m, at, "%s: the config must be an object literal written in the call", tool)
 	} else {
 		c.config(a, config, cf)
 	}
-	switch cb := unparen(arg(call, 2)).(type) {
+	switch cb := jsmod.Unparen(arg(call, 2)).(type) {
 	case *js.ArrowFunc:
 		if !cb.Async {
 			break
@@ -254,7 +254,7 @@ func (c *checker) config(a *adapterModule, config *js.ObjectExpr, cf *capFacts) 
 // helpers.
 func (c *checker) inert(a *adapterModule, n js.INode, tool string) {
 	m := a.m
-	walk(n, func(n js.INode) bool {
+	jsmod.Inspect(n, func(n js.INode) bool {
 		switch n := n.(type) {
 		case *js.Var:
 			name := string(n.Name())
@@ -267,7 +267,7 @@ func (c *checker) inert(a *adapterModule, n js.INode, tool string) {
 				c.report(RuleMCPConfigInert, m, firstToken(m, n), "%s: the config uses %s, which is not inert", tool, name)
 			}
 		case *js.CallExpr:
-			if lit, ok := literal(n.X); ok && lit.TokenType == js.ImportToken {
+			if lit, ok := jsmod.Literal(n.X); ok && lit.TokenType == js.ImportToken {
 				c.report(RuleMCPConfigInert, m, firstToken(m, n), "%s: the config imports code", tool)
 				return true
 			}
@@ -290,7 +290,7 @@ func (c *checker) inertHelper(a *adapterModule, name string) bool {
 	}
 	a.inert[name] = true // assume so while looking, which ends recursion
 	ok := true
-	walk(a.helpers[name], func(n js.INode) bool {
+	jsmod.Inspect(a.helpers[name], func(n js.INode) bool {
 		switch n := n.(type) {
 		case *js.Var:
 			v := string(n.Name())
@@ -301,7 +301,7 @@ func (c *checker) inertHelper(a *adapterModule, name string) bool {
 			if effectCall(n) != "" {
 				ok = false
 			}
-			if lit, isLit := literal(n.X); isLit && lit.TokenType == js.ImportToken {
+			if lit, isLit := jsmod.Literal(n.X); isLit && lit.TokenType == js.ImportToken {
 				ok = false
 			}
 		case *js.NewExpr:
@@ -319,7 +319,7 @@ func (c *checker) inertHelper(a *adapterModule, name string) bool {
 // z.object({…}).strict, f for f(x).
 func rootName(e js.IExpr) string {
 	for {
-		switch x := unparen(e).(type) {
+		switch x := jsmod.Unparen(e).(type) {
 		case *js.Var:
 			return string(x.Name())
 		case *js.DotExpr:
@@ -366,7 +366,7 @@ func (c *checker) schema(a *adapterModule, v js.IExpr, want canonjson.Value, too
 // schemaLiterals returns the JSON literals of an accepted schema form that
 // must equal the contract's schema, or false when v is no accepted form.
 func schemaLiterals(a *adapterModule, v js.IExpr) ([]canonjson.Value, bool) {
-	v = unparen(v)
+	v = jsmod.Unparen(v)
 	if j, ok := jsonValue(v); ok {
 		if _, isObject := j.(*canonjson.Object); isObject {
 			return []canonjson.Value{j}, true
@@ -394,7 +394,7 @@ func schemaLiterals(a *adapterModule, v js.IExpr) ([]canonjson.Value, bool) {
 	}
 	var out []canonjson.Value
 	for e := js.IExpr(call); ; {
-		switch x := unparen(e).(type) {
+		switch x := jsmod.Unparen(e).(type) {
 		case *js.CallExpr:
 			for _, arg := range x.Args.List {
 				if j, ok := jsonValue(arg.Value); ok {
@@ -416,7 +416,7 @@ func schemaLiterals(a *adapterModule, v js.IExpr) ([]canonjson.Value, bool) {
 // zodExpr reports whether e is built from z alone: chains rooted at z whose
 // arguments are literals, zod expressions and literals of those.
 func zodExpr(e js.IExpr) bool {
-	switch x := unparen(e).(type) {
+	switch x := jsmod.Unparen(e).(type) {
 	case *js.Var:
 		return string(x.Name()) == "z"
 	case *js.DotExpr:
@@ -439,7 +439,7 @@ func zodArg(e js.IExpr) bool {
 	if _, ok := jsonValue(e); ok {
 		return true
 	}
-	switch x := unparen(e).(type) {
+	switch x := jsmod.Unparen(e).(type) {
 	case *js.ObjectExpr:
 		_, values, plain := properties(x)
 		if !plain {
@@ -527,7 +527,7 @@ func (c *checker) adapterTopLevel(a *adapterModule, registrations map[*js.CallEx
 		case *js.VarDecl:
 			c.effects(a, stmt)
 		case *js.ExprStmt:
-			e := unparen(s.Value)
+			e := jsmod.Unparen(s.Value)
 			if call, ok := e.(*js.CallExpr); ok && registrations[call] {
 				// Callbacks run per call, not at start-up; their shape
 				// is checked on its own.
@@ -553,14 +553,14 @@ func (c *checker) adapterTopLevel(a *adapterModule, registrations map[*js.CallEx
 
 // connect reports whether e is server.connect(new StdioServerTransport()).
 func (c *checker) connect(a *adapterModule, e js.IExpr) bool {
-	call, ok := unparen(e).(*js.CallExpr)
+	call, ok := jsmod.Unparen(e).(*js.CallExpr)
 	if !ok || len(call.Args.List) != 1 {
 		return false
 	}
 	if p, _ := path(call.X); a.server == "" || p != a.server+".connect" {
 		return false
 	}
-	n, ok := unparen(call.Args.List[0].Value).(*js.NewExpr)
+	n, ok := jsmod.Unparen(call.Args.List[0].Value).(*js.NewExpr)
 	return ok && lastName(n.X) == "StdioServerTransport" && (n.Args == nil || len(n.Args.List) == 0)
 }
 
@@ -568,7 +568,7 @@ func (c *checker) connect(a *adapterModule, e js.IExpr) bool {
 // n, which runs at start-up or in a helper.
 func (c *checker) effects(a *adapterModule, n js.INode) {
 	m := a.m
-	walk(n, func(n js.INode) bool {
+	jsmod.Inspect(n, func(n js.INode) bool {
 		switch n := n.(type) {
 		case *js.CallExpr:
 			if what := effectCall(n); what != "" {

@@ -9,55 +9,11 @@ import (
 	"github.com/tdewolff/parse/v2/js"
 )
 
-// walk visits every node under n depth-first; it does not descend into a
-// node for which f returns false.
-func walk(n js.INode, f func(js.INode) bool) {
-	if n == nil {
-		return
-	}
-	js.Walk(visitor(f), n)
-}
-
-type visitor func(js.INode) bool
-
-func (f visitor) Enter(n js.INode) js.IVisitor {
-	if f(n) {
-		return f
-	}
-	return nil
-}
-
-func (f visitor) Exit(js.INode) {}
-
-// literal returns the literal expression e is; the tree keeps some by value.
-func literal(e js.IExpr) (js.LiteralExpr, bool) {
-	switch e := e.(type) {
-	case js.LiteralExpr:
-		return e, true
-	case *js.LiteralExpr:
-		if e != nil {
-			return *e, true
-		}
-	}
-	return js.LiteralExpr{}, false
-}
-
-// unparen strips grouping parentheses.
-func unparen(e js.IExpr) js.IExpr {
-	for {
-		g, ok := e.(*js.GroupExpr)
-		if !ok {
-			return e
-		}
-		e = g.X
-	}
-}
-
 // str returns the value of a string literal or of a template literal without
 // substitutions.
 func str(e js.IExpr) (string, bool) {
-	e = unparen(e)
-	if lit, ok := literal(e); ok && lit.TokenType == js.StringToken {
+	e = jsmod.Unparen(e)
+	if lit, ok := jsmod.Literal(e); ok && lit.TokenType == js.StringToken {
 		return jsmod.StringValue(lit.Data)
 	}
 	if t, ok := e.(*js.TemplateExpr); ok && t.Tag == nil && len(t.List) == 0 {
@@ -68,7 +24,7 @@ func str(e js.IExpr) (string, bool) {
 
 // ident returns the name e refers to when it is a plain identifier.
 func ident(e js.IExpr) (string, bool) {
-	if v, ok := unparen(e).(*js.Var); ok {
+	if v, ok := jsmod.Unparen(e).(*js.Var); ok {
 		return string(v.Name()), true
 	}
 	return "", false
@@ -89,7 +45,7 @@ func propertyName(p *js.PropertyName) (string, bool) {
 // members ("process.env.X", "server.registerTool", `globalThis["fetch"]` as
 // "globalThis.fetch"), or false for anything else.
 func path(e js.IExpr) (string, bool) {
-	switch e := unparen(e).(type) {
+	switch e := jsmod.Unparen(e).(type) {
 	case *js.Var:
 		return string(e.Name()), true
 	case *js.DotExpr:
@@ -97,7 +53,7 @@ func path(e js.IExpr) (string, bool) {
 		if !ok {
 			return "", false
 		}
-		if lit, ok := literal(e.Y); ok {
+		if lit, ok := jsmod.Literal(e.Y); ok {
 			return base + "." + string(lit.Data), true
 		}
 	case *js.IndexExpr:
@@ -115,11 +71,11 @@ func path(e js.IExpr) (string, bool) {
 // lastName returns the last name of a callee: f for f(), m for x.y.m() and
 // x["m"](), "" when it is computed from something else.
 func lastName(e js.IExpr) string {
-	switch e := unparen(e).(type) {
+	switch e := jsmod.Unparen(e).(type) {
 	case *js.Var:
 		return string(e.Name())
 	case *js.DotExpr:
-		if lit, ok := literal(e.Y); ok {
+		if lit, ok := jsmod.Literal(e.Y); ok {
 			return string(lit.Data)
 		}
 	case *js.IndexExpr:
@@ -158,7 +114,7 @@ func properties(o *js.ObjectExpr) ([]string, map[string]js.IExpr, bool) {
 // keys. Anything else (identifiers, calls, spreads, computed keys) is not a
 // JSON literal.
 func jsonValue(e js.IExpr) (canonjson.Value, bool) {
-	e = unparen(e)
+	e = jsmod.Unparen(e)
 	if s, ok := str(e); ok {
 		return canonjson.String(s), true
 	}
@@ -195,13 +151,13 @@ func jsonValue(e js.IExpr) (canonjson.Value, bool) {
 		return a, true
 	case *js.UnaryExpr:
 		if e.Op == js.NegToken {
-			if lit, ok := literal(e.X); ok && lit.TokenType == js.DecimalToken {
+			if lit, ok := jsmod.Literal(e.X); ok && lit.TokenType == js.DecimalToken {
 				return number("-" + string(lit.Data))
 			}
 		}
 		return nil, false
 	}
-	lit, ok := literal(e)
+	lit, ok := jsmod.Literal(e)
 	if !ok {
 		return nil, false
 	}
@@ -273,7 +229,7 @@ func firstToken(m *jsmod.Module, n js.INode) jsmod.Pos {
 			best = p
 		}
 	}
-	walk(n, func(n js.INode) bool {
+	jsmod.Inspect(n, func(n js.INode) bool {
 		switch n := n.(type) {
 		case *js.Var:
 			if p := m.Position(n.Name()); earlier(p, declared) {
@@ -282,7 +238,7 @@ func firstToken(m *jsmod.Module, n js.INode) jsmod.Pos {
 		case *js.LiteralExpr:
 			consider(n.Data)
 		case *js.DotExpr:
-			if lit, ok := literal(n.Y); ok {
+			if lit, ok := jsmod.Literal(n.Y); ok {
 				consider(lit.Data)
 			}
 		case *js.TemplateExpr:

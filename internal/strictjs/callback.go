@@ -64,8 +64,8 @@ func (c *checker) callback(m *jsmod.Module, params js.Params, body *js.BlockStmt
 	} else {
 		result, call := constInit(try.Body.List[0])
 		var fn js.IExpr
-		if u, ok := unparen(call).(*js.UnaryExpr); ok && u.Op == js.AwaitToken {
-			if k, ok := unparen(u.X).(*js.CallExpr); ok {
+		if u, ok := jsmod.Unparen(call).(*js.UnaryExpr); ok && u.Op == js.AwaitToken {
+			if k, ok := jsmod.Unparen(u.X).(*js.CallExpr); ok {
 				fn = k.X
 				if !argsAre(k, "input", "runtimeContext") {
 					fail(RuleMCPCallback, k, "the Function must be called with exactly (input, runtimeContext)")
@@ -95,7 +95,7 @@ func (c *checker) callback(m *jsmod.Module, params js.Params, body *js.BlockStmt
 		return
 	}
 	toolError, init := constInit(try.Catch.List[0])
-	call, _ := unparen(init).(*js.CallExpr)
+	call, _ := jsmod.Unparen(init).(*js.CallExpr)
 	if name, _ := ident(callX(call)); toolError == "" || name != "normalizeToolError" {
 		fail(RuleMCPNormalizerCall, try.Catch.List[0], "the catch must start with const toolError = normalizeToolError(error, <operationPolicy>)")
 		return
@@ -140,7 +140,7 @@ func (c *checker) dryRunGuard(m *jsmod.Module, stmt js.IStmt, cf *capFacts, fail
 		return true
 	}
 	name, init := constInit(block.List[0])
-	obj, isObject := unparen(init).(*js.ObjectExpr)
+	obj, isObject := jsmod.Unparen(init).(*js.ObjectExpr)
 	if name == "" || !isObject {
 		fail(RuleMCPDryRun, block.List[0], "the dry-run guard must start with const result = {dryRun, validatedInput, operationPolicy, operationSummary}")
 		return true
@@ -171,7 +171,7 @@ func (c *checker) dryRunGuard(m *jsmod.Module, stmt js.IStmt, cf *capFacts, fail
 // dryRunCondition reads process.env.V === "1" (either side, either
 // spelling of the member) and returns V.
 func dryRunCondition(cond js.IExpr) (string, bool) {
-	b, ok := unparen(cond).(*js.BinaryExpr)
+	b, ok := jsmod.Unparen(cond).(*js.BinaryExpr)
 	if !ok || b.Op != js.EqEqEqToken {
 		return "", false
 	}
@@ -226,7 +226,7 @@ func projection(stmt js.IStmt, v string, isError bool) bool {
 	if !ok || ret.Value == nil {
 		return false
 	}
-	obj, ok := unparen(ret.Value).(*js.ObjectExpr)
+	obj, ok := jsmod.Unparen(ret.Value).(*js.ObjectExpr)
 	if !ok {
 		return false
 	}
@@ -240,11 +240,11 @@ func projection(stmt js.IStmt, v string, isError bool) bool {
 	if b, ok := jsonValue(values["isError"]); !ok || b != canonjson.Bool(isError) {
 		return false
 	}
-	content, ok := unparen(values["content"]).(*js.ArrayExpr)
+	content, ok := jsmod.Unparen(values["content"]).(*js.ArrayExpr)
 	if !ok || len(content.List) != 1 || content.List[0].Spread {
 		return false
 	}
-	block, ok := unparen(content.List[0].Value).(*js.ObjectExpr)
+	block, ok := jsmod.Unparen(content.List[0].Value).(*js.ObjectExpr)
 	if !ok {
 		return false
 	}
@@ -255,7 +255,7 @@ func projection(stmt js.IStmt, v string, isError bool) bool {
 	if t, _ := str(values["type"]); t != "text" {
 		return false
 	}
-	call, ok := unparen(values["text"]).(*js.CallExpr)
+	call, ok := jsmod.Unparen(values["text"]).(*js.CallExpr)
 	if !ok {
 		return false
 	}

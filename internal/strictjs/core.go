@@ -61,7 +61,7 @@ func (c *checker) core(m *jsmod.Module) {
 			}
 			continue
 		}
-		walk(fn.body, func(n js.INode) bool {
+		jsmod.Inspect(fn.body, func(n js.INode) bool {
 			switch n := n.(type) {
 			case *js.CallExpr:
 				if networkCall(n) || lastName(n.X) == "dispatch" || lastName(n.X) == "dispatchWithPolicy" {
@@ -109,7 +109,7 @@ func (c *checker) coreExports(m *jsmod.Module) []function {
 	decls := map[string]function{}  // top-level async functions and const-bound async functions, by name
 	exported := map[string]string{} // exported name -> local name
 	add := func(name string, e js.IExpr) {
-		switch e := unparen(e).(type) {
+		switch e := jsmod.Unparen(e).(type) {
 		case *js.FuncDecl:
 			if e.Async && !e.Generator {
 				decls[name] = function{name: name, params: e.Params, body: &e.Body, node: e}
@@ -201,7 +201,7 @@ func (c *checker) coreURLs(m *jsmod.Module, hostSent []string) {
 			c.report(RuleCoreURL, m, at, "%s is not a step URL of the contract", s)
 		}
 	}
-	walk(m.AST(), func(n js.INode) bool {
+	jsmod.Inspect(m.AST(), func(n js.INode) bool {
 		switch n := n.(type) {
 		case *js.LiteralExpr:
 			if n.TokenType == js.StringToken {
@@ -221,7 +221,7 @@ func (c *checker) coreURLs(m *jsmod.Module, hostSent []string) {
 			if (networkCall(n) || lastName(n.X) == "dispatch") && !c.requestURL(n) {
 				c.report(RuleCoreURL, m, firstToken(m, n), "a request must go to one of the contract's step URLs, written as its literal")
 			}
-			if ix, ok := unparen(n.X).(*js.IndexExpr); ok {
+			if ix, ok := jsmod.Unparen(n.X).(*js.IndexExpr); ok {
 				if name, constant := str(ix.Y); constant && (slices.Contains(networkNames, name) || name == "dispatch") {
 					c.report(RuleCoreURL, m, firstToken(m, n), "%s is called through a computed member; call it by name", name)
 				}
@@ -231,7 +231,7 @@ func (c *checker) coreURLs(m *jsmod.Module, hostSent []string) {
 				c.report(RuleCoreURL, m, firstToken(m, n), "the Function core must not open %s connections; requests go through context.dispatch", lastName(n.X))
 			}
 		case *js.DotExpr:
-			if lit, ok := literal(n.Y); ok && c.f.http {
+			if lit, ok := jsmod.Literal(n.Y); ok && c.f.http {
 				switch string(lit.Data) {
 				case "ok":
 					c.report(RuleCoreStatus, m, m.Position(lit.Data), "reads .ok, which accepts any 2xx; compare the response status with the contract's successStatusCodes")
@@ -263,7 +263,7 @@ func hostDispatch(fn function) bool {
 	if !ok || ret.Value == nil {
 		return false
 	}
-	call, ok := unparen(ret.Value).(*js.CallExpr)
+	call, ok := jsmod.Unparen(ret.Value).(*js.CallExpr)
 	if !ok || lastName(call.X) != "dispatchWithPolicy" || len(call.Args.List) != 2 {
 		return false
 	}
@@ -278,7 +278,7 @@ func (c *checker) requestURL(call *js.CallExpr) bool {
 	if len(call.Args.List) == 0 || call.Args.List[0].Rest {
 		return false
 	}
-	arg := unparen(call.Args.List[0].Value)
+	arg := jsmod.Unparen(call.Args.List[0].Value)
 	if s, ok := str(arg); ok {
 		return slices.Contains(c.f.urls, s)
 	}
@@ -318,7 +318,7 @@ func (c *checker) templateURL(t *js.TemplateExpr) bool {
 // its placeholders substituted.
 func (c *checker) templateSeen(m *jsmod.Module, u string) bool {
 	found := false
-	walk(m.AST(), func(n js.INode) bool {
+	jsmod.Inspect(m.AST(), func(n js.INode) bool {
 		if t, ok := n.(*js.TemplateExpr); ok && len(t.List) > 0 {
 			var parts []string
 			for _, p := range t.List {
@@ -353,7 +353,7 @@ func templateText(t *js.TemplateExpr) string {
 // coreModuleEffects: outside the exported Functions nothing acts and no
 // Canonical Function is called.
 func (c *checker) coreModuleEffects(m *jsmod.Module, fns []function) {
-	walk(m.AST(), func(n js.INode) bool {
+	jsmod.Inspect(m.AST(), func(n js.INode) bool {
 		if slices.ContainsFunc(fns, func(fn function) bool { return same(fn.node, n) }) {
 			return false
 		}
@@ -379,7 +379,7 @@ func (c *checker) coreModuleEffects(m *jsmod.Module, fns []function) {
 // PortableWorkflowGuard, or keeps a protected state at its top level, would
 // hold protection the Host does not control.
 func (c *checker) ownGuards(m *jsmod.Module) {
-	walk(m.AST(), func(n js.INode) bool {
+	jsmod.Inspect(m.AST(), func(n js.INode) bool {
 		if x, ok := n.(*js.NewExpr); ok && lastName(x.X) == "PortableWorkflowGuard" {
 			c.report(RuleGuardUse, m, firstToken(m, x), "constructs a PortableWorkflowGuard; the guard comes from the trusted runtime context of each call")
 		}
@@ -394,7 +394,7 @@ func (c *checker) ownGuards(m *jsmod.Module) {
 			continue
 		}
 		for _, el := range d.List {
-			if call, ok := unparen(el.Default).(*js.CallExpr); ok && lastName(call.X) == "protectedWorkflowStateFor" {
+			if call, ok := jsmod.Unparen(el.Default).(*js.CallExpr); ok && lastName(call.X) == "protectedWorkflowStateFor" {
 				c.report(RuleGuardUse, m, firstToken(m, call), "keeps a protected workflow state at the module's top level; read it from each call's context")
 			}
 		}
@@ -416,7 +416,7 @@ func (c *checker) coreAliases(m *jsmod.Module) {
 
 // reassigned reports assignments to the parameters named in body.
 func (c *checker) reassigned(m *jsmod.Module, body js.INode, params []string) {
-	walk(body, func(n js.INode) bool {
+	jsmod.Inspect(body, func(n js.INode) bool {
 		var target js.IExpr
 		switch n := n.(type) {
 		case *js.BinaryExpr:

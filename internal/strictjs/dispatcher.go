@@ -160,16 +160,16 @@ func dispatcherChoice(el *js.BindingElement) bool {
 	if name, ok := el.Binding.(*js.Var); !ok || string(name.Name()) != dispatchConst {
 		return false
 	}
-	cond, ok := unparen(el.Default).(*js.CondExpr)
+	cond, ok := jsmod.Unparen(el.Default).(*js.CondExpr)
 	if !ok {
 		return false
 	}
-	test, ok := unparen(cond.Cond).(*js.BinaryExpr)
+	test, ok := jsmod.Unparen(cond.Cond).(*js.BinaryExpr)
 	if !ok || test.Op != js.EqEqEqToken {
 		return false
 	}
 	isTypeof := func(e js.IExpr) bool {
-		u, ok := unparen(e).(*js.UnaryExpr)
+		u, ok := jsmod.Unparen(e).(*js.UnaryExpr)
 		if !ok || u.Op != js.TypeofToken {
 			return false
 		}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -60,7 +61,7 @@ func effectCall(call *js.CallExpr) string {
 	if name := lastName(call.X); slices.Contains(effectNames, name) {
 		return name
 	}
-	if ix, ok := unparen(call.X).(*js.IndexExpr); ok {
+	if ix, ok := jsmod.Unparen(call.X).(*js.IndexExpr); ok {
 		if _, constant := str(ix.Y); !constant {
 			return "a call through a computed member"
 		}
@@ -75,7 +76,7 @@ func effectCall(call *js.CallExpr) string {
 // A Function's reviewed choice of its dispatcher (dispatcherChoice) is not
 // an alias: its calls go by the name dispatch.
 func aliases(n js.INode, report func(name string, at js.INode)) {
-	walk(n, func(n js.INode) bool {
+	jsmod.Inspect(n, func(n js.INode) bool {
 		el, ok := n.(*js.BindingElement)
 		if !ok || el.Default == nil || dispatcherChoice(el) {
 			return true
@@ -115,7 +116,7 @@ func aliasable(name string) bool {
 // expression itself, or the branches of a conditional and the operands of
 // ||, && and ??, recursively.
 func candidates(e js.IExpr, out []js.IExpr) []js.IExpr {
-	switch x := unparen(e).(type) {
+	switch x := jsmod.Unparen(e).(type) {
 	case *js.CondExpr:
 		return candidates(x.Y, candidates(x.X, out))
 	case *js.BinaryExpr:
@@ -124,5 +125,5 @@ func candidates(e js.IExpr, out []js.IExpr) []js.IExpr {
 			return candidates(x.Y, candidates(x.X, out))
 		}
 	}
-	return append(out, unparen(e))
+	return append(out, jsmod.Unparen(e))
 }

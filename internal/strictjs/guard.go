@@ -32,7 +32,7 @@ func (c *checker) guarded(m *jsmod.Module, fn function, cf *capFacts) {
 	ret, ok := stmts[len(stmts)-1].(*js.ReturnStmt)
 	var call *js.CallExpr
 	if ok && ret.Value != nil {
-		call, _ = unparen(ret.Value).(*js.CallExpr)
+		call, _ = jsmod.Unparen(ret.Value).(*js.CallExpr)
 	}
 	if call == nil || lastName(call.X) != "dispatchWithPolicy" {
 		report(fnAt, "the last statement must return state.guard.dispatchWithPolicy({…}, dispatch)")
@@ -40,7 +40,7 @@ func (c *checker) guarded(m *jsmod.Module, fn function, cf *capFacts) {
 	}
 	at := firstToken(m, call)
 	count := 0
-	walk(fn.body, func(n js.INode) bool {
+	jsmod.Inspect(fn.body, func(n js.INode) bool {
 		if k, ok := n.(*js.CallExpr); ok && lastName(k.X) == "dispatchWithPolicy" {
 			count++
 		}
@@ -60,7 +60,7 @@ func (c *checker) guarded(m *jsmod.Module, fn function, cf *capFacts) {
 		}
 		for _, el := range d.List {
 			v, ok := el.Binding.(*js.Var)
-			init, isCall := unparen(el.Default).(*js.CallExpr)
+			init, isCall := jsmod.Unparen(el.Default).(*js.CallExpr)
 			if !ok || !isCall || lastName(init.X) != "protectedWorkflowStateFor" {
 				continue
 			}
@@ -83,7 +83,7 @@ func (c *checker) guarded(m *jsmod.Module, fn function, cf *capFacts) {
 		report(at, "dispatchWithPolicy takes the policy and the dispatch, not %d arguments", len(call.Args.List))
 		return
 	}
-	policy, ok := unparen(call.Args.List[0].Value).(*js.ObjectExpr)
+	policy, ok := jsmod.Unparen(call.Args.List[0].Value).(*js.ObjectExpr)
 	if !ok {
 		report(at, "the policy must be an object literal")
 	} else {
@@ -110,7 +110,7 @@ func (c *checker) guarded(m *jsmod.Module, fn function, cf *capFacts) {
 
 	// The dispatch: context.dispatch, or a function of the checked input
 	// that never reads the unchecked one.
-	dispatch := unparen(call.Args.List[1].Value)
+	dispatch := jsmod.Unparen(call.Args.List[1].Value)
 	var sender js.INode
 	switch d := dispatch.(type) {
 	case *js.ArrowFunc:
@@ -129,7 +129,7 @@ func (c *checker) guarded(m *jsmod.Module, fn function, cf *capFacts) {
 		}
 	}
 	if sender != nil {
-		walk(sender, func(n js.INode) bool {
+		jsmod.Inspect(sender, func(n js.INode) bool {
 			if name, ok := ident(asExpr(n)); ok && name == "input" && !c.shadows(sender, "input") {
 				report(firstToken(m, sender), "the dispatch reads the unchecked input; build the requests from the guard's checked copy")
 				return false
@@ -139,7 +139,7 @@ func (c *checker) guarded(m *jsmod.Module, fn function, cf *capFacts) {
 	}
 
 	// Nothing is sent, and nothing verified, outside the guard.
-	walk(fn.body, func(n js.INode) bool {
+	jsmod.Inspect(fn.body, func(n js.INode) bool {
 		if same(n, sender) {
 			return false
 		}

@@ -23,7 +23,7 @@ func (c *checker) runtime(m *jsmod.Module) {
 			c.report(RuleRuntimeImport, m, imp.Pos, "imports %s; a stdio runtime needs no files, sockets, processes or code loading", spec)
 		}
 	}
-	walk(m.AST(), func(n js.INode) bool {
+	jsmod.Inspect(m.AST(), func(n js.INode) bool {
 		switch n := n.(type) {
 		case *js.CallExpr:
 			name := lastName(n.X)
@@ -34,7 +34,7 @@ func (c *checker) runtime(m *jsmod.Module) {
 			case p == "process.exit" || p == "process.kill" || p == "process.getBuiltinModule":
 				c.report(RuleRuntimePrimitive, m, firstToken(m, n), "calls %s", p)
 			}
-			if ix, ok := unparen(n.X).(*js.IndexExpr); ok {
+			if ix, ok := jsmod.Unparen(n.X).(*js.IndexExpr); ok {
 				if s, _ := str(ix.Y); s == "fetch" || s == "request" {
 					c.report(RuleRuntimePrimitive, m, firstToken(m, n), "calls %s through a computed member", s)
 				}

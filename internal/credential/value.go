@@ -1,0 +1,143 @@
+package credential
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/code2skill/code2skill/internal/anchored"
+	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/diag"
+)
+
+// Redacted replaces a credential in sanitised data.
+const Redacted = "[redacted]"
+
+// IsRedacted reports whether a value is a redaction marker rather than data:
+// empty, "[redacted]", "<redacted>", "***"…
+func IsRedacted(s string) bool {
+	t := strings.Trim(strings.ToLower(strings.TrimSpace(s)), "[]<>()*")
+	return t == "" || t == "redacted" || t == "removed" || t == "omitted" || strings.Trim(s, "*x") == ""
+}
+
+// A Finding is a credential in a JSON value.
+type Finding struct {
+	// Pointer is the JSON pointer, relative to the value, of the member
+	// value or string that holds the credential.
+	Pointer string
+	// What says what it is without repeating it.
+	What string
+}
+
+// FindInValue returns the credentials in a JSON value, in document order,
+// one finding per member value or string:
+//
+//   - the value of a member Key calls a credential (authorization, cookie,
+//     token, password, API key…), unless it is null or a redaction marker;
+//   - a credential Find finds in a string;
+//   - in a string that holds a JSON document (an MCP result's text block
+//     repeats its structuredContent), the credentials of that document.
+//
+// Member names are not judged as text.
+func FindInValue(v canonjson.Value) []Finding {
+	w := walker{report: true}
+	w.value(v, "")
+	return w.found
+}
+
+// Sanitize returns a copy of a JSON value with every credential
+// FindInValue reports replaced by Redacted: a credential member's whole
+// value, or the credential inside a string (with the words that introduce
+// it, as "Bearer …"). A string holding a JSON document is sanitised as
+// JSON, so that it still parses to the sanitised document; it is rewritten,
+// compactly, only when something in it was redacted. A value FindInValue
+// finds nothing in is returned equal to itself, and the sanitised value
+// holds nothing FindInValue finds.
+//
+// The same secret under an innocent name, in a string no pattern
+// recognises, cannot be found.
+func Sanitize(v canonjson.Value) canonjson.Value {
+	var w walker
+	out, _ := w.value(v, "")
+	return out
+}
+
+// walker is the one walk behind FindInValue and Sanitize.
+type walker struct {
+	report bool // collect findings
+	found  []Finding
+}
+
+func (w *walker) add(at, format string, args ...any) {
+	if w.report {
+		w.found = append(w.found, Finding{Pointer: at, What: fmt.Sprintf(format, args...)})
+	}
+}
+
+// value returns a sanitised copy of v and whether it differs from v.
+func (w *walker) value(v canonjson.Value, at string) (canonjson.Value, bool) {
+	switch v := v.(type) {
+	case canonjson.String:
+		return w.string(string(v), at)
+	case canonjson.Array:
+		out, changed := make(canonjson.Array, len(v)), false
+		for i, e := range v {
+			var c bool
+			out[i], c = w.value(e, at+"/"+strconv.Itoa(i))
+			changed = changed || c
+		}
+		return out, changed
+	case *canonjson.Object:
+		out, changed := &canonjson.Object{}, false
+		for k, e := range v.All() {
+			p := at + "/" + diag.EscapeToken(k)
+			if Key(k) && !isMarker(e) {
+				w.add(p, "%q holds a credential value", k)
+				out.Set(k, canonjson.String(Redacted))
+				changed = true
+				continue
+			}
+			c, ch := w.value(e, p)
+			out.Set(k, c)
+			changed = changed || ch
+		}
+		return out, changed
+	}
+	return v, false
+}
+
+// isMarker reports whether a credential member's value holds nothing to
+// redact: null or a redaction marker.
+func isMarker(v canonjson.Value) bool {
+	switch v := v.(type) {
+	case canonjson.Null:
+		return true
+	case canonjson.String:
+		return IsRedacted(string(v))
+	}
+	return false
+}
+
+func (w *walker) string(s, at string) (canonjson.Value, bool) {
+	if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+		if doc, err := canonjson.Decode([]byte(s)); err == nil {
+			inner := walker{report: w.report}
+			clean, changed := inner.value(doc, "")
+			if !changed {
+				return canonjson.String(s), false
+			}
+			if len(inner.found) > 0 {
+				f := inner.found[0]
+				w.add(at, "%s (in the JSON document the string holds, at %q)", f.What, f.Pointer)
+			}
+			return canonjson.String(canonjson.DigestForm(clean)), true
+		}
+	}
+	b := []byte(s)
+	ms := findAll(anchored.NewText(b))
+	if len(ms) == 0 {
+		return canonjson.String(s), false
+	}
+	w.add(at, "%s", ms[0].Describe(b))
+	return canonjson.String(redact(s, ms)), true
+}
