@@ -32,8 +32,6 @@
 package condition
 
 import (
-	"math/big"
-
 	"github.com/code2skill/code2skill/internal/canonjson"
 )
 
@@ -272,9 +270,9 @@ func resolve(v canonjson.Value, present bool, path []string) []canonjson.Value {
 func leaf(op string, v canonjson.Value, found bool, operand canonjson.Value) bool {
 	switch op {
 	case OpEquals:
-		return found && Equal(v, operand)
+		return found && canonjson.Equal(v, operand)
 	case OpNotEquals:
-		return !found || !Equal(v, operand)
+		return !found || !canonjson.Equal(v, operand)
 	case OpIn:
 		return found && member(v, operand)
 	case OpNotIn:
@@ -291,12 +289,15 @@ func leaf(op string, v canonjson.Value, found bool, operand canonjson.Value) boo
 		if !found {
 			return false
 		}
-		a, ok1 := number(v)
-		b, ok2 := number(operand)
+		a, ok1 := v.(canonjson.Number)
+		b, ok2 := operand.(canonjson.Number)
 		if !ok1 || !ok2 {
 			return false
 		}
-		c := a.Cmp(b)
+		c, ok := canonjson.CompareNumbers(a, b)
+		if !ok {
+			return false
+		}
 		switch op {
 		case OpGT:
 			return c > 0
@@ -316,7 +317,7 @@ func member(v, list canonjson.Value) bool {
 		return false
 	}
 	for _, e := range arr {
-		if Equal(v, e) {
+		if canonjson.Equal(v, e) {
 			return true
 		}
 	}
@@ -335,55 +336,6 @@ func size(v canonjson.Value) int {
 		return v.Len()
 	}
 	return -1
-}
-
-func number(v canonjson.Value) (*big.Rat, bool) {
-	n, ok := v.(canonjson.Number)
-	if !ok {
-		return nil, false
-	}
-	return new(big.Rat).SetString(string(n))
-}
-
-// Equal reports whether two JSON values are equal: numbers by value, objects
-// regardless of member order.
-func Equal(a, b canonjson.Value) bool {
-	switch a := a.(type) {
-	case canonjson.Number:
-		b, ok := b.(canonjson.Number)
-		if !ok {
-			return false
-		}
-		x, ok1 := number(a)
-		y, ok2 := number(b)
-		return ok1 && ok2 && x.Cmp(y) == 0
-	case canonjson.Array:
-		b, ok := b.(canonjson.Array)
-		if !ok || len(a) != len(b) {
-			return false
-		}
-		for i := range a {
-			if !Equal(a[i], b[i]) {
-				return false
-			}
-		}
-		return true
-	case *canonjson.Object:
-		b, ok := b.(*canonjson.Object)
-		if !ok || a.Len() != b.Len() {
-			return false
-		}
-		for k, v := range a.All() {
-			w, ok := b.Get(k)
-			if !ok || !Equal(v, w) {
-				return false
-			}
-		}
-		return true
-	case nil:
-		return b == nil
-	}
-	return a == b
 }
 
 func get(o *canonjson.Object, key string) canonjson.Value {

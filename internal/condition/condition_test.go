@@ -101,17 +101,3 @@ func TestRoots(t *testing.T) {
 		t.Errorf("Roots = %q, want [x z]", got)
 	}
 }
-
-func TestEqual(t *testing.T) {
-	a := decode(t, `{"k": [1, {"x": "y", "z": null}], "b": true}`)
-	b := decode(t, `{"b": true, "k": [1.0, {"z": null, "x": "y"}]}`)
-	if !Equal(a, b) {
-		t.Error("Equal: member order and number form must not matter")
-	}
-	if Equal(a, decode(t, `{"b": true, "k": [1, {"x": "y"}]}`)) {
-		t.Error("Equal: a missing member must matter")
-	}
-	if Equal(canonjson.String("1"), canonjson.Number("1")) {
-		t.Error("Equal: a string is not a number")
-	}
-}

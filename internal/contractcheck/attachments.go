@@ -6,7 +6,6 @@ import (
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/diag"
-	"github.com/code2skill/code2skill/internal/portableschema"
 )
 
 // Family R: attachments, a complete capability chain: the Host supplies an
@@ -135,7 +134,7 @@ func (k *checker) grantInput(cp *contract.Capability, a *contract.Attachments, g
 		switch {
 		case m.MaxSizeBytes <= 0:
 			k.contractf(RuleAttachmentMetadata, child(m.At, "maxSizeBytes"), "maxSizeBytes must be positive")
-		case !ok || !portableschema.Equal(maximum, canonjson.Int(int(m.MaxSizeBytes))):
+		case !ok || !canonjson.Equal(maximum, canonjson.Int(int(m.MaxSizeBytes))):
 			k.contractf(RuleAttachmentMetadata, child(m.At, "maxSizeBytes"),
 				"maxSizeBytes %d must equal the maximum of sizeBytes in the schema of the Host grant %q", m.MaxSizeBytes, g.Name)
 		}

@@ -6,7 +6,6 @@ import (
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/diag"
-	"github.com/code2skill/code2skill/internal/portableschema"
 )
 
 // Family J: conditions, when an input is required (requiredWhen) or
@@ -83,7 +82,7 @@ func (k *checker) conditions(cp *contract.Capability) {
 				}
 			}
 			for _, f := range in.ForbiddenWhen {
-				if portableschema.Equal(withoutEvidence(c.Raw), withoutEvidence(f.Raw)) {
+				if canonjson.Equal(withoutEvidence(c.Raw), withoutEvidence(f.Raw)) {
 					k.contractf(RuleConditionContradiction, f.At, "input %q of %q is both required and forbidden under the same condition", in.Name, cp.ID)
 				}
 			}

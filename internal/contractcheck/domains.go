@@ -7,7 +7,6 @@ import (
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/diag"
-	"github.com/code2skill/code2skill/internal/portableschema"
 )
 
 // Family H: value domains, which values an input or output may take, and
@@ -156,7 +155,7 @@ func (k *checker) dynamicSource(cp *contract.Capability, in *contract.Input) {
 		}
 		got, _ := d.Raw.Get("freshness")
 		want, _ := pd.Raw.Get("freshness")
-		if !portableschema.Equal(got, want) {
+		if !canonjson.Equal(got, want) {
 			k.contractf(RuleDomainScope, child(d.At, "freshness"), "the freshness of %s differs from its provider output's; copy it exactly", what)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
-	"github.com/code2skill/code2skill/internal/portableschema"
 )
 
 // Family V: goals, the information a user goal needs, where each piece
@@ -181,7 +180,7 @@ func (k *checker) goalLists(g *contract.Goal) []string {
 			k.contractf(RuleGoalCapabilityLists, at, "no requiredWhen need of goal %q is provided by or supplies %q, so nothing says when it is needed", g.ID, cc.CapabilityID)
 		case cc.Condition != nil:
 			if !slices.ContainsFunc(linked, func(n *contract.Need) bool {
-				return n.Condition != nil && portableschema.Equal(withoutEvidence(n.Condition.Raw), withoutEvidence(cc.Condition.Raw))
+				return n.Condition != nil && canonjson.Equal(withoutEvidence(n.Condition.Raw), withoutEvidence(cc.Condition.Raw))
 			}) {
 				k.contractf(RuleGoalCapabilityLists, child(cc.At, "condition"), "the condition of %q differs from that of every requiredWhen need it is linked to (%s)", cc.CapabilityID, needNames(linked))
 			}
@@ -262,7 +261,7 @@ func (k *checker) needSchema(n *contract.Need, what string) {
 			k.contractf(RuleGoalNeedSchema, n.At, "%s is an %s: declare its schema", what, n.Type)
 		}
 	case *canonjson.Object:
-		if t, ok := s.Get("type"); ok && n.Type != "" && !portableschema.Equal(t, canonjson.String(n.Type)) {
+		if t, ok := s.Get("type"); ok && n.Type != "" && !canonjson.Equal(t, canonjson.String(n.Type)) {
 			k.contractf(RuleGoalNeedSchema, ptr(n.At, "schema", "type"), "the schema of %s has the type %s; the need is a %s", what, show(t), n.Type)
 		}
 	default:
@@ -392,7 +391,7 @@ func (k *checker) conditionalInput(g *contract.Goal, n *contract.Need, cp *contr
 		return needID
 	})
 	if !slices.ContainsFunc(in.RequiredWhen, func(c contract.Condition) bool {
-		return portableschema.Equal(withoutEvidence(c.Raw), withoutEvidence(renamed))
+		return canonjson.Equal(withoutEvidence(c.Raw), withoutEvidence(renamed))
 	}) {
 		k.contractf(RuleGoalConditionalIn, child(n.At, "condition"),
 			"the condition of %s, read as inputs of %q, is none of the requiredWhen conditions of %q", what, cp.ID, in.Name)

@@ -7,7 +7,6 @@ import (
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/diag"
-	"github.com/code2skill/code2skill/internal/portableschema"
 )
 
 // Family F: inputs, their types and schemas. Decoding checks the type and
@@ -27,7 +26,7 @@ func (k *checker) inputs(cp *contract.Capability) {
 				k.contractf(RuleInputSchema, in.At, "%s is an %s: declare its schema", what, in.Type)
 			}
 		case *canonjson.Object:
-			if t, ok := s.Get("type"); ok && in.Type != "" && !portableschema.Equal(t, canonjson.String(in.Type)) {
+			if t, ok := s.Get("type"); ok && in.Type != "" && !canonjson.Equal(t, canonjson.String(in.Type)) {
 				k.contractf(RuleInputSchema, ptr(in.At, "schema", "type"), "the schema of %s has the type %s; the input is a %s", what, show(t), in.Type)
 			}
 		default:

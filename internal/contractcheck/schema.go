@@ -5,7 +5,6 @@ import (
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
-	"github.com/code2skill/code2skill/internal/portableschema"
 )
 
 // effective returns the schema of a value declared with type typ and the
@@ -90,7 +89,7 @@ func sameSchema(a, b canonjson.Value) bool {
 	ao, okA := a.(*canonjson.Object)
 	bo, okB := b.(*canonjson.Object)
 	if !okA || !okB {
-		return portableschema.Equal(a, b)
+		return canonjson.Equal(a, b)
 	}
 	n := 0
 	for k, av := range ao.All() {
@@ -111,7 +110,7 @@ func sameSchema(a, b canonjson.Value) bool {
 		case "items":
 			same = sameSchema(av, bv)
 		default:
-			same = portableschema.Equal(av, bv)
+			same = canonjson.Equal(av, bv)
 		}
 		if !same {
 			return false
@@ -130,13 +129,13 @@ func sameTypes(a, b canonjson.Value) bool {
 	al, okA := a.(canonjson.Array)
 	bl, okB := b.(canonjson.Array)
 	if !okA || !okB {
-		return portableschema.Equal(a, b)
+		return canonjson.Equal(a, b)
 	}
 	if len(al) != len(bl) {
 		return false
 	}
 	for _, x := range al {
-		if !slices.ContainsFunc(bl, func(y canonjson.Value) bool { return portableschema.Equal(x, y) }) {
+		if !slices.ContainsFunc(bl, func(y canonjson.Value) bool { return canonjson.Equal(x, y) }) {
 			return false
 		}
 	}
@@ -148,7 +147,7 @@ func sameProperties(a, b canonjson.Value) bool {
 	ao, okA := a.(*canonjson.Object)
 	bo, okB := b.(*canonjson.Object)
 	if !okA || !okB {
-		return portableschema.Equal(a, b)
+		return canonjson.Equal(a, b)
 	}
 	if ao.Len() != bo.Len() {
 		return false

@@ -181,7 +181,7 @@ func (k *checker) bounds(s *canonjson.Object, at string) {
 			if !okA || !okB {
 				continue
 			}
-			if c, ok := portableschema.Compare(a, b); ok && c > 0 {
+			if c, ok := canonjson.CompareNumbers(a, b); ok && c > 0 {
 				k.contractf(RuleSchemaBounds, ptr(at, lo), "%s %s exceeds %s %s", lo, string(a), hi, string(b))
 			}
 		}

@@ -4,10 +4,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
-	"github.com/code2skill/code2skill/internal/portableschema"
 )
 
 // Family W: workflows, the deterministic guards a protected write passes
@@ -101,7 +101,7 @@ func (k *checker) workflowBinding(w *contract.Workflow, entry *contract.Capabili
 			k.contractf(RuleWorkflowExpected, child(e.At, "path"), "the protected runtime state of binding %q is kept at [%q], not %s", b.Name, b.Name, quote(e.Path))
 		}
 	case "constant":
-		if a.Kind != "constant" || !portableschema.Equal(a.Value, e.Value) {
+		if a.Kind != "constant" || !canonjson.Equal(a.Value, e.Value) {
 			k.contractf(RuleWorkflowExpected, e.At,
 				"binding %q expects a constant, which only an equal constant actual value can meet; expect the protected runtime state instead", b.Name)
 		}

@@ -31,7 +31,6 @@ package portableschema
 
 import (
 	"fmt"
-	"math/big"
 	"net/url"
 	"regexp"
 	"slices"
@@ -93,11 +92,11 @@ func (v *validator) check(schemaV, value canonjson.Value, at string) {
 		return
 	}
 	if e, ok := s.Get("enum"); ok {
-		if list, ok := e.(canonjson.Array); ok && !slices.ContainsFunc(list, func(x canonjson.Value) bool { return Equal(x, value) }) {
+		if list, ok := e.(canonjson.Array); ok && !slices.ContainsFunc(list, func(x canonjson.Value) bool { return canonjson.Equal(x, value) }) {
 			v.fail(at, "%s is not one of %s", show(value), show(e))
 		}
 	}
-	if c, ok := s.Get("const"); ok && !Equal(c, value) {
+	if c, ok := s.Get("const"); ok && !canonjson.Equal(c, value) {
 		v.fail(at, "%s is not the constant %s", show(value), show(c))
 	}
 	switch x := value.(type) {
@@ -158,7 +157,7 @@ func (v *validator) array(s *canonjson.Object, a canonjson.Array, at string) {
 	if u, _ := s.Get("uniqueItems"); u == canonjson.Value(canonjson.Bool(true)) {
 		for i := range a {
 			for j := range i {
-				if Equal(a[i], a[j]) {
+				if canonjson.Equal(a[i], a[j]) {
 					v.fail(at+diag.Pointer(i), "repeats item %d", j)
 				}
 			}
@@ -220,7 +219,7 @@ func (v *validator) number(s *canonjson.Object, n canonjson.Number, at string) {
 		if !ok {
 			continue
 		}
-		if c, ok := Compare(n, lit); ok && b.bad(c) {
+		if c, ok := canonjson.CompareNumbers(n, lit); ok && b.bad(c) {
 			v.fail(at, "%s is not %s %s", n, b.want, lit)
 		}
 	}
@@ -361,58 +360,4 @@ func CompilePattern(p string) (*regexp.Regexp, error) {
 	re, err := regexp.Compile(p)
 	patterns.m[p] = compiled{re, err}
 	return re, err
-}
-
-// Equal reports whether two JSON values are equal as data: objects
-// regardless of member order, numbers by value (1 and 1.0 are equal).
-func Equal(a, b canonjson.Value) bool {
-	switch a := a.(type) {
-	case *canonjson.Object:
-		b, ok := b.(*canonjson.Object)
-		if !ok || a.Len() != b.Len() {
-			return false
-		}
-		for k, av := range a.All() {
-			bv, ok := b.Get(k)
-			if !ok || !Equal(av, bv) {
-				return false
-			}
-		}
-		return true
-	case canonjson.Array:
-		b, ok := b.(canonjson.Array)
-		if !ok || len(a) != len(b) {
-			return false
-		}
-		for i := range a {
-			if !Equal(a[i], b[i]) {
-				return false
-			}
-		}
-		return true
-	case canonjson.Number:
-		b, ok := b.(canonjson.Number)
-		if !ok {
-			return false
-		}
-		c, ok := Compare(a, b)
-		return ok && c == 0
-	case nil:
-		return b == nil
-	}
-	return a == b
-}
-
-// Compare compares two number literals exactly, as rationals (0.1 is one
-// tenth): -1, 0 or +1, and false when one is not a number.
-func Compare(a, b canonjson.Number) (int, bool) {
-	if a == b {
-		return 0, true
-	}
-	x, okx := new(big.Rat).SetString(string(a))
-	y, oky := new(big.Rat).SetString(string(b))
-	if !okx || !oky {
-		return 0, false
-	}
-	return x.Cmp(y), true
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/diag"
-	"github.com/code2skill/code2skill/internal/portableschema"
 )
 
 // equal reports whether two JSON values are equal as data: objects are
@@ -71,7 +70,7 @@ func firstDifference(a, b canonjson.Value, at string) (string, bool) {
 
 // sameNumber compares two number literals by value.
 func sameNumber(a, b canonjson.Number) bool {
-	c, ok := portableschema.Compare(a, b)
+	c, ok := canonjson.CompareNumbers(a, b)
 	return ok && c == 0
 }
 

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
-	"github.com/code2skill/code2skill/internal/condition"
 )
 
 // Violation is a value that breaks a schema, and the keyword it is meant to
@@ -50,14 +49,14 @@ func violations(schema canonjson.Value, at string, depth int, out *[]Violation) 
 		add("type", wrongType(t))
 	}
 	if c, ok := s.Get("const"); ok {
-		if v, ok := other(s, func(v canonjson.Value) bool { return !condition.Equal(v, c) }); ok {
+		if v, ok := other(s, func(v canonjson.Value) bool { return !canonjson.Equal(v, c) }); ok {
 			add("const", v)
 		}
 	}
 	if e, ok := get(s, "enum").(canonjson.Array); ok {
 		if v, ok := other(s, func(v canonjson.Value) bool {
 			for _, x := range e {
-				if condition.Equal(v, x) {
+				if canonjson.Equal(v, x) {
 					return false
 				}
 			}

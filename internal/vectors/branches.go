@@ -233,7 +233,7 @@ func (k *capPlan) attachmentContract(ch *check) {
 				continue
 			}
 			got, _ := sent(r.dispatches[i], contract.Binding{Location: cb.Location, Path: cb.Path})
-			j.that(condEqual(got, resolvedContent(cb.InputName)), what, "found %s", show(got))
+			j.that(canonjson.Equal(got, resolvedContent(cb.InputName)), what, "found %s", show(got))
 			marker := string(rawGrantMarker(cb.InputName))
 			forwarded := false
 			for _, d := range r.dispatches {
@@ -431,9 +431,9 @@ func (k *capPlan) dryRunEquality(ch *check) {
 		j.that(len(keys) == 4 && sc.Has("dryRun") && sc.Has("validatedInput") && sc.Has("operationPolicy") && sc.Has("operationSummary"),
 			"structuredContent is exactly {dryRun, validatedInput, operationPolicy, operationSummary}", "keys %q", keys)
 		j.that(get(sc, "dryRun") == canonjson.Bool(true), "dryRun is true", "dryRun %s", show(get(sc, "dryRun")))
-		j.that(condEqual(get(sc, "validatedInput"), k.args), "validatedInput is exactly the arguments", "validatedInput %s, arguments %s", show(get(sc, "validatedInput")), show(k.args))
-		j.that(condEqual(get(sc, "operationPolicy"), k.policy), "operationPolicy is the contract's", "found %s", show(get(sc, "operationPolicy")))
-		j.that(condEqual(get(sc, "operationSummary"), k.tool.OperationSummary), "operationSummary is the derived one", "found %s", show(get(sc, "operationSummary")))
+		j.that(canonjson.Equal(get(sc, "validatedInput"), k.args), "validatedInput is exactly the arguments", "validatedInput %s, arguments %s", show(get(sc, "validatedInput")), show(k.args))
+		j.that(canonjson.Equal(get(sc, "operationPolicy"), k.policy), "operationPolicy is the contract's", "found %s", show(get(sc, "operationPolicy")))
+		j.that(canonjson.Equal(get(sc, "operationSummary"), k.tool.OperationSummary), "operationSummary is the derived one", "found %s", show(get(sc, "operationSummary")))
 		j.that(textMatches(res, sc), "a text block holds the same JSON", "content %s", show(get(res, "content")))
 	}, dry)
 	ch.add("real call sends what the Function sends for validatedInput", func(j *judge) {
@@ -445,9 +445,9 @@ func (k *capPlan) dryRunEquality(ch *check) {
 		}
 		res := asObject(rr.value)
 		j.that(get(res, "isError") == canonjson.Bool(false), "isError is false", "%s", show(rr.value))
-		j.that(condEqual(get(rr.raw, "dispatches"), get(rd.raw, "dispatches")), "the real call dispatches exactly what the Function dispatches",
+		j.that(canonjson.Equal(get(rr.raw, "dispatches"), get(rd.raw, "dispatches")), "the real call dispatches exactly what the Function dispatches",
 			"callback %s, Function %s", show(get(rr.raw, "dispatches")), show(get(rd.raw, "dispatches")))
-		j.that(condEqual(get(res, "structuredContent"), rd.value), "structuredContent is the Function's result", "callback %s, Function %s",
+		j.that(canonjson.Equal(get(res, "structuredContent"), rd.value), "structuredContent is the Function's result", "callback %s, Function %s",
 			show(get(res, "structuredContent")), show(rd.value))
 	}, real, direct)
 }
@@ -461,7 +461,7 @@ func textMatches(res *canonjson.Object, sc canonjson.Value) bool {
 		if str(get(bo, "type")) != "text" {
 			continue
 		}
-		if v, err := canonjson.Decode([]byte(str(get(bo, "text")))); err == nil && condEqual(v, sc) {
+		if v, err := canonjson.Decode([]byte(str(get(bo, "text")))); err == nil && canonjson.Equal(v, sc) {
 			return true
 		}
 	}

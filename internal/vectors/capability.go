@@ -156,7 +156,7 @@ func (k *capPlan) settledValid(args *canonjson.Object) bool {
 		return false
 	}
 	settled, err := sample.Settle(args, k.tool.InputSchema, k.tool.ConditionalRules)
-	return err == nil && condEqual(settled, args)
+	return err == nil && canonjson.Equal(settled, args)
 }
 
 // settle makes arguments satisfy the conditional rules and the conditional

@@ -109,7 +109,7 @@ func (k *capPlan) result(j *judge, r *run, status canonjson.Value) {
 	if !j.that(res != nil, "the result is an object", "it is %s", canonjson.TypeName(r.value)) {
 		return
 	}
-	if got := get(res, "status"); !condEqual(got, status) {
+	if got := get(res, "status"); !canonjson.Equal(got, status) {
 		j.that(false, "the result's status is the accepted status", "status %s, want %s", show(got), show(status))
 	}
 	data := asObject(get(res, "data"))
@@ -349,7 +349,7 @@ func (k *capPlan) exactBinding(ch *check) {
 		if r.outcome == outcomeReturned {
 			out := k.responses[k.outputStepIndex()]
 			res := asObject(r.value)
-			j.that(condEqual(get(res, "status"), canonjson.Number(itoa(out.status))) && condEqual(get(res, "data"), out.data),
+			j.that(canonjson.Equal(get(res, "status"), canonjson.Number(itoa(out.status))) && canonjson.Equal(get(res, "data"), out.data),
 				"the result maps the output step's response", "result %s, response status %d data %s", show(r.value), out.status, show(out.data))
 		}
 	}, c)
@@ -506,7 +506,7 @@ func (k *capPlan) dynamicValues(ch *check) {
 			va, vb := get(a.args, name), get(b.args, name)
 			if guarded(a, b) {
 				ga, gb := guardedInput(ra), guardedInput(rb)
-				j.that(condEqual(get(ga, name), va) && condEqual(get(gb, name), vb),
+				j.that(canonjson.Equal(get(ga, name), va) && canonjson.Equal(get(gb, name), vb),
 					"input "+name+" reaches the dispatch with each call's own value", "dispatched %s and %s, sent %s and %s",
 					show(get(ga, name)), show(get(gb, name)), show(va), show(vb))
 				observed++
@@ -522,7 +522,7 @@ func (k *capPlan) dynamicValues(ch *check) {
 				if bd.Location == "path" {
 					j.that(sa != sb, "input "+name+" reaches the URL with each call's own value", "both calls sent %s", show(sa))
 				} else {
-					j.that(condEqual(sa, va) && condEqual(sb, vb), "input "+name+" reaches the request with each call's own value",
+					j.that(canonjson.Equal(sa, va) && canonjson.Equal(sb, vb), "input "+name+" reaches the request with each call's own value",
 						"sent %s and %s, given %s and %s", show(sa), show(sb), show(va), show(vb))
 				}
 				observed++
@@ -533,7 +533,7 @@ func (k *capPlan) dynamicValues(ch *check) {
 			db, _ := atPath(get(asObject(rb.value), "data"), p)
 			wa, _ := atPath(k.responses[k.outputStepIndex()].data, p)
 			wb, _ := atPath(dataB, p)
-			j.that(condEqual(da, wa) && condEqual(db, wb), "output "+strings.Join(p, ".")+" carries each response's own value",
+			j.that(canonjson.Equal(da, wa) && canonjson.Equal(db, wb), "output "+strings.Join(p, ".")+" carries each response's own value",
 				"returned %s and %s, answered %s and %s", show(da), show(db), show(wa), show(wb))
 			observed++
 		}

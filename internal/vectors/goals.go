@@ -177,13 +177,13 @@ func (gp *goalPlan) orders(ch *check) {
 		rotated := append(slices.Clone(all[i:]), all[:i]...)
 		gp.state(ch, fmt.Sprintf("everything known, arriving from the %d. piece on", i+1), rotated, func(j *judge, r *goalstate.Result) {
 			j.that(r.Complete, "the goal is complete", "missing %q, pending %q", r.Missing, r.PendingConditional)
-			j.that(condEqual(resultValue(r), want), "the result does not depend on the order", "%s, want %s", show(resultValue(r)), show(want))
+			j.that(canonjson.Equal(resultValue(r), want), "the result does not depend on the order", "%s, want %s", show(resultValue(r)), show(want))
 		})
 	}
 	reversed := slices.Clone(all)
 	slices.Reverse(reversed)
 	gp.state(ch, "everything known, in reverse order", reversed, func(j *judge, r *goalstate.Result) {
-		j.that(condEqual(resultValue(r), want), "the result does not depend on the order", "%s, want %s", show(resultValue(r)), show(want))
+		j.that(canonjson.Equal(resultValue(r), want), "the result does not depend on the order", "%s, want %s", show(resultValue(r)), show(want))
 	})
 	always := gp.unconditional()
 	for _, id := range always {

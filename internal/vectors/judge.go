@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
-	"github.com/code2skill/code2skill/internal/condition"
 )
 
 // check is one behaviour (or workflow bypass) check and the vectors that
@@ -189,9 +188,6 @@ func asObject(v canonjson.Value) *canonjson.Object {
 func atPath(v canonjson.Value, path []string) (canonjson.Value, bool) {
 	return resolvePath(v, path)
 }
-
-// condEqual compares JSON values (numbers by value, members in any order).
-func condEqual(a, b canonjson.Value) bool { return condition.Equal(a, b) }
 
 // contains reports whether any string inside v contains s.
 func contains(v canonjson.Value, s string) bool {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
-	"github.com/code2skill/code2skill/internal/condition"
 	"github.com/code2skill/code2skill/internal/contract"
 )
 
@@ -167,7 +166,7 @@ func compareRequest(d dispatch, want request) string {
 		{"body", member(d.options, "body"), want.body},
 		{"multipart", formData(member(d.options, "multipart")), want.multipart},
 	} {
-		if !condition.Equal(part.got, part.want) {
+		if !canonjson.Equal(part.got, part.want) {
 			diffs = append(diffs, fmt.Sprintf("%s %s, want %s", part.name, compact(part.got), compact(part.want)))
 		}
 	}
