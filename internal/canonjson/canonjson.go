@@ -127,6 +127,19 @@ func Strings(ss []string) Array {
 	return a
 }
 
+// StringsOf returns the strings of an array value, skipping its other
+// elements; a value that is not an array has none.
+func StringsOf(v Value) []string {
+	arr, _ := v.(Array)
+	var out []string
+	for _, e := range arr {
+		if s, ok := e.(String); ok {
+			out = append(out, string(s))
+		}
+	}
+	return out
+}
+
 // Member is one key/value pair of an Object.
 type Member struct {
 	Key   string
@@ -169,6 +182,12 @@ func (o *Object) Get(key string) (Value, bool) {
 		return o.members[i].Value, true
 	}
 	return nil, false
+}
+
+// At returns the value of key, or nil (not Null) when the object lacks it.
+func (o *Object) At(key string) Value {
+	v, _ := o.Get(key)
+	return v
 }
 
 // Has reports whether the object has key.

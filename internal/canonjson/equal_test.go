@@ -49,3 +49,24 @@ func TestCompareNumbers(t *testing.T) {
 		t.Error("compared a literal that is not a number")
 	}
 }
+
+func TestAtAndStringsOf(t *testing.T) {
+	o, err := Decode([]byte(`{"a": ["x", 1, "y"], "n": null}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := o.(*Object)
+	if got := StringsOf(obj.At("a")); len(got) != 2 || got[0] != "x" || got[1] != "y" {
+		t.Errorf(`StringsOf(a) = %q, want ["x" "y"]`, got)
+	}
+	if obj.At("missing") != nil {
+		t.Error("At of a missing member is not nil")
+	}
+	if _, ok := obj.At("n").(Null); !ok {
+		t.Errorf("At of a null member = %#v, want Null", obj.At("n"))
+	}
+	var none *Object
+	if none.At("a") != nil || StringsOf(String("x")) != nil {
+		t.Error("a nil object or a non-array has members")
+	}
+}

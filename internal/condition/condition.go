@@ -115,7 +115,7 @@ func Eval(cond canonjson.Value, look Lookup) Truth {
 	if !ok {
 		return Unknown
 	}
-	op, _ := get(o, "operator").(canonjson.String)
+	op, _ := o.At("operator").(canonjson.String)
 	switch string(op) {
 	case OpAnd:
 		children := Children(o)
@@ -148,7 +148,7 @@ func Eval(cond canonjson.Value, look Lookup) Truth {
 		}
 		return t
 	case OpNot:
-		switch Eval(get(o, "condition"), look) {
+		switch Eval(o.At("condition"), look) {
 		case True:
 			return False
 		case False:
@@ -167,10 +167,10 @@ func Eval(cond canonjson.Value, look Lookup) Truth {
 	values := resolve(root, presence == Present, path[1:])
 	if len(values) == 0 {
 		// Nothing at the path: only the operators about absence hold.
-		return Of(leaf(string(op), nil, false, get(o, "value")))
+		return Of(leaf(string(op), nil, false, o.At("value")))
 	}
 	for _, v := range values {
-		if leaf(string(op), v, true, get(o, "value")) {
+		if leaf(string(op), v, true, o.At("value")) {
 			return True
 		}
 	}
@@ -187,13 +187,13 @@ func Children(o *canonjson.Object) []canonjson.Value {
 	if !o.Has(key) {
 		key = "operands"
 	}
-	arr, _ := get(o, key).(canonjson.Array)
+	arr, _ := o.At(key).(canonjson.Array)
 	return arr
 }
 
 // Path returns the path of a leaf condition: a non-empty list of strings.
 func Path(o *canonjson.Object) ([]string, bool) {
-	arr, ok := get(o, "path").(canonjson.Array)
+	arr, ok := o.At("path").(canonjson.Array)
 	if !ok || len(arr) == 0 {
 		return nil, false
 	}
@@ -336,9 +336,4 @@ func size(v canonjson.Value) int {
 		return v.Len()
 	}
 	return -1
-}
-
-func get(o *canonjson.Object, key string) canonjson.Value {
-	v, _ := o.Get(key)
-	return v
 }

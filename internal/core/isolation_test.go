@@ -1,8 +1,9 @@
 package core
 
 import (
-	"github.com/code2skill/code2skill/assets"
 	"testing"
+
+	"github.com/code2skill/code2skill/assets"
 
 	"github.com/code2skill/code2skill/internal/sandbox"
 )

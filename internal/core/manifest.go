@@ -58,15 +58,15 @@ func (c *checker) checkManifest() *manifest {
 	}
 	m := &manifest{}
 
-	if t, _ := get(obj, "type").(canonjson.String); t != "module" {
-		c.add(RuleManifestType.New(file, `"type" is %s; set it to "module" so that .mjs and .js files load as ES modules`, show(get(obj, "type"))).AtPointer("/type"))
+	if t, _ := obj.At("type").(canonjson.String); t != "module" {
+		c.add(RuleManifestType.New(file, `"type" is %s; set it to "module" so that .mjs and .js files load as ES modules`, show(obj.At("type"))).AtPointer("/type"))
 	}
 
-	meta, _ := get(obj, "code2skill").(*canonjson.Object)
-	if p, _ := get(meta, "profile").(canonjson.String); p != Profile {
-		c.add(RuleManifestProfile.New(file, `"code2skill.profile" is %s; set it to %q`, show(get(meta, "profile")), Profile).AtPointer("/code2skill/profile"))
+	meta, _ := obj.At("code2skill").(*canonjson.Object)
+	if p, _ := meta.At("profile").(canonjson.String); p != Profile {
+		c.add(RuleManifestProfile.New(file, `"code2skill.profile" is %s; set it to %q`, show(meta.At("profile")), Profile).AtPointer("/code2skill/profile"))
 	}
-	if h := get(meta, "requiresHostIntegration"); h != nil {
+	if h := meta.At("requiresHostIntegration"); h != nil {
 		b, ok := h.(canonjson.Bool)
 		if !ok {
 			c.add(RuleManifestHostIntegration.New(file, `"code2skill.requiresHostIntegration" is %s; use true or false`, show(h)).AtPointer("/code2skill/requiresHostIntegration"))
@@ -74,13 +74,13 @@ func (c *checker) checkManifest() *manifest {
 		m.host = bool(b)
 	}
 
-	deps, _ := get(obj, "dependencies").(*canonjson.Object)
+	deps, _ := obj.At("dependencies").(*canonjson.Object)
 	for _, name := range runtimeDeps {
 		ptr := diag.Pointer("dependencies", name)
-		raw := get(deps, name)
+		raw := deps.At(name)
 		if raw == nil {
 			where := ""
-			if dev, _ := get(obj, "devDependencies").(*canonjson.Object); dev.Has(name) {
+			if dev, _ := obj.At("devDependencies").(*canonjson.Object); dev.Has(name) {
 				where = " (it is only a devDependency, which npm ci --omit=dev leaves out)"
 			}
 			c.add(RuleManifestDependency.New(file, "%s is not declared in dependencies%s", name, where).AtPointer(ptr))
@@ -95,8 +95,8 @@ func (c *checker) checkManifest() *manifest {
 		}
 	}
 
-	scripts, _ := get(obj, "scripts").(*canonjson.Object)
-	test := get(scripts, "test")
+	scripts, _ := obj.At("scripts").(*canonjson.Object)
+	test := scripts.At("test")
 	why := "is missing"
 	if test != nil {
 		why = "is not a string"
@@ -113,12 +113,6 @@ func (c *checker) checkManifest() *manifest {
 		}
 	}
 	return m
-}
-
-// get returns the member key of obj, or nil when obj is nil or lacks it.
-func get(obj *canonjson.Object, key string) canonjson.Value {
-	v, _ := obj.Get(key)
-	return v
 }
 
 // versionProblem explains why a dependency specifier is not an explicit

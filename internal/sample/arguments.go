@@ -33,13 +33,13 @@ func Arguments(inputSchema canonjson.Value, rules *canonjson.Object) (*canonjson
 func Settle(args *canonjson.Object, inputSchema canonjson.Value, rules *canonjson.Object) (*canonjson.Object, error) {
 	args = canonjson.Clone(args).(*canonjson.Object)
 	s, _ := inputSchema.(*canonjson.Object)
-	required := stringList(get(s, "required"))
+	required := canonjson.StringsOf(s.At("required"))
 	for range rules.Len() + 1 {
 		changed := false
 		for name, rule := range rules.All() {
 			r, _ := rule.(*canonjson.Object)
-			req := anyTrue(get(r, "requiredWhen"), args)
-			forbidden := anyTrue(get(r, "forbiddenWhen"), args)
+			req := anyTrue(r.At("requiredWhen"), args)
+			forbidden := anyTrue(r.At("forbiddenWhen"), args)
 			switch {
 			case req && forbidden:
 				return nil, noSample("input %q is both required and forbidden by its conditions", name)
@@ -80,8 +80,8 @@ func anyTrue(conds canonjson.Value, args *canonjson.Object) bool {
 // nil.
 func PropertySchema(s canonjson.Value, name string) canonjson.Value {
 	o, _ := s.(*canonjson.Object)
-	props, _ := get(o, "properties").(*canonjson.Object)
-	return get(props, name)
+	props, _ := o.At("properties").(*canonjson.Object)
+	return props.At(name)
 }
 
 // schemaAt returns the schema at a path of segments below an object schema
@@ -92,10 +92,10 @@ func schemaAt(s canonjson.Value, path []string) (canonjson.Value, bool) {
 	for _, seg := range path {
 		o, _ := s.(*canonjson.Object)
 		if seg == "*" {
-			s, required = get(o, "items"), false
+			s, required = o.At("items"), false
 			continue
 		}
-		required = slices.Contains(stringList(get(o, "required")), seg)
+		required = slices.Contains(canonjson.StringsOf(o.At("required")), seg)
 		s = PropertySchema(o, seg)
 	}
 	return s, required
@@ -155,7 +155,7 @@ func (sv *Solver) solve(cond canonjson.Value, want condition.Truth, args *canonj
 	if !ok {
 		return false
 	}
-	op, _ := get(o, "operator").(canonjson.String)
+	op, _ := o.At("operator").(canonjson.String)
 	children := condition.Children(o)
 	switch string(op) {
 	case condition.OpNot:
@@ -220,7 +220,7 @@ func candidates(leaf *canonjson.Object, path []string, s canonjson.Value) []cand
 			out = append(out, candidate{value: v})
 		}
 	}
-	operand := get(leaf, "value")
+	operand := leaf.At("value")
 	switch list := operand.(type) {
 	case canonjson.Array:
 		for _, v := range list {
@@ -272,7 +272,7 @@ func setIn(cur canonjson.Value, path []string, v canonjson.Value, s canonjson.Va
 		if !ok {
 			return nil, false
 		}
-		items := get(o, "items")
+		items := o.At("items")
 		arr = canonjson.Clone(arr).(canonjson.Array)
 		if len(arr) == 0 {
 			first, err := Value(items)

@@ -15,16 +15,16 @@ type bounds struct {
 
 func boundsOf(s *canonjson.Object) bounds {
 	var b bounds
-	if r, ok := rat(get(s, "minimum")); ok {
+	if r, ok := rat(s.At("minimum")); ok {
 		b.lo = r
 	}
-	if r, ok := rat(get(s, "exclusiveMinimum")); ok && (b.lo == nil || r.Cmp(b.lo) >= 0) {
+	if r, ok := rat(s.At("exclusiveMinimum")); ok && (b.lo == nil || r.Cmp(b.lo) >= 0) {
 		b.lo, b.loExc = r, true
 	}
-	if r, ok := rat(get(s, "maximum")); ok {
+	if r, ok := rat(s.At("maximum")); ok {
 		b.hi = r
 	}
-	if r, ok := rat(get(s, "exclusiveMaximum")); ok && (b.hi == nil || r.Cmp(b.hi) <= 0) {
+	if r, ok := rat(s.At("exclusiveMaximum")); ok && (b.hi == nil || r.Cmp(b.hi) <= 0) {
 		b.hi, b.hiExc = r, true
 	}
 	return b

@@ -138,7 +138,7 @@ func typed(s *canonjson.Object, t string, n, depth int) (canonjson.Value, error)
 // typeOf returns the type to sample: the declared type (the non-null one of
 // a nullable pair), or the type the keywords imply when none is declared.
 func typeOf(s *canonjson.Object) (t string, nullable bool) {
-	switch v := get(s, "type").(type) {
+	switch v := s.At("type").(type) {
 	case canonjson.String:
 		return string(v), false
 	case canonjson.Array:
@@ -169,7 +169,7 @@ func typeOf(s *canonjson.Object) (t string, nullable bool) {
 // array); nil when it declares none.
 func Types(schema canonjson.Value) []string {
 	s, _ := schema.(*canonjson.Object)
-	switch v := get(s, "type").(type) {
+	switch v := s.At("type").(type) {
 	case canonjson.String:
 		return []string{string(v)}
 	case canonjson.Array:
@@ -188,15 +188,15 @@ func Types(schema canonjson.Value) []string {
 // the first required property that can vary, else add the first optional
 // property.
 func object(s *canonjson.Object, n, depth int) (canonjson.Value, error) {
-	props, _ := get(s, "properties").(*canonjson.Object)
-	required := stringList(get(s, "required"))
-	closed := get(s, "additionalProperties") == canonjson.Bool(false)
+	props, _ := s.At("properties").(*canonjson.Object)
+	required := canonjson.StringsOf(s.At("required"))
+	closed := s.At("additionalProperties") == canonjson.Bool(false)
 	out := &canonjson.Object{}
 	for _, k := range required {
 		if closed && !props.Has(k) {
 			return nil, noSample("property %q is required but a closed object does not declare it", k)
 		}
-		v, err := nth(get(props, k), 0, depth+1)
+		v, err := nth(props.At(k), 0, depth+1)
 		if err != nil {
 			return nil, fmt.Errorf("property %q: %w", k, err)
 		}
@@ -206,7 +206,7 @@ func object(s *canonjson.Object, n, depth int) (canonjson.Value, error) {
 		return out, nil
 	}
 	for _, k := range required {
-		if v, err := nth(get(props, k), n, depth+1); err == nil {
+		if v, err := nth(props.At(k), n, depth+1); err == nil {
 			out.Set(k, v)
 			return out, nil
 		}
@@ -215,7 +215,7 @@ func object(s *canonjson.Object, n, depth int) (canonjson.Value, error) {
 		if slices.Contains(required, k) {
 			continue
 		}
-		if v, err := nth(get(props, k), n-1, depth+1); err == nil {
+		if v, err := nth(props.At(k), n-1, depth+1); err == nil {
 			out.Set(k, v)
 			return out, nil
 		}
@@ -226,10 +226,10 @@ func object(s *canonjson.Object, n, depth int) (canonjson.Value, error) {
 // array returns minItems elements (distinct ones under uniqueItems). Later
 // values vary the elements, or add one when minItems is 0.
 func array(s *canonjson.Object, n, depth int) (canonjson.Value, error) {
-	items := get(s, "items")
+	items := s.At("items")
 	minItems, _ := intKeyword(s, "minItems")
 	maxItems, hasMax := intKeyword(s, "maxItems")
-	unique := get(s, "uniqueItems") == canonjson.Bool(true)
+	unique := s.At("uniqueItems") == canonjson.Bool(true)
 	if hasMax && minItems > maxItems {
 		return nil, noSample("minItems %d exceeds maxItems %d", minItems, maxItems)
 	}
@@ -264,26 +264,9 @@ func array(s *canonjson.Object, n, depth int) (canonjson.Value, error) {
 	return out, nil
 }
 
-func get(o *canonjson.Object, key string) canonjson.Value {
-	v, _ := o.Get(key)
-	return v
-}
-
-// stringList returns the strings of an array value.
-func stringList(v canonjson.Value) []string {
-	arr, _ := v.(canonjson.Array)
-	var out []string
-	for _, e := range arr {
-		if s, ok := e.(canonjson.String); ok {
-			out = append(out, string(s))
-		}
-	}
-	return out
-}
-
 // intKeyword returns a non-negative integer keyword such as minItems.
 func intKeyword(s *canonjson.Object, key string) (int, bool) {
-	n, ok := get(s, key).(canonjson.Number)
+	n, ok := s.At(key).(canonjson.Number)
 	if !ok {
 		return 0, false
 	}

@@ -32,8 +32,8 @@ func str(s *canonjson.Object, n int) (canonjson.Value, error) {
 	if maxLen >= 0 && minLen > maxLen {
 		return nil, noSample("minLength %d exceeds maxLength %d", minLen, maxLen)
 	}
-	pattern, hasPattern := get(s, "pattern").(canonjson.String)
-	uri := get(s, "format") == canonjson.String("uri")
+	pattern, hasPattern := s.At("pattern").(canonjson.String)
+	uri := s.At("format") == canonjson.String("uri")
 	var v string
 	var err error
 	switch {

@@ -53,7 +53,7 @@ func violations(schema canonjson.Value, at string, depth int, out *[]Violation) 
 			add("const", v)
 		}
 	}
-	if e, ok := get(s, "enum").(canonjson.Array); ok {
+	if e, ok := s.At("enum").(canonjson.Array); ok {
 		if v, ok := other(s, func(v canonjson.Value) bool {
 			for _, x := range e {
 				if canonjson.Equal(v, x) {
@@ -160,7 +160,7 @@ func stringViolations(s *canonjson.Object, add func(string, canonjson.Value)) {
 	if maxLen >= 0 {
 		add("maxLength", canonjson.String(strings.Repeat("x", maxLen+1)))
 	}
-	if p, ok := get(s, "pattern").(canonjson.String); ok {
+	if p, ok := s.At("pattern").(canonjson.String); ok {
 		if re, err := regexp.Compile(string(p)); err == nil {
 			for _, c := range badPatternCandidates {
 				if !re.MatchString(c) {
@@ -170,7 +170,7 @@ func stringViolations(s *canonjson.Object, add func(string, canonjson.Value)) {
 			}
 		}
 	}
-	if get(s, "format") == canonjson.String("uri") {
+	if s.At("format") == canonjson.String("uri") {
 		add("format", canonjson.String("not a uri"))
 	}
 }
@@ -181,7 +181,7 @@ func arrayViolations(s *canonjson.Object, at string, depth int, add func(string,
 		return
 	}
 	elems := base.(canonjson.Array)
-	items := get(s, "items")
+	items := s.At("items")
 	one, err := Value(items)
 	if err != nil {
 		return
@@ -201,7 +201,7 @@ func arrayViolations(s *canonjson.Object, at string, depth int, add func(string,
 		}
 		add("maxItems", long)
 	}
-	if get(s, "uniqueItems") == canonjson.Bool(true) {
+	if s.At("uniqueItems") == canonjson.Bool(true) {
 		// The minimal elements with the first one repeated.
 		first := one
 		if len(elems) > 0 {
@@ -241,17 +241,17 @@ func objectViolations(s *canonjson.Object, at string, depth int, add func(string
 		return
 	}
 	obj := base.(*canonjson.Object)
-	if required := stringList(get(s, "required")); len(required) > 0 {
+	if required := canonjson.StringsOf(s.At("required")); len(required) > 0 {
 		o := canonjson.Clone(obj).(*canonjson.Object)
 		o.Delete(required[0])
 		add("required", o)
 	}
-	if get(s, "additionalProperties") == canonjson.Bool(false) {
+	if s.At("additionalProperties") == canonjson.Bool(false) {
 		o := canonjson.Clone(obj).(*canonjson.Object)
 		o.Set(unexpectedProperty, canonjson.Bool(true))
 		add("additionalProperties", o)
 	}
-	props, _ := get(s, "properties").(*canonjson.Object)
+	props, _ := s.At("properties").(*canonjson.Object)
 	for name, ps := range props.All() {
 		var inner []Violation
 		violations(ps, "", depth+1, &inner)

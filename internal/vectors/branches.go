@@ -246,7 +246,7 @@ func (k *capPlan) attachmentContract(ch *check) {
 		return
 	}
 	for _, cb := range a.ContentBindings {
-		grant := asObject(get(k.args, cb.InputName))
+		grant := asObject(k.args.At(cb.InputName))
 		if grant == nil {
 			continue
 		}
@@ -295,7 +295,7 @@ func (k *capPlan) unknownOutcome(ch *check) {
 		if !j.that(r.outcome == outcomeReturned, "the normaliser returns", "%s", outcomeText(r)) {
 			return
 		}
-		code := str(get(asObject(r.value), "code"))
+		code := str(asObject(r.value).At("code"))
 		j.that(code == unknownOutcomeCode, "code "+unknownOutcomeCode, "code %q", code)
 		notRetryable(j, r.value)
 	}, n)
@@ -317,7 +317,7 @@ func (k *capPlan) unknownOutcome(ch *check) {
 		}
 		j.that(len(r.dispatches) == want, "the failed write is not retried", "%d dispatch(es), want %d", len(r.dispatches), want)
 		if r.outcome == outcomeThrew {
-			code := str(get(asObject(r.normalized), "code"))
+			code := str(asObject(r.normalized).At("code"))
 			j.that(code == unknownOutcomeCode, "normalised code "+unknownOutcomeCode, "code %q", code)
 			notRetryable(j, r.normalized)
 		}
@@ -347,9 +347,9 @@ func (k *capPlan) businessError(ch *check) {
 			return
 		}
 		v := asObject(r.value)
-		j.that(str(get(v, "code")) == "SYNTHETIC_BUSINESS_RULE", "the business code is kept", "code %s", show(get(v, "code")))
+		j.that(str(v.At("code")) == "SYNTHETIC_BUSINESS_RULE", "the business code is kept", "code %s", show(v.At("code")))
 		notRetryable(j, v)
-		j.that(get(asObject(get(v, "details")), "outcomeKnown") == canonjson.Bool(true), "details.outcomeKnown is true", "details %s", show(get(v, "details")))
+		j.that(asObject(v.At("details")).At("outcomeKnown") == canonjson.Bool(true), "details.outcomeKnown is true", "details %s", show(v.At("details")))
 	}, n)
 	if !k.http {
 		return
@@ -369,7 +369,7 @@ func (k *capPlan) businessError(ch *check) {
 		}
 		norm := asObject(r.normalized)
 		k.envelope(j, norm)
-		code := str(get(norm, "code"))
+		code := str(norm.At("code"))
 		j.that(code != unknownOutcomeCode, "the refusal keeps a known outcome", "normalised code %s: the Function did not mark the response-proven refusal outcomeKnown", code)
 		notRetryable(j, norm)
 	}, c)
@@ -425,16 +425,16 @@ func (k *capPlan) dryRunEquality(ch *check) {
 		}
 		j.that(len(r.dispatches) == 0, "the dry-run dispatches nothing", "%d dispatch(es)", len(r.dispatches))
 		res := asObject(r.value)
-		j.that(get(res, "isError") == canonjson.Bool(false), "isError is false", "isError %s", show(get(res, "isError")))
-		sc := asObject(get(res, "structuredContent"))
+		j.that(res.At("isError") == canonjson.Bool(false), "isError is false", "isError %s", show(res.At("isError")))
+		sc := asObject(res.At("structuredContent"))
 		keys := sc.Keys()
 		j.that(len(keys) == 4 && sc.Has("dryRun") && sc.Has("validatedInput") && sc.Has("operationPolicy") && sc.Has("operationSummary"),
 			"structuredContent is exactly {dryRun, validatedInput, operationPolicy, operationSummary}", "keys %q", keys)
-		j.that(get(sc, "dryRun") == canonjson.Bool(true), "dryRun is true", "dryRun %s", show(get(sc, "dryRun")))
-		j.that(canonjson.Equal(get(sc, "validatedInput"), k.args), "validatedInput is exactly the arguments", "validatedInput %s, arguments %s", show(get(sc, "validatedInput")), show(k.args))
-		j.that(canonjson.Equal(get(sc, "operationPolicy"), k.policy), "operationPolicy is the contract's", "found %s", show(get(sc, "operationPolicy")))
-		j.that(canonjson.Equal(get(sc, "operationSummary"), k.tool.OperationSummary), "operationSummary is the derived one", "found %s", show(get(sc, "operationSummary")))
-		j.that(textMatches(res, sc), "a text block holds the same JSON", "content %s", show(get(res, "content")))
+		j.that(sc.At("dryRun") == canonjson.Bool(true), "dryRun is true", "dryRun %s", show(sc.At("dryRun")))
+		j.that(canonjson.Equal(sc.At("validatedInput"), k.args), "validatedInput is exactly the arguments", "validatedInput %s, arguments %s", show(sc.At("validatedInput")), show(k.args))
+		j.that(canonjson.Equal(sc.At("operationPolicy"), k.policy), "operationPolicy is the contract's", "found %s", show(sc.At("operationPolicy")))
+		j.that(canonjson.Equal(sc.At("operationSummary"), k.tool.OperationSummary), "operationSummary is the derived one", "found %s", show(sc.At("operationSummary")))
+		j.that(textMatches(res, sc), "a text block holds the same JSON", "content %s", show(res.At("content")))
 	}, dry)
 	ch.add("real call sends what the Function sends for validatedInput", func(j *judge) {
 		rr, rd := first(real), first(direct)
@@ -444,24 +444,24 @@ func (k *capPlan) dryRunEquality(ch *check) {
 			return
 		}
 		res := asObject(rr.value)
-		j.that(get(res, "isError") == canonjson.Bool(false), "isError is false", "%s", show(rr.value))
-		j.that(canonjson.Equal(get(rr.raw, "dispatches"), get(rd.raw, "dispatches")), "the real call dispatches exactly what the Function dispatches",
-			"callback %s, Function %s", show(get(rr.raw, "dispatches")), show(get(rd.raw, "dispatches")))
-		j.that(canonjson.Equal(get(res, "structuredContent"), rd.value), "structuredContent is the Function's result", "callback %s, Function %s",
-			show(get(res, "structuredContent")), show(rd.value))
+		j.that(res.At("isError") == canonjson.Bool(false), "isError is false", "%s", show(rr.value))
+		j.that(canonjson.Equal(rr.raw.At("dispatches"), rd.raw.At("dispatches")), "the real call dispatches exactly what the Function dispatches",
+			"callback %s, Function %s", show(rr.raw.At("dispatches")), show(rd.raw.At("dispatches")))
+		j.that(canonjson.Equal(res.At("structuredContent"), rd.value), "structuredContent is the Function's result", "callback %s, Function %s",
+			show(res.At("structuredContent")), show(rd.value))
 	}, real, direct)
 }
 
 // textMatches reports whether a Tool result has a text block whose JSON is
 // structuredContent.
 func textMatches(res *canonjson.Object, sc canonjson.Value) bool {
-	content, _ := get(res, "content").(canonjson.Array)
+	content, _ := res.At("content").(canonjson.Array)
 	for _, b := range content {
 		bo := asObject(b)
-		if str(get(bo, "type")) != "text" {
+		if str(bo.At("type")) != "text" {
 			continue
 		}
-		if v, err := canonjson.Decode([]byte(str(get(bo, "text")))); err == nil && canonjson.Equal(v, sc) {
+		if v, err := canonjson.Decode([]byte(str(bo.At("text")))); err == nil && canonjson.Equal(v, sc) {
 			return true
 		}
 	}

@@ -111,8 +111,8 @@ func (k *capPlan) validArguments() (*canonjson.Object, error) {
 	// request.
 	if k.attachments != nil {
 		for name := range k.attachments.All() {
-			if grant, ok := get(args, name).(*canonjson.Object); ok {
-				if _, isStr := get(grant, "grantId").(canonjson.String); isStr {
+			if grant, ok := args.At(name).(*canonjson.Object); ok {
+				if _, isStr := grant.At("grantId").(canonjson.String); isStr {
 					marked := canonjson.Clone(grant).(*canonjson.Object)
 					marked.Set("grantId", rawGrantMarker(name))
 					trial := canonjson.Clone(args).(*canonjson.Object)
@@ -218,8 +218,8 @@ func enforcedByFunction(c *contract.Constraint) bool {
 
 // dataSchema returns the schema of the Function result's data.
 func (k *capPlan) dataSchema() canonjson.Value {
-	props, _ := get(k.tool.OutputSchema, "properties").(*canonjson.Object)
-	return get(props, "data")
+	props, _ := k.tool.OutputSchema.At("properties").(*canonjson.Object)
+	return props.At("data")
 }
 
 // outputStepIndex returns the index of the output step, or -1.
@@ -329,7 +329,7 @@ func (k *capPlan) trustedSide() *trusted {
 	w := k.workflow
 	t := &trusted{workflowID: w.ID, sources: &canonjson.Object{}, runtime: &canonjson.Object{}, protect: true}
 	for _, b := range w.Bindings {
-		src, _ := get(b.Raw, "actualSource").(*canonjson.Object)
+		src, _ := b.Raw.At("actualSource").(*canonjson.Object)
 		t.sources.Set(b.Name, canonjson.Clone(src))
 		a := b.ActualSource
 		switch a.Kind {
@@ -376,7 +376,7 @@ func resolvePath(v canonjson.Value, path []string) (canonjson.Value, bool) {
 // way.
 func setPath(o *canonjson.Object, path []string, v canonjson.Value) {
 	for _, seg := range path[:len(path)-1] {
-		next, ok := get(o, seg).(*canonjson.Object)
+		next, ok := o.At(seg).(*canonjson.Object)
 		if !ok {
 			next = &canonjson.Object{}
 			o.Set(seg, next)

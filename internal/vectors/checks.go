@@ -109,11 +109,11 @@ func (k *capPlan) result(j *judge, r *run, status canonjson.Value) {
 	if !j.that(res != nil, "the result is an object", "it is %s", canonjson.TypeName(r.value)) {
 		return
 	}
-	if got := get(res, "status"); !canonjson.Equal(got, status) {
+	if got := res.At("status"); !canonjson.Equal(got, status) {
 		j.that(false, "the result's status is the accepted status", "status %s, want %s", show(got), show(status))
 	}
-	data := asObject(get(res, "data"))
-	if j.that(data != nil, "the result's data is an object", "data is %s", canonjson.TypeName(get(res, "data"))) {
+	data := asObject(res.At("data"))
+	if j.that(data != nil, "the result's data is an object", "data is %s", canonjson.TypeName(res.At("data"))) {
 		for _, key := range k.cp.SuccessRule.ForbiddenOutputKeys {
 			j.that(!data.Has(key), "data has no forbidden key", "data has %q", key)
 		}
@@ -202,12 +202,12 @@ func (k *capPlan) invalidCases() []invalidCase {
 		return a
 	}
 	out = append(out, invalidCase{"unexpected argument " + unexpectedArgument, with(unexpectedArgument, canonjson.Bool(true))})
-	for _, name := range stringList(get(k.tool.InputSchema, "required")) {
+	for _, name := range canonjson.StringsOf(k.tool.InputSchema.At("required")) {
 		a := canonjson.Clone(k.args).(*canonjson.Object)
 		a.Delete(name)
 		out = append(out, invalidCase{"required input " + name + " missing", a})
 	}
-	props, _ := get(k.tool.InputSchema, "properties").(*canonjson.Object)
+	props, _ := k.tool.InputSchema.At("properties").(*canonjson.Object)
 	for name, schema := range props.All() {
 		for _, v := range sample.Violations(schema) {
 			a := with(name, v.Value)
@@ -245,7 +245,7 @@ func (k *capPlan) invalidCases() []invalidCase {
 // constraint forbids one (predicate absent) or a non-empty one (empty).
 func (k *capPlan) forbiddenShape(c contract.Constraint) (*canonjson.Object, bool) {
 	pred := asObject(c.Predicate)
-	op := str(get(pred, "operator"))
+	op := str(pred.At("operator"))
 	if op != condition.OpAbsent && op != condition.OpEmpty {
 		return nil, false
 	}
@@ -288,7 +288,7 @@ func (k *capPlan) structuredError(ch *check) {
 		}
 		k.envelope(j, first(c).normalized)
 		if k.cp.IsWrite() {
-			code := str(get(asObject(first(c).normalized), "code"))
+			code := str(asObject(first(c).normalized).At("code"))
 			j.that(code != unknownOutcomeCode, "a write refused before dispatch keeps a known outcome",
 				"normalised code %s: the Function's input error lacks outcomeKnown: true", code)
 		}
@@ -324,7 +324,7 @@ func (k *capPlan) envelope(j *judge, normalized canonjson.Value) {
 
 // notRetryable asserts a normalised error says retryable: false.
 func notRetryable(j *judge, normalized canonjson.Value) {
-	r := get(asObject(normalized), "retryable")
+	r := asObject(normalized).At("retryable")
 	j.that(r == canonjson.Bool(false), "not retryable", "retryable is %s", show(r))
 }
 
@@ -349,7 +349,7 @@ func (k *capPlan) exactBinding(ch *check) {
 		if r.outcome == outcomeReturned {
 			out := k.responses[k.outputStepIndex()]
 			res := asObject(r.value)
-			j.that(canonjson.Equal(get(res, "status"), canonjson.Number(itoa(out.status))) && canonjson.Equal(get(res, "data"), out.data),
+			j.that(canonjson.Equal(res.At("status"), canonjson.Number(itoa(out.status))) && canonjson.Equal(res.At("data"), out.data),
 				"the result maps the output step's response", "result %s, response status %d data %s", show(r.value), out.status, show(out.data))
 		}
 	}, c)
@@ -367,7 +367,7 @@ func (k *capPlan) exactBinding(ch *check) {
 		j.that(r.outcome == outcomeThrew, "the call fails", "%s", outcomeText(r))
 		j.that(len(r.dispatches) == 1, "the first step is dispatched once and nothing after it", "%d dispatch(es)", len(r.dispatches))
 		if r.outcome == outcomeThrew {
-			code := str(get(asObject(r.normalized), "code"))
+			code := str(asObject(r.normalized).At("code"))
 			j.that(code != "", "the normalised error has a code", "normalised %s", show(r.normalized))
 			notRetryable(j, r.normalized)
 		}
@@ -423,7 +423,7 @@ func sent(d dispatch, b contract.Binding) (canonjson.Value, bool) {
 		}
 		return resolvePath(v, b.Path)
 	case "header":
-		h := asObject(get(d.options, "headers"))
+		h := asObject(d.options.At("headers"))
 		for name, v := range h.All() {
 			if strings.EqualFold(name, b.Path[0]) {
 				return v, true
@@ -503,12 +503,12 @@ func (k *capPlan) dynamicValues(ch *check) {
 		}
 		observed := 0
 		for _, name := range varied {
-			va, vb := get(a.args, name), get(b.args, name)
+			va, vb := a.args.At(name), b.args.At(name)
 			if guarded(a, b) {
 				ga, gb := guardedInput(ra), guardedInput(rb)
-				j.that(canonjson.Equal(get(ga, name), va) && canonjson.Equal(get(gb, name), vb),
+				j.that(canonjson.Equal(ga.At(name), va) && canonjson.Equal(gb.At(name), vb),
 					"input "+name+" reaches the dispatch with each call's own value", "dispatched %s and %s, sent %s and %s",
-					show(get(ga, name)), show(get(gb, name)), show(va), show(vb))
+					show(ga.At(name)), show(gb.At(name)), show(va), show(vb))
 				observed++
 				continue
 			}
@@ -529,8 +529,8 @@ func (k *capPlan) dynamicValues(ch *check) {
 			}
 		}
 		for _, p := range outputs {
-			da, _ := atPath(get(asObject(ra.value), "data"), p)
-			db, _ := atPath(get(asObject(rb.value), "data"), p)
+			da, _ := atPath(asObject(ra.value).At("data"), p)
+			db, _ := atPath(asObject(rb.value).At("data"), p)
 			wa, _ := atPath(k.responses[k.outputStepIndex()].data, p)
 			wb, _ := atPath(dataB, p)
 			j.that(canonjson.Equal(da, wa) && canonjson.Equal(db, wb), "output "+strings.Join(p, ".")+" carries each response's own value",

@@ -176,24 +176,19 @@ func (t *trusted) encode() *canonjson.Object {
 // decodeRun reads one run of a driver report.
 func decodeRun(o *canonjson.Object) *run {
 	r := &run{raw: o}
-	r.outcome = str(get(o, "outcome"))
-	r.detail = str(get(o, "detail"))
-	r.value = get(o, "value")
-	r.err, _ = get(o, "error").(*canonjson.Object)
-	r.normalized = get(o, "normalized")
-	ds, _ := get(o, "dispatches").(canonjson.Array)
+	r.outcome = str(o.At("outcome"))
+	r.detail = str(o.At("detail"))
+	r.value = o.At("value")
+	r.err, _ = o.At("error").(*canonjson.Object)
+	r.normalized = o.At("normalized")
+	ds, _ := o.At("dispatches").(canonjson.Array)
 	for _, d := range ds {
 		do, _ := d.(*canonjson.Object)
-		rec := dispatch{form: str(get(do, "form")), url: str(get(do, "url")), input: get(do, "input")}
-		rec.options, _ = get(do, "options").(*canonjson.Object)
+		rec := dispatch{form: str(do.At("form")), url: str(do.At("url")), input: do.At("input")}
+		rec.options, _ = do.At("options").(*canonjson.Object)
 		r.dispatches = append(r.dispatches, rec)
 	}
 	return r
-}
-
-func get(o *canonjson.Object, key string) canonjson.Value {
-	v, _ := o.Get(key)
-	return v
 }
 
 func str(v canonjson.Value) string {

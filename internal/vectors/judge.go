@@ -140,7 +140,7 @@ func outcomeText(r *run) string {
 		return "it returned " + compact(r.value)
 	case outcomeThrew:
 		s := "it threw " + errorText(r.err)
-		if code := str(get(asObject(r.normalized), "code")); code != "" {
+		if code := str(asObject(r.normalized).At("code")); code != "" {
 			s += " (normalised code " + code + ")"
 		}
 		return s
@@ -208,18 +208,6 @@ func contains(v canonjson.Value, s string) bool {
 		}
 	}
 	return false
-}
-
-// stringList returns the strings of an array value.
-func stringList(v canonjson.Value) []string {
-	arr, _ := v.(canonjson.Array)
-	var out []string
-	for _, e := range arr {
-		if s, ok := e.(canonjson.String); ok {
-			out = append(out, string(s))
-		}
-	}
-	return out
 }
 
 // shown renders a JSON value compactly when formatted.

@@ -146,15 +146,15 @@ func compareRequest(d dispatch, want request) string {
 	if d.url != want.url {
 		diffs = append(diffs, fmt.Sprintf("url %q, want %q", d.url, want.url))
 	}
-	if m := str(get(d.options, "method")); !strings.EqualFold(m, want.method) {
+	if m := str(d.options.At("method")); !strings.EqualFold(m, want.method) {
 		diffs = append(diffs, fmt.Sprintf("method %q, want %q", m, want.method))
 	}
 	headers := &canonjson.Object{}
-	if h, ok := get(d.options, "headers").(*canonjson.Object); ok {
+	if h, ok := d.options.At("headers").(*canonjson.Object); ok {
 		for name, v := range h.All() {
 			headers.Set(strings.ToLower(name), v)
 		}
-	} else if v := get(d.options, "headers"); v != nil {
+	} else if v := d.options.At("headers"); v != nil {
 		diffs = append(diffs, "headers are "+canonjson.TypeName(v)+", want an object")
 	}
 	for _, part := range []struct {
@@ -185,7 +185,7 @@ func member(o *canonjson.Object, key string) canonjson.Value {
 // formData unwraps the driver's record of a FormData multipart body.
 func formData(v canonjson.Value) canonjson.Value {
 	if o, ok := v.(*canonjson.Object); ok && o.Len() == 1 {
-		if entries, ok := get(o, "$formData").(*canonjson.Object); ok {
+		if entries, ok := o.At("$formData").(*canonjson.Object); ok {
 			return entries
 		}
 	}

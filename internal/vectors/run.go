@@ -289,18 +289,18 @@ func (r *runner) once(ctx context.Context, calls []*call) (*onceState, error) {
 		report, _ := v.(*canonjson.Object)
 		switch {
 		case report.Has("loading"):
-			st.loading = str(get(report, "loading"))
+			st.loading = str(report.At("loading"))
 			timer.Reset(loadLimit)
 		case report.Has("load"):
-			r.recordLoad(get(report, "load"))
+			r.recordLoad(report.At("load"))
 			st.loading, st.loaded = "", true
 			timer.Reset(callLimit)
 		case report.Has("start"):
-			st.inflight = byID[intOf(get(report, "start"))]
+			st.inflight = byID[intOf(report.At("start"))]
 			timer.Reset(callLimit)
 		case report.Has("runs"):
-			if c := byID[intOf(get(report, "id"))]; c != nil {
-				runs, _ := get(report, "runs").(canonjson.Array)
+			if c := byID[intOf(report.At("id"))]; c != nil {
+				runs, _ := report.At("runs").(canonjson.Array)
 				for _, rv := range runs {
 					ro, _ := rv.(*canonjson.Object)
 					c.runs = append(c.runs, decodeRun(ro))
@@ -370,12 +370,12 @@ func (r *runner) recordLoad(v canonjson.Value) {
 		if prev := r.load[m.name]; prev != nil && prev.status == "crashed" {
 			continue
 		}
-		mo, _ := get(o, m.name).(*canonjson.Object)
-		ml := &moduleLoad{file: m.file, status: str(get(mo, "status"))}
-		if e, ok := get(mo, "error").(*canonjson.Object); ok {
+		mo, _ := o.At(m.name).(*canonjson.Object)
+		ml := &moduleLoad{file: m.file, status: str(mo.At("status"))}
+		if e, ok := mo.At("error").(*canonjson.Object); ok {
 			ml.detail = errorText(e)
 		}
-		if tools, ok := get(mo, "tools").(canonjson.Array); ok {
+		if tools, ok := mo.At("tools").(canonjson.Array); ok {
 			for _, t := range tools {
 				ml.tools = append(ml.tools, str(t))
 			}
@@ -423,12 +423,12 @@ func lastLines(s string, n int) string {
 // errorText renders a described error: "name: message [code]".
 func errorText(e *canonjson.Object) string {
 	var b strings.Builder
-	if n := str(get(e, "name")); n != "" {
+	if n := str(e.At("name")); n != "" {
 		b.WriteString(n)
 		b.WriteString(": ")
 	}
-	b.WriteString(str(get(e, "message")))
-	if c := str(get(e, "code")); c != "" {
+	b.WriteString(str(e.At("message")))
+	if c := str(e.At("code")); c != "" {
 		fmt.Fprintf(&b, " [%s]", c)
 	}
 	if b.Len() == 0 {
