@@ -42,55 +42,38 @@ func FromMatrix(b *Baseline, matrix canonjson.Value, live map[string]Live) (*Evi
 	add := func(rule *diag.Rule, pointer, format string, args ...any) {
 		problems = append(problems, rule.New(MatrixFile, format, args...).AtPointer(pointer))
 	}
-	rows := func(key, idKey string, ids []string, phases [3]string) []Record {
-		v, _ := canonjson.Resolve(matrix, "/"+key)
+	rows := func(s rowSet) []Record {
+		v, _ := canonjson.Resolve(matrix, "/"+s.key)
 		arr, ok := v.(canonjson.Array)
 		if !ok {
-			add(RuleMatrixRow, "/"+key, "%s must be an array of rows, got %s", key, canonjson.TypeName(v))
+			add(RuleMatrixRow, "/"+s.key, "%s must be an array of rows, got %s", s.key, canonjson.TypeName(v))
 		}
-		found := make([]int, len(ids))
-		for i := range found {
-			found[i] = -1
-		}
-		for k, rv := range arr {
-			at := fmt.Sprintf("/%s/%d", key, k)
-			row, _ := rv.(*canonjson.Object)
-			id := stringMember(row, idKey)
-			i := slices.Index(ids, id)
-			switch {
-			case row == nil || id == "":
-				add(RuleMatrixRow, at, "a row must be an object naming its %s", idKey)
-			case i < 0:
-				add(RuleMatrixRow, at+"/"+idKey, "%s %q is not declared by the contract", idKey, id)
-			case found[i] >= 0:
-				add(RuleMatrixRow, at+"/"+idKey, "%s %q has a second row; the first is /%s/%d", idKey, id, key, found[i])
-			default:
-				found[i] = k
+		found := s.match(arr, func(k int, p rowProblem) {
+			switch p.kind {
+			case rowUnnamed:
+				add(RuleMatrixRow, s.at(k), "a row must be an object naming its %s", s.idKey)
+			case rowUndeclared:
+				add(RuleMatrixRow, s.at(k)+"/"+s.idKey, "%s %q is not declared by the contract", s.idKey, p.id)
+			case rowRepeated:
+				add(RuleMatrixRow, s.at(k)+"/"+s.idKey, "%s %q has a second row; the first is %s", s.idKey, p.id, s.at(p.first))
 			}
-		}
-		out := make([]Record, len(ids))
-		for i, id := range ids {
+		})
+		out := make([]Record, len(s.ids))
+		for i, id := range s.ids {
 			if found[i] < 0 {
-				add(RuleMatrixRow, "/"+key, "%s %q has no row", idKey, id)
-				out[i] = notRun(id, phases)
+				add(RuleMatrixRow, "/"+s.key, "%s %q has no row", s.idKey, id)
+				out[i] = notRun(id, s.phases)
 				continue
 			}
-			at := fmt.Sprintf("/%s/%d", key, found[i])
 			var ps []diag.Diagnostic
-			out[i], ps = recordFromRow(arr[found[i]].(*canonjson.Object), at, id, phases, invalid)
+			out[i], ps = recordFromRow(arr[found[i]].(*canonjson.Object), s.at(found[i]), id, s.phases, invalid)
 			problems = append(problems, ps...)
 		}
 		return out
 	}
-	var capIDs, wfIDs []string
-	for _, c := range b.Capabilities {
-		capIDs = append(capIDs, c.ID)
-	}
-	for _, w := range b.Workflows {
-		wfIDs = append(wfIDs, w.ID)
-	}
-	ev.Capabilities = rows("capabilities", "capabilityId", capIDs, CapabilityPhases)
-	ev.Workflows = rows("workflows", "workflowId", wfIDs, WorkflowPhases)
+	caps, wfs := b.rowSets()
+	ev.Capabilities = rows(caps)
+	ev.Workflows = rows(wfs)
 	return ev, problems
 }
 

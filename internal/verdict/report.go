@@ -37,44 +37,33 @@ func FromReport(b *Baseline, file string, doc canonjson.Value) (*Report, []diag.
 	if id := stringMember(root, "contractId"); id != b.ContractID {
 		add(RuleReportContract, "/contractId", "the report is about contract %q, but canonical-contract.json is %q", id, b.ContractID)
 	}
-	records := func(key, idKey string, ids []string, phases [3]string) []Record {
-		arr, _ := mustArray(root, key)
-		found := make([]int, len(ids))
-		for i := range found {
-			found[i] = -1
-		}
-		for k, v := range arr {
-			at := fmt.Sprintf("/%s/%d/%s", key, k, idKey)
-			id := stringMember(v.(*canonjson.Object), idKey)
-			switch i := slices.Index(ids, id); {
-			case i < 0:
-				add(RuleReportCoverage, at, "%s %q is not declared by the contract", idKey, id)
-			case found[i] >= 0:
-				add(RuleReportCoverage, at, "%s %q is covered twice; the first record is /%s/%d", idKey, id, key, found[i])
-			default:
-				found[i] = k
+	records := func(s rowSet) []Record {
+		arr, _ := mustArray(root, s.key)
+		found := s.match(arr, func(k int, p rowProblem) {
+			at := s.at(k) + "/" + s.idKey
+			switch p.kind {
+			case rowUnnamed:
+				add(RuleReportCoverage, s.at(k), "a record must be an object naming its %s", s.idKey)
+			case rowUndeclared:
+				add(RuleReportCoverage, at, "%s %q is not declared by the contract", s.idKey, p.id)
+			case rowRepeated:
+				add(RuleReportCoverage, at, "%s %q is covered twice; the first record is %s", s.idKey, p.id, s.at(p.first))
 			}
-		}
-		out := make([]Record, len(ids))
-		for i, id := range ids {
+		})
+		out := make([]Record, len(s.ids))
+		for i, id := range s.ids {
 			if found[i] < 0 {
-				add(RuleReportCoverage, "/"+key, "%s %q has no record; every one is covered, with not-run phases when they did not run", idKey, id)
-				out[i] = notRun(id, phases)
+				add(RuleReportCoverage, "/"+s.key, "%s %q has no record; every one is covered, with not-run phases when they did not run", s.idKey, id)
+				out[i] = notRun(id, s.phases)
 				continue
 			}
-			out[i] = recordFromReport(arr[found[i]].(*canonjson.Object), fmt.Sprintf("/%s/%d", key, found[i]), id, phases)
+			out[i] = recordFromReport(arr[found[i]].(*canonjson.Object), s.at(found[i]), id, s.phases)
 		}
 		return out
 	}
-	var capIDs, wfIDs []string
-	for _, c := range b.Capabilities {
-		capIDs = append(capIDs, c.ID)
-	}
-	for _, w := range b.Workflows {
-		wfIDs = append(wfIDs, w.ID)
-	}
-	ev.Capabilities = records("capabilities", "capabilityId", capIDs, CapabilityPhases)
-	ev.Workflows = records("workflows", "workflowId", wfIDs, WorkflowPhases)
+	caps, wfs := b.rowSets()
+	ev.Capabilities = records(caps)
+	ev.Workflows = records(wfs)
 
 	if stringMember(root, "status") == StatusPassed {
 		if r, p := firstNotPassed(slices.Concat(ev.Capabilities, ev.Workflows)); p != nil {
