@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/code2skill/code2skill/internal/contractcheck"
 	"github.com/code2skill/code2skill/internal/derive"
@@ -53,13 +52,11 @@ Flags:
 		if !ok {
 			return code
 		}
-		if len(pos) != 1 {
-			return usageError(stdio, c, "want exactly one package directory, got %d arguments", len(pos))
+		dir, code, ok := packageDir(stdio, c, pos)
+		if !ok {
+			return code
 		}
-		if fi, err := os.Stat(pos[0]); err != nil || !fi.IsDir() {
-			return usageError(stdio, c, "%s is not a directory", pos[0])
-		}
-		return printReport(stdio, format, runCheckContract(pos[0], contractcheck.Options{Sources: sources.sources}))
+		return printReport(stdio, format, runCheckContract(dir, contractcheck.Options{Sources: sources.sources}))
 	}
 	return c
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/code2skill/code2skill/internal/atomicfile"
 	"github.com/code2skill/code2skill/internal/compile"
@@ -52,13 +51,11 @@ Flags:
 		if !ok {
 			return code
 		}
-		if len(pos) != 1 {
-			return usageError(stdio, c, "want exactly one package directory, got %d arguments", len(pos))
+		dir, code, ok := packageDir(stdio, c, pos)
+		if !ok {
+			return code
 		}
-		if fi, err := os.Stat(pos[0]); err != nil || !fi.IsDir() {
-			return usageError(stdio, c, "%s is not a directory", pos[0])
-		}
-		return printCompile(stdio, format, runCompile(pos[0], *report))
+		return printCompile(stdio, format, runCompile(dir, *report))
 	}
 	return c
 }

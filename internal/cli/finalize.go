@@ -102,16 +102,15 @@ Exit codes:
 		if !ok {
 			return code
 		}
+		dir, code, ok := packageDir(stdio, c, pos)
+		if !ok {
+			return code
+		}
 		switch {
-		case len(pos) != 1:
-			return usageError(stdio, c, "want exactly one package directory, got %d arguments", len(pos))
 		case *report == "":
 			return usageError(stdio, c, "--verification-report is required")
 		case len(inputs) != len(results):
 			return usageError(stdio, c, "--live-input and --live-result come in pairs: got %d inputs and %d results", len(inputs), len(results))
-		}
-		if fi, err := os.Stat(pos[0]); err != nil || !fi.IsDir() {
-			return usageError(stdio, c, "%s is not a directory", pos[0])
 		}
 		for _, f := range append([]string{*report}, append(inputs, results...)...) {
 			if _, err := os.Lstat(f); errors.Is(err, fs.ErrNotExist) {
@@ -132,7 +131,7 @@ Exit codes:
 		for i := range inputs {
 			opts.Live = append(opts.Live, finalize.LivePair{Input: inputs[i], Result: results[i]})
 		}
-		return printFinalize(stdio, format, pos[0], finalize.Run(ctx, pos[0], opts))
+		return printFinalize(stdio, format, dir, finalize.Run(ctx, dir, opts))
 	}
 	return c
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -73,6 +74,18 @@ func parseOrExit(fs *flag.FlagSet, c *command, stdio *Stdio, args []string) (pos
 		return nil, usageError(stdio, c, "%s", flagNames.ReplaceAllString(err.Error(), "$1--$2")), false
 	}
 	return positional, 0, true
+}
+
+// packageDir returns the one positional argument of a command that works
+// on an existing package directory, or the usage error's exit code.
+func packageDir(stdio *Stdio, c *command, pos []string) (dir string, code int, ok bool) {
+	if len(pos) != 1 {
+		return "", usageError(stdio, c, "want exactly one package directory, got %d arguments", len(pos)), false
+	}
+	if fi, err := os.Stat(pos[0]); err != nil || !fi.IsDir() {
+		return "", usageError(stdio, c, "%s is not a directory", pos[0]), false
+	}
+	return pos[0], 0, true
 }
 
 // flagNames finds the flag names in the flag package's messages ("for flag

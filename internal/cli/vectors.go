@@ -70,12 +70,9 @@ Exit codes:
 		if !ok {
 			return code
 		}
-		if len(pos) != 1 {
-			return usageError(stdio, c, "want exactly one package directory, got %d arguments", len(pos))
-		}
-		dir := pos[0]
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			return usageError(stdio, c, "%s is not a directory", dir)
+		dir, code, ok := packageDir(stdio, c, pos)
+		if !ok {
+			return code
 		}
 		if *out == "" {
 			return usageError(stdio, c, "--out DIR is required")
