@@ -29,6 +29,8 @@ var mcpDocTerms = []string{
 }
 
 // The seven topics of a Tool's section in MCP.zh-CN.md.
+var mcpDocToolSection = toolSectionRule{level: 2, minCJK: mcpDocToolMinCJK, topics: mcpDocToolTopics, missing: RuleMCPDocToolSection, lacking: RuleMCPDocToolCoverage}
+
 var mcpDocToolTopics = []topic{
 	newTopic("its purpose (用途/适用/调用时机/何时调用)", `用途|适用|调用时机|何时调用`),
 	newTopic("its input (入参/无入参/空对象)", `入参|无入参|空对象`),
@@ -73,21 +75,9 @@ func checkMCPDoc(d *document, f *facts) []diag.Diagnostic {
 
 // checkMCPDocTool checks the H2 section of one Tool.
 func checkMCPDocTool(d *document, t *toolFacts) []diag.Diagnostic {
-	i := d.findHeading(2, func(title string) bool { return strings.Contains(title, code(t.name)) })
-	if i < 0 {
-		return []diag.Diagnostic{RuleMCPDocToolSection.New(d.file, "has no \"## …%s…\" section for the Tool", code(t.name))}
-	}
-	var out []diag.Diagnostic
-	b := d.section(i)
-	text := d.textOf(b)
-	at := lineOf(b.start)
-	var gaps []string
-	if n := countCJK(text); n < mcpDocToolMinCJK {
-		gaps = append(gaps, plural(n, "Chinese character")+" (at least 75)")
-	}
-	gaps = append(gaps, missing(text, mcpDocToolTopics)...)
-	if len(gaps) > 0 {
-		out = append(out, RuleMCPDocToolCoverage.New(d.file, "the section of %s lacks %s", code(t.name), strings.Join(gaps, "; ")).At(at, 0))
+	_, text, at, found, out := mcpDocToolSection.toolSection(d, t)
+	if !found {
+		return out
 	}
 	for _, in := range t.inputs {
 		if !strings.Contains(text, code(in.name)) {

@@ -30,6 +30,8 @@ var skillHeadings = []string{
 }
 
 // The five topics of a Tool's section in SKILL.md.
+var skillToolSection = toolSectionRule{level: 3, minCJK: skillToolMinCJK, topics: skillToolTopics, missing: RuleSkillToolSection, lacking: RuleSkillToolCoverage}
+
 var skillToolTopics = []topic{
 	newTopic("when to use it (适用/调用时机/当用户/用于)", `适用|调用时机|当用户|用于`),
 	newTopic("its input (输入/入参/无入参/空对象)", `输入|入参|无入参|空对象`),
@@ -104,21 +106,9 @@ func checkSkill(d *document, data []byte, f *facts) []diag.Diagnostic {
 
 // checkSkillTool checks the H3 section of one Tool.
 func checkSkillTool(d *document, t *toolFacts) []diag.Diagnostic {
-	i := d.findHeading(3, func(title string) bool { return strings.Contains(title, code(t.name)) })
-	if i < 0 {
-		return []diag.Diagnostic{RuleSkillToolSection.New(d.file, "has no \"### …%s…\" section for the Tool", code(t.name))}
-	}
-	var out []diag.Diagnostic
-	b := d.section(i)
-	text := d.textOf(b)
-	at := lineOf(b.start)
-	var gaps []string
-	if n := countCJK(text); n < skillToolMinCJK {
-		gaps = append(gaps, plural(n, "Chinese character")+" (at least 70)")
-	}
-	gaps = append(gaps, missing(text, skillToolTopics)...)
-	if len(gaps) > 0 {
-		out = append(out, RuleSkillToolCoverage.New(d.file, "the section of %s lacks %s", code(t.name), strings.Join(gaps, "; ")).At(at, 0))
+	b, text, at, found, out := skillToolSection.toolSection(d, t)
+	if !found {
+		return out
 	}
 	if t.read && !strings.Contains(text, "只读") {
 		out = append(out, RuleSkillToolReadOnly.New(d.file, "the section of the read Tool %s does not say it is read-only (只读)", code(t.name)).At(at, 0))
