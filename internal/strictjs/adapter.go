@@ -567,23 +567,7 @@ func (c *checker) connect(a *adapterModule, e js.IExpr) bool {
 // effects reports external-effect calls and Canonical Function calls under
 // n, which runs at start-up or in a helper.
 func (c *checker) effects(a *adapterModule, n js.INode) {
-	m := a.m
-	jsmod.Inspect(n, func(n js.INode) bool {
-		switch n := n.(type) {
-		case *js.CallExpr:
-			if what := effectCall(n); what != "" {
-				c.report(RuleMCPModuleEffect, m, firstToken(m, n), "%s outside a Tool callback", what)
-			}
-			if name, ok := ident(n.X); ok && c.f.isExport(name) {
-				c.report(RuleMCPModuleEffect, m, firstToken(m, n), "calls the Canonical Function %s outside its Tool callback", name)
-			}
-		case *js.NewExpr:
-			if networkNew(n) {
-				c.report(RuleMCPModuleEffect, m, firstToken(m, n), "opens a %s connection", lastName(n.X))
-			}
-		}
-		return true
-	})
+	c.effectsOutside(a.m, n, RuleMCPModuleEffect, "outside a Tool callback", nil)
 }
 
 // errorContract: the reviewed normalizer produces {code, message, details,

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/tdewolff/parse/v2/js"
 )
@@ -353,21 +354,32 @@ func templateText(t *js.TemplateExpr) string {
 // coreModuleEffects: outside the exported Functions nothing acts and no
 // Canonical Function is called.
 func (c *checker) coreModuleEffects(m *jsmod.Module, fns []function) {
-	jsmod.Inspect(m.AST(), func(n js.INode) bool {
-		if slices.ContainsFunc(fns, func(fn function) bool { return same(fn.node, n) }) {
+	c.effectsOutside(m, m.AST(), RuleCoreModuleEffect, "outside the exported Functions", func(n js.INode) bool {
+		return slices.ContainsFunc(fns, func(fn function) bool { return same(fn.node, n) })
+	})
+}
+
+// effectsOutside reports what must not run outside the places that may have
+// effects, as rule: calls with an external effect, calls of a Canonical
+// Function and network connections under n, except in the subtrees skip
+// (when not nil) accepts. outside ends each message ("outside a Tool
+// callback").
+func (c *checker) effectsOutside(m *jsmod.Module, n js.INode, rule *diag.Rule, outside string, skip func(js.INode) bool) {
+	jsmod.Inspect(n, func(n js.INode) bool {
+		if skip != nil && skip(n) {
 			return false
 		}
 		switch n := n.(type) {
 		case *js.CallExpr:
 			if what := effectCall(n); what != "" {
-				c.report(RuleCoreModuleEffect, m, firstToken(m, n), "%s outside the exported Functions: importing the Function core must only declare", what)
+				c.report(rule, m, firstToken(m, n), "%s %s", what, outside)
 			}
 			if name, ok := ident(n.X); ok && c.f.isExport(name) {
-				c.report(RuleCoreModuleEffect, m, firstToken(m, n), "calls the Canonical Function %s outside the exported Functions", name)
+				c.report(rule, m, firstToken(m, n), "calls the Canonical Function %s %s", name, outside)
 			}
 		case *js.NewExpr:
 			if networkNew(n) {
-				c.report(RuleCoreModuleEffect, m, firstToken(m, n), "opens a %s connection outside the exported Functions", lastName(n.X))
+				c.report(rule, m, firstToken(m, n), "opens a %s connection %s", lastName(n.X), outside)
 			}
 		}
 		return true
