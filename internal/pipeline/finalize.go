@@ -223,13 +223,9 @@ func verificationReport(contractID string, exp *expectations, recs []*Record) (*
 // finalize, which writes the final files.
 func (r *runner) finalize() (*stageOutcome, error) {
 	out := &stageOutcome{steps: []string{"build the verification report from the records", "code2skill finalize"}}
-	in, list, err := derive.ReadInputs(r.p.abs)
-	if err != nil {
+	in, err := r.checkedCore(out)
+	if in == nil || err != nil {
 		return out, err
-	}
-	if list.Merge(derive.Check(in)); list.HasErrors() {
-		out.findings.Merge(list)
-		return out.fail("the Portable Core has errors; run analyze first"), nil
 	}
 	views := derive.Views(in)
 	exp, err := expectedChecks(views)

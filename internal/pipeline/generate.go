@@ -30,13 +30,9 @@ var generatedFiles = []string{
 // again.
 func (r *runner) generate() (*stageOutcome, error) {
 	out := &stageOutcome{steps: []string{"code2skill compile", "code2skill derive", "refresh the documentation markers"}}
-	in, list, err := derive.ReadInputs(r.p.abs)
-	if err != nil {
+	in, err := r.checkedCore(out)
+	if in == nil || err != nil {
 		return out, err
-	}
-	if list.Merge(derive.Check(in)); list.HasErrors() {
-		out.findings.Merge(list)
-		return out.fail("the Portable Core has errors; run analyze first"), nil
 	}
 
 	compiled, err := r.p.Steps.Compile(r.ctx, r.p.abs, in)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/code2skill/code2skill/internal/atomicfile"
+	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
@@ -51,6 +52,22 @@ type stageOutcome struct {
 func (o *stageOutcome) fail(format string, args ...any) *stageOutcome {
 	o.failure = fmt.Sprintf(format, args...)
 	return o
+}
+
+// checkedCore reads the Portable Core for a stage that builds on it. When
+// derive's checks find errors it records them in out, fails out and returns
+// no inputs: analyze is the stage that reports them in full.
+func (r *runner) checkedCore(out *stageOutcome) (*derive.Inputs, error) {
+	in, list, err := derive.ReadInputs(r.p.abs)
+	if err != nil {
+		return nil, err
+	}
+	if list.Merge(derive.Check(in)); list.HasErrors() {
+		out.findings.Merge(list)
+		out.fail("the Portable Core has errors; run analyze first")
+		return nil, nil
+	}
+	return in, nil
 }
 
 // runner carries one run.

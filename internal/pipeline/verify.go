@@ -35,13 +35,9 @@ func (r *runner) verify() (*stageOutcome, error) {
 	if err := r.p.clearRecords([]string{PhaseGlobal, PhaseBehavior, PhaseBypass, PhaseHost}, VectorsDir); err != nil {
 		return out, err
 	}
-	in, list, err := derive.ReadInputs(r.p.abs)
-	if err != nil {
+	in, err := r.checkedCore(out)
+	if in == nil || err != nil {
 		return out, err
-	}
-	if list.Merge(derive.Check(in)); list.HasErrors() {
-		out.findings.Merge(list)
-		return out.fail("the Portable Core has errors; run analyze first"), nil
 	}
 	views := derive.Views(in)
 	var files []atomicfile.File
