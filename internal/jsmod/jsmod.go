@@ -47,6 +47,8 @@
 package jsmod
 
 import (
+	"crypto/sha256"
+	"slices"
 	"sync"
 
 	"github.com/code2skill/code2skill/internal/diag"
@@ -73,8 +75,19 @@ type Module struct {
 // Parse parses src as an ECMAScript module. When it is not one, Parse
 // returns a nil Module and a JS_SYNTAX finding with the line, byte column
 // and parser message of the first error; when it nests deeper than the
-// analyser follows, a JS_NESTING_LIMIT finding.
+// analyser follows, a JS_NESTING_LIMIT finding. The same file name and
+// source parsed again gives the same, shared, Module.
 func Parse(file string, src []byte) (*Module, []diag.Diagnostic) {
+	k := parseKey{file, sha256.Sum256(src)}
+	if r, ok := parses.get(k); ok {
+		return r.m, slices.Clone(r.ds)
+	}
+	m, ds := parseModule(file, src)
+	parses.put(k, parseResult{m: m, ds: ds, size: len(src)})
+	return m, slices.Clone(ds)
+}
+
+func parseModule(file string, src []byte) (*Module, []diag.Diagnostic) {
 	// The tree parser writes a NUL sentinel one past the end of its input
 	// unless that would reallocate; a private copy with spare capacity keeps
 	// token slices pointing into m.src (positions depend on it) and leaves
