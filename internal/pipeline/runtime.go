@@ -267,7 +267,7 @@ func (r *runner) recordLiveCall(call *livecall.Call, o *livecall.Outcome, out *s
 		out.findings.Add(RuleCheckFailed.New("", "capability %s: the live call of %s failed: %s", o.CapabilityID, o.Tool, detail))
 	}
 	evidence.Set("status", canonjson.String(rec.Status))
-	return r.finish(rec, began, canonjson.Encode(sortKeys(evidence)))
+	return r.finish(rec, began, r.p.Now(), canonjson.Encode(sortKeys(evidence)))
 }
 
 // judgeResult says why a live result is not a success, or "" when it is:

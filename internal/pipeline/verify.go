@@ -52,11 +52,32 @@ func (r *runner) verify() (*stageOutcome, error) {
 		return out.fail("the derived views cannot be written"), nil
 	}
 
+	cases, err := r.dryRunCases()
+	if err != nil {
+		return out, err
+	}
+	// The three steps are independent (the probe and the vectors each run
+	// in a detached copy of their own), so they run side by side and the
+	// node processes of the probe and the vectors overlap; their records
+	// are written afterwards, always in this order.
+	validation := startStep(r, func() (*ValidateResult, error) {
+		return r.p.Steps.Validate(r.ctx, r.p.abs, true, r.sourcesLocated())
+	})
+	probing := startStep(r, func() (*ProbeResult, error) {
+		return r.p.Steps.Probe(r.ctx, r.p.abs, cases)
+	})
+	vectoring := startStep(r, func() (*VectorsResult, error) {
+		return r.p.Steps.Vectors(r.ctx, r.p.abs, r.p.statePath(VectorsDir))
+	})
+	defer validation.wait()
+	defer probing.wait()
+	defer vectoring.wait()
+
 	name := r.p.FeatureID()
 	var failed []string
 	validated, err := r.check(CheckStaticValidation, "strict validation before finalization",
-		"code2skill validate "+name+" --pre-finalize"+r.sourceFlags(), func() (*diag.List, string, error) {
-			res, err := r.p.Steps.Validate(r.ctx, r.p.abs, true, r.sourcesLocated())
+		"code2skill validate "+name+" --pre-finalize"+r.sourceFlags(), validation.timing(), func() (*diag.List, string, error) {
+			res, err := validation.wait()
 			if err != nil {
 				return nil, "", err
 			}
@@ -69,16 +90,12 @@ func (r *runner) verify() (*stageOutcome, error) {
 		failed = append(failed, "static validation")
 	}
 
-	cases, err := r.dryRunCases()
-	if err != nil {
-		return out, err
-	}
 	probeCmd := "code2skill probe " + name + " --offline"
 	for _, c := range cases {
 		probeCmd += " --dry-run-call " + filepath.ToSlash(relPath(r.p.stateAbs, c))
 	}
-	probed, err := r.check(CheckOfflineProbe, "detached offline probe", probeCmd, func() (*diag.List, string, error) {
-		res, err := r.p.Steps.Probe(r.ctx, r.p.abs, cases)
+	probed, err := r.check(CheckOfflineProbe, "detached offline probe", probeCmd, probing.timing(), func() (*diag.List, string, error) {
+		res, err := probing.wait()
 		if err != nil {
 			return nil, "", err
 		}
@@ -92,7 +109,7 @@ func (r *runner) verify() (*stageOutcome, error) {
 		failed = append(failed, "offline probe")
 	}
 
-	ran, err := r.vectors(out)
+	ran, err := r.vectors(out, vectoring)
 	if err != nil {
 		return out, err
 	}
@@ -105,12 +122,13 @@ func (r *runner) verify() (*stageOutcome, error) {
 	return out, nil
 }
 
-// check runs one global check and records it with its findings as
-// evidence. It reports whether the check passed; a step that is not part
-// of this build is a failed check saying so.
-func (r *runner) check(id, title, command string, run func() (*diag.List, string, error), out *stageOutcome) (bool, error) {
-	began := r.p.Now()
+// check records one global check with its findings as evidence: run
+// waits for the step's result, timed by t. It reports whether the check
+// passed; a step that is not part of this build is a failed check saying
+// so.
+func (r *runner) check(id, title, command string, t func() (time.Time, time.Time), run func() (*diag.List, string, error), out *stageOutcome) (bool, error) {
 	findings, summary, err := run()
+	began, ended := t()
 	if errors.Is(err, ErrNotAvailable) {
 		findings, summary, err = &diag.List{}, title+" is not available in this build", nil
 		findings.Add(RuleStepUnavailable.New("", "%s", summary))
@@ -124,18 +142,52 @@ func (r *runner) check(id, title, command string, run func() (*diag.List, string
 	if passed {
 		rec.ExitCode, rec.Status = 0, CheckPassed
 	}
-	if err := r.finish(rec, began, findingsLog(findings, summary)); err != nil {
+	if err := r.finish(rec, began, ended, findingsLog(findings, summary)); err != nil {
 		return false, err
 	}
 	return passed, nil
 }
 
 // finish times a record, writes its log evidence and the record.
-func (r *runner) finish(rec *Record, began time.Time, log []byte) error {
-	ended := r.p.Now()
-	rec.StartedAt, rec.EndedAt, rec.DurationMs = stamp(began), stamp(ended), ended.Sub(began).Milliseconds()
+func (r *runner) finish(rec *Record, began, ended time.Time, log []byte) error {
+	stampRecord(rec, began, ended)
 	r.writeLog(rec, log)
 	return r.writeRecord(rec)
+}
+
+// A step is a check's work started ahead of its record, timed where it
+// runs.
+type step[T any] struct {
+	done         chan struct{}
+	began, ended time.Time
+	res          T
+	err          error
+}
+
+// startStep runs f in the background.
+func startStep[T any](r *runner, f func() (T, error)) *step[T] {
+	s := &step[T]{done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		s.began = r.p.Now()
+		s.res, s.err = f()
+		s.ended = r.p.Now()
+	}()
+	return s
+}
+
+// wait returns the step's result once it is done.
+func (s *step[T]) wait() (T, error) {
+	<-s.done
+	return s.res, s.err
+}
+
+// timing returns when the step began and ended, once it is done.
+func (s *step[T]) timing() func() (time.Time, time.Time) {
+	return func() (time.Time, time.Time) {
+		<-s.done
+		return s.began, s.ended
+	}
 }
 
 // findingsLog is the evidence of a check: its findings, one per line, then
@@ -153,18 +205,18 @@ func findingsLog(l *diag.List, summary string) []byte {
 
 // vectors runs the behaviour vectors and records each check that ran. It
 // reports whether the vectors ran at all.
-func (r *runner) vectors(out *stageOutcome) (bool, error) {
-	began := r.p.Now()
+func (r *runner) vectors(out *stageOutcome, s *step[*VectorsResult]) (bool, error) {
 	title := "behaviour vectors"
 	rec := &Record{CheckID: CheckBehaviorVectors, Name: title, Phase: PhaseGlobal,
 		Command: "code2skill vectors " + r.p.FeatureID() + " --out " + VectorsDir, ExitCode: 1, Status: CheckFailed}
-	res, err := r.p.Steps.Vectors(r.ctx, r.p.abs, r.p.statePath(VectorsDir))
+	res, err := s.wait()
+	began, ended := s.timing()()
 	if errors.Is(err, ErrNotAvailable) {
 		l := &diag.List{}
 		l.Add(RuleStepUnavailable.New("", "the behaviour vectors are not available in this build"))
 		out.findings.Merge(l)
 		rec.Detail = "the behaviour vectors are not available in this build"
-		return false, r.finish(rec, began, findingsLog(l, rec.Detail))
+		return false, r.finish(rec, began, ended, findingsLog(l, rec.Detail))
 	}
 	if err != nil {
 		return false, fmt.Errorf("%s: %w", title, err)
@@ -197,7 +249,7 @@ func (r *runner) vectors(out *stageOutcome) (bool, error) {
 		if _, err := r.p.evidenceFile(vr); err != nil {
 			return false, fmt.Errorf("%s: %w", title, err)
 		}
-		stampRecord(vr, began, r.p.Now())
+		stampRecord(vr, began, ended)
 		if err := r.writeRecord(vr); err != nil {
 			return false, err
 		}
@@ -207,7 +259,7 @@ func (r *runner) vectors(out *stageOutcome) (bool, error) {
 	if res.Summary != "" {
 		rec.Detail = res.Summary + "; " + rec.Detail
 	}
-	return true, r.finish(rec, began, findingsLog(res.Findings, rec.Detail))
+	return true, r.finish(rec, began, ended, findingsLog(res.Findings, rec.Detail))
 }
 
 func stampRecord(rec *Record, began, ended time.Time) {
