@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
@@ -25,6 +26,7 @@ func BenchmarkValidateExample(b *testing.B) {
 	var res *Result
 	defer testnode.ReportCPU(b)()
 	for b.Loop() {
+		jsmod.ForgetParses() // a cold parse, as in a process of its own
 		res = validate(b, dir, Options{})
 	}
 	if res.Diagnostics.HasErrors() {
@@ -37,6 +39,7 @@ func BenchmarkValidateStructure(b *testing.B) {
 	dir := examplePackage(b, nil)
 	b.ReportAllocs()
 	for b.Loop() {
+		jsmod.ForgetParses() // a cold parse, as in a process of its own
 		if res := validate(b, dir, Options{SkipTests: true}); res.Diagnostics.HasErrors() {
 			b.Fatal(dump(res))
 		}
@@ -47,6 +50,7 @@ func BenchmarkNodeTests(b *testing.B) {
 	dir := examplePackage(b, nil)
 	files := []string{"tests/mcp-server.test.mjs", "tests/reserve.test.mjs", "tests/search.test.mjs"}
 	for b.Loop() {
+		jsmod.ForgetParses() // a cold parse, as in a process of its own
 		res, err := sandbox.Run(context.Background(), append([]string{"node", "--test"}, files...), sandbox.Options{Dir: dir, Env: testEnv})
 		if err != nil || res.ExitCode != 0 {
 			b.Fatalf("node --test: %v, exit %d", err, res.ExitCode)
@@ -58,6 +62,7 @@ func BenchmarkNodeDiscovery(b *testing.B) {
 	dir := examplePackage(b, nil)
 	defer testnode.ReportCPU(b)()
 	for b.Loop() {
+		jsmod.ForgetParses() // a cold parse, as in a process of its own
 		d, err := mcpcheck.Discover(context.Background(), dir, mcpcheck.Options{Profile: mcpcheck.ProfileCore})
 		if err != nil || d.Diagnostics.HasErrors() {
 			b.Fatalf("discovery: %v %v", err, d.Diagnostics.Sorted())

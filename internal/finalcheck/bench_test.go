@@ -9,6 +9,7 @@ import (
 	"github.com/code2skill/code2skill/internal/finalcheck"
 	"github.com/code2skill/code2skill/internal/finalize"
 	"github.com/code2skill/code2skill/internal/finalize/finalizetest"
+	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/code2skill/code2skill/internal/verdict/verdicttest"
 )
 
@@ -22,6 +23,7 @@ func BenchmarkCheckDir(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
+		jsmod.ForgetParses() // a cold parse, as in a process of its own
 		l, err := finalcheck.CheckDir(context.Background(), fx.Dir, contract.Sources{})
 		if err != nil || l.Len() > 0 {
 			b.Fatal(err, contracttest.Findings(l))

@@ -8,6 +8,7 @@ import (
 	"github.com/code2skill/code2skill/assets"
 	"github.com/code2skill/code2skill/internal/finalize"
 	"github.com/code2skill/code2skill/internal/finalize/finalizetest"
+	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/code2skill/code2skill/internal/verdict/verdicttest"
 )
 
@@ -33,6 +34,7 @@ func BenchmarkFinalize(b *testing.B) {
 			b.ReportAllocs()
 			start, n := cpuTime(), 0
 			for b.Loop() {
+				jsmod.ForgetParses() // a cold parse, as in a process of its own
 				res := finalize.Run(context.Background(), fx.Dir, opts)
 				if res.List.HasErrors() || res.Matrix == nil {
 					b.Fatal(findings(&res.List))

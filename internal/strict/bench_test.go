@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/code2skill/code2skill/internal/strict"
 )
 
@@ -15,6 +16,7 @@ func BenchmarkValidateReference(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
+		jsmod.ForgetParses() // a cold parse, as in a process of its own
 		res := strict.Validate(ctx, dir, strict.Options{PreFinalize: true})
 		if res.Err != nil || res.Diagnostics.HasErrors() {
 			b.Fatalf("the reference example does not pass: %v %v", res.Err, res.Diagnostics.Sorted())

@@ -3,6 +3,7 @@ package strictjs
 import (
 	"testing"
 
+	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/code2skill/code2skill/internal/pkgdir"
 )
 
@@ -18,6 +19,7 @@ func BenchmarkCheck(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
+		jsmod.ForgetParses() // a cold parse, as in a process of its own
 		if l := Check(pkg, in); l.Len() > 0 {
 			b.Fatal(l.Sorted())
 		}
