@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/code2skill/code2skill/assets"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/code2skill/code2skill/internal/pkgdir"
@@ -80,6 +81,11 @@ func importsOutside(pkg *pkgdir.Package) []diag.Diagnostic {
 		src, err := pkg.ReadFile(f.Path)
 		if err != nil {
 			continue // the server's own start reports what it cannot read
+		}
+		if f.Path == assets.MCPRuntime.Name() && assets.MCPRuntime.Matches(src) {
+			// The reviewed runtime bundle imports node: built-ins only,
+			// and is the largest module by far: not worth a parse.
+			continue
 		}
 		m, _ := jsmod.Parse(f.Path, src)
 		if m == nil {

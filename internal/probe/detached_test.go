@@ -24,6 +24,9 @@ const m = await import("file:///etc/x.mjs");
 		"mcp-tool/local.mjs":       "export const b = 1;\n",
 		"function-core/index.mjs":  "export const c = 1;\n",
 		"node_modules/x/index.mjs": `import "/elsewhere.mjs";`, // dependencies are not the package's code
+		// A runtime bundle that is not the reviewed one is the package's
+		// code like any other.
+		"mcp-tool/runtime.mjs": `import "/opt/sdk/server.mjs";` + "\n",
 	}
 	for name, src := range files {
 		p := filepath.Join(root, filepath.FromSlash(name))
@@ -42,6 +45,7 @@ const m = await import("file:///etc/x.mjs");
 		`mcp-tool/index.mjs:1:19: error: import "/srv/app/outside.mjs" is an absolute path [PROBE_IMPORT_OUTSIDE]`,
 		`mcp-tool/index.mjs:4:15: error: export-from "../../sibling/x.mjs" leaves the package [PROBE_IMPORT_OUTSIDE]`,
 		`mcp-tool/index.mjs:7:24: error: dynamic-import "file:///etc/x.mjs" is a file: URL, an absolute location [PROBE_IMPORT_OUTSIDE]`,
+		`mcp-tool/runtime.mjs:1:8: error: import "/opt/sdk/server.mjs" is an absolute path [PROBE_IMPORT_OUTSIDE]`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got)\n%s", diff)
