@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -332,7 +333,8 @@ func (pc *pipelineCommand) line(rep *pipeline.Report, failed string) string {
 // writePipelineTables prints the stage table, the capability and workflow
 // tables and the next steps.
 func writePipelineTables(w io.Writer, rep *pipeline.Report) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	var table bytes.Buffer
+	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "STAGE\tSTATUS\tLAST ACTION\tDURATION\tNOTE")
 	for _, s := range rep.Stages {
 		note := s.ErrorSummary
@@ -346,6 +348,7 @@ func writePipelineTables(w io.Writer, rep *pipeline.Report) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.Name, s.Status, action, time.Duration(s.DurationMs)*time.Millisecond, note)
 	}
 	tw.Flush()
+	writeTrimmed(w, &table)
 	for _, t := range []struct {
 		title string
 		rows  []pipeline.RowReport
@@ -354,17 +357,27 @@ func writePipelineTables(w io.Writer, rep *pipeline.Report) {
 			continue
 		}
 		fmt.Fprintln(w)
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		tw = tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
 		fmt.Fprintf(tw, "%s\tGENERATED\tBEHAVIOUR-VERIFIED\tRUNTIME-VERIFIED\tHOST-VERIFIED\tNOTE\n", t.title)
 		for _, r := range t.rows {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Generated, r.BehaviorVerified, r.RuntimeVerified, r.HostVerified, r.Note)
 		}
 		tw.Flush()
+		writeTrimmed(w, &table)
 	}
 	fmt.Fprintln(w)
 	for _, n := range rep.NextSteps {
 		fmt.Fprintf(w, "NEXT %s\n", n)
 	}
+}
+
+// writeTrimmed writes a table's lines to w without the padding a last
+// column left empty leaves at their ends, and empties the table.
+func writeTrimmed(w io.Writer, table *bytes.Buffer) {
+	for line := range strings.Lines(table.String()) {
+		fmt.Fprintln(w, strings.TrimRight(line, " \n"))
+	}
+	table.Reset()
 }
 
 func (pc *pipelineCommand) diagnose(ctx context.Context, opts pipeline.DiagnoseOptions) int {
