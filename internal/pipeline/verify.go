@@ -76,7 +76,7 @@ func (r *runner) verify() (*stageOutcome, error) {
 	name := r.p.FeatureID()
 	var failed []string
 	validated, err := r.check(CheckStaticValidation, "strict validation before finalization",
-		"code2skill validate "+name+" --pre-finalize"+r.sourceFlags(), validation.timing(), func() (*diag.List, string, error) {
+		"code2skill validate "+name+" --pre-finalize"+r.sourceFlags(), validation, func() (*diag.List, string, error) {
 			res, err := validation.wait()
 			if err != nil {
 				return nil, "", err
@@ -94,7 +94,7 @@ func (r *runner) verify() (*stageOutcome, error) {
 	for _, c := range cases {
 		probeCmd += " --dry-run-call " + filepath.ToSlash(relPath(r.p.stateAbs, c))
 	}
-	probed, err := r.check(CheckOfflineProbe, "detached offline probe", probeCmd, probing.timing(), func() (*diag.List, string, error) {
+	probed, err := r.check(CheckOfflineProbe, "detached offline probe", probeCmd, probing, func() (*diag.List, string, error) {
 		res, err := probing.wait()
 		if err != nil {
 			return nil, "", err
@@ -123,12 +123,11 @@ func (r *runner) verify() (*stageOutcome, error) {
 }
 
 // check records one global check with its findings as evidence: run
-// waits for the step's result, timed by t. It reports whether the check
-// passed; a step that is not part of this build is a failed check saying
-// so.
-func (r *runner) check(id, title, command string, t func() (time.Time, time.Time), run func() (*diag.List, string, error), out *stageOutcome) (bool, error) {
+// waits for the result of the step s. It reports whether the check passed;
+// a step that is not part of this build is a failed check saying so.
+func (r *runner) check(id, title, command string, s timed, run func() (*diag.List, string, error), out *stageOutcome) (bool, error) {
 	findings, summary, err := run()
-	began, ended := t()
+	began, ended := s.span()
 	if errors.Is(err, ErrNotAvailable) {
 		findings, summary, err = &diag.List{}, title+" is not available in this build", nil
 		findings.Add(RuleStepUnavailable.New("", "%s", summary))
@@ -182,12 +181,14 @@ func (s *step[T]) wait() (T, error) {
 	return s.res, s.err
 }
 
-// timing returns when the step began and ended, once it is done.
-func (s *step[T]) timing() func() (time.Time, time.Time) {
-	return func() (time.Time, time.Time) {
-		<-s.done
-		return s.began, s.ended
-	}
+// A timed step says when it began and ended, once it is done.
+type timed interface {
+	span() (began, ended time.Time)
+}
+
+func (s *step[T]) span() (began, ended time.Time) {
+	<-s.done
+	return s.began, s.ended
 }
 
 // findingsLog is the evidence of a check: its findings, one per line, then
@@ -210,7 +211,7 @@ func (r *runner) vectors(out *stageOutcome, s *step[*VectorsResult]) (bool, erro
 	rec := &Record{CheckID: CheckBehaviorVectors, Name: title, Phase: PhaseGlobal,
 		Command: "code2skill vectors " + r.p.FeatureID() + " --out " + VectorsDir, ExitCode: 1, Status: CheckFailed}
 	res, err := s.wait()
-	began, ended := s.timing()()
+	began, ended := s.span()
 	if errors.Is(err, ErrNotAvailable) {
 		l := &diag.List{}
 		l.Add(RuleStepUnavailable.New("", "the behaviour vectors are not available in this build"))
