@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/code2skill/code2skill/internal/pipeline"
+)
+
+// TestPipelineTablesEndWithoutPadding: a table whose last column is empty
+// on a row leaves no spaces at the end of that row's line.
+func TestPipelineTablesEndWithoutPadding(t *testing.T) {
+	rep := &pipeline.Report{
+		Stages: []pipeline.StageReport{
+			{Name: "analyze", Status: "completed", LastAction: "executed", DurationMs: 6},
+			{Name: "verify", Status: "failed", LastAction: "executed", DurationMs: 516, ErrorSummary: "offline probe failed"},
+		},
+		Capabilities: []pipeline.RowReport{
+			{ID: "quote", Generated: "yes", BehaviorVerified: "yes", RuntimeVerified: "no", HostVerified: "no"},
+			{ID: "redeem", Generated: "yes", BehaviorVerified: "failed", RuntimeVerified: "no", HostVerified: "no", Note: "behaviour failed"},
+		},
+	}
+	var b bytes.Buffer
+	writePipelineTables(&b, rep)
+	out := b.String()
+	for i, line := range strings.Split(out, "\n") {
+		if strings.HasSuffix(line, " ") {
+			t.Errorf("line %d ends with spaces: %q", i+1, line)
+		}
+	}
+	for _, want := range []string{
+		"analyze  completed  executed     6ms\n",
+		"verify   failed     executed     516ms     offline probe failed\n",
+		"quote       yes        yes                 no                no\n",
+		"redeem      yes        failed              no                no             behaviour failed\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the tables lack %q:\n%s", want, out)
+		}
+	}
+}
