@@ -98,6 +98,7 @@ func TestRuntimeMatchesSources(t *testing.T) {
 		ErrorNormalizer.Name(): "strict/portable-error-normalizer.mjs",
 		WorkflowGuard.Name():   "strict/portable-workflow-guard.mjs",
 		HTTPDispatch.Name():    "strict/portable-http-dispatch.mjs",
+		HostRuntime.Name():     "strict/portable-host-runtime.mjs",
 		RuntimeEntry.Name():    "strict/mcp-runtime-entry.mjs",
 	}
 	if len(sources) != len(Runtime()) {
@@ -151,9 +152,10 @@ func TestStrictContracts(t *testing.T) {
 	}
 }
 
-// TestHTTPDispatchSurface pins what the dispatcher offers a Function core:
-// exactly one export, the async function dispatchHttp, and nothing it
-// imports. The runtime rules let a Function core import that one name.
+// TestHTTPDispatchSurface pins what the dispatcher offers: exactly two
+// exports, the async functions dispatchHttp (a Function core's default) and
+// dispatchHostHttp (the host runtime's), and nothing it imports. The
+// runtime rules let a Function core import dispatchHttp only.
 func TestHTTPDispatchSurface(t *testing.T) {
 	m, ds := jsmod.Parse(HTTPDispatch.Name(), HTTPDispatch.Bytes())
 	if m == nil {
@@ -175,8 +177,8 @@ func TestHTTPDispatchSurface(t *testing.T) {
 		}
 		exports = append(exports, string(f.Name.Data))
 	}
-	if !slices.Equal(exports, []string{"dispatchHttp"}) {
-		t.Errorf("the dispatcher exports %v, want exactly dispatchHttp", exports)
+	if !slices.Equal(exports, []string{"dispatchHttp", "dispatchHostHttp"}) {
+		t.Errorf("the dispatcher exports %v, want exactly dispatchHttp and dispatchHostHttp", exports)
 	}
 }
 
