@@ -27,6 +27,7 @@ import (
 	"github.com/code2skill/code2skill/internal/compile"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
+	"github.com/code2skill/code2skill/internal/hostruntime"
 	"github.com/code2skill/code2skill/internal/jsonschema"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/strict"
@@ -113,8 +114,8 @@ func TestStrictSampleIsValid(t *testing.T) {
 	for _, d := range res.Diagnostics.Sorted() {
 		t.Errorf("%s", d)
 	}
-	if res.Capabilities != 3 {
-		t.Errorf("the validator saw %d capabilities, want 3", res.Capabilities)
+	if res.Capabilities != 4 {
+		t.Errorf("the validator saw %d capabilities, want 4", res.Capabilities)
 	}
 	for _, s := range res.Stages {
 		switch s.ID {
@@ -164,6 +165,52 @@ func TestStrictSampleDocumentsFail(t *testing.T) {
 		if !slices.Contains(rules, want) {
 			t.Errorf("want %s among the findings %v", want, rules)
 		}
+	}
+}
+
+// TestStrictSampleHostRuntimeIsReviewed: the host runtime a stdio host
+// starts is the reviewed asset and its binding is compile's derivation; an
+// edited copy of either, or a missing one, fails the validator.
+func TestStrictSampleHostRuntimeIsReviewed(t *testing.T) {
+	for _, c := range []struct {
+		name, file string
+		change     func(data []byte) []byte
+		rule       string
+	}{
+		{"edited runtime", hostruntime.RuntimeFile, func(b []byte) []byte {
+			return append(b, []byte("\nglobalThis.patched = true;\n")...)
+		}, strict.RuleHostRuntimeAsset.ID},
+		{"edited binding", hostruntime.BindingFile, func(b []byte) []byte {
+			return []byte(strings.Replace(string(b), `"LENDING_DESK_TOKEN"`, `"ANOTHER_TOKEN"`, 1))
+		}, strict.RuleHostRuntimeBinding.ID},
+		{"missing runtime", hostruntime.RuntimeFile, nil, strict.RuleFileMissing.ID},
+		{"missing binding", hostruntime.BindingFile, nil, strict.RuleFileMissing.ID},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			pkg, src := strictSample(t)
+			p := filepath.Join(pkg, filepath.FromSlash(c.file))
+			if c.change == nil {
+				if err := os.Remove(p); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				data, err := os.ReadFile(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, c.change(data), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res := strict.Validate(context.Background(), pkg, strict.Options{PreFinalize: true, Sources: contract.Sources{Base: src}})
+			var got []string
+			for _, d := range res.Diagnostics.Sorted() {
+				got = append(got, d.Rule+" "+d.File)
+			}
+			if want := c.rule + " " + c.file; !slices.Contains(got, want) {
+				t.Errorf("want %s among %v", want, got)
+			}
+		})
 	}
 }
 
@@ -311,8 +358,8 @@ func TestStrictSampleStepsAreRoutes(t *testing.T) {
 			}
 		}
 	}
-	if steps != 3 {
-		t.Errorf("%d steps, want 3", steps)
+	if steps != 4 {
+		t.Errorf("%d steps, want 4", steps)
 	}
 }
 
