@@ -31,10 +31,10 @@ func TestStrictNode(t *testing.T) {
 	runNodeTests(t, "strict", sandbox.DenyNetwork)
 }
 
-// TestHTTPDispatchNode runs the dispatcher's node --test suite, which
-// serves HTTP on the loopback interface inside the node process: the
-// sandbox's network namespace has no usable loopback, so this one process
-// keeps the network.
+// TestHTTPDispatchNode runs the node --test suites of the dispatcher and the
+// host runtime, which serve HTTP on the loopback interface inside the node
+// process: the sandbox's network namespace has no usable loopback, so this
+// one process keeps the network.
 func TestHTTPDispatchNode(t *testing.T) {
 	t.Parallel()
 	runNodeTests(t, "strict", sandbox.AllowNetwork)
@@ -43,7 +43,7 @@ func TestHTTPDispatchNode(t *testing.T) {
 // networkSuites are the test files that need the network (the loopback
 // interface): they run only with sandbox.AllowNetwork, the others only
 // without.
-var networkSuites = []string{"portable-http-dispatch.test.mjs"}
+var networkSuites = []string{"portable-http-dispatch.test.mjs", "portable-host-runtime.test.mjs"}
 
 // runNodeTests runs the test files of one asset set that match network in
 // a single sandboxed node --test process and fails unless at least one test
