@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -52,9 +51,6 @@ type strictSample struct {
 	// Env are further values for variables the package declares
 	// (credentials the sample backend accepts, fictional).
 	Env map[string]string
-	// PrepareLive, when set, makes further live cases once the backend
-	// serves at base: calls whose arguments the running backend issues.
-	PrepareLive func(ctx context.Context, base string) (map[string][]byte, error)
 }
 
 // strictSampleApp returns the sample application the demo runs on: the
@@ -119,15 +115,7 @@ func runStrictDemo(ctx context.Context, stdio *Stdio, c *command, format *format
 		stop()
 		return pc.fail(err)
 	}
-	cases := maps.Clone(sample.LiveCases)
-	if sample.PrepareLive != nil {
-		more, err := sample.PrepareLive(ctx, base)
-		if err != nil {
-			stop()
-			return pc.fail(fmt.Errorf("preparing the sample's live cases: %w", err))
-		}
-		maps.Copy(cases, more)
-	}
+	cases := sample.LiveCases
 	var caseFiles []atomicfile.File
 	for _, id := range sortedIDs(cases) {
 		caseFiles = append(caseFiles, atomicfile.File{Path: pipeline.LiveCasesDir + "/" + id + ".json", Data: cases[id], Perm: 0o644})

@@ -63,6 +63,14 @@ const (
 	BindingFile = "mcp-tool/host-runtime.json"
 )
 
+// The one boolean field of each form the runtime asks the user to answer
+// through elicitation: a write's confirmation, and that an earlier unknown
+// outcome was reconciled.
+const (
+	ConfirmField    = "confirm"
+	ReconciledField = "reconciled"
+)
+
 // SchemaVersion is the version of BindingFile's format.
 const SchemaVersion = "code2skill-host-runtime/v1"
 
@@ -218,11 +226,11 @@ func tool(cp *contract.Capability, issues map[string][]string) *canonjson.Object
 		o.Set("workflowId", str(p.WorkflowID))
 	}
 	if cp.IsWrite() && cp.OperationPolicy.Confirmation != "" && cp.OperationPolicy.Confirmation != "not-required" {
-		o.Set("confirmation", form(confirmMessage(cp), "confirm", "确认执行",
+		o.Set("confirmation", form(confirmMessage(cp), ConfirmField, "确认执行",
 			"选择“是”才会发出这次写请求；选择“否”、拒绝或取消都不会发出任何请求。"))
 	}
 	if cp.IsWrite() && cp.OperationPolicy.UnknownOutcome != "" && cp.OperationPolicy.UnknownOutcome != "not-applicable" {
-		o.Set("reconciliation", form(reconcileMessage(cp), "reconciled", "已核对",
+		o.Set("reconciliation", form(reconcileMessage(cp), ReconciledField, "已核对",
 			"只有在业务系统中核对过上一次调用的结果之后才选择“是”；否则这个写操作在本次会话中保持停止。"))
 	}
 	if ids := issues[cp.ID]; len(ids) > 0 {

@@ -185,12 +185,28 @@ func (f *fakes) live(ctx context.Context, dir string, calls []livecall.Call, opt
 	f.liveCalls, f.liveOpts = slices.Clone(calls), opts
 	f.mu.Unlock()
 	res := &livecall.Result{Diagnostics: &diag.List{}, NodeProcesses: 1}
+	results := livecall.Results{}
 	for _, c := range calls {
+		out := &livecall.Outcome{CapabilityID: c.CapabilityID, Tool: c.Tool}
+		res.Outcomes = append(res.Outcomes, out)
+		args, err := results.Resolve(c.Arguments)
+		if err != nil {
+			out.ProtocolError = "the arguments cannot be resolved: " + err.Error()
+			continue
+		}
+		out.Arguments = args
+		if c.Check != nil {
+			if why := c.Check(args); why != "" {
+				out.ProtocolError = "the resolved arguments cannot be sent: " + why
+				continue
+			}
+		}
 		raw, ok := f.liveResults[c.Tool]
 		if !ok {
 			raw = defaultLiveResult
 		}
-		res.Outcomes = append(res.Outcomes, &livecall.Outcome{CapabilityID: c.CapabilityID, Tool: c.Tool, Result: json.RawMessage(raw)})
+		out.Result = json.RawMessage(raw)
+		results.Record(c.CapabilityID, out.Result)
 	}
 	return res, nil
 }
