@@ -273,7 +273,7 @@ func reconcileMessage(cp *contract.Capability) string {
 // is the issuing capability's ID, "" when there is none.
 func workflow(c *contract.Contract, h *contract.HostRuntime, w *contract.Workflow) (*canonjson.Object, string, []diag.Diagnostic) {
 	entry := capability(c, w.EntryCapabilityID)
-	issuer := issuerOf(c, w.EntryCapabilityID)
+	issuer := IssuerOf(c, w.EntryCapabilityID)
 	var unrecordable []string
 	limit := func(b *contract.WorkflowBinding, why string) {
 		unrecordable = append(unrecordable, "binding "+b.Name+": "+why)
@@ -398,9 +398,11 @@ func issued(c *contract.Contract, entry, issuer *contract.Capability, a *contrac
 	return o, ""
 }
 
-// issuerOf returns the capability of the one hard-precondition edge into
-// the entry, or nil when there is none or more than one.
-func issuerOf(c *contract.Contract, entryID string) *contract.Capability {
+// IssuerOf returns the capability whose results issue the protected values
+// of the workflow entered at entryID: the capability of the one
+// hard-precondition edge into the entry, or nil when there is none or more
+// than one.
+func IssuerOf(c *contract.Contract, entryID string) *contract.Capability {
 	var from []string
 	for _, e := range c.CapabilityGraph.Edges {
 		if e.Kind == "hard-precondition" && e.ToCapabilityID == entryID && !slices.Contains(from, e.FromCapabilityID) {

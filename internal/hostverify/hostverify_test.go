@@ -1,0 +1,215 @@
+package hostverify
+
+import (
+	"context"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/code2skill/code2skill/examples"
+	"github.com/code2skill/code2skill/examples/equipment-lending/app/server"
+	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/derive"
+	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/reftest"
+	"github.com/code2skill/code2skill/internal/testnode"
+)
+
+const token = "token-host"
+
+// desk is the sample desk, counting what reaches it.
+type desk struct {
+	*server.Server
+	mu   sync.Mutex
+	seen []string
+}
+
+func (d *desk) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	d.mu.Lock()
+	d.seen = append(d.seen, r.Method+" "+r.URL.Path)
+	d.mu.Unlock()
+	d.Server.ServeHTTP(w, r)
+}
+
+// sample compiles the strict sample, serves its desk and returns the
+// options of a host verification with every write authorised.
+func samplePackage(t *testing.T, hostProfile string) (Options, *desk) {
+	t.Helper()
+	testnode.Node(t)
+	pkg := reftest.StrictSamplePackage(t)
+	if hostProfile != "" {
+		if err := os.WriteFile(filepath.Join(pkg, "host-profile.json"), []byte(hostProfile), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in, l, err := derive.ReadInputs(pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Merge(derive.Check(in)); l.HasErrors() {
+		t.Fatal(l.Sorted())
+	}
+	d := &desk{Server: server.New(server.Config{Members: map[string]string{token: "member-host"}})}
+	ts := httptest.NewServer(d)
+	t.Cleanup(ts.Close)
+	cases := map[string]*canonjson.Object{}
+	for _, id := range []string{"list-lendable-equipment", "quote-equipment-loan", "create-equipment-loan", "return-equipment-loan"} {
+		data, err := fsRead(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, _ := canonjson.Decode(data)
+		cases[id] = doc.(*canonjson.Object).At("arguments").(*canonjson.Object)
+	}
+	return Options{
+		Dir:              pkg,
+		Inputs:           in,
+		Cases:            cases,
+		AuthorizedWrites: []string{examples.StrictSampleWrite, examples.StrictSampleConfirmedWrite},
+		Env:              map[string]string{examples.StrictSampleBaseURLVariable: ts.URL, examples.StrictSampleTokenVariable: token},
+		RequestTimeout:   time.Minute,
+	}, d
+}
+
+func fsRead(id string) ([]byte, error) {
+	return fs.ReadFile(examples.StrictSampleLiveCases(), id+".json")
+}
+
+func outcomes(res *Result) []string {
+	var out []string
+	for _, c := range res.Checks {
+		row := c.CapabilityID
+		if c.WorkflowID != "" {
+			row = "workflow " + c.WorkflowID
+		}
+		status := "passed"
+		switch {
+		case c.Skipped != "":
+			status = "skipped: " + c.Skipped
+		case !c.Passed:
+			status = "failed: " + c.Detail
+		}
+		out = append(out, row+" "+c.CheckID+" "+status)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestStrictSampleUnderItsProfile: the strict sample, started as its
+// MCP-SETUP.md registers it under its elicitation profile, passes every
+// Host-phase check in two node processes; the decline, cancel, missing
+// elicitation, second session and unknown outcome dispatch nothing.
+func TestStrictSampleUnderItsProfile(t *testing.T) {
+	opts, d := samplePackage(t, "")
+	res, err := Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range outcomes(res) {
+		if !strings.HasSuffix(o, " passed") {
+			t.Errorf("%s", o)
+		}
+	}
+	exp := ExpectedChecks(opts.Inputs)
+	n := 0
+	for _, ids := range exp.Capabilities {
+		n += len(ids)
+	}
+	for _, ids := range exp.Workflows {
+		n += len(ids)
+	}
+	if len(res.Checks) != n {
+		t.Errorf("%d checks, want %d", len(res.Checks), n)
+	}
+	if res.NodeProcesses != 2 {
+		t.Errorf("%d node processes, want 2", res.NodeProcesses)
+	}
+	if res.Diagnostics.HasErrors() {
+		t.Errorf("findings: %v", res.Diagnostics.Sorted())
+	}
+	if loans := d.Loans(); len(loans) != 1 || loans[0].Status != server.LoanReturned {
+		t.Errorf("the desk holds %+v", loans)
+	}
+	if got := stringAt(res.Host, "/host"); got != HostName {
+		t.Errorf("host %q", got)
+	}
+	for _, c := range res.Checks {
+		if c.Evidence == nil || strings.Contains(string(canonjson.Encode(c.Evidence)), token) {
+			t.Errorf("%s %s: evidence %v", c.CapabilityID, c.CheckID, c.Evidence != nil)
+		}
+	}
+	want := map[string][]string{
+		"list-lendable-equipment": {CheckProfile, CheckDiscovery, CheckCall},
+		"create-equipment-loan":   {CheckProfile, CheckDiscovery, CheckCall, CheckIsolation, CheckUnknownOutcome},
+		"return-equipment-loan":   {CheckProfile, CheckDiscovery, CheckCall, CheckDecline, CheckCancel, CheckUnavailable, CheckUnknownOutcome},
+	}
+	for id, ids := range want {
+		if got := exp.Capabilities[id]; !slices.Equal(got, ids) {
+			t.Errorf("%s: expected checks %v, want %v", id, got, ids)
+		}
+	}
+}
+
+// noElicitation is the sample's Host profile without trusted confirmation.
+const noElicitation = `{
+  "schemaVersion": "vNext",
+  "profileId": "standard-mcp-stdio-host-without-elicitation",
+  "capabilities": {
+    "agentSkillsDiscovery": {"status": "supported"},
+    "mcpToolInvocation": {"status": "supported", "transports": ["stdio"], "runtimes": ["ecmascript-module"]},
+    "authenticationInjection": {"status": "supported"},
+    "trustedConfirmation": {"status": "unsupported"},
+    "sessionState": {"status": "supported"},
+    "attachmentResolution": {"status": "unsupported"},
+    "unknownOutcomeReconciliation": {"status": "supported"}
+  }
+}`
+
+// TestWithoutElicitation: under a profile whose host declares no
+// elicitation, the reads and the loan are verified, and the return is
+// verified to be refused: it is never called.
+func TestWithoutElicitation(t *testing.T) {
+	opts, d := samplePackage(t, noElicitation)
+	res, err := Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range outcomes(res) {
+		if !strings.HasSuffix(o, " passed") {
+			t.Errorf("%s", o)
+		}
+	}
+	if got := ExpectedChecks(opts.Inputs).Capabilities["return-equipment-loan"]; !slices.Equal(got, []string{CheckProfile, CheckDiscovery, CheckUnavailable}) {
+		t.Errorf("the return's checks %v", got)
+	}
+	if slices.ContainsFunc(d.seen, func(s string) bool { return strings.HasSuffix(s, "/return") }) {
+		t.Errorf("a return reached the desk: %v", d.seen)
+	}
+	if loans := d.Loans(); len(loans) != 1 || loans[0].Status != server.LoanActive {
+		t.Errorf("the desk holds %+v", loans)
+	}
+}
+
+// TestOverclaimingProfile: a profile that claims a facility the reference
+// host does not provide fails the facilities check of the capabilities that
+// need it.
+func TestOverclaimingProfile(t *testing.T) {
+	opts, _ := samplePackage(t, "")
+	in := *opts.Inputs
+	v := &verifier{opts: opts, in: &in, res: &Result{}, elicitation: false, workflows: map[string]*canonjson.Object{}}
+	v.res.Host = canonjson.NewObject()
+	v.res.Diagnostics = &diag.List{}
+	cp := &in.Contract.Capabilities[3] // the return needs trusted confirmation
+	v.profile(cp)
+	if c := v.res.Checks[0]; c.Passed || c.Rule != RuleProfile || !strings.Contains(c.Detail, "trustedConfirmation") {
+		t.Errorf("the return's facilities under a host without elicitation: %+v", c)
+	}
+}
