@@ -60,9 +60,10 @@ var strictSampleApp = equipmentLendingSample
 
 // runStrictDemo writes the sample application and its strict package under
 // dir, serves the sample backend on a loopback port in-process, runs the
-// pipeline with runtime verification enabled and the sample's writes
-// authorised for this one run, stops the backend and prints the
-// per-capability verification.
+// pipeline with runtime and host verification enabled and the sample's
+// writes authorised for this one run (the host env holding the backend's
+// address and the member's token, as a host's MCP configuration would),
+// stops the backend and prints the per-capability verification.
 func runStrictDemo(ctx context.Context, stdio *Stdio, c *command, format *formatFlag, dir string, force bool) int {
 	sample := strictSampleApp()
 	pkgDir := filepath.Join(dir, sample.Name)
@@ -124,12 +125,13 @@ func runStrictDemo(ctx context.Context, stdio *Stdio, c *command, format *format
 		stop()
 		return pc.fail(err)
 	}
-	opts := pipeline.RunOptions{EnableRuntimeVerify: true, AuthorizeWrites: sample.Writes, Env: map[string]string{}}
+	opts := pipeline.RunOptions{EnableRuntimeVerify: true, EnableHostVerify: true, AuthorizeWrites: sample.Writes,
+		Env: map[string]string{}, HostEnv: map[string]string{}}
 	for k, v := range sample.Env {
-		opts.Env[k] = v
+		opts.Env[k], opts.HostEnv[k] = v, v
 	}
 	if sample.BaseURLVariable != "" {
-		opts.Env[sample.BaseURLVariable] = base
+		opts.Env[sample.BaseURLVariable], opts.HostEnv[sample.BaseURLVariable] = base, base
 	} else {
 		opts.Origins = map[string]string{sample.Origin: base}
 	}

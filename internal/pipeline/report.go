@@ -24,10 +24,13 @@ type Report struct {
 	CandidateDir  string              `json:"candidateDir"`
 	StateDir      string              `json:"stateDir"`
 	RuntimeVerify RuntimeVerifyReport `json:"runtimeVerify"`
-	Stages        []StageReport       `json:"stages"`
-	Capabilities  []RowReport         `json:"capabilities"`
-	Workflows     []RowReport         `json:"workflows"`
-	Delivery      Delivery            `json:"delivery"`
+	// HostVerify is how host verification last ran, and which host ran
+	// it; nil before it ever did.
+	HostVerify   *HostRun      `json:"hostVerify,omitempty"`
+	Stages       []StageReport `json:"stages"`
+	Capabilities []RowReport   `json:"capabilities"`
+	Workflows    []RowReport   `json:"workflows"`
+	Delivery     Delivery      `json:"delivery"`
 	// Decision is the last finalization's decision, or "not-finalized".
 	Decision  string   `json:"decision"`
 	NextSteps []string `json:"nextSteps"`
@@ -121,6 +124,7 @@ func (p *Pipeline) report(st *State, findings *diag.List) (*Report, error) {
 			LastRun:       st.RuntimeVerify.LastRun,
 			LastSkipped:   st.RuntimeVerify.LastSkipped,
 		},
+		HostVerify:   st.HostVerify,
 		Capabilities: []RowReport{},
 		Workflows:    []RowReport{},
 		Decision:     "not-finalized",
@@ -146,6 +150,7 @@ func (p *Pipeline) report(st *State, findings *diag.List) (*Report, error) {
 		if exp, err = expectedChecks(derive.Views(in)); err != nil {
 			return nil, err
 		}
+		exp = withHostChecks(exp, in)
 	}
 	rows(rep, st, in.Contract, exp, recs)
 	rep.Delivery = delivery(rep, st)
@@ -171,6 +176,7 @@ func rows(rep *Report, st *State, c *contract.Contract, exp *expectations, recs 
 	}
 	verified := st.Stages[StageVerify].Status == StatusCompleted
 	runtimeDone := st.Stages[StageRuntimeVerify].Status == StatusCompleted
+	hostDone := st.Stages[StageHostVerify].Status == StatusCompleted
 	skipNote := func(capID, wfID string) (string, bool) {
 		for _, s := range st.RuntimeVerify.LastSkipped {
 			if s.CapabilityID == capID && s.WorkflowID == wfID {
@@ -203,6 +209,9 @@ func rows(rep *Report, st *State, c *contract.Contract, exp *expectations, recs 
 			if reason, ok := skipNote(capID, wfID); ok {
 				row.RuntimeVerified, row.Note = SkippedCall, "not called at runtime: "+reason
 			}
+		}
+		if hostDone {
+			row.HostVerified = outcomeValue(phaseOutcome(PhaseHost, sc.phases[PhaseHost], rowRecords(recs, capID, wfID, PhaseHost)))
 		}
 		return row
 	}
@@ -309,10 +318,12 @@ func nextSteps(st *State) []string {
 	for _, w := range writes {
 		out = append(out, fmt.Sprintf("the write %s was not called at runtime: authorise it with --authorize-write %s if it may be", w, w))
 	}
+	if st.Stages[StageHostVerify].Status != StatusCompleted {
+		out = append(out, "host verification has not run: with the backend reachable, run code2skill pipeline run --enable-host-verify --host-env-file <file> (the values your host's MCP configuration gives the variables MCP-SETUP.md names; add --authorize-write <capabilityId> for each write you allow to be called)")
+	}
 	if st.Stages[StageFinalize].Status != StatusCompleted {
 		out = append(out, "the package is not finalized: finalize runs when every earlier stage has completed")
 	}
-	out = append(out, "Host verification is never done by the pipeline: verify the package in the Host that will run it")
 	return out
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/hostverify"
 	"github.com/code2skill/code2skill/internal/livecall"
 )
 
@@ -40,6 +41,9 @@ type Steps struct {
 	// LiveCalls makes authorised live calls against dir's server, the
 	// pipeline acting as the trusted host (runtime-verify).
 	LiveCalls func(ctx context.Context, dir string, calls []livecall.Call, opts livecall.Options) (*livecall.Result, error)
+	// HostVerify verifies the package under its Host profile, code2skill
+	// playing the reference MCP host (host-verify).
+	HostVerify func(ctx context.Context, opts hostverify.Options) (*hostverify.Result, error)
 	// Finalize finalizes dir from the verification report and live
 	// evidence (finalize).
 	Finalize func(ctx context.Context, dir string, req FinalizeRequest) (*FinalizeResult, error)
