@@ -51,6 +51,10 @@ type strictSample struct {
 	// Env are further values for variables the package declares
 	// (credentials the sample backend accepts, fictional).
 	Env map[string]string
+	// HostVerify runs host verification too: the package carries a host
+	// runtime, and its Host profile is one a standard stdio host running
+	// it can meet.
+	HostVerify bool
 }
 
 // strictSampleApp returns the sample application the demo runs on: the
@@ -125,13 +129,21 @@ func runStrictDemo(ctx context.Context, stdio *Stdio, c *command, format *format
 		stop()
 		return pc.fail(err)
 	}
-	opts := pipeline.RunOptions{EnableRuntimeVerify: true, EnableHostVerify: true, AuthorizeWrites: sample.Writes,
-		Env: map[string]string{}, HostEnv: map[string]string{}}
+	opts := pipeline.RunOptions{EnableRuntimeVerify: true, AuthorizeWrites: sample.Writes, Env: map[string]string{}}
+	if sample.HostVerify {
+		opts.EnableHostVerify, opts.HostEnv = true, map[string]string{}
+	}
 	for k, v := range sample.Env {
-		opts.Env[k], opts.HostEnv[k] = v, v
+		opts.Env[k] = v
+		if opts.HostEnv != nil {
+			opts.HostEnv[k] = v
+		}
 	}
 	if sample.BaseURLVariable != "" {
-		opts.Env[sample.BaseURLVariable], opts.HostEnv[sample.BaseURLVariable] = base, base
+		opts.Env[sample.BaseURLVariable] = base
+		if opts.HostEnv != nil {
+			opts.HostEnv[sample.BaseURLVariable] = base
+		}
 	} else {
 		opts.Origins = map[string]string{sample.Origin: base}
 	}

@@ -41,6 +41,7 @@ func equipmentLendingSample() *strictSample {
 		Writes:          []string{examples.StrictSampleWrite, examples.StrictSampleConfirmedWrite},
 		LiveCases:       cases,
 		Env:             map[string]string{examples.StrictSampleTokenVariable: token},
+		HostVerify:      true,
 	}
 }
 

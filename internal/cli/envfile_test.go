@@ -18,11 +18,11 @@ func TestReadEnvFile(t *testing.T) {
 		}
 		return p
 	}
-	got, err := readEnvFile("--env-file", write("# the shop's staging service\r\n" +
-		"CODE2SKILL_SHOP_API_BASE_URL=https://shop.example.test/api/\n" +
-		"\n" +
-		"export CODE2SKILL_SHOP_API_TOKEN = 's3cr3t value # kept'\n" +
-		`QUOTED="line\nbreak \"q\" \\ \t"` + "\n" +
+	got, err := readEnvFile("--env-file", write("# the shop's staging service\r\n"+
+		"CODE2SKILL_SHOP_API_BASE_URL=https://shop.example.test/api/\n"+
+		"\n"+
+		"export CODE2SKILL_SHOP_API_TOKEN = 's3cr3t value # kept'\n"+
+		`QUOTED="line\nbreak \"q\" \\ \t"`+"\n"+
 		"EMPTY=\n"))
 	if err != nil {
 		t.Fatal(err)

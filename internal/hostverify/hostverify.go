@@ -17,10 +17,12 @@
 //
 // Two MCP sessions, two node processes: the first is the host of the
 // profile (discovery, each capability's call end to end, a confirmed
-// write's decline and cancel, its unknown outcome); the second is another
-// session of a client that declares no elicitation, in which a confirmed
-// write must be refused, a protected value the first session was issued
-// must be unusable, and an unknown outcome must stop a write. The checks
+// write's decline and cancel, a write's unknown outcome); the second is
+// another session of a client that declares no elicitation, in which a
+// confirmed write must be refused and a protected value the first session
+// was issued must be unusable. A third starts only for a write that both
+// needs the user's confirmation and redeems issued values: its isolation is
+// checked by a client that confirms. The checks
 // (ExpectedChecks) are Host-phase checks, each with its evidence; a write
 // is called for real only when the run authorises it.
 //

@@ -213,3 +213,141 @@ func TestOverclaimingProfile(t *testing.T) {
 		t.Errorf("the return's facilities under a host without elicitation: %+v", c)
 	}
 }
+
+// tamper edits a file of the package, failing when it lacks old.
+func tamper(t *testing.T, dir, file, old, new string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(file))
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), old) {
+		t.Fatalf("%s does not hold %q", file, old)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(data), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBrokenHostsFail: each protection removed from the package's host
+// runtime (or its adapter) fails the check that guards it, under its rule,
+// and nothing the check must keep from the backend reaches it.
+func TestBrokenHostsFail(t *testing.T) {
+	const runtime = "portable-host-runtime.mjs"
+	for _, c := range []struct {
+		name, file, old, new string
+		rule                 *diag.Rule
+		check                string
+	}{
+		{"no confirmation asked", runtime, "    const answer = await ask(server, confirmation, tool.confirmation, input, extra);",
+			"    const answer = {};", RuleConfirmation, CheckDecline},
+		{"no session isolation", runtime, "      return {}; // no protected operation: the guard refuses the call",
+			"      record = { expected: Object.fromEntries(workflow.bindings.filter((b) => b.expected.kind === 'issuer-result' || b.expected.kind === 'issuer-input')" +
+				".map((b) => [b.name, b.source.kind === 'derived-calculation' ? derive(b.source.algorithm, input[b.source.inputName]) : resolve(input, [b.source.inputName, ...(b.source.path ?? [])]).value])), used: false };",
+			RuleIsolation, CheckIsolation},
+		{"no stop after an unknown outcome", runtime, "      session.blocked.set(tool.toolName, { input });", "", RuleUnknownOutcome, CheckUnknownOutcome},
+		{"no credentials", runtime, "    return dispatchHostHttp(actual.href, options, { headers });", "    return dispatchHostHttp(actual.href, options, { headers: {} });", RuleCall, CheckCall},
+		{"other annotations", "mcp-tool/index.mjs", `annotations: {"readOnlyHint": true,`, `annotations: {"readOnlyHint": false,`, RuleDiscovery, CheckDiscovery},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			opts, d := samplePackage(t, "")
+			tamper(t, opts.Dir, c.file, c.old, c.new)
+			res, err := Run(context.Background(), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			failed := slices.ContainsFunc(res.Checks, func(k *Check) bool { return k.CheckID == c.check && !k.Passed && k.Rule == c.rule })
+			if !failed || !res.Diagnostics.Has(c.rule) {
+				t.Errorf("no failed %s under %s:\n%s", c.check, c.rule.ID, strings.Join(outcomes(res), "\n"))
+			}
+			if c.rule == RuleConfirmation || c.rule == RuleIsolation {
+				// The relay blocked the attempts that dispatched: the desk
+				// saw no more returns or loans than the real calls made.
+				if n := countSuffix(d.seen, "/return"); n > 1 {
+					t.Errorf("the desk got %d returns", n)
+				}
+			}
+		})
+	}
+}
+
+// TestHostEnvGaps: a host env file without the member's token is reported,
+// and every call that needs it fails with the runtime's own refusal; a
+// variable the runtime does not read is not passed.
+func TestHostEnvGaps(t *testing.T) {
+	opts, d := samplePackage(t, "")
+	delete(opts.Env, examples.StrictSampleTokenVariable)
+	opts.Env["NODE_OPTIONS"] = "--require /etc/passwd"
+	res, err := Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Diagnostics.Has(RuleEnv) || !res.Diagnostics.Has(RuleCall) {
+		t.Errorf("findings %v", res.Diagnostics.RuleIDs())
+	}
+	for _, c := range res.Checks {
+		switch {
+		case c.CheckID != CheckCall:
+		case c.Passed:
+			t.Errorf("%s%s: the call passed without the token", c.CapabilityID, c.WorkflowID)
+		case c.Skipped == "" && !strings.Contains(c.Detail, "HOST_CREDENTIAL_MISSING"):
+			// A write whose case passes on a refused read's result is
+			// not called at all.
+			t.Errorf("%s%s: %s", c.CapabilityID, c.WorkflowID, c.Detail)
+		}
+	}
+	if len(d.seen) != 0 {
+		t.Errorf("without the token the desk got %v", d.seen)
+	}
+}
+
+// TestUnauthorisedWritesAreNotCalled: without --authorize-write the writes'
+// calls do not run (and say so); every refusal check still runs, and
+// nothing but reads reaches the desk.
+func TestUnauthorisedWritesAreNotCalled(t *testing.T) {
+	opts, d := samplePackage(t, "")
+	opts.AuthorizedWrites = nil
+	res, err := Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Diagnostics.Has(RuleSkipped) {
+		t.Errorf("findings %v", res.Diagnostics.RuleIDs())
+	}
+	for _, c := range res.Checks {
+		write := c.CapabilityID == examples.StrictSampleWrite || c.CapabilityID == examples.StrictSampleConfirmedWrite || c.WorkflowID != ""
+		if c.CheckID == CheckCall && write && c.Skipped == "" {
+			t.Errorf("%s%s: the call ran without authorisation", c.CapabilityID, c.WorkflowID)
+		}
+	}
+	for _, s := range d.seen {
+		if !strings.HasPrefix(s, "GET /api/equipment") && s != "POST /api/loans/quotes" {
+			t.Errorf("the desk got %s", s)
+		}
+	}
+}
+
+// TestNoHostRuntime: a package without hostRuntime cannot be verified in a
+// standard stdio host.
+func TestNoHostRuntime(t *testing.T) {
+	opts, _ := samplePackage(t, "")
+	opts.Inputs.Export.HostRuntime = nil
+	res, err := Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Diagnostics.Has(RuleNoRuntime) || len(res.Checks) != 0 || res.NodeProcesses != 0 {
+		t.Errorf("findings %v, %d checks, %d node processes", res.Diagnostics.RuleIDs(), len(res.Checks), res.NodeProcesses)
+	}
+}
+
+func countSuffix(ss []string, suffix string) int {
+	n := 0
+	for _, s := range ss {
+		if strings.HasSuffix(s, suffix) {
+			n++
+		}
+	}
+	return n
+}

@@ -150,7 +150,7 @@ func capabilityChecks(in *derive.Inputs, cp *contract.Capability, elicitation bo
 		}
 		ids = append(ids, CheckUnavailable)
 	}
-	if issuer(in, cp) != "" {
+	if issuer(in, cp) != "" && (!confirm || elicitation) {
 		ids = append(ids, CheckIsolation)
 	}
 	if cp.IsWrite() && reconciles(cp) && (!confirm || elicitation) {

@@ -48,9 +48,10 @@ type relay struct {
 	srv         *http.Server
 	client      *http.Client
 
-	mu   sync.Mutex
-	mode relayMode
-	seen []relayed
+	mu         sync.Mutex
+	mode       relayMode
+	generation int // counts attempts
+	seen       []relayed
 }
 
 // maxRelayBody bounds a request or response body the relay carries.
@@ -86,6 +87,7 @@ func (r *relay) URL() string { return "http://" + r.ln.Addr().String() }
 func (r *relay) attempt(mode relayMode) {
 	r.mu.Lock()
 	r.mode, r.seen = mode, nil
+	r.generation++
 	r.mu.Unlock()
 }
 
@@ -103,29 +105,25 @@ func (r *relay) close() {
 }
 
 func (r *relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	rec := relayed{Method: req.Method, Path: req.URL.Path}
+	rec := relayed{Method: req.Method, Path: req.URL.Path, Carried: []string{}}
 	for _, h := range r.credentials {
 		if req.Header.Get(h) != "" {
 			rec.Carried = append(rec.Carried, h)
 		}
 	}
-	if rec.Carried == nil {
-		rec.Carried = []string{}
-	}
+	// The request is counted before anything answers it, so that it counts
+	// in the attempt it was sent in, however soon that attempt ends.
 	r.mu.Lock()
-	mode := r.mode
+	mode, attempt := r.mode, r.generation
+	r.seen = append(r.seen, rec)
+	at := len(r.seen) - 1
 	r.mu.Unlock()
-	defer func() {
-		r.mu.Lock()
-		r.seen = append(r.seen, rec)
-		r.mu.Unlock()
-	}()
 	switch mode {
 	case block:
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusServiceUnavailable)
 		io.WriteString(w, `{"code":"HOST_VERIFICATION_BLOCKED","message":"host verification sends nothing on during this attempt","details":{},"retryable":false}`)
-		rec.Status = http.StatusServiceUnavailable
+		r.update(attempt, at, false, http.StatusServiceUnavailable)
 		return
 	case drop:
 		if hj, ok := w.(http.Hijacker); ok {
@@ -137,9 +135,19 @@ func (r *relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		panic(http.ErrAbortHandler) // closes the connection without an answer
 	}
 	status, err := r.send(w, req)
-	rec.Forwarded, rec.Status = err == nil, status
 	if err != nil {
 		http.Error(w, "the relay could not reach the backend: "+err.Error(), http.StatusBadGateway)
+	}
+	r.update(attempt, at, err == nil, status)
+}
+
+// update records how a request of an attempt was answered, unless a new
+// attempt started since.
+func (r *relay) update(attempt, at int, forwarded bool, status int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if attempt == r.generation && at < len(r.seen) {
+		r.seen[at].Forwarded, r.seen[at].Status = forwarded, status
 	}
 }
 

@@ -92,11 +92,14 @@ func (v *verifier) run(ctx context.Context) error {
 		return err
 	}
 	defer second.close(v.res)
+	var confirmed []*contract.Capability // isolation checks that need the user's confirmation
 	for i := range caps {
 		cp := &caps[i]
 		exp := v.expected.Capabilities[cp.ID]
 		if slices.Contains(exp, CheckIsolation) {
-			if err := v.refused(ctx, second, issued, cp, CheckIsolation, RuleIsolation, codeMissing, nil, nil); err != nil {
+			if needsConfirmation(cp) {
+				confirmed = append(confirmed, cp)
+			} else if err := v.refused(ctx, second, issued, cp, CheckIsolation, RuleIsolation, codeMissing, nil, nil); err != nil {
 				return err
 			}
 		}
@@ -109,6 +112,22 @@ func (v *verifier) run(ctx context.Context) error {
 	for _, cp := range deferred {
 		if err := v.call(ctx, second, cp); err != nil {
 			return err
+		}
+	}
+	if len(confirmed) > 0 {
+		// A write that needs the user's confirmation and redeems issued
+		// values is refused for its confirmation first in a client without
+		// elicitation: its isolation is checked in a third session whose
+		// client confirms.
+		third, err := v.start(ctx, "host-verification-3", true)
+		if err != nil {
+			return err
+		}
+		defer third.close(v.res)
+		for _, cp := range confirmed {
+			if err := v.refused(ctx, third, issued, cp, CheckIsolation, RuleIsolation, codeMissing, []string{hostruntime.ConfirmField}, nil); err != nil {
+				return err
+			}
 		}
 	}
 	v.workflowChecks()
