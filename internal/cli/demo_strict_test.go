@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,6 +18,7 @@ import (
 	"testing/fstest"
 
 	"github.com/code2skill/code2skill/assets"
+	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/code2skill/code2skill/internal/testnode"
 )
@@ -225,4 +228,69 @@ func BenchmarkStrictDemo(b *testing.B) {
 		}
 		b.ReportMetric(float64(nodes)/float64(b.N), "nodeProcesses/op")
 	})
+}
+
+// overlay is fsys with some files replaced.
+type overlay struct {
+	fs.FS
+	files fstest.MapFS
+}
+
+func (o overlay) Open(name string) (fs.File, error) {
+	if _, ok := o.files[name]; ok {
+		return o.files.Open(name)
+	}
+	return o.FS.Open(name)
+}
+
+// TestStrictDemoWithoutElicitation runs the real demo on the strict sample
+// under its second Host profile, a host whose client declares no
+// elicitation: degradation is precise. The reads and the loan are approved;
+// the return, which needs the member's confirmation, is disabled by the
+// Host, verified to be refused, and not approved.
+func TestStrictDemoWithoutElicitation(t *testing.T) {
+	testnode.Node(t)
+	profile, err := os.ReadFile(filepath.Join(testnode.Root(), "examples", "equipment-lending", "host-profiles", "without-elicitation.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := strictSampleApp
+	strictSampleApp = func() *strictSample {
+		s := equipmentLendingSample()
+		s.Package = overlay{s.Package, fstest.MapFS{"host-profile.json": {Data: profile}}}
+		return s
+	}
+	defer func() { strictSampleApp = old }()
+	dir := filepath.Join(t.TempDir(), "demo")
+	var out, errOut bytes.Buffer
+	code := Run(context.Background(), []string{"demo", "--strict", dir}, &Stdio{Out: &out, Err: &errOut})
+	if code != ExitPassed {
+		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errOut.String())
+	}
+	for _, want := range []string{
+		`(?m)^list-lendable-equipment +yes +yes +yes +yes$`,
+		`(?m)^quote-equipment-loan +yes +yes +yes +yes$`,
+		`(?m)^create-equipment-loan +yes +yes +yes +yes$`,
+		`(?m)^return-equipment-loan +yes +yes +yes +no +requires review; Host profile: disabled \(trusted-confirmation\)$`,
+		`decision: partially-approved; host verification: \d+ of \d+ checks passed by the code2skill reference MCP host \(no elicitation, as the Host profile says\)`,
+	} {
+		if !regexp.MustCompile(want).MatchString(out.String()) {
+			t.Errorf("the demo's output lacks %s:\n%s", want, out.String())
+		}
+	}
+	pkg := filepath.Join(dir, "equipment-lending")
+	compat, err := os.ReadFile(filepath.Join(pkg, "host-compatibility-report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, _ := canonjson.Decode(compat)
+	for i, want := range []string{"enabled", "enabled", "enabled", "disabled"} {
+		if got, _ := canonjson.Resolve(doc, fmt.Sprintf("/capabilityAssessments/%d/status", i)); got != canonjson.String(want) {
+			t.Errorf("capability %d: %v, want %s", i, got, want)
+		}
+	}
+	matrix, _ := os.ReadFile(filepath.Join(pkg, "verification-matrix.json"))
+	if !strings.Contains(string(matrix), "host-not-fully-compatible") {
+		t.Errorf("the final matrix gives no Host reason:\n%s", matrix)
+	}
 }

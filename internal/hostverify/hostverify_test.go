@@ -158,26 +158,15 @@ func TestStrictSampleUnderItsProfile(t *testing.T) {
 	}
 }
 
-// noElicitation is the sample's Host profile without trusted confirmation.
-const noElicitation = `{
-  "schemaVersion": "vNext",
-  "profileId": "standard-mcp-stdio-host-without-elicitation",
-  "capabilities": {
-    "agentSkillsDiscovery": {"status": "supported"},
-    "mcpToolInvocation": {"status": "supported", "transports": ["stdio"], "runtimes": ["ecmascript-module"]},
-    "authenticationInjection": {"status": "supported"},
-    "trustedConfirmation": {"status": "unsupported"},
-    "sessionState": {"status": "supported"},
-    "attachmentResolution": {"status": "unsupported"},
-    "unknownOutcomeReconciliation": {"status": "supported"}
-  }
-}`
-
 // TestWithoutElicitation: under a profile whose host declares no
 // elicitation, the reads and the loan are verified, and the return is
 // verified to be refused: it is never called.
 func TestWithoutElicitation(t *testing.T) {
-	opts, d := samplePackage(t, noElicitation)
+	profile, err := os.ReadFile(filepath.Join(testnode.Root(), "examples", "equipment-lending", "host-profiles", "without-elicitation.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, d := samplePackage(t, string(profile))
 	res, err := Run(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)

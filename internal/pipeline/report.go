@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
+	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
@@ -146,13 +148,21 @@ func (p *Pipeline) report(st *State, findings *diag.List) (*Report, error) {
 		return nil, err
 	}
 	var exp *expectations
+	hostNotes := map[string]string{}
 	if in.Contract != nil && !derive.Check(in).HasErrors() {
-		if exp, err = expectedChecks(derive.Views(in)); err != nil {
+		views := derive.Views(in)
+		if exp, err = expectedChecks(views); err != nil {
 			return nil, err
 		}
 		exp = withHostChecks(exp, in)
+		hostNotes = hostRestrictions(in, views)
 	}
 	rows(rep, st, in.Contract, exp, recs)
+	for i := range rep.Capabilities {
+		if n, ok := hostNotes[rep.Capabilities[i].ID]; ok {
+			rep.Capabilities[i].Note = joinNote(rep.Capabilities[i].Note, n)
+		}
+	}
 	rep.Delivery = delivery(rep, st)
 	if fin := st.LastFinalization; fin != nil && st.Stages[StageFinalize].Status == StatusCompleted {
 		rep.Decision = fin.Decision
@@ -338,4 +348,40 @@ func (p *Pipeline) writeReport(rep *Report) error {
 		return nil
 	}
 	return writeStateFile(p.statePath(PipelineReportFile), data)
+}
+
+// hostRestrictions says, per capability the Host profile does not enable,
+// how it restricts it: "the Host profile disables it (missing: …)", from
+// host-compatibility-report.json.
+func hostRestrictions(in *derive.Inputs, views []derive.View) map[string]string {
+	out := map[string]string{}
+	for _, v := range views {
+		if v.Path != derive.HostCompatibilityFile {
+			continue
+		}
+		doc, err := canonjson.Decode(v.Data)
+		if err != nil {
+			return out
+		}
+		list, _ := canonjson.Resolve(doc, "/capabilityAssessments")
+		arr, _ := list.(canonjson.Array)
+		for _, a := range arr {
+			id, _ := canonjson.Resolve(a, "/capabilityId")
+			status, _ := canonjson.Resolve(a, "/status")
+			if stringOf(status) == "enabled" {
+				continue
+			}
+			var needs []string
+			for _, key := range []string{"/missingRequirementIds", "/externalIntegrationRequirementIds"} {
+				ids, _ := canonjson.Resolve(a, key)
+				needs = append(needs, canonjson.StringsOf(ids)...)
+			}
+			note := "Host profile: " + stringOf(status)
+			if len(needs) > 0 {
+				note += " (" + strings.Join(needs, ", ") + ")"
+			}
+			out[stringOf(id)] = note
+		}
+	}
+	return out
 }
