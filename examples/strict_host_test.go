@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -81,4 +84,58 @@ func tapCount(out, key string) int {
 	}
 	n, _ := strconv.Atoi(m[1])
 	return n
+}
+
+// TestStrictSampleInspector cross-checks the host runtime with a third-party
+// client, the pinned MCP Inspector CLI: started as a host starts it (node
+// with the runtime's absolute path) with nothing but the environment
+// MCP-SETUP.md names, it lists the four Tools and calls a read, which
+// reaches the desk with the member's token.
+func TestStrictSampleInspector(t *testing.T) {
+	testnode.Node(t)
+	inspector := testnode.Bin(t, "mcp-inspector")
+	if _, err := os.Stat(inspector); err != nil {
+		t.Fatalf("the MCP Inspector CLI is not installed (%v); npm ci at the repository root installs @modelcontextprotocol/inspector@2.12.0", err)
+	}
+	pkg, _ := strictSample(t)
+	const token = "token-inspector"
+	desk := &countingDesk{desk: server.New(server.Config{Members: map[string]string{token: "member-inspector"}}), seen: map[string]int{}}
+	ts := httptest.NewServer(desk)
+	defer ts.Close()
+	inspect := func(args ...string) map[string]any {
+		t.Helper()
+		argv := append([]string{"node", inspector, "--cli",
+			"-e", StrictSampleBaseURLVariable + "=" + ts.URL, "-e", StrictSampleTokenVariable + "=" + token,
+			"node", filepath.Join(pkg, "portable-host-runtime.mjs")}, args...)
+		res, err := sandbox.Run(context.Background(), argv, sandbox.Options{Dir: t.TempDir(), Timeout: time.Minute,
+			Network: sandbox.AllowNetwork, Binds: testnode.Binds(t, pkg)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.ExitCode != 0 {
+			t.Fatalf("inspector %v exited with %d:\n%s%s", args, res.ExitCode, res.Stdout, res.Stderr)
+		}
+		var out map[string]any
+		if err := json.Unmarshal(res.Stdout, &out); err != nil {
+			t.Fatalf("inspector output: %v\n%s", err, res.Stdout)
+		}
+		return out
+	}
+	listed, _ := inspect("--method", "tools/list")["tools"].([]any)
+	var names []string
+	for _, tool := range listed {
+		names = append(names, tool.(map[string]any)["name"].(string))
+	}
+	if want := []string{"list_lendable_equipment", "quote_equipment_loan", "create_equipment_loan", "return_equipment_loan"}; !slices.Equal(names, want) {
+		t.Errorf("the Inspector lists %v, want %v", names, want)
+	}
+	got := inspect("--method", "tools/call", "--tool-name", "list_lendable_equipment", "--tool-arg", "category=camping")
+	sc, _ := got["structuredContent"].(map[string]any)
+	data, _ := sc["data"].(map[string]any)
+	if got["isError"] == true || sc["status"] != float64(200) || len(data["items"].([]any)) == 0 {
+		t.Errorf("the Inspector's call returned %v", got)
+	}
+	if n := desk.seen["GET /api/equipment"]; n != 1 {
+		t.Errorf("the desk got %d catalogue request(s), want 1", n)
+	}
 }
