@@ -60,6 +60,21 @@ import { readFileSync } from 'node:fs';
 import { McpServer } from './mcp-tool/runtime.mjs';
 import { normalizeToolError } from './portable-error-normalizer.mjs';
 
+/**
+ * HostRuntimeError is a call the runtime refused before anything was
+ * dispatched, so the outcome is known.
+ */
+class HostRuntimeError extends Error {
+  constructor(code, message, details = {}) {
+    super(message);
+    this.name = 'HostRuntimeError';
+    this.code = code;
+    this.details = details;
+    this.retryable = false;
+    this.outcomeKnown = true;
+  }
+}
+
 const binding = JSON.parse(readFileSync(new URL('./mcp-tool/host-runtime.json', import.meta.url), 'utf8'));
 if (binding.schemaVersion !== 'code2skill-host-runtime/v1') {
   throw new Error(`mcp-tool/host-runtime.json: schemaVersion ${JSON.stringify(binding.schemaVersion)} is not code2skill-host-runtime/v1`);
@@ -90,21 +105,6 @@ const session = {
   blocked: new Map(), // toolName -> the call whose outcome is unknown
   writing: undefined, // the toolName of the write running now
 };
-
-/**
- * HostRuntimeError is a call the runtime refused before anything was
- * dispatched, so the outcome is known.
- */
-class HostRuntimeError extends Error {
-  constructor(code, message, details = {}) {
-    super(message);
-    this.name = 'HostRuntimeError';
-    this.code = code;
-    this.details = details;
-    this.retryable = false;
-    this.outcomeKnown = true;
-  }
-}
 
 const registerTool = McpServer.prototype.registerTool;
 McpServer.prototype.registerTool = function (name, toolConfig, callback) {
