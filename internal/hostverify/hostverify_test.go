@@ -17,6 +17,7 @@ import (
 	"github.com/code2skill/code2skill/examples"
 	"github.com/code2skill/code2skill/examples/equipment-lending/app/server"
 	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/reftest"
@@ -43,8 +44,15 @@ func (d *desk) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // options of a host verification with every write authorised.
 func samplePackage(t *testing.T, hostProfile string) (Options, *desk) {
 	t.Helper()
+	return samplePackageWith(t, hostProfile, nil)
+}
+
+// samplePackageWith is samplePackage with the authored files changed by
+// edit (reftest.StrictSamplePackageWith).
+func samplePackageWith(t *testing.T, hostProfile string, edit func(map[string][]byte)) (Options, *desk) {
+	t.Helper()
 	testnode.Node(t)
-	pkg := reftest.StrictSamplePackage(t)
+	pkg := reftest.StrictSamplePackageWith(t, edit)
 	if hostProfile != "" {
 		if err := os.WriteFile(filepath.Join(pkg, "host-profile.json"), []byte(hostProfile), 0o644); err != nil {
 			t.Fatal(err)
@@ -339,4 +347,62 @@ func countSuffix(ss []string, suffix string) int {
 		}
 	}
 	return n
+}
+
+// withSessionCookie makes the strict sample's return also need the desk's
+// session cookie (cookie_and_runtime_context), which the host runtime takes
+// from LENDING_DESK_SESSION: the other Tools' requests must not carry it.
+func withSessionCookie(t *testing.T) func(map[string][]byte) {
+	return func(files map[string][]byte) {
+		c := string(files[contract.ContractFile])
+		start := strings.Index(c, `"capabilityId": "return-equipment-loan"`)
+		if start < 0 || strings.Count(c[start:], `"authentication": "runtime_context"`) != 2 {
+			t.Fatal("the return's two authentication members are not where the test expects them")
+		}
+		files[contract.ContractFile] = []byte(c[:start] + strings.ReplaceAll(c[start:], `"authentication": "runtime_context"`, `"authentication": "cookie_and_runtime_context"`))
+		p := string(files[contract.ExportProfileFile])
+		const credentials = `"credentials": {`
+		if strings.Count(p, credentials) != 1 {
+			t.Fatal("the export profile's hostRuntime.credentials is not where the test expects it")
+		}
+		files[contract.ExportProfileFile] = []byte(strings.Replace(p, credentials,
+			credentials+`"cookie_session": {"variable": "LENDING_DESK_SESSION", "cookie": "desk_session"}, `, 1))
+	}
+}
+
+// TestCredentialsOnlyWhereNeeded: with two credentials, each request
+// carries the credentials of its own authentication only, and a runtime that
+// attaches every credential to every request fails the reads' and the
+// loan's calls.
+func TestCredentialsOnlyWhereNeeded(t *testing.T) {
+	for _, broken := range []bool{false, true} {
+		t.Run(map[bool]string{false: "scoped", true: "every credential everywhere"}[broken], func(t *testing.T) {
+			opts, _ := samplePackageWith(t, "", withSessionCookie(t))
+			opts.Env["LENDING_DESK_SESSION"] = "session-7"
+			if broken {
+				tamper(t, opts.Dir, "portable-host-runtime.mjs", "    const actual = new URL(base.url.href);",
+					"    for (const c of credentials.values()) Object.assign(headers, c.headers ?? {});\n    const actual = new URL(base.url.href);")
+			}
+			res, err := Run(context.Background(), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var failed []string
+			for _, c := range res.Checks {
+				if c.CheckID == CheckCall && c.WorkflowID == "" && !c.Passed {
+					failed = append(failed, c.CapabilityID)
+				}
+			}
+			want := []string(nil)
+			if broken {
+				want = []string{"list-lendable-equipment", "quote-equipment-loan", "create-equipment-loan"}
+			}
+			if !slices.Equal(failed, want) {
+				t.Errorf("failed calls %v, want %v:\n%s", failed, want, strings.Join(outcomes(res), "\n"))
+			}
+			if broken && !res.Diagnostics.Has(RuleCall) {
+				t.Errorf("no %s finding: %v", RuleCall.ID, res.Diagnostics.RuleIDs())
+			}
+		})
+	}
 }
