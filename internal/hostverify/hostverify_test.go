@@ -42,14 +42,14 @@ func (d *desk) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // sample compiles the strict sample, serves its desk and returns the
 // options of a host verification with every write authorised.
-func samplePackage(t *testing.T, hostProfile string) (Options, *desk) {
+func samplePackage(t testing.TB, hostProfile string) (Options, *desk) {
 	t.Helper()
 	return samplePackageWith(t, hostProfile, nil)
 }
 
 // samplePackageWith is samplePackage with the authored files changed by
 // edit (reftest.StrictSamplePackageWith).
-func samplePackageWith(t *testing.T, hostProfile string, edit func(map[string][]byte)) (Options, *desk) {
+func samplePackageWith(t testing.TB, hostProfile string, edit func(map[string][]byte)) (Options, *desk) {
 	t.Helper()
 	testnode.Node(t)
 	pkg := reftest.StrictSamplePackageWith(t, edit)
