@@ -22,7 +22,9 @@
 // confirmed write must be refused and a protected value the first session
 // was issued must be unusable. A third starts only for a write that both
 // needs the user's confirmation and redeems issued values: its isolation is
-// checked by a client that confirms. The checks
+// checked by a client that confirms. The later servers start while the
+// first session's checks run, so that their start-up costs no wall time of
+// its own. The checks
 // (ExpectedChecks) are Host-phase checks, each with its evidence; a write
 // is called for real only when the run authorises it.
 //
@@ -262,27 +264,68 @@ type session struct {
 
 // start starts a session; with elicitation its client declares it.
 func (v *verifier) start(ctx context.Context, label string, elicitation bool) (*session, error) {
-	ss := &session{label: label, declares: elicitation, results: livecall.Results{}}
-	opts := mcpcheck.Options{
-		Env:             v.env,
-		RequestTimeout:  v.opts.RequestTimeout,
-		ProtocolVersion: v.in.Export.ProtocolVersion,
-		Profile:         mcpcheck.ProfileStrict,
-		Label:           label,
-		Network:         sandbox.AllowNetwork,
-		Entry:           strings.TrimSuffix(v.opts.Dir, "/") + "/" + hostruntime.RuntimeFile,
+	return v.early(ctx, label, elicitation).wait(v.res)
+}
+
+// early starts a session's server now, while other checks run; wait
+// returns the session. Every session started early must be waited for.
+func (v *verifier) early(ctx context.Context, label string, elicitation bool) *starting {
+	st := &starting{done: make(chan struct{})}
+	go func() {
+		defer close(st.done)
+		ss := &session{label: label, declares: elicitation, results: livecall.Results{}}
+		opts := mcpcheck.Options{
+			Env:             v.env,
+			RequestTimeout:  v.opts.RequestTimeout,
+			ProtocolVersion: v.in.Export.ProtocolVersion,
+			Profile:         mcpcheck.ProfileStrict,
+			Label:           label,
+			Network:         sandbox.AllowNetwork,
+			Entry:           strings.TrimSuffix(v.opts.Dir, "/") + "/" + hostruntime.RuntimeFile,
+		}
+		if elicitation {
+			opts.Elicitation = ss.elicit
+		}
+		ss.s, st.err = mcpcheck.Start(ctx, v.opts.Dir, opts)
+		if st.err == nil {
+			st.ss = ss
+		}
+	}()
+	return st
+}
+
+// starting is a session whose server is starting.
+type starting struct {
+	done   chan struct{}
+	ss     *session
+	err    error
+	waited bool
+}
+
+// wait waits for the server and counts it.
+func (st *starting) wait(res *Result) (*session, error) {
+	<-st.done
+	if st.waited {
+		return st.ss, st.err
 	}
-	if elicitation {
-		opts.Elicitation = ss.elicit
+	st.waited = true
+	if st.err != nil {
+		return nil, st.err
 	}
-	s, err := mcpcheck.Start(ctx, v.opts.Dir, opts)
-	if err != nil {
-		return nil, err
+	res.NodeProcesses++
+	res.Isolation = st.ss.s.Isolation()
+	return st.ss, nil
+}
+
+// discard closes a session started early that was not used, as when a
+// check before it could not be done.
+func (st *starting) discard(res *Result) {
+	if st == nil || st.waited {
+		return
 	}
-	ss.s = s
-	v.res.NodeProcesses++
-	v.res.Isolation = s.Isolation()
-	return ss, nil
+	if ss, err := st.wait(res); err == nil {
+		ss.close(res)
+	}
 }
 
 func (ss *session) close(res *Result) {

@@ -31,6 +31,19 @@ const (
 
 // run runs the two sessions' checks, then gives each workflow its entry's.
 func (v *verifier) run(ctx context.Context) error {
+	caps := v.in.Contract.Capabilities
+	// The later sessions' servers start while the first session's checks
+	// run: they are other processes from the start, and need nothing of
+	// the first but the values it is issued, which are passed at call time.
+	later := v.early(ctx, "host-verification-2", false)
+	defer later.discard(v.res)
+	var third *starting
+	if slices.ContainsFunc(caps, func(cp contract.Capability) bool {
+		return needsConfirmation(&cp) && slices.Contains(v.expected.Capabilities[cp.ID], CheckIsolation)
+	}) {
+		third = v.early(ctx, "host-verification-3", true)
+		defer third.discard(v.res)
+	}
 	first, err := v.start(ctx, "host-verification-1", v.elicitation)
 	if err != nil {
 		return err
@@ -40,7 +53,6 @@ func (v *verifier) run(ctx context.Context) error {
 		first.close(v.res)
 		return err
 	}
-	caps := v.in.Contract.Capabilities
 	for i := range caps {
 		v.profile(&caps[i])
 		v.discovery(first, &caps[i], tools)
@@ -87,7 +99,7 @@ func (v *verifier) run(ctx context.Context) error {
 	issued := maps.Clone(first.results)
 	first.close(v.res)
 
-	second, err := v.start(ctx, "host-verification-2", false)
+	second, err := later.wait(v.res)
 	if err != nil {
 		return err
 	}
@@ -119,13 +131,16 @@ func (v *verifier) run(ctx context.Context) error {
 		// values is refused for its confirmation first in a client without
 		// elicitation: its isolation is checked in a third session whose
 		// client confirms.
-		third, err := v.start(ctx, "host-verification-3", true)
+		if third == nil {
+			return fmt.Errorf("no third session was started for %d confirmed write(s)", len(confirmed))
+		}
+		confirming, err := third.wait(v.res)
 		if err != nil {
 			return err
 		}
-		defer third.close(v.res)
+		defer confirming.close(v.res)
 		for _, cp := range confirmed {
-			if err := v.refused(ctx, third, issued, cp, CheckIsolation, RuleIsolation, codeMissing, []string{hostruntime.ConfirmField}, nil); err != nil {
+			if err := v.refused(ctx, confirming, issued, cp, CheckIsolation, RuleIsolation, codeMissing, []string{hostruntime.ConfirmField}, nil); err != nil {
 				return err
 			}
 		}
