@@ -38,7 +38,7 @@ import (
 const Name = "sample-request"
 
 // Marker is the documentation marker of the unpatched reference package.
-const Marker = derive.MarkerPrefix + "1ff8f61a55009a1f043fc2a596e44a238af8b34e5dec7d8fa8bcc43a07d38656" + derive.MarkerSuffix
+const Marker = derive.MarkerPrefix + "2391f3ab414fe717a4bd5f5e463377eff40c8e4e4a241b6c2cfacf9340c48b2a" + derive.MarkerSuffix
 
 // Option changes the package's authored files before the rest is derived
 // and compiled from them.
