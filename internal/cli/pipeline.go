@@ -25,7 +25,8 @@ func pipelineCmd() *command {
   code2skill pipeline init <pkg> [--state-dir D] [--source-map ID=PATH]... [--acknowledge-migration] [--format text|json]
   code2skill pipeline run <pkg> [--state-dir D] [--only STAGE,...] [--force]
                           [--enable-runtime-verify] [--authorize-write CAPABILITY_ID]...
-                          [--runtime-origin ORIGIN=URL]... [--env KEY[=VALUE]]... [--format text|json]
+                          [--runtime-origin ORIGIN=URL]... [--env KEY[=VALUE]]...
+                          [--acknowledge-contract-change DIGEST] [--format text|json]
   code2skill pipeline status <pkg> [--state-dir D] [--format text|json]
   code2skill pipeline diagnose <pkg> [--state-dir D] [--stage STAGE] [--capability ID]
                           [--max-errors N] [--full] [--format text|json]
@@ -58,6 +59,14 @@ network for this run, and, for a write guarded by a deterministic workflow,
 a guard protecting the values the case's trusted part gives. Live inputs and
 results are sanitised before they are stored.
 
+A package is re-finalized only for the interpretation that was reviewed:
+the state keeps a copy of the last finalized contract, and when the
+contract means something else now (code2skill diff finds a breaking or
+compatible change), finalize stops, shows the diff and its digest, and runs
+once --acknowledge-contract-change DIGEST acknowledges that diff. The other
+stages run as usual; the acknowledgement is recorded in the state, never in
+the package.
+
 Flags:
   --state-dir D                 the state directory (default <pkg>.producer-state)
   --format text|json            output format (default text)
@@ -76,6 +85,10 @@ run:
                                 served for this run (repeatable)
   --env KEY[=VALUE]             a value for a variable the package declares: KEY=VALUE,
                                 or KEY to pass code2skill's own (repeatable)
+  --acknowledge-contract-change DIGEST
+                                finalize although the contract changed semantically
+                                since the last finalization: the digest of that diff,
+                                as the stopped finalize printed it
 diagnose:
   --stage STAGE                 only the errors a stage is about
   --capability ID               only the errors about one capability
@@ -85,7 +98,8 @@ diagnose:
 Exit codes:
   0  init done; run: every stage that ran completed and no check failed;
      status shown; diagnose: no validation error
-  1  a stage failed or a check failed (run), validation errors (diagnose)
+  1  a stage failed or a check failed (run; including a finalize stopped
+     by an unacknowledged contract change), validation errors (diagnose)
   2  usage error (bad flags, an upstream stage stale for --only, a migration
      not acknowledged, a package not initialized)
   3  the tool could not do its job (node missing, I/O failure, a damaged state)
@@ -109,7 +123,7 @@ Exit codes:
 		format := addFormatFlag(fs)
 		var sources *sourcesFlags
 		var ack, force, enable, full *bool
-		var only, stage, capability *string
+		var only, stage, capability, ackChange *string
 		var maxErrors *int
 		var authorize, origins, env stringsFlag
 		switch sub {
@@ -124,6 +138,7 @@ Exit codes:
 			fs.Var(&authorize, "authorize-write", "")
 			fs.Var(&origins, "runtime-origin", "")
 			fs.Var(&env, "env", "")
+			ackChange = fs.String("acknowledge-contract-change", "", "")
 		case "diagnose":
 			stage = fs.String("stage", "", "")
 			capability = fs.String("capability", "", "")
@@ -149,7 +164,8 @@ Exit codes:
 		case "init":
 			return pc.init(pipeline.InitOptions{SourceMaps: sources.sources.Map, AcknowledgeMigration: *ack})
 		case "run":
-			opts := pipeline.RunOptions{Force: *force, EnableRuntimeVerify: *enable, AuthorizeWrites: authorize}
+			opts := pipeline.RunOptions{Force: *force, EnableRuntimeVerify: *enable, AuthorizeWrites: authorize,
+				AcknowledgeContractChange: *ackChange}
 			if flagSet(fs, "only") {
 				opts.Only = splitList(*only)
 			}

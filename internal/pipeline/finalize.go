@@ -227,6 +227,9 @@ func (r *runner) finalize() (*stageOutcome, error) {
 	if in == nil || err != nil {
 		return out, err
 	}
+	if stop, err := r.contractChanged(in, out); stop || err != nil {
+		return out, err
+	}
 	views := derive.Views(in)
 	exp, err := expectedChecks(views)
 	if err != nil {
@@ -291,7 +294,7 @@ func (r *runner) finalize() (*stageOutcome, error) {
 	}
 	fin.CompletedAt = r.p.now()
 	r.st.LastFinalization = fin
-	return out, nil
+	return out, r.keepFinalized()
 }
 
 // guardEvidence checks every record finalize would rely on: its evidence is

@@ -152,7 +152,7 @@ func (p *Pipeline) report(st *State, findings *diag.List) (*Report, error) {
 	if fin := st.LastFinalization; fin != nil && st.Stages[StageFinalize].Status == StatusCompleted {
 		rep.Decision = fin.Decision
 	}
-	rep.NextSteps = nextSteps(st)
+	rep.NextSteps = withContractChange(nextSteps(st), st, rep.StateDir)
 	return rep, nil
 }
 

@@ -30,6 +30,9 @@ type RunOptions struct {
 	// Env gives values to variables the package declares (runtime-verify);
 	// a declared variable without one takes code2skill's own value.
 	Env map[string]string
+	// AcknowledgeContractChange is the digest of the contract diff this
+	// run accepts finalizing (contractchange.go).
+	AcknowledgeContractChange string
 }
 
 // stageOutcome is what one execution of a stage did.
@@ -116,6 +119,9 @@ func (p *Pipeline) Run(ctx context.Context, opts RunOptions) (*Report, error) {
 	}
 	selected, err := selectStages(opts)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkAcknowledgement(opts, selected); err != nil {
 		return nil, err
 	}
 	r := &runner{p: p, ctx: ctx, opts: opts, st: st}

@@ -89,8 +89,11 @@ type State struct {
 	// entry, as analyze last saw it.
 	Capabilities     map[string]string `json:"capabilities"`
 	LastFinalization *Finalization     `json:"lastFinalization"`
-	CreatedAt        string            `json:"createdAt"`
-	UpdatedAt        string            `json:"updatedAt"`
+	// ContractChange compares the contract with the last finalized one
+	// (contractchange.go).
+	ContractChange *ContractChange `json:"contractChange,omitempty"`
+	CreatedAt      string          `json:"createdAt"`
+	UpdatedAt      string          `json:"updatedAt"`
 }
 
 // StageState is what the state records of one stage.
