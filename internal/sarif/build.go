@@ -154,6 +154,16 @@ func category(command, dir string) string {
 
 var semver = regexp.MustCompile(`^v(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$`)
 
+// IsRelease reports whether a version names a release tag (v1.2.3,
+// v1.3.0-rc.1), not a development build or a pseudo-version.
+func IsRelease(v string) bool {
+	return semver.MatchString(v) && !pseudo.MatchString(v)
+}
+
+// pseudo matches the pseudo-versions the go command gives untagged
+// commits (v0.0.0-20261130131554-683707ea9580).
+var pseudo = regexp.MustCompile(`-(?:0\.)?\d{14}-[0-9a-f]{12}(?:\+.*)?$|\.0\.\d{14}-[0-9a-f]{12}(?:\+.*)?$`)
+
 // semanticVersion is a release's version without its "v", or "" for a
 // development build.
 func semanticVersion(v string) string {
