@@ -243,7 +243,7 @@ func TestSchemasCompile(t *testing.T) {
 // scriptUse is a schema or SARIF check in a CLI script, with the command
 // whose output it checks.
 var (
-	scriptExec  = regexp.MustCompile(`^!?\s*exec code2skill(?:-[a-z]+)? ([a-z-]+)(?: ([a-z-]+))?(.*)$`)
+	scriptExec = regexp.MustCompile(`^!?\s*exec code2skill(?:-[a-z]+)? ([a-z-]+)(?: ([a-z-]+))?(.*)$`)
 	// The exec before a check is the command whose output it checks.
 	scriptCheck = regexp.MustCompile(`^!?\s*(json-schema|sarif-valid) (\S+)`)
 )
