@@ -297,3 +297,63 @@ func copyTree(t *testing.T, src, dst string) {
 		t.Fatal(err)
 	}
 }
+
+// TestExampleWorkflowUsesTheAction keeps the example workflow in
+// docs/ci.md runnable: it is YAML, grants what upload-sarif needs, and
+// gives the action only inputs it has, every required one among them.
+func TestExampleWorkflowUsesTheAction(t *testing.T) {
+	b, err := os.ReadFile("action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a action
+	if err := yaml.Unmarshal(b, &a); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile("docs/ci.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(doc), "```yaml\n")
+	block, _, _ = strings.Cut(block, "```")
+	if !ok {
+		t.Fatal("docs/ci.md has no yaml block")
+	}
+	var wf struct {
+		Permissions map[string]string `yaml:"permissions"`
+		Jobs        map[string]struct {
+			Steps []struct {
+				Uses string            `yaml:"uses"`
+				With map[string]string `yaml:"with"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal([]byte(block), &wf); err != nil {
+		t.Fatalf("the example workflow: %v", err)
+	}
+	if wf.Permissions["security-events"] != "write" {
+		t.Error("the example workflow does not grant security-events: write, which upload-sarif needs")
+	}
+	uses := 0
+	for _, job := range wf.Jobs {
+		for _, step := range job.Steps {
+			if !strings.HasPrefix(step.Uses, "code2skill/code2skill@") {
+				continue
+			}
+			uses++
+			for k := range step.With {
+				if _, ok := a.Inputs[k]; !ok {
+					t.Errorf("the example gives the action an input it does not have: %s", k)
+				}
+			}
+			for k, in := range a.Inputs {
+				if _, given := step.With[k]; in.Required && !given {
+					t.Errorf("the example does not give the required input %s", k)
+				}
+			}
+		}
+	}
+	if uses == 0 {
+		t.Error("the example workflow does not use the action")
+	}
+}
