@@ -12,7 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/code2skill/code2skill/internal/jsonschema"
+	"github.com/code2skill/code2skill/internal/sarif/sariftest"
 	"github.com/code2skill/code2skill/internal/testnode"
 )
 
@@ -53,14 +53,7 @@ func TestActionChecksTheBundledPackages(t *testing.T) {
 	if _, err := exec.LookPath("npm"); err != nil {
 		t.Fatalf("npm is not on PATH: the action installs a package's dependencies with it")
 	}
-	b, err := os.ReadFile("action.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var a action
-	if err := yaml.Unmarshal(b, &a); err != nil {
-		t.Fatal(err)
-	}
+	a := readAction(t)
 	if a.Runs.Using != "composite" {
 		t.Fatalf("action.yml runs %q, want composite", a.Runs.Using)
 	}
@@ -159,7 +152,10 @@ func TestActionChecksTheBundledPackages(t *testing.T) {
 	if uploaded != inputs["sarif-dir"] {
 		t.Errorf("upload-sarif would upload %q, want %q", uploaded, inputs["sarif-dir"])
 	}
-	schema := sarifSchema(t)
+	schema, err := sariftest.Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, pkg := range []struct {
 		dir        string
 		wantErrors bool
@@ -203,6 +199,20 @@ func TestActionChecksTheBundledPackages(t *testing.T) {
 			t.Errorf("%s.sarif has %d error results", name, errors)
 		}
 	}
+}
+
+// readAction reads action.yml.
+func readAction(t *testing.T) action {
+	t.Helper()
+	b, err := os.ReadFile("action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a action
+	if err := yaml.Unmarshal(b, &a); err != nil {
+		t.Fatal(err)
+	}
+	return a
 }
 
 var expression = regexp.MustCompile(`\$\{\{\s*([^}]*?)\s*\}\}`)
@@ -259,19 +269,6 @@ func pathWith(t *testing.T, githubPath string) string {
 	return strings.Join(append(dirs, os.Getenv("PATH")), string(os.PathListSeparator))
 }
 
-func sarifSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	b, err := os.ReadFile("internal/sarif/testdata/sarif-schema-2.1.0.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := jsonschema.Compile(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 // copyTree copies a directory, without node_modules.
 func copyTree(t *testing.T, src, dst string) {
 	t.Helper()
@@ -302,14 +299,7 @@ func copyTree(t *testing.T, src, dst string) {
 // docs/ci.md runnable: it is YAML, grants what upload-sarif needs, and
 // gives the action only inputs it has, every required one among them.
 func TestExampleWorkflowUsesTheAction(t *testing.T) {
-	b, err := os.ReadFile("action.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var a action
-	if err := yaml.Unmarshal(b, &a); err != nil {
-		t.Fatal(err)
-	}
+	a := readAction(t)
 	doc, err := os.ReadFile("docs/ci.md")
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/code2skill/code2skill/internal/jsonschema"
 	"github.com/code2skill/code2skill/internal/sarif"
+	"github.com/code2skill/code2skill/internal/sarif/sariftest"
 )
 
 // jsonDocuments names, for every command that prints --format json, the
@@ -88,11 +89,7 @@ func compileSchemas() (map[string]*jsonschema.Schema, *jsonschema.Schema, error)
 		}
 		out[name] = s
 	}
-	b, err := os.ReadFile("../sarif/testdata/sarif-schema-2.1.0.json")
-	if err != nil {
-		return nil, nil, err
-	}
-	s, err := jsonschema.Compile(b)
+	s, err := sariftest.Schema()
 	if err != nil {
 		return nil, nil, fmt.Errorf("SARIF schema: %v", err)
 	}

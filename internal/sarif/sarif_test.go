@@ -10,6 +10,7 @@ import (
 
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/jsonschema"
+	"github.com/code2skill/code2skill/internal/sarif/sariftest"
 )
 
 var (
@@ -22,11 +23,7 @@ var (
 // schema is the SARIF 2.1.0 JSON Schema as published.
 func schema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	b, err := os.ReadFile("testdata/sarif-schema-2.1.0.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := jsonschema.Compile(b)
+	s, err := sariftest.Schema()
 	if err != nil {
 		t.Fatal(err)
 	}
