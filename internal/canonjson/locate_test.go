@@ -61,9 +61,13 @@ func TestLocateErrors(t *testing.T) {
 	if _, err := Locate([]byte(`{"a": [1, 2,, 3], "b": 1}`), "/b"); !errors.As(err, &syntax) || syntax.Column != 13 {
 		t.Errorf("broken array: %v", err)
 	}
-	// After it, the document is not read.
-	if p, err := Locate([]byte(`{"a": 1, "b": [`), "/a"); err != nil || p.Column != 2 {
+	// A value before the break is still located; one the document may
+	// hold after it is not.
+	if p, err := Locate([]byte(`{"a": 1, "b": [`), "/a"); err == nil || p.Column != 2 || p.Found != "/a" {
 		t.Errorf("value before a break: %v %+v", err, p)
+	}
+	if p, err := Locate([]byte(`{"a": 1, "b": [`), "/c"); err == nil || p.Line != 0 {
+		t.Errorf("value after a break: %v %+v", err, p)
 	}
 	if _, err := Locate([]byte("\xef\xbb\xbf{}"), ""); !errors.As(err, &syntax) {
 		t.Errorf("byte-order mark: %v", err)
@@ -83,4 +87,23 @@ func offsetOf(data []byte, line, col int) int {
 		off++
 	}
 	return off + col - 1
+}
+
+// LocateAll finds every pointer in one pass, as Locate finds each.
+func TestLocateAll(t *testing.T) {
+	doc := []byte("{\n  \"a\": [1, {\"b\": 2}],\n  \"c~d\": {\"e/f\": 3}\n}\n")
+	pointers := []string{"/a/1/b", "/c~0d/e~1f", "/a/5", "", "/zz"}
+	all, err := LocateAll(doc, pointers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pointers {
+		one, err := Locate(doc, p)
+		if err != nil || one != all[p] {
+			t.Errorf("%q: LocateAll %+v, Locate %+v (%v)", p, all[p], one, err)
+		}
+	}
+	if got := all["/c~0d/e~1f"]; got.Line != 3 || got.Column != 11 {
+		t.Errorf("/c~0d/e~1f at %d:%d", got.Line, got.Column)
+	}
 }

@@ -36,12 +36,12 @@ func Write(w io.Writer, r *diag.Report, tool Producer) error {
 // Build returns the SARIF log of a report: every finding of the report, in
 // the order the text and JSON forms print them.
 func Build(r *diag.Report, tool Producer) *Log {
-	files := newLocator(r.Roots)
 	var list diag.List
 	if r.List != nil {
 		list = *r.List
 	}
 	findings := list.Sorted()
+	files := newLocator(r.Roots, findings)
 	ids := list.RuleIDs()
 	run := Run{
 		Tool: Tool{Driver: Driver{

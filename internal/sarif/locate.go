@@ -1,6 +1,7 @@
 package sarif
 
 import (
+	"bytes"
 	"net/url"
 	"os"
 	"path"
@@ -17,16 +18,46 @@ import (
 type locator struct {
 	roots []string
 	cwd   string
-	// contents caches each file read, nil for one that cannot be read.
+	// paths caches where each file named was found; contents each file
+	// read, nil for one that cannot be read.
+	paths    map[string]string
 	contents map[string][]byte
+	// pointers are the JSON Pointers the findings name, by file; positions
+	// where they are, resolved in one pass over each file.
+	pointers  map[string][]string
+	positions map[string]map[string]canonjson.Position
 }
 
-func newLocator(roots []string) *locator {
+func newLocator(roots []string, findings []diag.Diagnostic) *locator {
 	if len(roots) == 0 {
 		roots = []string{"."}
 	}
 	cwd, _ := os.Getwd()
-	return &locator{roots: roots, cwd: cwd, contents: map[string][]byte{}}
+	l := &locator{roots: roots, cwd: cwd, paths: map[string]string{}, contents: map[string][]byte{}, pointers: map[string][]string{}}
+	for _, d := range findings {
+		if d.File != "" && d.Line == 0 && d.Pointer != "" {
+			name := l.path(d.File)
+			l.pointers[name] = append(l.pointers[name], d.Pointer)
+		}
+	}
+	return l
+}
+
+// position returns where a JSON Pointer is in a file, when the file can be
+// read and the pointer's place in it found.
+func (l *locator) position(name, pointer string) (canonjson.Position, bool) {
+	if l.positions == nil {
+		l.positions = map[string]map[string]canonjson.Position{}
+	}
+	ps, done := l.positions[name]
+	if !done {
+		if data := l.read(name); data != nil {
+			ps, _ = canonjson.LocateAll(data, l.pointers[name]) // what the walk found before an error still counts
+		}
+		l.positions[name] = ps
+	}
+	p, ok := ps[pointer]
+	return p, ok && p.Line > 0
 }
 
 // locate returns where a finding is. A finding about the package as a
@@ -54,12 +85,10 @@ func (l *locator) locate(d diag.Diagnostic, anchor string) Location {
 		loc.PhysicalLocation.Region = r
 	case d.Pointer != "":
 		loc.LogicalLocations = []LogicalLocation{{FullyQualifiedName: d.Pointer}}
-		if data := l.read(name); data != nil {
-			if p, err := canonjson.Locate(data, d.Pointer); err == nil {
-				loc.PhysicalLocation.Region = &Region{
-					StartLine:   p.Line,
-					StartColumn: utf16Column(data, p.Offset-(p.Column-1), p.Column),
-				}
+		if p, ok := l.position(name, d.Pointer); ok {
+			loc.PhysicalLocation.Region = &Region{
+				StartLine:   p.Line,
+				StartColumn: utf16Column(l.read(name), p.Offset-(p.Column-1), p.Column),
 			}
 		}
 	}
@@ -75,13 +104,23 @@ func (l *locator) path(file string) string {
 	if filepath.IsAbs(file) {
 		return filepath.Clean(file)
 	}
+	if p, ok := l.paths[file]; ok {
+		return p
+	}
+	p := filepath.Join(l.roots[0], filepath.FromSlash(file))
 	for _, root := range l.roots {
-		p := filepath.Join(root, filepath.FromSlash(file))
-		if _, err := os.Lstat(p); err == nil {
-			return p
+		if q := filepath.Join(root, filepath.FromSlash(file)); exists(q) {
+			p = q
+			break
 		}
 	}
-	return filepath.Join(l.roots[0], filepath.FromSlash(file))
+	l.paths[file] = p
+	return p
+}
+
+func exists(name string) bool {
+	_, err := os.Lstat(name)
+	return err == nil
 }
 
 // artifact names a file by its URI: relative to the working directory
@@ -143,7 +182,7 @@ func escapePath(p string) string {
 func lineStart(data []byte, line int) int {
 	off := 0
 	for n := 1; n < line; n++ {
-		i := strings.IndexByte(string(data[off:]), '\n')
+		i := bytes.IndexByte(data[off:], '\n')
 		if i < 0 {
 			return len(data)
 		}
@@ -160,7 +199,7 @@ func utf16Column(data []byte, start, column int) int {
 		return column
 	}
 	line := data[start:]
-	if i := strings.IndexByte(string(line), '\n'); i >= 0 {
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
 		line = line[:i]
 	}
 	n := column - 1
