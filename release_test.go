@@ -70,29 +70,31 @@ func TestReleaseMatrixBuilds(t *testing.T) {
 	out := t.TempDir()
 	for _, goos := range build.Goos {
 		for _, goarch := range build.Goarch {
-			bin := filepath.Join(out, goos+"-"+goarch, build.Binary)
-			if goos == "windows" {
-				bin += ".exe"
-			}
-			args := append([]string{"build"}, build.Flags...)
-			args = append(args, "-ldflags", strings.Join(ldflags, " "), "-o", bin, build.Main)
-			cmd := exec.Command("go", args...)
-			cmd.Env = append(os.Environ(), build.Env...)
-			cmd.Env = append(cmd.Env, "GOOS="+goos, "GOARCH="+goarch, "GOFLAGS=-buildvcs=false")
-			if msg, err := cmd.CombinedOutput(); err != nil {
-				t.Errorf("GOOS=%s GOARCH=%s go %s: %v\n%s", goos, goarch, strings.Join(args, " "), err, msg)
-				continue
-			}
-			if goos != runtime.GOOS || goarch != runtime.GOARCH {
-				continue
-			}
-			got, err := exec.Command(bin, "version").Output()
-			if err != nil {
-				t.Fatalf("%s version: %v", bin, err)
-			}
-			if !strings.HasPrefix(string(got), "code2skill "+tag+" (") {
-				t.Errorf("the release build says %q, want the tag %s", got, tag)
-			}
+			t.Run(goos+"-"+goarch, func(t *testing.T) {
+				t.Parallel() // each link is single-threaded: two at a time on two cores
+				bin := filepath.Join(out, goos+"-"+goarch, build.Binary)
+				if goos == "windows" {
+					bin += ".exe"
+				}
+				args := append([]string{"build"}, build.Flags...)
+				args = append(args, "-ldflags", strings.Join(ldflags, " "), "-o", bin, build.Main)
+				cmd := exec.Command("go", args...)
+				cmd.Env = append(os.Environ(), build.Env...)
+				cmd.Env = append(cmd.Env, "GOOS="+goos, "GOARCH="+goarch, "GOFLAGS=-buildvcs=false")
+				if msg, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("GOOS=%s GOARCH=%s go %s: %v\n%s", goos, goarch, strings.Join(args, " "), err, msg)
+				}
+				if goos != runtime.GOOS || goarch != runtime.GOARCH {
+					return
+				}
+				got, err := exec.Command(bin, "version").Output()
+				if err != nil {
+					t.Fatalf("%s version: %v", bin, err)
+				}
+				if !strings.HasPrefix(string(got), "code2skill "+tag+" (") {
+					t.Errorf("the release build says %q, want the tag %s", got, tag)
+				}
+			})
 		}
 	}
 }
