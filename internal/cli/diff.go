@@ -16,6 +16,7 @@ import (
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/gitrev"
 	"github.com/code2skill/code2skill/internal/pkgdir"
+	"github.com/code2skill/code2skill/internal/sarif"
 )
 
 const formatMarkdown = "markdown"
@@ -24,7 +25,7 @@ func diffCmd() *command {
 	c := &command{
 		name:    "diff",
 		summary: "compare two canonical contracts field by field and classify every change",
-		usage: `Usage: code2skill diff [--format text|json|markdown] OLD NEW
+		usage: `Usage: code2skill diff [--format text|json|markdown|sarif] OLD NEW
 
 Compares the canonical contract OLD with NEW, field by field, and classifies
 every change for the consumers of the package: breaking (a call, a result,
@@ -46,8 +47,14 @@ Both contracts must be read whole and be of the same feature (the same
 contractId): otherwise diff reports why and prints no diff.
 
 Flags:
-  --format text|json|markdown   output format (default text); markdown is a
-                                section for a pull-request comment
+  --format text|json|markdown|sarif
+                                output format (default text); markdown is a
+                                section for a pull-request comment; json and
+                                sarif carry each change as a finding too
+                                (DIFF_CHANGE_BREAKING an error,
+                                DIFF_CHANGE_COMPATIBLE a warning,
+                                DIFF_CHANGE_COSMETIC a note) at its place in
+                                the new contract
 
 Exit codes:
   0  nothing semantic changed (there may be cosmetic changes)
@@ -61,8 +68,8 @@ Exit codes:
 		fs := newFlagSet(c)
 		format := formatText
 		fs.Func("format", "", func(v string) error {
-			if !slices.Contains([]string{formatText, formatJSON, formatMarkdown}, v) {
-				return fmt.Errorf("must be %s, %s or %s", formatText, formatJSON, formatMarkdown)
+			if !slices.Contains([]string{formatText, formatJSON, formatMarkdown, formatSARIF}, v) {
+				return fmt.Errorf("must be %s, %s, %s or %s", formatText, formatJSON, formatMarkdown, formatSARIF)
 			}
 			format = v
 			return nil
@@ -83,10 +90,10 @@ Exit codes:
 type diffRun struct {
 	list     diag.List
 	old, new contractdiff.Side
-	// newFile names the new contract's file in findings.
-	newFile string
-	failed  bool // the tool could not do its job
-	diff    *contractdiff.Diff
+	// oldFile and newFile name the contracts' files in findings.
+	oldFile, newFile string
+	failed           bool // the tool could not do its job
+	diff             *contractdiff.Diff
 }
 
 func runDiff(ctx context.Context, stdio *Stdio, format, oldArg, newArg string) int {
@@ -137,6 +144,8 @@ func (r *diffRun) read(ctx context.Context, which, arg string, side *contractdif
 	side.ContractID = c.ContractID
 	if which == "new" {
 		r.newFile = label
+	} else {
+		r.oldFile = label
 	}
 	return c
 }
@@ -228,14 +237,17 @@ func (r *diffRun) failure(file string, err error) ([]byte, string, bool) {
 	return nil, "", false
 }
 
-// print writes the diff, or why there is none, in the chosen format.
+// print writes the diff, or why there is none, in the chosen format. The
+// JSON and SARIF forms list every change as a finding too, after what was
+// found about the inputs.
 func (r *diffRun) print(stdio *Stdio, format string) error {
-	rep := &diag.Report{Command: "diff", Status: diag.StatusError, List: &r.list}
+	rep := &diag.Report{Command: "diff", Status: diag.StatusError, List: &r.list, Roots: []string{"."}}
 	if r.diff != nil {
 		rep.Status = diag.StatusPassed
 		if r.diff.Semantic() {
 			rep.Status = diag.StatusFailed
 		}
+		r.list.Merge(r.diff.Findings(r.oldFile, r.newFile))
 		sum := r.diff.ReportSummary(r.old, r.new)
 		sum.Counts = diag.CountsOf(&r.list)
 		rep.Summary, rep.Line = sum, r.diff.Line()
@@ -250,6 +262,8 @@ func (r *diffRun) print(stdio *Stdio, format string) error {
 	switch {
 	case format == formatJSON:
 		return rep.WriteJSON(stdio.Out)
+	case format == formatSARIF:
+		return sarif.Write(stdio.Out, rep, sarifProducer())
 	case format == formatMarkdown && r.diff != nil:
 		return r.diff.WriteMarkdown(stdio.Out, r.old, r.new)
 	case format == formatMarkdown:

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
-	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
@@ -19,14 +18,15 @@ var (
 )
 
 // Findings returns one finding per change, at its place in the new
-// contract (the old one for a removal).
-func (d *Diff) Findings() *diag.List {
+// contract's file (the old one's for a removal): the files as the caller
+// names them.
+func (d *Diff) Findings(oldFile, newFile string) *diag.List {
 	var l diag.List
 	for _, c := range d.Changes {
 		rule := map[Class]*diag.Rule{Breaking: RuleBreaking, Compatible: RuleCompatible, Cosmetic: RuleCosmetic}[c.Class]
-		file := "new " + contract.ContractFile
+		file := newFile
 		if c.InOld {
-			file = "old " + contract.ContractFile
+			file = oldFile
 		}
 		l.Add(rule.New(file, "%s: %s (%s: %s)", c.Where, c.Summary(), c.Rule, c.Why).AtPointer(c.Pointer))
 	}
