@@ -146,13 +146,13 @@ func TestFindings(t *testing.T) {
 		set("/server/description", `"Requests."`),
 	})
 	l := d.Findings("old.json", "new.json")
-	want := map[string]string{
-		"DIFF_CHANGE_BREAKING":   "/capabilities/4/operationPolicy/confirmation",
-		"DIFF_CHANGE_COMPATIBLE": "/capabilities/0/hostRequirements/0",
-		"DIFF_CHANGE_COSMETIC":   "/server/description",
+	want := map[string]string{ // rule -> file#pointer
+		"DIFF_CHANGE_BREAKING":   "new.json#/capabilities/4/operationPolicy/confirmation",
+		"DIFF_CHANGE_COMPATIBLE": "old.json#/capabilities/0/hostRequirements/0", // a removal: in the old file
+		"DIFF_CHANGE_COSMETIC":   "new.json#/server/description",
 	}
 	for _, f := range l.Sorted() {
-		if p, ok := want[f.Rule]; ok && f.Pointer == p && f.File == "new.json" {
+		if at, ok := want[f.Rule]; ok && f.File+"#"+f.Pointer == at {
 			delete(want, f.Rule)
 		}
 	}

@@ -251,7 +251,7 @@ func (w *walker) record(o, n *canonjson.Object, s *contract.Shape, p *place) {
 		}
 		w.value(ov, nv, m.Shape, &mp)
 	}
-	if o.Len()+n.Len() > 2*len(s.Members) || hasUnknown(o, s) || hasUnknown(n, s) {
+	if hasUnknown(o, s) || hasUnknown(n, s) {
 		for _, k := range unionKeys(o, n) {
 			if _, known := s.Member(k); !known {
 				mp := p.member(k, freeShape)
