@@ -61,26 +61,23 @@ func (w *walker) schema(old, new canonjson.Value, p *place) {
 }
 
 // subschema compares a keyword whose value is a schema.
-func (w *walker) subschema(ov, nv canonjson.Value, p *place) {
-	switch {
-	case ov == nil:
-		w.add(p, Added, nil, nv)
-	case nv == nil:
-		w.add(p, Removed, ov, nil)
-	default:
-		w.schema(ov, nv, p)
-	}
-}
+func (w *walker) subschema(ov, nv canonjson.Value, p *place) { w.either(ov, nv, p, w.schema) }
 
 // keyword compares a keyword whose value is a value.
 func (w *walker) keyword(ov, nv canonjson.Value, p *place) {
+	w.either(ov, nv, p, func(ov, nv canonjson.Value, p *place) { w.add(p, Changed, ov, nv) })
+}
+
+// either reports a keyword one side lacks as added or removed, and compares
+// it with both when both have it.
+func (w *walker) either(ov, nv canonjson.Value, p *place, both func(ov, nv canonjson.Value, p *place)) {
 	switch {
 	case ov == nil:
 		w.add(p, Added, nil, nv)
 	case nv == nil:
 		w.add(p, Removed, ov, nil)
 	default:
-		w.add(p, Changed, ov, nv)
+		both(ov, nv, p)
 	}
 }
 
