@@ -38,7 +38,9 @@ package contamination
 import (
 	"bytes"
 	"net/url"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -147,6 +149,23 @@ func NewScanner(opts Options) (*Scanner, []diag.Diagnostic) {
 	// Longest first, so that a path inside another is reported as itself.
 	slices.SortFunc(s.machine, func(a, b string) int { return len(b) - len(a) })
 	return s, ds
+}
+
+// MachinePaths are the absolute paths of this machine a package must not
+// name: the package directory as given (dir) and resolved (real), the
+// working directory and the home directory.
+func MachinePaths(dir, real string) []string {
+	out := []string{real}
+	if abs, err := filepath.Abs(dir); err == nil {
+		out = append(out, abs)
+	}
+	if wd, err := os.Getwd(); err == nil {
+		out = append(out, wd)
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		out = append(out, home)
+	}
+	return out
 }
 
 func (s *Scanner) declareURL(raw string) {

@@ -138,6 +138,23 @@ func WriteGenerated(tb testing.TB, dir string) {
 	writeGenerated(tb, dir, in, toolDocs, derive.Marker(derive.Views(in)))
 }
 
+// WriteRuntime writes the reference tool docs and the runtime compile
+// writes from the package's own inputs into dir, which already holds its
+// Portable Core: the runtime finalize and the final validation require to
+// be exactly what compile generates.
+func WriteRuntime(tb testing.TB, dir string) {
+	tb.Helper()
+	in, findings, err := derive.ReadInputs(dir)
+	if err != nil || findings.HasErrors() {
+		tb.Fatalf("reftest: reading %s: %v %v", dir, err, findings.Sorted())
+	}
+	toolDocs := read(tb, ToolDocsFile())
+	write(tb, dir, compile.ToolDocsFile, toolDocs)
+	for _, f := range compiled(tb, in, toolDocs) {
+		write(tb, dir, f.Path, f.Data)
+	}
+}
+
 // writeGenerated writes the compiled runtime of in and the documents with
 // the given marker into pkg.
 func writeGenerated(tb testing.TB, pkg string, in *derive.Inputs, toolDocs []byte, marker string) {

@@ -160,7 +160,7 @@ func TestLegacyFilesForbidden(t *testing.T) {
 	wantStage(t, res, strict.StageForbidden, strict.Failed)
 }
 
-// Without --pre-finalize the five final files are expected.
+// Without --pre-finalize the final files are expected.
 func TestFinalModeNeedsFinalFiles(t *testing.T) {
 	dir := referencePackage(t)
 	res := validate(t, dir, false)
@@ -169,12 +169,13 @@ func TestFinalModeNeedsFinalFiles(t *testing.T) {
 		"STRICT_FINAL_FILE_MISSING export-manifest.json",
 		"STRICT_FINAL_FILE_MISSING function-core/validation-receipt.json",
 		"STRICT_FINAL_FILE_MISSING live-verification.json",
-		"STRICT_FINAL_FILE_MISSING preflight-report.json")
+		"STRICT_FINAL_FILE_MISSING preflight-report.json",
+		"STRICT_FINAL_FILE_MISSING verification-attestation.json")
 	wantStage(t, res, strict.StageFinal, strict.Failed)
 	wantStage(t, res, strict.StageMatrix, strict.NotRun)
 
-	// With all five present their cross-check runs: empty files fail it.
-	for _, f := range []string{"function-core/validation-receipt.json", "preflight-report.json", "live-verification.json", "approval-audit.json", "export-manifest.json"} {
+	// With all of them present their cross-check runs: empty files fail it.
+	for _, f := range []string{"function-core/validation-receipt.json", "preflight-report.json", "live-verification.json", "approval-audit.json", "export-manifest.json", "verification-attestation.json"} {
 		writeFile(t, dir, f, "{}\n")
 	}
 	res = validate(t, dir, false)
