@@ -39,16 +39,17 @@ const (
 	Invalid
 )
 
+// String says what became of a tag, as in "the record's tag is missing".
 func (s Status) String() string {
 	switch s {
 	case Valid:
-		return "valid"
+		return "verifies"
 	case OtherKey:
-		return "made with another evidence key"
+		return "was made with another evidence key"
 	case Invalid:
 		return "does not verify: the content changed after it was tagged"
 	}
-	return "not tagged"
+	return "is missing"
 }
 
 // mac returns the hex HMAC-SHA-256 of a domain and data.
