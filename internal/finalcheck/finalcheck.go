@@ -71,15 +71,16 @@ type Options struct {
 // Summary says what the attestation check found.
 type Summary struct {
 	// Checked: the attestations were checked.
-	Checked bool
+	Checked bool `json:"-"`
 	// Checks counts the checks that need an attestation; Attested those
 	// whose tag verifies.
-	Checks, Attested int
+	Checks   int `json:"checks"`
+	Attested int `json:"attested"`
 	// Unattested are the rows (capability:<id>, workflow:<id>, package)
 	// resting on at least one unattested check.
-	Unattested []string
+	Unattested []string `json:"unattested"`
 	// Problem says why no check is attested, when none can be.
-	Problem string
+	Problem string `json:"problem,omitempty"`
 }
 
 // maxDifferences is how many differences one final file reports: past a
@@ -182,7 +183,7 @@ func (k *checker) attestation(b *verdict.Baseline, doc, matrix, preflight canonj
 		}
 		unattested[c.Scope] = append(unattested[c.Scope], c.ID())
 	}
-	sum.Unattested = verdict.UnattestedRows(checks, v.Outcomes)
+	sum.Unattested = append([]string{}, verdict.UnattestedRows(checks, v.Outcomes)...)
 	why := v.Problem
 	if why == "" {
 		why = "no tag of this machine's evidence key vouches for them"
@@ -196,7 +197,7 @@ func (k *checker) attestation(b *verdict.Baseline, doc, matrix, preflight canonj
 		if scope == attest.PackageScope {
 			file = verdict.PreflightFile
 		}
-		k.list.Add(rule.New(file, "%s rests on unattested evidence (%s): %s", scope, strings.Join(unattested[scope], ", "), why))
+		k.list.Add(rule.New(file, "%s rests on unattested evidence, %s: %s", scope, some(unattested[scope]), why))
 	}
 }
 
@@ -366,6 +367,14 @@ func (k *checker) manifest(doc canonjson.Value) {
 	if !slices.IsSortedFunc(order, verdict.ComparePaths) {
 		add("/files", "files must be listed in path order")
 	}
+}
+
+// some names a few checks: all of up to three, else three and a count.
+func some(ids []string) string {
+	if len(ids) <= 3 {
+		return fmt.Sprintf("%d check(s): %s", len(ids), strings.Join(ids, ", "))
+	}
+	return fmt.Sprintf("%d checks: %s and %d more", len(ids), strings.Join(ids[:3], ", "), len(ids)-3)
 }
 
 // diff calls f for each place where got differs from want: a member or
