@@ -97,10 +97,12 @@ func attestationText(a *finalcheck.Summary) string {
 		return "no evidence to attest"
 	case len(a.Unattested) == 0:
 		return fmt.Sprintf("evidence attested (%d checks)", a.Attested)
-	case a.Problem != "":
-		return fmt.Sprintf("evidence not attested (%s)", a.Problem)
 	}
-	return fmt.Sprintf("evidence attested for %d of %d checks; rows resting on unattested evidence: %s", a.Attested, a.Checks, strings.Join(a.Unattested, ", "))
+	why := ""
+	if a.Problem != "" {
+		why = " (" + a.Problem + ")"
+	}
+	return fmt.Sprintf("evidence attested for %d of %d checks; rows resting on unattested evidence: %s%s", a.Attested, a.Checks, strings.Join(a.Unattested, ", "), why)
 }
 
 func strictMode(res *strict.Result) string {

@@ -181,9 +181,14 @@ func VerifyAttestation(key *attest.Key, contractID, candidate string, doc canonj
 	}
 	o, _ := doc.(*canonjson.Object)
 	keyID := stringMember(o, "keyId")
+	entries, _ := o.Get("checks")
+	list, _ := entries.(canonjson.Array)
 	switch {
 	case key == nil:
 		v.Problem = "there is no evidence key on this machine to verify the attestations with"
+		return v
+	case len(list) == 0:
+		v.Problem = "finalize found no authenticated pipeline record for any of them"
 		return v
 	case keyID != key.ID():
 		v.Problem, v.Pointer = fmt.Sprintf("the attestations were made with another evidence key (%s; this machine's is %s)", orNone(keyID), key.ID()), "/keyId"
@@ -195,8 +200,6 @@ func VerifyAttestation(key *attest.Key, contractID, candidate string, doc canonj
 		v.Problem, v.Pointer = "the package changed after finalize attested its evidence", "/candidateDigest"
 		return v
 	}
-	entries, _ := o.Get("checks")
-	list, _ := entries.(canonjson.Array)
 	type entry struct {
 		at  string
 		tag string
