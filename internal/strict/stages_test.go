@@ -373,3 +373,17 @@ func TestCancelled(t *testing.T) {
 		}
 	}
 }
+
+// TestContaminationGate: validation runs the contamination gate itself, in
+// both modes, rather than trusting a manifest's sanitized: true.
+func TestContaminationGate(t *testing.T) {
+	for _, pre := range []bool{true, false} {
+		dir := referencePackage(t)
+		writeFile(t, dir, "references/notes.md", "# 备注\n\n部署在 /var/lib/desk/state.db，密钥见 ~/.aws/credentials。\n")
+		res := validate(t, dir, pre)
+		if !res.Diagnostics.Has(mustRule(t, "CONTAMINATION_HOME_PATH")) || !res.Diagnostics.Has(mustRule(t, "CONTAMINATION_MACHINE_PATH")) {
+			t.Errorf("pre-finalize %v: the gate did not run:\n%s", pre, findingsText(res))
+		}
+		wantStage(t, res, strict.StageContamination, strict.Failed)
+	}
+}
