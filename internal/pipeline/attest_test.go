@@ -10,6 +10,7 @@ import (
 
 	"github.com/code2skill/code2skill/internal/attest"
 	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/finalize/finalizetest"
 	"github.com/code2skill/code2skill/internal/verdict"
 )
 
@@ -125,7 +126,7 @@ func TestRecordsMustBeAuthentic(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			fx := finalizedFixture(t)
-			before := snapshot(t, fx.dir)
+			before := finalizetest.Snapshot(t, fx.dir)
 			name := tt.edit(t, fx)
 			rep := fx.run(RunOptions{})
 			if fx.statuses()[StageFinalize] != StatusFailed {
@@ -141,7 +142,7 @@ func TestRecordsMustBeAuthentic(t *testing.T) {
 			if rep.Decision != "not-finalized" {
 				t.Errorf("decision %q after a refused finalize", rep.Decision)
 			}
-			assertSame(t, before, snapshot(t, fx.dir))
+			assertSame(t, before, finalizetest.Snapshot(t, fx.dir))
 		})
 	}
 }
@@ -231,13 +232,13 @@ func TestFailedFinalizeRestoresThePackage(t *testing.T) {
 		t.Fatal("the contract has no contractId")
 	}
 	writeFile(t, contract, string(edited))
-	before := snapshot(t, fx.dir)
+	before := finalizetest.Snapshot(t, fx.dir)
 	fx.f.fail["finalize-after-write"] = true
 	fx.run(RunOptions{})
 	if a := fx.actions(); a[StageGenerate] != ActionExecuted || a[StageFinalize] != ActionExecuted {
 		t.Fatalf("the run did not compile and finalize: %v", a)
 	}
-	assertSame(t, before, snapshot(t, fx.dir))
+	assertSame(t, before, finalizetest.Snapshot(t, fx.dir))
 	st := fx.statuses()
 	if st[StageFinalize] != StatusFailed || st[StageGenerate] != StatusInvalidated || st[StageVerify] != StatusInvalidated {
 		t.Errorf("statuses after the restore: %v", st)
@@ -277,25 +278,6 @@ func TestGenerateReportsReplacedEdits(t *testing.T) {
 	if rep := fx.run(RunOptions{}); rep.Findings.Has(RuleGeneratedReplaced) {
 		t.Errorf("a re-run reports a replacement: %v", rep.Findings.Sorted())
 	}
-}
-
-// snapshot returns every file of a package, by slash path.
-func snapshot(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = string(data)
-		return nil
-	})
-	return out
 }
 
 func assertSame(t *testing.T, before, after map[string]string) {

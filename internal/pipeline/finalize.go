@@ -135,30 +135,6 @@ func rowRecords(recs []*Record, capabilityID, workflowID, phase string) []*Recor
 	return out
 }
 
-// reportCheck is one executed check in the verification report.
-func reportCheck(rec *Record, withPhase bool) *canonjson.Object {
-	o := canonjson.NewObject(
-		canonjson.Member{Key: "name", Value: canonjson.String(rec.Name)},
-		canonjson.Member{Key: "command", Value: canonjson.String(rec.Command)},
-		canonjson.Member{Key: "exitCode", Value: canonjson.Int(rec.ExitCode)},
-		canonjson.Member{Key: "status", Value: canonjson.String(rec.Status)},
-		canonjson.Member{Key: "evidenceHash", Value: canonjson.String(rec.EvidenceHash)},
-		canonjson.Member{Key: "checkId", Value: canonjson.String(rec.CheckID)},
-	)
-	if withPhase {
-		o.Set("phase", canonjson.String(rec.Phase))
-	}
-	if rec.ToolName != "" {
-		o.Set("toolName", canonjson.String(rec.ToolName))
-		o.Set("inputHash", canonjson.String(rec.InputHash))
-		o.Set("resultHash", canonjson.String(rec.ResultHash))
-	}
-	if rec.ZeroExternalWrites != nil {
-		o.Set("zeroExternalWrites", canonjson.Bool(*rec.ZeroExternalWrites))
-	}
-	return o
-}
-
 // verificationReport builds the verification report (finalize's input)
 // from the records. It returns the report and the live pairs the passed
 // runtime checks are bound to.
@@ -166,7 +142,7 @@ func verificationReport(contractID string, exp *expectations, recs []*Record) (*
 	phaseObject := func(phase string, expected []string, rs []*Record) *canonjson.Object {
 		checks := canonjson.Array{}
 		for _, r := range rs {
-			checks = append(checks, reportCheck(r, true))
+			checks = append(checks, r.ReportCheck(true))
 		}
 		return canonjson.NewObject(
 			canonjson.Member{Key: "status", Value: canonjson.String(phaseOutcome(phase, expected, rs))},
@@ -197,7 +173,7 @@ func verificationReport(contractID string, exp *expectations, recs []*Record) (*
 	for _, id := range GlobalChecks {
 		for _, r := range recs {
 			if r.Phase == PhaseGlobal && r.CheckID == id {
-				global = append(global, reportCheck(r, false))
+				global = append(global, r.ReportCheck(false))
 			}
 		}
 	}
