@@ -266,10 +266,23 @@ func (s *Scanner) ScanFile(rel string, data []byte) []diag.Diagnostic {
 	if why := secretFile(rel); why != "" {
 		out = append(out, RuleSecretFile.New(rel, "%s is %s; keep secrets out of the package", path.Base(rel), why))
 	}
-	if bytes.IndexByte(data, 0) >= 0 {
-		return out // binary: no text to scan
+	if bytes.IndexByte(data, 0) >= 0 || reviewedAsset(data) {
+		return out // binary, or code2skill's own reviewed asset: no text of the package's to scan
 	}
 	return append(out, s.ScanText(rel, data, isDocument(rel))...)
+}
+
+// reviewedAsset reports whether data is, byte for byte, one of the runtime
+// assets code2skill ships (the bundled MCP runtime included): fixed text
+// that carries nothing of a machine or a source, which every package may
+// hold and which would otherwise be scanned again in every package.
+func reviewedAsset(data []byte) bool {
+	for _, a := range append(assets.Runtime(), assets.MCPRuntime) {
+		if a.Matches(data) {
+			return true
+		}
+	}
+	return false
 }
 
 // isDocument reports whether a package file is prose an author wrote, where
