@@ -27,8 +27,9 @@ func pipelineCmd() *command {
   code2skill pipeline run <pkg> [--state-dir D] [--only STAGE,...] [--force]
                           [--enable-runtime-verify] [--authorize-write CAPABILITY_ID]...
                           [--runtime-origin ORIGIN=URL]... [--env KEY[=VALUE]]...
-                          [--acknowledge-contract-change DIGEST] [--format text|json|sarif]
-  code2skill pipeline status <pkg> [--state-dir D] [--format text|json]
+                          [--acknowledge-contract-change DIGEST] [--evidence-key FILE]
+                          [--format text|json|sarif]
+  code2skill pipeline status <pkg> [--state-dir D] [--evidence-key FILE] [--format text|json]
   code2skill pipeline diagnose <pkg> [--state-dir D] [--stage STAGE] [--capability ID]
                           [--max-errors N] [--full] [--format text|json|sarif]
 
@@ -68,6 +69,16 @@ once --acknowledge-contract-change DIGEST acknowledges that diff. The other
 stages run as usual; the acknowledgement is recorded in the state, never in
 the package.
 
+Every check record and the finalization the state remembers are tagged with
+the evidence key, which lives outside the package and the state (by default
+code2skill/evidence.key in your configuration directory, created on first
+use with mode 0600): finalize refuses a record written or edited by hand,
+tagged with another key, recorded by a stage other than the one that runs
+its phase (a runtime check that no runtime verification made), or about
+another version of the package. status and run show a decision only when the
+finalization verifies and the final files are the ones it wrote. When
+finalize fails, every package file the run wrote is put back as it was.
+
 Flags:
   --state-dir D                 the state directory (default <pkg>.producer-state)
   --format text|json            output format (default text); run and diagnose
@@ -93,6 +104,9 @@ run:
                                 finalize although the contract changed semantically
                                 since the last finalization: the digest of that diff,
                                 as the stopped finalize printed it
+run, status:
+  --evidence-key FILE           the evidence key (default: code2skill/evidence.key in
+                                your configuration directory; run creates it)
 diagnose:
   --stage STAGE                 only the errors a stage is about
   --capability ID               only the errors about one capability
@@ -135,6 +149,10 @@ Exit codes:
 		var only, stage, capability, ackChange *string
 		var maxErrors *int
 		var authorize, origins, env stringsFlag
+		var key *evidenceKeyFlag
+		if sub == "run" || sub == "status" {
+			key = addEvidenceKeyFlag(fs)
+		}
 		switch sub {
 		case "init":
 			sources = &sourcesFlags{}
@@ -167,6 +185,13 @@ Exit codes:
 			Steps:    pipelineSteps(),
 			Version:  buildIdentity(),
 			Progress: stdio.Err,
+		}
+		if key != nil {
+			k, err := key.load(sub == "run")
+			if err != nil {
+				return keyFailure(stdio, c, err)
+			}
+			p.Key = k
 		}
 		pc := &pipelineCommand{c: c, stdio: stdio, format: format, p: p, sub: sub}
 		switch sub {

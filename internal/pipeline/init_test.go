@@ -88,7 +88,7 @@ func TestInitMigrate(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "workflow.json"), `{}`)
 	writeFile(t, filepath.Join(dir, "export-profile.json"), `{"pageRoute": "/old"}`)
 	before := treeOf(t, dir)
-	p := &Pipeline{Dir: dir, Now: newClock().now, Version: "test", Steps: newFakes().steps()}
+	p := &Pipeline{Dir: dir, Now: newClock().now, Version: "test", Steps: newFakes().steps(), Key: testKey}
 	res, err := p.Init(InitOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -129,13 +129,33 @@ func Package(tb testing.TB, opts ...Option) string {
 // carrying the package's marker.
 func WriteGenerated(tb testing.TB, dir string) {
 	tb.Helper()
+	in, toolDocs := writeToolDocs(tb, dir)
+	writeGenerated(tb, dir, in, toolDocs, derive.Marker(derive.Views(in)))
+}
+
+// WriteRuntime writes the reference tool docs and the runtime compile
+// writes from the package's own inputs into dir, which already holds its
+// Portable Core: the runtime finalize and the final validation require to
+// be exactly what compile generates.
+func WriteRuntime(tb testing.TB, dir string) {
+	tb.Helper()
+	in, toolDocs := writeToolDocs(tb, dir)
+	for _, f := range compiled(tb, in, toolDocs) {
+		write(tb, dir, f.Path, f.Data)
+	}
+}
+
+// writeToolDocs reads the Portable Core in dir and writes the reference
+// tool docs there.
+func writeToolDocs(tb testing.TB, dir string) (*derive.Inputs, []byte) {
+	tb.Helper()
 	in, findings, err := derive.ReadInputs(dir)
 	if err != nil || findings.HasErrors() {
 		tb.Fatalf("reftest: reading %s: %v %v", dir, err, findings.Sorted())
 	}
 	toolDocs := read(tb, ToolDocsFile())
 	write(tb, dir, compile.ToolDocsFile, toolDocs)
-	writeGenerated(tb, dir, in, toolDocs, derive.Marker(derive.Views(in)))
+	return in, toolDocs
 }
 
 // writeGenerated writes the compiled runtime of in and the documents with
