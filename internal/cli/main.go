@@ -58,6 +58,7 @@ func commands() []*command {
 		vectorsCmd(),
 		finalizeCmd(),
 		pipelineCmd(),
+		diffCmd(),
 		rulesCmd(),
 		versionCmd(),
 	}

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"runtime/debug"
 	"strings"
 	"text/tabwriter"
@@ -26,10 +27,11 @@ func pipelineCmd() *command {
   code2skill pipeline run <pkg> [--state-dir D] [--only STAGE,...] [--force]
                           [--enable-runtime-verify] [--enable-host-verify] [--authorize-write CAPABILITY_ID]...
                           [--runtime-origin ORIGIN=URL]... [--env KEY[=VALUE]]... [--host-env-file F]
-                          [--format text|json]
-  code2skill pipeline status <pkg> [--state-dir D] [--format text|json]
+                          [--acknowledge-contract-change DIGEST] [--evidence-key FILE]
+                          [--format text|json|sarif]
+  code2skill pipeline status <pkg> [--state-dir D] [--evidence-key FILE] [--format text|json]
   code2skill pipeline diagnose <pkg> [--state-dir D] [--stage STAGE] [--capability ID]
-                          [--max-errors N] [--full] [--format text|json]
+                          [--max-errors N] [--full] [--format text|json|sarif]
 
 Runs the strict flow of a strict-export-v1 package as ordered stages,
 remembering between runs what passed:
@@ -64,9 +66,30 @@ verification exactly as MCP-SETUP.md registers it, with the values of
 --host-env-file. Live inputs and results are sanitised before they are
 stored.
 
+A package is re-finalized only for the interpretation that was reviewed:
+the state keeps a copy of the last finalized contract, and when the
+contract means something else now (code2skill diff finds a breaking or
+compatible change), finalize stops, shows the diff and its digest, and runs
+once --acknowledge-contract-change DIGEST acknowledges that diff. The other
+stages run as usual; the acknowledgement is recorded in the state, never in
+the package.
+
+Every check record and the finalization the state remembers are tagged with
+the evidence key, which lives outside the package and the state (by default
+code2skill/evidence.key in your configuration directory, created on first
+use with mode 0600): finalize refuses a record written or edited by hand,
+tagged with another key, recorded by a stage other than the one that runs
+its phase (a runtime check that no runtime verification made), or about
+another version of the package. status and run show a decision only when the
+finalization verifies and the final files are the ones it wrote. When
+finalize fails, every package file the run wrote is put back as it was.
+
 Flags:
   --state-dir D                 the state directory (default <pkg>.producer-state)
-  --format text|json            output format (default text)
+  --format text|json            output format (default text); run and diagnose
+                                also take sarif: the findings as a SARIF 2.1.0 log
+                                (diagnose then lists every error, whatever
+                                --max-errors says)
 init:
   --source-map ID=PATH          where a declared source is on this machine, an
                                 absolute path (repeatable; remembered)
@@ -85,6 +108,13 @@ run:
   --enable-host-verify          run host-verify in this run
   --host-env-file F             host-verify: KEY=VALUE lines, the values your host's MCP
                                 configuration gives the variables MCP-SETUP.md names
+  --acknowledge-contract-change DIGEST
+                                finalize although the contract changed semantically
+                                since the last finalization: the digest of that diff,
+                                as the stopped finalize printed it
+run, status:
+  --evidence-key FILE           the evidence key (default: code2skill/evidence.key in
+                                your configuration directory; run creates it)
 diagnose:
   --stage STAGE                 only the errors a stage is about
   --capability ID               only the errors about one capability
@@ -94,7 +124,8 @@ diagnose:
 Exit codes:
   0  init done; run: every stage that ran completed and no check failed;
      status shown; diagnose: no validation error
-  1  a stage failed or a check failed (run), validation errors (diagnose)
+  1  a stage failed or a check failed (run; including a finalize stopped
+     by an unacknowledged contract change), validation errors (diagnose)
   2  usage error (bad flags, an upstream stage stale for --only, a migration
      not acknowledged, a package not initialized)
   3  the tool could not do its job (node missing, I/O failure, a damaged state)
@@ -115,13 +146,22 @@ Exit codes:
 		}
 		fs := newFlagSet(c)
 		stateDir := fs.String("state-dir", "", "")
-		format := addFormatFlag(fs)
+		var format *formatFlag
+		if sub == "run" || sub == "diagnose" {
+			format = addFindingsFormatFlag(fs)
+		} else {
+			format = addFormatFlag(fs)
+		}
 		var sources *sourcesFlags
 		var ack, force, enable, enableHost, full *bool
 		var hostEnvFile *string
-		var only, stage, capability *string
+		var only, stage, capability, ackChange *string
 		var maxErrors *int
 		var authorize, origins, env stringsFlag
+		var key *evidenceKeyFlag
+		if sub == "run" || sub == "status" {
+			key = addEvidenceKeyFlag(fs)
+		}
 		switch sub {
 		case "init":
 			sources = &sourcesFlags{}
@@ -136,6 +176,7 @@ Exit codes:
 			fs.Var(&authorize, "authorize-write", "")
 			fs.Var(&origins, "runtime-origin", "")
 			fs.Var(&env, "env", "")
+			ackChange = fs.String("acknowledge-contract-change", "", "")
 		case "diagnose":
 			stage = fs.String("stage", "", "")
 			capability = fs.String("capability", "", "")
@@ -156,12 +197,20 @@ Exit codes:
 			Version:  buildIdentity(),
 			Progress: stdio.Err,
 		}
+		if key != nil {
+			k, err := key.load(sub == "run")
+			if err != nil {
+				return keyFailure(stdio, c, err)
+			}
+			p.Key = k
+		}
 		pc := &pipelineCommand{c: c, stdio: stdio, format: format, p: p, sub: sub}
 		switch sub {
 		case "init":
 			return pc.init(pipeline.InitOptions{SourceMaps: sources.sources.Map, AcknowledgeMigration: *ack})
 		case "run":
-			opts := pipeline.RunOptions{Force: *force, EnableRuntimeVerify: *enable, AuthorizeWrites: authorize, EnableHostVerify: *enableHost}
+			opts := pipeline.RunOptions{Force: *force, EnableRuntimeVerify: *enable, AuthorizeWrites: authorize,
+				EnableHostVerify: *enableHost, AcknowledgeContractChange: *ackChange}
 			if flagSet(fs, "only") {
 				opts.Only = splitList(*only)
 			}
@@ -187,7 +236,13 @@ Exit codes:
 		case "status":
 			return pc.status()
 		}
-		return pc.diagnose(ctx, pipeline.DiagnoseOptions{Stage: *stage, Capability: *capability, MaxErrors: *maxErrors, Full: *full})
+		opts := pipeline.DiagnoseOptions{Stage: *stage, Capability: *capability, MaxErrors: *maxErrors, Full: *full}
+		if *format == formatSARIF && !flagSet(fs, "max-errors") {
+			// --max-errors bounds what a reader scrolls through; a log for
+			// code scanning carries every error.
+			opts.MaxErrors = math.MaxInt
+		}
+		return pc.diagnose(ctx, opts)
 	}
 	return c
 }
@@ -311,7 +366,7 @@ func (pc *pipelineCommand) printPipeline(rep *pipeline.Report, runErr error) int
 		status = diag.StatusFailed
 	}
 	r := &diag.Report{Command: "pipeline " + pc.sub, Status: status, List: rep.Findings, Summary: rep,
-		Line: pc.line(rep, failed)}
+		Line: pc.line(rep, failed), Roots: []string{pc.p.Dir, pc.stateName()}, Anchor: contractAnchor}
 	if *pc.format == formatText {
 		writePipelineTables(pc.stdio.Out, rep)
 	}
@@ -433,12 +488,13 @@ func (pc *pipelineCommand) diagnose(ctx context.Context, opts pipeline.DiagnoseO
 	if d.Errors > 0 {
 		status = diag.StatusFailed
 	}
-	if *pc.format == formatJSON {
+	if *pc.format != formatText {
 		var shown diag.List
 		for _, cat := range d.Categories {
 			shown.Add(cat.Errors...)
 		}
-		return printReport(pc.stdio, pc.format, &diag.Report{Command: "pipeline diagnose", Status: status, List: &shown, Summary: d})
+		return printReport(pc.stdio, pc.format, &diag.Report{Command: "pipeline diagnose", Status: status, List: &shown, Summary: d,
+			Line: d.Summary, Roots: []string{pc.p.Dir}, Anchor: contractAnchor})
 	}
 	w := pc.stdio.Out
 	phase := "final"

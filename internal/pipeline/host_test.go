@@ -113,7 +113,7 @@ func TestStaleHostVerificationIsInvalidated(t *testing.T) {
 	recs, _ := fx.pipeline().readRecordsForTest()
 	for _, r := range recs {
 		if r.Phase == PhaseHost {
-			t.Errorf("a stale Host-phase record survived: %s", r.key())
+			t.Errorf("a stale Host-phase record survived: %s", keyOf(r))
 		}
 	}
 }
