@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"slices"
 
 	"golang.org/x/sys/unix"
 
@@ -41,11 +40,12 @@ func (c *copier) copyTree(dst string) error {
 // copyDir copies the entries of the package directory src (at rel) into the
 // directory out, in name order.
 func (c *copier) copyDir(src, out int, rel string) error {
-	names, err := readNames(src)
+	entries, err := readDirents(src)
 	if err != nil {
 		return fmt.Errorf("copying %s: %w", rel, err)
 	}
-	for _, name := range names {
+	for _, e := range entries {
+		name := e.name
 		r := path.Join(rel, name)
 		var st unix.Stat_t
 		if err := unix.Fstatat(src, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
@@ -62,7 +62,7 @@ func (c *copier) copyDir(src, out int, rel string) error {
 		case unix.S_IFLNK:
 			err = c.copyLink(src, out, name, r)
 		default:
-			err = fmt.Errorf("copying %s: %w (%s)", r, ErrNotRegular, kindOf(fileMode(uint32(st.Mode))))
+			err = fmt.Errorf("copying %s: %w (%s)", r, ErrNotRegular, kindOf(statMode(uint32(st.Mode))))
 		}
 		if err != nil {
 			return err
@@ -166,23 +166,6 @@ func openSame(dir int, name string, flags int, listed *unix.Stat_t) (int, error)
 		return -1, errChanged
 	}
 	return fd, nil
-}
-
-// readNames lists the directory dir, sorted. It reads through a duplicate
-// descriptor, which the caller's stays open after.
-func readNames(dir int) ([]string, error) {
-	dup, err := unix.Dup(dir)
-	if err != nil {
-		return nil, err
-	}
-	f := os.NewFile(uintptr(dup), "")
-	defer f.Close()
-	names, err := f.Readdirnames(-1)
-	if err != nil {
-		return nil, err
-	}
-	slices.Sort(names)
-	return names, nil
 }
 
 // fileMode converts a stat mode's type bits to an fs.FileMode for kindOf.
