@@ -13,6 +13,7 @@ import (
 	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/code2skill/code2skill/internal/pkgdir"
 	"github.com/code2skill/code2skill/internal/sandbox"
+	"github.com/code2skill/code2skill/internal/scratch"
 )
 
 // RuleImportOutside: a module that imports a file outside its package works
@@ -36,7 +37,7 @@ type detachedCopy struct {
 // there anyway). The view has been judged runnable: no link in them leads
 // outside the package.
 func detach(pkg *pkgdir.Package, tempDir string, view *pkgdir.ModuleView) (*detachedCopy, error) {
-	tmp, err := os.MkdirTemp(tempDir, "code2skill-probe-")
+	tmp, err := scratch.Dir(tempDir, "code2skill-probe-")
 	if err != nil {
 		return nil, fmt.Errorf("making the detached copy: %w", err)
 	}
@@ -65,7 +66,7 @@ func detach(pkg *pkgdir.Package, tempDir string, view *pkgdir.ModuleView) (*deta
 	return d, nil
 }
 
-func (d *detachedCopy) remove() { os.RemoveAll(d.tmp) }
+func (d *detachedCopy) remove() { scratch.Remove(d.tmp) }
 
 // importsOutside reports every import of the package's modules that names a
 // file outside the package. Where the server runs confined, such an import
