@@ -155,6 +155,13 @@ func tryWrite(p string) string {
 	if err != nil {
 		return "MISSING " + err.Error()
 	}
+	// Opening an existing file for writing is refused for want of
+	// permission before the file system is asked: the mount's flags tell
+	// what a write would meet, for any user.
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(p, &st); err == nil && st.Flags&stRDONLY != 0 {
+		return "EROFS"
+	}
 	if fi.IsDir() {
 		probe := filepath.Join(p, fmt.Sprintf(".code2skill-write-probe-%d", os.Getpid()))
 		f, err := os.OpenFile(probe, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
@@ -172,6 +179,9 @@ func tryWrite(p string) string {
 	}
 	return errName(err)
 }
+
+// stRDONLY is ST_RDONLY of statfs's flags.
+const stRDONLY = 1
 
 func errName(err error) string {
 	if errors.Is(err, syscall.EROFS) {
