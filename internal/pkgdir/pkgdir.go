@@ -1,8 +1,9 @@
 // Package pkgdir reads a package directory safely. It inventories the
 // package's files without following symbolic links, reports links that
 // escape the package (they are never followed), bounds how much it reads,
-// and makes detached copies for commands that run a package away from where
-// it was generated.
+// judges what the package's code may see of node_modules when it runs
+// (ModuleView), and makes detached copies for commands that run a package
+// away from where it was generated.
 //
 // Paths in a Package are slash-separated and relative to its root, ready to
 // be used as the File of a diagnostic.
