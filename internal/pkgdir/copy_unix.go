@@ -140,6 +140,12 @@ func (c *copier) copyLink(src, out int, name, rel string) error {
 	return nil
 }
 
+// maxDirEntries bounds the entries of one directory read by descriptor.
+const maxDirEntries = 1 << 20
+
+// errTooManyEntries reports a directory with more entries than that.
+var errTooManyEntries = fmt.Errorf("more than %d entries in one directory", maxDirEntries)
+
 // maxLink bounds the text of a symbolic link (PATH_MAX on Linux).
 const maxLink = 4096
 

@@ -21,16 +21,9 @@ const direntBufSize = 16 << 10
 
 // readDirents lists the directory dir, sorted by name, with the types the
 // file system records in the directory itself: no stat per entry. It reads
-// through a duplicate descriptor, which the caller's stays open after.
-func readDirents(dir int) ([]dirent, error) {
-	fd, err := unix.Dup(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer unix.Close(fd)
-	if _, err := unix.Seek(fd, 0, 0); err != nil {
-		return nil, err
-	}
+// the descriptor to its end: each directory is listed once.
+// A directory of more than maxDirEntries is errTooManyEntries.
+func readDirents(fd int) ([]dirent, error) {
 	buf := make([]byte, direntBufSize)
 	var out []dirent
 	for {
@@ -60,6 +53,9 @@ func readDirents(dir int) ([]dirent, error) {
 			}
 			off += reclen
 			if s := string(name); s != "." && s != ".." {
+				if len(out) == maxDirEntries {
+					return nil, errTooManyEntries
+				}
 				out = append(out, dirent{name: s, typ: rec[18]})
 			}
 		}

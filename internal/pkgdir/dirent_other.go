@@ -16,7 +16,8 @@ type dirent struct {
 }
 
 // readDirents lists the directory dir, sorted by name. Outside Linux the
-// types are left to the caller's stat (DT_UNKNOWN).
+// types are left to the caller's stat (DT_UNKNOWN). The caller's
+// descriptor stays open (a duplicate is read).
 func readDirents(dir int) ([]dirent, error) {
 	fd, err := unix.Dup(dir)
 	if err != nil {
@@ -24,9 +25,12 @@ func readDirents(dir int) ([]dirent, error) {
 	}
 	f := os.NewFile(uintptr(fd), "")
 	defer f.Close()
-	names, err := f.Readdirnames(-1)
+	names, err := f.Readdirnames(maxDirEntries + 1)
 	if err != nil {
 		return nil, err
+	}
+	if len(names) > maxDirEntries {
+		return nil, errTooManyEntries
 	}
 	slices.Sort(names)
 	out := make([]dirent, len(names))

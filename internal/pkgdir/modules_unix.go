@@ -35,16 +35,20 @@ func (w *moduleWalk) dir(fd int, rel string, depth int) {
 	}
 	for _, e := range entries {
 		name := e.name
-		r := path.Join(rel, name)
 		mode, ok := direntMode(e.typ)
 		if !ok {
 			var st unix.Stat_t
 			if err := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-				w.unreadable(r, err)
+				w.unreadable(path.Join(rel, name), err)
 				continue
 			}
 			mode = statMode(uint32(st.Mode))
 		}
+		if mode.IsRegular() && w.entries < maxModuleEntries {
+			w.entries++ // the common case, with nothing to judge
+			continue
+		}
+		r := path.Join(rel, name)
 		if !w.entry(r, mode) {
 			return
 		}

@@ -242,6 +242,7 @@ func BenchmarkDetach(b *testing.B) {
 	// links out of the package and special files.
 	b.Run("view", func(b *testing.B) {
 		b.ReportAllocs()
+		defer testnode.ReportCPU(b)()
 		for b.Loop() {
 			if v := p.ModuleView(false); !v.Runnable() {
 				b.Fatal(v.Findings)
