@@ -82,16 +82,16 @@ func (p *Package) ModuleView(above bool) *ModuleView {
 	case fi.Mode()&os.ModeSymlink != 0:
 		// node_modules itself a link: followed only inside what the
 		// child sees (a pnpm-style store in the package, say).
-		if dest, ok := p.judgeLink(nm, visible); ok && dest != "" {
+		if dest, ok := judgeLink(nm, visible); ok && dest != "" {
 			if st, err := os.Stat(dest); err == nil && st.IsDir() && within(p.abs, dest) {
 				v.Own = dest
 			}
 		} else {
-			v.Findings = append(v.Findings, p.linkOutside("node_modules", nm))
+			v.Findings = append(v.Findings, linkOutside("node_modules", nm))
 		}
 	}
 	if v.Own != "" {
-		w := &moduleWalk{pkg: p, visible: visible, root: v.Own, base: p.rel(v.Own)}
+		w := &moduleWalk{visible: visible, root: v.Own, base: p.rel(v.Own)}
 		w.run()
 		v.Findings = append(v.Findings, w.findings...)
 	}
@@ -114,7 +114,6 @@ func (p *Package) SpecialFiles() []diag.Diagnostic {
 
 // moduleWalk is one walk of the package's own node_modules.
 type moduleWalk struct {
-	pkg      *Package
 	visible  []string // directories the child sees anyway
 	root     string   // the node_modules directory walked
 	base     string   // its path relative to the package
@@ -135,8 +134,8 @@ func (w *moduleWalk) entry(rel string, mode os.FileMode) bool {
 	switch {
 	case mode&os.ModeSymlink != 0:
 		full := filepath.Join(w.root, filepath.FromSlash(rel))
-		if _, ok := w.pkg.judgeLink(full, w.visible); !ok {
-			w.findings = append(w.findings, w.pkg.linkOutside(file, full))
+		if _, ok := judgeLink(full, w.visible); !ok {
+			w.findings = append(w.findings, linkOutside(file, full))
 		}
 	case mode.IsDir(), mode.IsRegular():
 	default:
@@ -159,7 +158,7 @@ func (w *moduleWalk) unreadable(rel string, err error) {
 // judgeLink says where the link at full leads and whether that lies inside
 // one of the visible directories. A link that leads nowhere is judged by
 // where it would lead; dest is then "".
-func (p *Package) judgeLink(full string, visible []string) (dest string, ok bool) {
+func judgeLink(full string, visible []string) (dest string, ok bool) {
 	target, err := os.Readlink(full)
 	if err != nil {
 		return "", false
@@ -175,7 +174,7 @@ func (p *Package) judgeLink(full string, visible []string) (dest string, ok bool
 	return resolved, inAny(visible, resolved)
 }
 
-func (p *Package) linkOutside(file, full string) diag.Diagnostic {
+func linkOutside(file, full string) diag.Diagnostic {
 	target, _ := os.Readlink(full)
 	return RuleModuleLinkOutside.New(file, "symbolic link to %q leads outside the package; its code may see only the package, so nothing of it runs", target)
 }
