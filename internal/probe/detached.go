@@ -26,6 +26,9 @@ type detachedCopy struct {
 	tmp   string         // removed afterwards
 	dir   string         // the copy
 	binds []sandbox.Bind // what the server sees besides the copy
+	// linked: the copy's node_modules is a symbolic link to the package's
+	// (where the sandbox cannot confine the file system).
+	linked bool
 }
 
 // detach copies the package to a fresh temporary directory. A core
@@ -58,6 +61,7 @@ func detach(pkg *pkgdir.Package, tempDir string, view *pkgdir.ModuleView) (*deta
 		d.binds = []sandbox.Bind{{Source: view.Own, Target: dst}}
 	} else {
 		err = os.Symlink(view.Own, dst)
+		d.linked = true
 	}
 	if err != nil {
 		d.remove()

@@ -271,6 +271,14 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 	if above := reachableModules(d.dir); above != "" {
 		r.Diagnostics.Add(RuleReachableModules.New("",
 			"node resolves packages from %s, above the detached copy; the copy is not fully detached", above))
+	} else if d.linked {
+		// The copy's node_modules is a link to the package's: node resolves
+		// what those packages import from where they really are, up to the
+		// directories above the package.
+		if above := reachableModules(pkg.Dir()); above != "" {
+			r.Diagnostics.Add(RuleReachableModules.New("",
+				"node resolves packages from %s, above the package whose node_modules the detached copy links to (the sandbox cannot confine the file system here); the copy is not fully detached", above))
+		}
 	}
 
 	p := &prober{opts: opts, exp: exp, dir: d.dir, binds: d.binds, result: r, cases: cases}
