@@ -229,6 +229,7 @@ func BenchmarkDetach(b *testing.B) {
 	view := p.ModuleView(false)
 	b.Run("mount", func(b *testing.B) {
 		b.ReportAllocs()
+		defer testnode.ReportCPU(b)()
 		for b.Loop() {
 			jsmod.ForgetParses() // a cold parse, as in a process of its own
 			d, err := detach(p, b.TempDir(), view)
