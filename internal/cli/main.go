@@ -60,6 +60,7 @@ func commands() []*command {
 		vectorsCmd(),
 		finalizeCmd(),
 		pipelineCmd(),
+		diffCmd(),
 		rulesCmd(),
 		versionCmd(),
 	}

@@ -68,6 +68,9 @@ func scriptParams(t *testing.T) testscript.Params {
 			env.Setenv("EXAMPLES", filepath.Join(repo, "examples"))
 			env.Setenv("NODE_MODULES", filepath.Join(repo, "node_modules"))
 			env.Setenv("PIPELINE_FIXTURES", filepath.Join(repo, "internal", "cli", "testdata", "pipeline"))
+			// The evidence key lives in the script's own configuration
+			// directory, never the user's.
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config"))
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {
