@@ -71,8 +71,9 @@ the state keeps a copy of the last finalized contract, and when the
 contract means something else now (code2skill diff finds a breaking or
 compatible change), finalize stops, shows the diff and its digest, and runs
 once --acknowledge-contract-change DIGEST acknowledges that diff. The other
-stages run as usual; the acknowledgement is recorded in the state, never in
-the package.
+stages run first, and like every failed finalize the stop puts back what
+they wrote; the acknowledgement is recorded in the state, never in the
+package.
 
 Every check record and the finalization the state remembers are tagged with
 the evidence key, which lives outside the package and the state (by default

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/code2skill/code2skill/internal/attest"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/contract/contracttest"
 	"github.com/code2skill/code2skill/internal/pipeline"
@@ -21,7 +22,11 @@ import (
 // files.
 func TestRegenerationIsAFixedPoint(t *testing.T) {
 	pkg := reftest.StrictSamplePackage(t)
-	p := &pipeline.Pipeline{Dir: pkg, Steps: realPipelineSteps(), Version: "test"}
+	key, err := attest.NewKey([]byte("code2skill regeneration test key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &pipeline.Pipeline{Dir: pkg, Steps: realPipelineSteps(), Version: "test", Key: key}
 	if _, err := p.Init(pipeline.InitOptions{}); err != nil {
 		t.Fatal(err)
 	}

@@ -84,7 +84,11 @@ func scriptParams(t *testing.T) testscript.Params {
 			case "registry":
 				return registryReachable(), nil
 			case "confined":
-				return sandbox.Available(sandbox.DenyNetwork).Level == sandbox.LevelConfined, nil
+				iso := sandbox.Available(sandbox.DenyNetwork)
+				if iso.Level != sandbox.LevelConfined && os.Getenv("CODE2SKILL_REQUIRE_CONFINED") == "1" {
+					return false, fmt.Errorf("the sandbox cannot confine here and CODE2SKILL_REQUIRE_CONFINED=1: %s", iso.Detail)
+				}
+				return iso.Level == sandbox.LevelConfined, nil
 			}
 			return false, nil
 		},

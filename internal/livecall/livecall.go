@@ -35,7 +35,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -47,6 +46,7 @@ import (
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/pkgdir"
 	"github.com/code2skill/code2skill/internal/sandbox"
+	"github.com/code2skill/code2skill/internal/scratch"
 )
 
 // DefaultRequestTimeout bounds each live call, and each request the host
@@ -140,11 +140,11 @@ func Run(ctx context.Context, dir string, calls []Call, opts Options) (*Result, 
 		return refuse("the package carries no host runtime (" + hostruntime.RuntimeFile + " and " + hostruntime.BindingFile +
 			"), so no stdio host can reach its backend: declare hostRuntime in export-profile.json and compile")
 	}
-	tmp, err := os.MkdirTemp(opts.TempDir, "code2skill-live-")
+	tmp, err := scratch.Dir(opts.TempDir, "code2skill-live-")
 	if err != nil {
 		return nil, fmt.Errorf("making the detached copy: %w", err)
 	}
-	defer os.RemoveAll(tmp)
+	defer scratch.Remove(tmp)
 	copyDir := filepath.Join(tmp, filepath.Base(pkg.Dir()))
 	if err := pkg.CopyTo(copyDir, pkgdir.CopyOptions{}); err != nil {
 		return nil, fmt.Errorf("making the detached copy: %w", err)

@@ -23,7 +23,8 @@ import (
 // (internal/contractdiff): when the meaning changed, finalize stops, shows
 // the diff and names its digest; it runs again once the run acknowledges
 // that digest (--acknowledge-contract-change), and the acknowledgement is
-// recorded in the state. Every other stage runs as usual.
+// recorded in the state. Every other stage runs as usual; like any failed
+// finalize, the stop puts back the package files the run wrote.
 
 // FinalizedContractFile is the copy of the last finalized contract, in the
 // state directory.
@@ -177,7 +178,8 @@ func contractChangeStep(st *State, stateDir string) (string, bool) {
 }
 
 // withContractChange puts the step a pending contract change asks for
-// first, in place of the generic step of a failed finalize.
+// first, in place of the generic step of a failed finalize and of the
+// stages its stop put back: the acknowledged run redoes them.
 func withContractChange(steps []string, st *State, stateDir string) []string {
 	step, ok := contractChangeStep(st, stateDir)
 	if !ok {
@@ -185,7 +187,7 @@ func withContractChange(steps []string, st *State, stateDir string) []string {
 	}
 	out := []string{step}
 	for _, s := range steps {
-		if !strings.HasPrefix(s, "fix "+StageFinalize+" ") {
+		if !strings.HasPrefix(s, "fix "+StageFinalize+" ") && !strings.Contains(s, restoredReason) {
 			out = append(out, s)
 		}
 	}

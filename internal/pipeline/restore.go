@@ -71,6 +71,10 @@ func (r *runner) restore() (bool, error) {
 	return changed, errors.Join(errs...)
 }
 
+// restoredReason says why a stage whose writes a failed finalize undid is
+// invalidated.
+const restoredReason = "finalize failed, and the package files this run wrote were put back as they were before it"
+
 // restoreAfterFailedFinalize puts the package back as it was before the
 // run and invalidates the stages whose outputs that removed.
 func (r *runner) restoreAfterFailedFinalize() error {
@@ -83,7 +87,7 @@ func (r *runner) restoreAfterFailedFinalize() error {
 	}
 	for _, name := range []string{StageGenerate, StageVerify} {
 		if s := r.st.Stages[name]; s.Status == StatusCompleted && s.LastAction == ActionExecuted {
-			s.Status, s.InvalidatedReason = StatusInvalidated, "finalize failed, and the package files this run wrote were put back as they were before it"
+			s.Status, s.InvalidatedReason = StatusInvalidated, restoredReason
 		}
 	}
 	r.p.progress("pipeline: finalize failed; the package files this run wrote were put back as they were before it")
