@@ -153,7 +153,7 @@ func Binding(in *derive.Inputs) (data []byte, limits []diag.Diagnostic) {
 	if !Declared(in) {
 		return nil, nil
 	}
-	c, h := in.Contract, in.Export.HostRuntime
+	c, h := in.Contract.Canonical(), in.Export.HostRuntime
 	origins := canonjson.Array{}
 	for _, o := range in.Export.AllowedRuntimeOrigins {
 		origins = append(origins, object(m{Key: "origin", Value: str(o)}, m{Key: "baseUrlVariable", Value: str(h.BaseURLVariable(o))}))
