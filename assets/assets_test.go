@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -72,22 +70,11 @@ func runNodeTests(t *testing.T, set string, network sandbox.Network) {
 	if res.ExitCode != 0 {
 		t.Fatalf("node --test %s failed (exit %d):\n%s", set, res.ExitCode, out)
 	}
-	pass := tapCount(out, "pass")
-	if pass == 0 || tapCount(out, "fail") != 0 {
+	pass := testnode.TAPCount(out, "pass")
+	if pass == 0 || testnode.TAPCount(out, "fail") != 0 {
 		t.Fatalf("node --test %s: want passing tests and no failures:\n%s", set, out)
 	}
 	t.Logf("node --test %s: %d tests passed", set, pass)
-}
-
-// tapCount reads a "# pass N" style summary line of a TAP report; -1 when it
-// is missing.
-func tapCount(out, key string) int {
-	m := regexp.MustCompile(`(?m)^# ` + key + ` (\d+)$`).FindStringSubmatch(out)
-	if m == nil {
-		return -1
-	}
-	n, _ := strconv.Atoi(m[1])
-	return n
 }
 
 // TestRuntimeMatchesSources guards the embedded copies against drift from the

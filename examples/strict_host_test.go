@@ -7,9 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -66,24 +64,13 @@ func TestStrictSamplePlainClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := string(res.Stdout) + string(res.Stderr)
-	pass, fail := tapCount(out, "pass"), tapCount(out, "fail")
+	pass, fail := testnode.TAPCount(out, "pass"), testnode.TAPCount(out, "fail")
 	if res.ExitCode != 0 || pass != 3 || fail != 0 {
 		t.Fatalf("node --test plain-client.test.mjs: exit %d, %d passed, %d failed:\n%s", res.ExitCode, pass, fail, out)
 	}
 	if loans := desk.desk.(*server.Server).Loans(); len(loans) != 2 || loans[0].Status != server.LoanReturned {
 		t.Errorf("the desk holds %+v: want the returned loan and the one borrowed with the first session's quote", loans)
 	}
-}
-
-// tapCount reads a "# pass N" summary line of a TAP report; -1 when it is
-// missing.
-func tapCount(out, key string) int {
-	m := regexp.MustCompile(`(?m)^# ` + key + ` (\d+)$`).FindStringSubmatch(out)
-	if m == nil {
-		return -1
-	}
-	n, _ := strconv.Atoi(m[1])
-	return n
 }
 
 // TestStrictSampleInspector cross-checks the host runtime with a third-party

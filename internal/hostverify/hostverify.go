@@ -335,7 +335,7 @@ func (ss *session) close(res *Result) {
 
 // elicit answers an elicitation with the session's current answer.
 func (ss *session) elicit(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-	field := formField(req)
+	field := livecall.FormField(req)
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	params, _ := json.Marshal(req.Params)
@@ -363,24 +363,6 @@ func (ss *session) answers(accept []string, decline []string) {
 	}
 	ss.asked = nil
 	ss.mu.Unlock()
-}
-
-// formField is the one field of an elicitation form, or "".
-func formField(req *mcp.ElicitRequest) string {
-	if req == nil || req.Params == nil {
-		return ""
-	}
-	b, _ := json.Marshal(req.Params.RequestedSchema)
-	var schema struct {
-		Properties map[string]json.RawMessage `json:"properties"`
-	}
-	if json.Unmarshal(b, &schema) != nil || len(schema.Properties) != 1 {
-		return ""
-	}
-	for k := range schema.Properties {
-		return k
-	}
-	return ""
 }
 
 func member(k string, v canonjson.Value) canonjson.Member { return canonjson.Member{Key: k, Value: v} }

@@ -176,17 +176,10 @@ func Run(ctx context.Context, dir string, calls []Call, opts Options) (*Result, 
 		}
 		out := &Outcome{CapabilityID: c.CapabilityID, Tool: c.Tool}
 		res.Outcomes = append(res.Outcomes, out)
-		args, err := results.Resolve(c.Arguments)
-		if err != nil {
-			out.ProtocolError = "the arguments cannot be resolved: " + err.Error()
+		args, problem := c.Prepare(results)
+		if out.Arguments = args; problem != "" {
+			out.ProtocolError = problem
 			continue
-		}
-		out.Arguments = args
-		if c.Check != nil {
-			if why := c.Check(args); why != "" {
-				out.ProtocolError = "the resolved arguments cannot be sent: " + why
-				continue
-			}
 		}
 		if s != nil && s.Down() {
 			closeSession()

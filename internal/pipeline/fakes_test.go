@@ -232,17 +232,10 @@ func (f *fakes) live(ctx context.Context, dir string, calls []livecall.Call, opt
 	for _, c := range calls {
 		out := &livecall.Outcome{CapabilityID: c.CapabilityID, Tool: c.Tool}
 		res.Outcomes = append(res.Outcomes, out)
-		args, err := results.Resolve(c.Arguments)
-		if err != nil {
-			out.ProtocolError = "the arguments cannot be resolved: " + err.Error()
+		args, problem := c.Prepare(results)
+		if out.Arguments = args; problem != "" {
+			out.ProtocolError = problem
 			continue
-		}
-		out.Arguments = args
-		if c.Check != nil {
-			if why := c.Check(args); why != "" {
-				out.ProtocolError = "the resolved arguments cannot be sent: " + why
-				continue
-			}
 		}
 		raw, ok := f.liveResults[c.Tool]
 		if !ok {

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -125,31 +124,10 @@ func (r *runner) runtimeVerify() (*stageOutcome, error) {
 // stating that an unknown outcome was reconciled, which only a person who
 // checked may state.
 func ConfirmAuthorized(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-	if formField(req) == hostruntime.ConfirmField {
+	if livecall.FormField(req) == hostruntime.ConfirmField {
 		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{hostruntime.ConfirmField: true}}, nil
 	}
 	return &mcp.ElicitResult{Action: "decline"}, nil
-}
-
-// formField is the one field of an elicitation form, or "".
-func formField(req *mcp.ElicitRequest) string {
-	if req == nil || req.Params == nil {
-		return ""
-	}
-	b, err := json.Marshal(req.Params.RequestedSchema)
-	if err != nil {
-		return ""
-	}
-	var schema struct {
-		Properties map[string]json.RawMessage `json:"properties"`
-	}
-	if json.Unmarshal(b, &schema) != nil || len(schema.Properties) != 1 {
-		return ""
-	}
-	for k := range schema.Properties {
-		return k
-	}
-	return ""
 }
 
 func (r *runner) skip(out *stageOutcome, s Skipped) {
