@@ -103,6 +103,13 @@ func TestSecret(t *testing.T) {
 		{"description", "The token the host injects", false},
 		{"TOKEN_HEADER", "x-api-key", false},
 		{"loginUrl", "https://login.example.com/", false},
+		{"auth", "optional", false},
+		{"auth", "required", false},
+		{"session", "persistent", false},
+		{"credentials", "include", false},
+		{"token", "optional", false},
+		{"auth", "s3cr3tvalue", true},
+		{"password", "letmein", true},
 	} {
 		if got := Secret(tc.key, tc.value); got != tc.want {
 			t.Errorf("Secret(%q, %q) = %v, want %v", tc.key, tc.value, got, tc.want)
