@@ -16,6 +16,8 @@ var (
 		"portable-agent-result.mjs is the reviewed asset, byte for byte")
 	RuleSkillStray = diag.Register("CORE_LAYOUT_SKILL_STRAY", diag.Warning,
 		"a SKILL.md outside the root and skills/<goal>/ is not discovered by installers")
+	RuleAuditFile = diag.Register("CORE_LAYOUT_AUDIT_FILE", diag.Error,
+		"a core-export-v1 package carries no PAGE.md, receipt, manifest, verification report or evidence directory")
 )
 
 // package.json.
