@@ -319,7 +319,7 @@ test.todo('some day');
 					"annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false")
 			},
 			// The example's own test of the annotations catches it too.
-			rules: []*diag.Rule{RuleAnnotationReadOnly, RuleTestsFailed},
+			rules: []*diag.Rule{RuleAnnotationReadOnlyPost, RuleTestsFailed},
 		},
 		{
 			name: "server crashes at start",

@@ -65,10 +65,12 @@ var (
 // Tool annotations against the code (spec: hosts decide on confirmation
 // from them).
 var (
-	RuleAnnotationReadOnly = diag.Register("CORE_TOOL_ANNOTATION_READ_ONLY", diag.Warning,
-		"a readOnlyHint: true Tool's Function sends no POST, PUT, PATCH or DELETE")
-	RuleAnnotationDestructive = diag.Register("CORE_TOOL_ANNOTATION_DESTRUCTIVE", diag.Warning,
-		"a destructiveHint: false Tool's Function sends no DELETE")
+	RuleAnnotationReadOnly = diag.Register("CORE_TOOL_ANNOTATION_READ_ONLY", diag.Error,
+		"a readOnlyHint: true Tool sends no PUT, PATCH or DELETE, through whatever helpers its Function uses")
+	RuleAnnotationReadOnlyPost = diag.Register("CORE_TOOL_ANNOTATION_READ_ONLY_POST", diag.Warning,
+		"a readOnlyHint: true Tool's Function sends no POST, unless the API reads through POST (a search or query endpoint)")
+	RuleAnnotationDestructive = diag.Register("CORE_TOOL_ANNOTATION_DESTRUCTIVE", diag.Error,
+		"a destructiveHint: false Tool sends no DELETE, through whatever helpers its Function uses")
 )
 
 // Skills and Tools against each other, and what the scaffold leaves to

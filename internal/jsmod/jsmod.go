@@ -70,6 +70,9 @@ type Module struct {
 
 	toolsOnce sync.Once
 	tools     []ToolRegistration
+
+	declsOnce sync.Once
+	decls     *declIndex
 }
 
 // Parse parses src as an ECMAScript module. When it is not one, Parse

@@ -27,6 +27,8 @@ type ToolRegistration struct {
 	// Uses are the imported bindings the handler refers to: the Functions
 	// it calls, in the order they are written.
 	Uses []ImportRef
+
+	handler js.IExpr // the last argument, read by RequestMethods
 }
 
 // Hint is an annotation hint written as a boolean literal.
@@ -78,7 +80,8 @@ func (m *Module) toolRegistrations() []ToolRegistration {
 			}
 		}
 		if len(call.Args.List) > 2 {
-			r.Uses = m.importRefs(call.Args.List[len(call.Args.List)-1].Value)
+			r.handler = call.Args.List[len(call.Args.List)-1].Value
+			r.Uses = m.importRefs(r.handler)
 		}
 		out = append(out, r)
 		return true
