@@ -2,8 +2,8 @@ package jsmod
 
 import (
 	"cmp"
-	"slices"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tdewolff/parse/v2/js"
