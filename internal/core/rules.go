@@ -82,6 +82,8 @@ var (
 		"every Tool the server registers is named by some Skill, which says when to call it")
 	RulePlaceholder = diag.Register("CORE_PLACEHOLDER_TEXT", diag.Error,
 		"no scaffold placeholder text is left in a SKILL.md, a Tool description or MCP-SETUP.md")
+	RulePlaceholderRequest = diag.Register("CORE_PLACEHOLDER_REQUEST", diag.Error,
+		"no Tool still sends the scaffold's illustrative request (GET <goal>?q=<query>) instead of the application's real one")
 )
 
 // Running the package.

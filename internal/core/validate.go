@@ -201,6 +201,7 @@ func Validate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	c.checkSetup(envVars)
 	c.checkAnnotations()
 	c.checkPlaceholders()
+	c.checkIllustrativeRequests()
 	res.Structure = StagePassed
 	if res.Diagnostics.HasErrors() {
 		res.Structure = StageFailed

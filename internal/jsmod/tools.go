@@ -174,7 +174,7 @@ type MethodLiteral struct {
 // top level): what the requests it builds send. It returns nil when the
 // module has no such function.
 func (m *Module) FunctionMethods(name string) []MethodLiteral {
-	body := m.topLevelFunction(name)
+	body := m.TopLevelFunction(name)
 	if body == nil {
 		return nil
 	}
@@ -195,9 +195,10 @@ func (m *Module) FunctionMethods(name string) []MethodLiteral {
 	return out
 }
 
-// topLevelFunction returns the body of a function the module declares at
-// its top level (exported or not) under name.
-func (m *Module) topLevelFunction(name string) *js.BlockStmt {
+// TopLevelFunction returns the body of a function the module declares at
+// its top level (exported or not) under name: a function declaration, or a
+// const bound to a function or arrow expression; nil when there is none.
+func (m *Module) TopLevelFunction(name string) *js.BlockStmt {
 	for _, stmt := range m.ast.BlockStmt.List {
 		if e, ok := stmt.(*js.ExportStmt); ok && e.Decl != nil {
 			stmt, _ = e.Decl.(js.IStmt)
