@@ -6,17 +6,32 @@ import (
 	"fmt"
 
 	"github.com/code2skill/code2skill/internal/mcpcheck"
+	"github.com/code2skill/code2skill/internal/reach"
 )
 
-// discover starts the package's MCP server in the sandbox, asks for
-// initialize and tools/list over the official Go SDK and checks every tool's
-// shape under the core-export-v1 rules and its inputs (checkToolInputs).
+// discover starts the package's MCP server in the sandbox, with the request
+// recorder preloaded, asks for initialize and tools/list over the official
+// Go SDK, checks every tool's shape under the core-export-v1 rules and its
+// inputs (checkToolInputs), and, in the same session, makes the
+// reachability calls (checkRequests).
 func (c *checker) discover(ctx context.Context) {
-	d, err := mcpcheck.Discover(ctx, c.pkg.Dir(), mcpcheck.Options{
+	drv, err := reach.WriteDriver()
+	if err != nil {
+		c.failure(err)
+		return
+	}
+	defer drv.Remove()
+	cfg := c.reachConfig()
+	setup := reach.NewSetup(cfg)
+	d, err := mcpcheck.DiscoverThen(ctx, c.pkg.Dir(), mcpcheck.Options{
 		RequestTimeout: c.opts.requestTimeout(),
 		Profile:        mcpcheck.ProfileCore,
 		Label:          "discovery",
-		Binds:          c.binds(),
+		Binds:          append(c.binds(), drv.Bind()),
+		Env:            setup.Env(),
+		Preload:        drv.Path,
+	}, func(ctx context.Context, s *mcpcheck.Session, tools []mcpcheck.Tool) error {
+		return c.checkRequests(ctx, s, tools, setup, cfg)
 	})
 	if err != nil {
 		if !errors.Is(err, context.Canceled) {

@@ -13,6 +13,7 @@ import (
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
+	"github.com/code2skill/code2skill/internal/reach"
 	"github.com/code2skill/code2skill/internal/testnode"
 )
 
@@ -339,8 +340,9 @@ test.todo('some day');
 				replaceIn(t, dir, "function-core/index.mjs", "  const url = serviceUrl(env.CODE2SKILL_SEED_LIBRARY_CATALOG_BASE_URL,",
 					"  const url = serviceUrl(env.CODE2SKILL_SEED_LIBRARY_CATALOG_BASE_URL ?? 'https://catalog.seed-library.example/api/',")
 			},
-			// The example's own test of a missing base URL catches it too.
-			rules: []*diag.Rule{jsmod.RuleEnvURLFallback, RuleTestsFailed},
+			// The reachability calls and the example's own test of a
+			// missing base URL catch it too.
+			rules: []*diag.Rule{jsmod.RuleEnvURLFallback, reach.RuleBaseURLNotRefused, RuleTestsFailed},
 		},
 		{
 			name: "hard-coded fallback token",

@@ -157,12 +157,14 @@ func TestKeysAreNames(t *testing.T) {
 }
 
 func TestIsRedacted(t *testing.T) {
-	for _, v := range []string{"[redacted]", "<REDACTED>", "***", "", Redacted} {
+	for _, v := range []string{"[redacted]", "<REDACTED>", "***", "", Redacted, "[credential, not shown]", "<token redacted>", "(masked value)"} {
 		if !IsRedacted(v) {
 			t.Errorf("%q is redacted", v)
 		}
 	}
-	if IsRedacted("abc") {
-		t.Error(`"abc" is not redacted`)
+	for _, v := range []string{"abc", "Token eyJhbGciOi.masked.x", "Bearer hiddenvalue123"} {
+		if IsRedacted(v) {
+			t.Errorf("%q is not redacted", v)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package credential
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -17,8 +18,18 @@ const Redacted = "[redacted]"
 // empty, "[redacted]", "<redacted>", "***"…
 func IsRedacted(s string) bool {
 	t := strings.Trim(strings.ToLower(strings.TrimSpace(s)), "[]<>()*")
-	return t == "" || t == "redacted" || t == "removed" || t == "omitted" || strings.Trim(s, "*x") == ""
+	switch {
+	case t == "" || t == "redacted" || t == "removed" || t == "omitted" || strings.Trim(s, "*x") == "":
+		return true
+	case len(t) <= 40 && redactionPhrase.MatchString(t):
+		// A phrase saying so: "[credential, not shown]", "<token redacted>".
+		return true
+	}
+	return false
 }
+
+// redactionPhrase is a few words of which one says the value is withheld.
+var redactionPhrase = regexp.MustCompile(`^[a-z ,;:-]*\b(?:not shown|redacted|masked|hidden|omitted|removed)\b[a-z ,;:-]*$`)
 
 // A Finding is a credential in a JSON value.
 type Finding struct {

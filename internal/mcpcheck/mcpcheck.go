@@ -94,6 +94,11 @@ type Options struct {
 	// DiscoveryTimeout bounds Discover's listing of the tools, all pages
 	// together.
 	DiscoveryTimeout time.Duration
+	// Preload is a CommonJS module node loads before the entry (node
+	// --require), an absolute path the sandbox shows the server: the
+	// request recorder of the reachability calls. Findings still name
+	// ServerFile.
+	Preload string
 	// Entry is the module node runs, relative to the package directory;
 	// "" means ServerFile. A host that wraps the server (runtime
 	// verification's trusted host) names its own module, which then
