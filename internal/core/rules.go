@@ -100,6 +100,12 @@ var (
 		"every test a test file declares runs: fewer reported tests mean a file stopped early")
 	RuleTestsEmptyFile = diag.Register("CORE_TESTS_EMPTY_FILE", diag.Warning,
 		"every test file defines at least one test")
+	RuleTestsFunctionNotRun = diag.Register("CORE_TESTS_FUNCTION_NOT_RUN", diag.Error,
+		"the package's tests execute every Tool's Function (V8 coverage of the test run): passing tests that never call it prove nothing about it")
+	RuleTestsRequestNotAnswered = diag.Register("CORE_TESTS_REQUEST_NOT_ANSWERED", diag.Error,
+		"every request a Function awaits got an answer from a test's mock at least once: a request site whose every run ended before its response was never tested")
+	RuleTestsCoverageMissing = diag.Register("CORE_TESTS_COVERAGE_MISSING", diag.Warning,
+		"the coverage of the test run could be read, so that what the tests executed is known")
 	RuleNetworkOpen = diag.Register("CORE_NETWORK_NOT_ISOLATED", diag.Warning,
 		"the package ran without network isolation because the OS did not allow it")
 )

@@ -474,3 +474,18 @@ func (m *Module) indexDeclarations() *declIndex {
 
 // ptrID names a node by its address, to tell instances apart.
 func ptrID[T any](p *T) string { return fmt.Sprintf("%p", p) }
+
+// LocalFunction returns the name a function the module exports has where
+// it is declared (export { draft as saveDraft }: draft), or "" when the
+// module exports no function it declares under that name.
+func (m *Module) LocalFunction(exported string) string {
+	idx := m.declarations()
+	v, ok := idx.exports[exported]
+	if !ok {
+		return ""
+	}
+	if _, ok := idx.funcs[v]; !ok {
+		return ""
+	}
+	return string(v.Data)
+}

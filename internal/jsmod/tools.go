@@ -232,6 +232,29 @@ func (m *Module) TopLevelFunction(name string) *js.BlockStmt {
 	return nil
 }
 
+// TopLevelFunctionPos returns where the name of a function the module
+// declares at its top level is written, or the zero Pos.
+func (m *Module) TopLevelFunctionPos(name string) Pos {
+	for _, stmt := range m.ast.BlockStmt.List {
+		if e, ok := stmt.(*js.ExportStmt); ok && e.Decl != nil {
+			stmt, _ = e.Decl.(js.IStmt)
+		}
+		switch d := stmt.(type) {
+		case *js.FuncDecl:
+			if d.Name != nil && string(d.Name.Data) == name {
+				return m.pos(d.Name.Data)
+			}
+		case *js.VarDecl:
+			for _, el := range d.List {
+				if v, ok := el.Binding.(*js.Var); ok && string(v.Data) == name {
+					return m.pos(v.Data)
+				}
+			}
+		}
+	}
+	return Pos{}
+}
+
 // constInits maps the module's const-declared names to their initialisers.
 func (m *Module) constInits() map[*js.Var]js.IExpr {
 	out := map[*js.Var]js.IExpr{}
