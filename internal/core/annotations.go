@@ -27,12 +27,13 @@ func (c *checker) checkAnnotations() {
 				continue
 			}
 			var methods []located
-			for _, rm := range m.RequestMethods(r, c.resolveModule) {
+			sent := m.RequestMethods(r, c.resolveModule)
+			for _, rm := range sent {
 				methods = append(methods, located{rm.Method, fmt.Sprintf("%s:%d:%d", rm.File, rm.Pos.Line, rm.Pos.Column)})
 			}
 			c.compareHints(file, r, methods)
 			for _, use := range r.Uses {
-				fn, posts := c.functionMethods(file, use)
+				fn, posts := c.functionMethods(file, use, sent)
 				c.readOnlyPost(file, r, fn, posts)
 			}
 		}
@@ -48,20 +49,20 @@ func (c *checker) resolveModule(from *jsmod.Module, spec string) *jsmod.Module {
 	return c.modules[path.Clean(path.Join(path.Dir(from.File), spec))]
 }
 
-// functionMethods returns the file:function a handler's import refers to
-// and the methods written as literals in that function's body.
-func (c *checker) functionMethods(from string, use jsmod.ImportRef) (string, []located) {
-	if use.Name == "*" || use.Name == "default" || !isRelative(use.Specifier) {
+// functionMethods returns the function a handler's import refers to and
+// the methods, of those the Tool sends, written in that function's own
+// body: as a method property, or as an argument it passes to a helper.
+func (c *checker) functionMethods(from string, use jsmod.ImportRef, sent []jsmod.RequestMethod) (string, []located) {
+	target, local := c.toolFunction(from, use)
+	if local == "" {
 		return "", nil
 	}
-	target := path.Clean(path.Join(path.Dir(from), use.Specifier))
-	m, ok := c.modules[target]
-	if !ok {
-		return "", nil
-	}
+	own := c.modules[target].FunctionLiterals(local)
 	var out []located
-	for _, ml := range m.FunctionMethods(use.Name) {
-		out = append(out, located{ml.Method, fmt.Sprintf("%s:%d:%d", target, ml.Pos.Line, ml.Pos.Column)})
+	for _, rm := range sent {
+		if rm.File == target && slices.Contains(own, rm.Pos) {
+			out = append(out, located{rm.Method, fmt.Sprintf("%s:%d:%d", target, rm.Pos.Line, rm.Pos.Column)})
+		}
 	}
 	return use.Name, out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/reach"
@@ -56,4 +57,26 @@ func (c *checker) discover(ctx context.Context) {
 	c.mu.Unlock()
 	c.add(d.Diagnostics.Sorted()...)
 	c.add(checkToolInputs(d.Tools)...)
+	if c.result.Reach == nil {
+		c.notChecked()
+	}
+}
+
+// notChecked says which Tools' requests were not checked because the
+// server never listed its tools (it failed to start, or tools/list
+// failed), naming those the code registers.
+func (c *checker) notChecked() {
+	var names []string
+	for _, file := range sortedKeys(c.modules) {
+		for _, r := range c.modules[file].ToolRegistrations() {
+			if r.Name != "" {
+				names = append(names, fmt.Sprintf("%q", r.Name))
+			}
+		}
+	}
+	what := "no Tool's requests were checked"
+	if len(names) > 0 {
+		what = "the requests of " + strings.Join(names, ", ") + " were not checked"
+	}
+	c.add(reach.RuleNotChecked.New(mcpcheck.ServerFile, "%s: the server did not list its tools (see the discovery findings)", what))
 }

@@ -1,9 +1,7 @@
 package jsmod
 
 import (
-	"cmp"
 	"slices"
-	"strings"
 
 	"github.com/tdewolff/parse/v2/js"
 )
@@ -161,36 +159,21 @@ func (m *Module) importRefs(e js.IExpr) []ImportRef {
 	return out
 }
 
-// MethodLiteral is an HTTP method written as the method property of an
-// object literal ({ method: 'POST' }).
-type MethodLiteral struct {
-	Method string // upper-cased
-	Pos    Pos
-}
-
-// FunctionMethods returns the HTTP methods written as literal method
-// properties inside the body of the module's function name (a function
-// declaration, or a const bound to a function or arrow expression, at the
-// top level): what the requests it builds send. It returns nil when the
-// module has no such function.
-func (m *Module) FunctionMethods(name string) []MethodLiteral {
+// FunctionLiterals returns where the string literals inside the body of
+// the module's top-level function name are written.
+func (m *Module) FunctionLiterals(name string) []Pos {
 	body := m.TopLevelFunction(name)
 	if body == nil {
 		return nil
 	}
-	out := []MethodLiteral{}
+	var out []Pos
 	Inspect(body, func(n js.INode) bool {
-		p, ok := n.(*js.Property)
-		if !ok || p.Name == nil || p.Spread || m.keyName(p.Name) != "method" {
-			return true
-		}
-		if s, pos, ok := m.stringLiteral(p.Value); ok {
-			out = append(out, MethodLiteral{Method: strings.ToUpper(s), Pos: pos})
+		if e, ok := n.(js.IExpr); ok {
+			if _, pos, ok := m.stringLiteral(e); ok {
+				out = append(out, pos)
+			}
 		}
 		return true
-	})
-	slices.SortStableFunc(out, func(a, b MethodLiteral) int {
-		return cmp.Or(comparePos(a.Pos, b.Pos), strings.Compare(a.Method, b.Method))
 	})
 	return out
 }
