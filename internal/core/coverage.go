@@ -200,6 +200,21 @@ func afterAwait(src []byte, end int) int {
 	return i
 }
 
+// judgeCoverage reads the coverage a passing test run wrote and judges it;
+// without any report, it says that what the tests ran is not known.
+func (c *checker) judgeCoverage(cov *coverageDir) {
+	covered, reports, err := cov.read(c.pkg.Dir(), c.coveredModules())
+	if err != nil || reports == 0 {
+		why := "node wrote no report"
+		if err != nil {
+			why = err.Error()
+		}
+		c.add(RuleTestsCoverageMissing.New("tests", "the coverage of the test run could not be read (%s): whether the tests run each Tool's Function is not known", why))
+		return
+	}
+	c.checkCoverage(covered)
+}
+
 // checkCoverage judges the coverage of a passing test run.
 func (c *checker) checkCoverage(cov coverage) {
 	for _, file := range sortedKeys(c.modules) {

@@ -117,15 +117,7 @@ func (c *checker) runTests(ctx context.Context, files []string) {
 	if !c.hasFindings(RuleTestsTimeout, RuleTestsFailed, RuleTestsNone, RuleTestsNotRun) {
 		// What passing tests executed: coverage findings say what they
 		// never did.
-		if covered, reports, err := cov.read(c.pkg.Dir(), c.coveredModules()); err != nil || reports == 0 {
-			why := "node wrote no report"
-			if err != nil {
-				why = err.Error()
-			}
-			c.add(RuleTestsCoverageMissing.New("tests", "the coverage of the test run could not be read (%s): whether the tests run each Tool's Function is not known", why))
-		} else {
-			c.checkCoverage(covered)
-		}
+		c.judgeCoverage(cov)
 	}
 	if c.hasFindings(RuleTestsTimeout, RuleTestsFailed, RuleTestsNone, RuleTestsNotRun, RuleTestsFunctionNotRun, RuleTestsRequestNotAnswered) {
 		c.result.Tests = StageFailed

@@ -226,6 +226,11 @@ func (r *runner) tool(ctx context.Context, t Tool) error {
 		}
 	}
 	first := statuses[0]
+	if first.broken() {
+		// It hung or ended the process: what it returned says nothing more.
+		tr.Unchecked = countChecked(p)
+		return nil
+	}
 	sent := len(valid(first.obs.Requests)) > 0
 	if !sent {
 		r.nothingSent(t, first)
@@ -242,7 +247,7 @@ func (r *runner) tool(ctx context.Context, t Tool) error {
 		tr.Checked, tr.Unchecked = checked, unchecked
 	}
 	if !t.ReadOnly() {
-		if err := r.dryRun(ctx, t, p, args); err != nil || r.c.Down() {
+		if err := r.dryRun(ctx, t, p, args, sent); err != nil || r.c.Down() {
 			return err
 		}
 	}
@@ -251,6 +256,9 @@ func (r *runner) tool(ctx context.Context, t Tool) error {
 	}
 	return nil
 }
+
+// broken reports a call that timed out or tried to end the process.
+func (o *observed) broken() bool { return o.obs.TimedOut || o.obs.Exit != nil }
 
 // valid returns the requests fetch accepted.
 func valid(rs []Request) []Request {
@@ -276,8 +284,8 @@ func countChecked(p *plan) int {
 // nothingSent explains a call that sent no request.
 func (r *runner) nothingSent(t Tool, o *observed) {
 	ptr := diag.Pointer("tools", t.Index)
-	if len(o.obs.Requests) > 0 {
-		return // fetch refused what it built: reported already
+	if len(o.obs.Requests) > 0 || o.broken() {
+		return // fetch refused what it built, or the call hung or exited: reported already
 	}
 	switch {
 	case o.rpcError != "":
@@ -400,12 +408,20 @@ func (r *runner) inputs(ctx context.Context, t Tool, p *plan, statuses []*observ
 		if err != nil || o.noAnswer {
 			return checked, unchecked, err
 		}
+		if o.broken() {
+			unchecked++
+			continue
+		}
 		checked++
-		if differ(valid(base.obs.Requests), valid(o.obs.Requests), skip) {
+		alt := valid(o.obs.Requests)
+		if len(alt) > 0 && differ(valid(base.obs.Requests), alt, skip) {
 			continue
 		}
 		what := "its value " + show(in.value) + " is nowhere in the request, and changing it to " + show(in.alt) + " left the request unchanged"
-		if in.marker == "" {
+		switch {
+		case len(alt) == 0:
+			what = "it is in no request, and with " + show(in.alt) + " the Tool sent none at all; a value that only decides whether to send (a confirmation) is local"
+		case in.marker == "":
 			what = "changing it from " + show(in.value) + " to " + show(in.alt) + " left the request unchanged"
 		}
 		r.once(RuleInputDropped, t, in.path, in.pointer, "input %q never reaches the request: %s. Send it where the application's own client does; "+
@@ -414,10 +430,12 @@ func (r *runner) inputs(ctx context.Context, t Tool, p *plan, statuses []*observ
 	return checked, unchecked, nil
 }
 
-// dryRun checks a write under the dry-run variable.
-func (r *runner) dryRun(ctx context.Context, t Tool, p *plan, args *canonjson.Object) error {
+// dryRun checks a write under the dry-run variable. When the Tool sent no
+// request with the same arguments (it refused them), only what it sends
+// is judged: no dry-run result is owed for arguments it refuses.
+func (r *runner) dryRun(ctx context.Context, t Tool, p *plan, args *canonjson.Object, sends bool) error {
 	o, err := r.call(ctx, t, p, callSpec{kind: "dry-run", args: args, status: 200, set: map[string]string{r.cfg.DryRunVariable: "1"}})
-	if err != nil || o.noAnswer {
+	if err != nil || o.noAnswer || o.broken() {
 		return err
 	}
 	ptr := diag.Pointer("tools", t.Index)
@@ -428,6 +446,7 @@ func (r *runner) dryRun(ctx context.Context, t Tool, p *plan, args *canonjson.Ob
 		}
 	}
 	switch {
+	case !sends:
 	case o.rpcError != "":
 		r.once(RuleDryRunSent, t, "", ptr, "under %s=1 it answered with JSON-RPC error %q instead of a dry-run result", r.cfg.DryRunVariable, clip(o.rpcError, 160))
 	case o.result == nil:
@@ -449,7 +468,7 @@ func (r *runner) noBase(ctx context.Context, t Tool, p *plan, args *canonjson.Ob
 		unset = append(unset, b.Var)
 	}
 	o, err := r.call(ctx, t, p, callSpec{kind: "no-base-URL", args: args, status: 200, unset: unset})
-	if err != nil || o.noAnswer {
+	if err != nil || o.noAnswer || o.broken() {
 		return err
 	}
 	ptr := diag.Pointer("tools", t.Index)
