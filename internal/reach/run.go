@@ -1,6 +1,7 @@
 package reach
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -146,7 +147,7 @@ func (r *runner) call(ctx context.Context, t Tool, p *plan, spec callSpec) (*obs
 		"env":        env,
 		"deadlineMs": r.cfg.callTimeout().Milliseconds(),
 	}}
-	res, err := r.c.CallToolMeta(ctx, t.Name, rawJSON(strings.TrimSpace(string(canonjson.Encode(spec.args)))), meta)
+	res, err := r.c.CallToolMeta(ctx, t.Name, rawJSON(show(spec.args)), meta)
 	if err != nil {
 		return nil, err
 	}
@@ -489,9 +490,13 @@ func (r *runner) noBase(ctx context.Context, t Tool, p *plan, args *canonjson.Ob
 	return nil
 }
 
-// show renders a JSON value for a message.
+// show renders a JSON value compactly, members in their order.
 func show(v canonjson.Value) string {
-	return strings.TrimSpace(string(canonjson.Encode(v)))
+	var b bytes.Buffer
+	if json.Compact(&b, canonjson.Encode(v)) != nil {
+		return strings.TrimSpace(string(canonjson.Encode(v)))
+	}
+	return b.String()
 }
 
 func clip(s string, n int) string {
