@@ -81,6 +81,9 @@ type Options struct {
 	// Transcript, when set, receives the whole exchange as NDJSON, one
 	// TranscriptLine per message or stray stdout line.
 	Transcript io.Writer
+	// Redact, when set, rewrites what the transcript records of each line
+	// (the probe removes credentials with it).
+	Redact Redactor
 	// Label names the session in the transcript, e.g. "discovery".
 	Label string
 	// Network lets the server reach the network; only for a run the user

@@ -98,6 +98,7 @@ func Start(ctx context.Context, dir string, opts Options) (*Session, error) {
 		return nil, fmt.Errorf("starting the MCP server: %w", err)
 	}
 	s := &Session{opts: opts, proc: proc, wire: newWire(opts.label(), opts.Transcript)}
+	s.wire.redact = opts.Redact
 	reader, done := s.wire.serverReader(proc.Stdout)
 	s.sdkReader, s.stdoutDone = reader, done
 	client := mcp.NewClient(clientInfo, &mcp.ClientOptions{

@@ -38,6 +38,9 @@ type expectations struct {
 	protocolVersion string
 	dryRunVariable  string          // set to 1 for the dry-run cases
 	tools           []*expectedTool // contract order; nil for core packages
+	// httpTools are a core package's Tools that pass an HTTP answer
+	// through (httptools.go).
+	httpTools map[string]bool
 }
 
 // expectedTool is one tool of a strict package's schema contract.

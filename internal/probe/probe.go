@@ -220,6 +220,9 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 		return nil, usagef("--offline makes no business calls: drop --call and --error-call, or drop --offline")
 	}
 	exp := coreExpectations()
+	if !strict {
+		exp.httpTools = httpTools(pkg)
+	}
 	if strict {
 		if exp = loadStrict(pkg, r.Diagnostics); exp == nil {
 			return r, nil
@@ -256,9 +259,15 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 	}
 
 	p := &prober{opts: opts, exp: exp, dir: d.dir, binds: d.binds, result: r, cases: cases}
+	if opts.Transcript != nil {
+		p.redact, p.redacted = p.transcriptRedactor()
+	}
 	p.initTable()
 	if err := p.run(ctx); err != nil {
 		return nil, err
+	}
+	if p.redacted != nil && *p.redacted > 0 {
+		r.Diagnostics.Add(RuleTranscriptRedacted.New("", "%d line(s) of the transcript held a credential, written as [redacted] and noted \"credentials redacted\"", *p.redacted))
 	}
 	if opts.Offline {
 		r.Diagnostics.Add(RuleOffline.New("", "business calls were not run (--offline); runtime verification is still required"))
@@ -362,6 +371,7 @@ func (p *prober) serverOptions(label string, env []string, network sandbox.Netwo
 		ProtocolVersion: p.exp.protocolVersion,
 		Profile:         profile,
 		Transcript:      p.opts.Transcript,
+		Redact:          p.redact,
 		Label:           label,
 		Network:         network,
 		Binds:           p.binds,

@@ -373,3 +373,8 @@ func (p *plan) markers() []string {
 	}
 	return out
 }
+
+// Arguments returns the arguments the reachability calls give a Tool:
+// a marker value for every input its schema declares. The probe uses
+// them for the dry-run case of a write it has no case for.
+func Arguments(t Tool) *canonjson.Object { return planFor(t).args(nil) }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/credential"
 )
 
 func schema(t *testing.T, src string) *canonjson.Object {
@@ -150,7 +151,7 @@ func TestSetup(t *testing.T) {
 			t.Errorf("baseOf(%s) = %q, want %q", url, got, base)
 		}
 	}
-	found := FindCredentials(canonjson.NewObject(canonjson.Member{Key: "note", Value: canonjson.String("sent " + s.Secrets[0].Value)}), s.secretValues())
+	found := credential.FindInValueWith(canonjson.NewObject(canonjson.Member{Key: "note", Value: canonjson.String("sent " + s.Secrets[0].Value)}), s.secretValues())
 	if len(found) != 1 || found[0].Pointer != "/note" || strings.Contains(found[0].What, s.Secrets[0].Value) {
 		t.Errorf("FindCredentials = %+v", found)
 	}
