@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -31,33 +30,9 @@ func (c *checker) reachConfig() reach.Config {
 	if rt := c.opts.requestTimeout() / 2; rt < timeout {
 		timeout = rt
 	}
-	vars := slices.Clone(c.envVars)
-	for _, v := range c.documentedVariables() {
-		if !slices.Contains(vars, v) {
-			vars = append(vars, v)
-		}
-	}
+	setup, _ := c.pkg.ReadFile(setupFile)
+	vars := reach.Variables(c.envVars, setup)
 	return reach.Config{Variables: vars, DryRunVariable: dryRunVariable, CallTimeout: max(timeout, 100*time.Millisecond)}
-}
-
-// documentedVariable is a variable name written in backticks.
-var documentedVariable = regexp.MustCompile("`([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)`")
-
-// documentedVariables returns the variables MCP-SETUP.md names in
-// backticks: the reachability calls configure them too, for code that
-// reads them in ways the static analysis does not follow.
-func (c *checker) documentedVariables() []string {
-	src, err := c.pkg.ReadFile(setupFile)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, m := range documentedVariable.FindAllSubmatch(src, -1) {
-		if v := string(m[1]); !slices.Contains(out, v) {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 // checkRequests makes the reachability calls in the discovery session and

@@ -3,6 +3,7 @@ package probe
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
@@ -20,9 +21,14 @@ import (
 // in a message is recorded as [redacted], the line noted.
 
 // secrets returns the values of the credential variables given to the
-// server.
+// server: the user's, and the fake ones of the dry-run session.
 func (p *prober) secrets() []string {
 	var out []string
+	if p.exp.config != nil {
+		for _, s := range p.exp.config.Secrets {
+			out = append(out, s.Value)
+		}
+	}
 	for _, kv := range p.opts.Env {
 		if k, v, ok := strings.Cut(kv, "="); ok && credential.Name(k) && len(v) >= 4 {
 			out = append(out, v)
@@ -46,11 +52,23 @@ func (p *prober) scanCredentials(c *Case, res *mcpcheck.CallResult) bool {
 		return true
 	}
 	found := credential.FindInValueWith(v, p.secrets())
-	for _, f := range found {
-		p.report(RuleResultCredential, c, "the answer holds a credential at %s (%s): a credential never leaves through a result, a dry-run request or an error; mask it or leave it out",
-			pointerOrRoot(f.Pointer), f.What)
+	if len(found) > 0 {
+		f := found[0]
+		p.report(RuleResultCredential, c, "the answer holds a credential at %s (%s)%s: a credential never leaves through a result, a dry-run request or an error; mask it or leave it out",
+			pointerOrRoot(f.Pointer), f.What, morePlaces(len(found)-1))
 	}
 	return len(found) == 0
+}
+
+// morePlaces says how many more places hold a credential.
+func morePlaces(n int) string {
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return ", and 1 more place"
+	}
+	return fmt.Sprintf(", and %d more places", n)
 }
 
 // transcriptRedactor returns the redactor of the probe's transcript and a

@@ -221,7 +221,9 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 	}
 	exp := coreExpectations()
 	if !strict {
-		exp.httpTools = httpTools(pkg)
+		modules := packageModules(pkg)
+		exp.httpTools = httpTools(modules)
+		exp.config = configuration(pkg, modules, opts.Env, exp.dryRunVariable)
 	}
 	if strict {
 		if exp = loadStrict(pkg, r.Diagnostics); exp == nil {

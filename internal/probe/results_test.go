@@ -102,7 +102,7 @@ func TestProbeCredentialsInResults(t *testing.T) {
 					d = x
 				}
 			}
-			if !strings.Contains(d.Message, tc.at) || strings.Contains(d.Message, shelfToken) {
+			if !strings.Contains(d.Message, strings.TrimPrefix(tc.at, "/structuredContent")) || strings.Contains(d.Message, shelfToken) {
 				t.Errorf("finding %q: want the pointer %s, and not the token", d.Message, tc.at)
 			}
 			if strings.Contains(transcript.String(), shelfToken) {
@@ -119,5 +119,47 @@ func TestProbeCredentialsInResults(t *testing.T) {
 		Env: []string{"SHELF_TOKEN=" + shelfToken}, Transcript: &transcript})
 	if r.Diagnostics.Len() != 0 || strings.Contains(transcript.String(), "redacted") {
 		t.Errorf("a clean package: %v\n%s", r.Diagnostics.Sorted(), transcript.String())
+	}
+}
+
+// TestProbeOfflineExample probes the bundled example offline, where the
+// generated dry-run cases of its writes prove their dry-run branch, and
+// the same example whose dry run shows the member's token: the finding
+// names the pointer, and the transcript holds no credential.
+func TestProbeOfflineExample(t *testing.T) {
+	t.Parallel()
+	const memberToken = "member-token-0123456789"
+	pkg := examplePackage(t)
+	var transcript bytes.Buffer
+	r := run(t, pkg, Options{Offline: true, Transcript: &transcript, Env: []string{"CODE2SKILL_SEED_LIBRARY_RESERVATIONS_TOKEN=" + memberToken}})
+	if r.Diagnostics.HasErrors() || !slices.Equal(r.GeneratedDryRunCases, []string{"reserve_seed_packets", "cancel_reservation"}) || r.Checks.DryRun.Passed != 2 {
+		t.Fatalf("the example: %v, generated %v, %+v", r.Diagnostics.Sorted(), r.GeneratedDryRunCases, r.Checks.DryRun)
+	}
+	if strings.Contains(transcript.String(), "redacted") {
+		t.Errorf("a clean exchange was redacted:\n%s", transcript.String())
+	}
+
+	p := filepath.Join(pkg, "function-core", "index.mjs")
+	src, _ := os.ReadFile(p)
+	leaky := strings.Replace(string(src), "headers: { ...headers, authorization: NOT_SHOWN }", "headers", 1)
+	if leaky == string(src) {
+		t.Fatal("the example no longer masks its dry-run token the way this test changes")
+	}
+	if err := os.WriteFile(p, []byte(leaky), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	transcript.Reset()
+	r = run(t, pkg, Options{Offline: true, Transcript: &transcript, Env: []string{"CODE2SKILL_SEED_LIBRARY_RESERVATIONS_TOKEN=" + memberToken}})
+	var found []string
+	for _, d := range r.Diagnostics.Sorted() {
+		if d.Rule == RuleResultCredential.ID {
+			found = append(found, d.Message)
+		}
+	}
+	if len(found) != 2 || !strings.Contains(found[0], "/request/headers/authorization") || strings.Contains(strings.Join(found, ""), memberToken) {
+		t.Errorf("findings %v", r.Diagnostics.Sorted())
+	}
+	if strings.Contains(transcript.String(), memberToken) || !strings.Contains(transcript.String(), "credentials redacted") {
+		t.Errorf("the transcript:\n%s", transcript.String())
 	}
 }

@@ -76,6 +76,9 @@ func (p *prober) run(ctx context.Context) error {
 	// and nothing it does can dispatch a write. The business calls get a
 	// session of their own.
 	env := []string{p.exp.dryRunVariable + "=1"}
+	if p.exp.config != nil {
+		env = append(p.exp.config.Env(), env...)
+	}
 	s, err := p.start(ctx, "protocol", env, sandbox.DenyNetwork)
 	if err != nil {
 		return err

@@ -1,6 +1,8 @@
 package reach
 
 import (
+	"fmt"
+
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/credential"
 	"github.com/code2skill/code2skill/internal/diag"
@@ -21,11 +23,17 @@ func (r *runner) scanCredentials(t Tool, o *observed) {
 	default:
 		return
 	}
-	for _, f := range credential.FindInValueWith(v, r.setup.secretValues()) {
-		r.once(RuleCredentialInResult, t, f.Pointer, diag.Pointer("tools", t.Index),
-			"the result of its %s call holds a credential at %s (%s): a credential never leaves through a result, a dry-run request or an error; mask it ([credential, not shown]) or leave it out",
-			o.kind, pointerOrRoot(f.Pointer), f.What)
+	found := credential.FindInValueWith(v, r.setup.secretValues())
+	if len(found) == 0 {
+		return
 	}
+	f, more := found[0], ""
+	if len(found) > 1 {
+		more = fmt.Sprintf(", and %d more place(s)", len(found)-1)
+	}
+	r.once(RuleCredentialInResult, t, o.kind, diag.Pointer("tools", t.Index),
+		"the result of its %s call holds a credential at %s (%s)%s: a credential never leaves through a result, a dry-run request or an error; mask it ([credential, not shown]) or leave it out",
+		o.kind, pointerOrRoot(f.Pointer), f.What, more)
 }
 
 func (s *Setup) secretValues() []string {

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -146,4 +147,21 @@ func (s *Setup) baseList() string {
 		parts = append(parts, fmt.Sprintf("%s=%s", b.Var, b.Value))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// documentedVariable is a variable name written in backticks.
+var documentedVariable = regexp.MustCompile("`([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)`")
+
+// Variables returns the variables a package's code reads (reads, as the
+// static analysis found them) followed by those its MCP-SETUP.md names in
+// backticks and the code does not visibly read: the reachability calls,
+// and the probe's dry-run session, configure them all.
+func Variables(reads []string, setupDoc []byte) []string {
+	out := slices.Clone(reads)
+	for _, m := range documentedVariable.FindAllSubmatch(setupDoc, -1) {
+		if v := string(m[1]); !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
