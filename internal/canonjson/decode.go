@@ -77,14 +77,7 @@ type decoder struct {
 }
 
 func newError(data []byte, offset int, kind ErrorKind, msg string) *SyntaxError {
-	line, col := 1, 1
-	for _, c := range data[:offset] {
-		if c == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-	}
+	line, col := lineColumn(data, offset)
 	return &SyntaxError{Kind: kind, Msg: msg, Offset: offset, Line: line, Column: col}
 }
 

@@ -13,7 +13,7 @@ func checkContractCmd() *command {
 	c := &command{
 		name:    "check-contract",
 		summary: "check a vNext package's Portable Core against every contract rule",
-		usage: `Usage: code2skill check-contract [--source-root D] [--source-map ID=PATH]... [--format text|json] <pkg>
+		usage: `Usage: code2skill check-contract [--source-root D] [--source-map ID=PATH]... [--format text|json|sarif] <pkg>
 
 Checks the Portable Core of the package <pkg> (canonical-contract.json,
 source-topology.json, host-profile.json and, when present,
@@ -40,13 +40,15 @@ Flags:
   --source-map ID=PATH   the root of source ID on this machine (repeatable;
                          PATH absolute); when given, every available source
                          must be mapped
-  --format text|json     output format (default text)
+  --format text|json|sarif
+                         output format (default text); sarif prints the
+                         findings as a SARIF 2.1.0 log for code scanning
 
 ` + exitCodesHelp,
 	}
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
 		fs := newFlagSet(c)
-		format := addFormatFlag(fs)
+		format := addFindingsFormatFlag(fs)
 		sources := addSourcesFlags(fs)
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
 		if !ok {
@@ -73,7 +75,7 @@ type checkContractSummary struct {
 // runCheckContract reads and checks the Portable Core in dir.
 func runCheckContract(dir string, opts contractcheck.Options) *diag.Report {
 	var list diag.List
-	r := &diag.Report{Command: "check-contract", Status: diag.StatusPassed, List: &list}
+	r := &diag.Report{Command: "check-contract", Status: diag.StatusPassed, List: &list, Roots: []string{dir}, Anchor: contractAnchor}
 	in, l, err := derive.ReadInputs(dir)
 	list.Merge(l)
 	if err != nil {

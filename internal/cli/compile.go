@@ -14,7 +14,7 @@ func compileCmd() *command {
 	c := &command{
 		name:    "compile",
 		summary: "compile a strict package's Functions and MCP server from its canonical contract",
-		usage: `Usage: code2skill compile [--report F] [--format text|json] <pkg>
+		usage: `Usage: code2skill compile [--report F] [--format text|json|sarif] <pkg>
 
 Reads the Portable Core of the strict-export-v1 package <pkg>
 (canonical-contract.json, source-topology.json, host-profile.json and
@@ -39,13 +39,15 @@ same inputs always give the same bytes.
 Flags:
   --report F           also write the outcome per capability to the file F
                        (compile-report.json format), even when nothing compiled
-  --format text|json   output format (default text)
+  --format text|json|sarif
+                       output format (default text); sarif: the findings
+                       as a SARIF 2.1.0 log for code scanning
 
 ` + exitCodesHelp,
 	}
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
 		fs := newFlagSet(c)
-		format := addFormatFlag(fs)
+		format := addFindingsFormatFlag(fs)
 		report := fs.String("report", "", "")
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
 		if !ok {
@@ -55,7 +57,7 @@ Flags:
 		if !ok {
 			return code
 		}
-		return printCompile(stdio, format, runCompile(dir, *report))
+		return printCompile(stdio, format, dir, runCompile(dir, *report))
 	}
 	return c
 }
@@ -135,7 +137,7 @@ func runCompile(dir, report string) *compileResult {
 	return out
 }
 
-func printCompile(stdio *Stdio, format *formatFlag, out *compileResult) int {
+func printCompile(stdio *Stdio, format *formatFlag, dir string, out *compileResult) int {
 	counts := diag.CountsOf(&out.list)
 	sum := compileSummary{Counts: counts, Capabilities: []compileCapability{}, Files: append([]string{}, out.files...), Report: out.report}
 	review := 0
@@ -151,7 +153,7 @@ func printCompile(stdio *Stdio, format *formatFlag, out *compileResult) int {
 			}
 		}
 	}
-	r := &diag.Report{Command: "compile", Status: diag.StatusPassed, List: &out.list, Summary: sum}
+	r := &diag.Report{Command: "compile", Status: diag.StatusPassed, List: &out.list, Summary: sum, Roots: []string{dir}, Anchor: contractAnchor}
 	switch {
 	case out.failed:
 		r.Status = diag.StatusError
@@ -168,7 +170,7 @@ func printCompile(stdio *Stdio, format *formatFlag, out *compileResult) int {
 	default:
 		r.Line = fmt.Sprintf("compile: %d capabilities compiled; wrote %d files", len(out.res.Capabilities), len(out.files))
 	}
-	if *format == formatJSON || r.Status != diag.StatusPassed {
+	if *format != formatText || r.Status != diag.StatusPassed {
 		return printReport(stdio, format, r)
 	}
 	// Text success: any warnings, the written files, then the summary.

@@ -19,7 +19,7 @@ func deriveCmd() *command {
 	c := &command{
 		name:    "derive",
 		summary: "derive a package's views from its canonical contract (a legacy package's from its bundle)",
-		usage: `Usage: code2skill derive [--format text|json] <pkg>
+		usage: `Usage: code2skill derive [--format text|json|sarif] <pkg>
 
 Reads the Portable Core inputs of the package <pkg> (canonical-contract.json,
 source-topology.json and host-profile.json, plus export-profile.json when
@@ -58,13 +58,15 @@ only the two views the bundle gives, saying so in one line before them:
 The other views and the marker need a canonical contract.
 
 Flags:
-  --format text|json   output format (default text)
+  --format text|json|sarif
+                       output format (default text); sarif: the findings
+                       as a SARIF 2.1.0 log for code scanning
 
 ` + exitCodesHelp,
 	}
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
 		fs := newFlagSet(c)
-		format := addFormatFlag(fs)
+		format := addFindingsFormatFlag(fs)
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
 		if !ok {
 			return code
@@ -76,9 +78,9 @@ Flags:
 			// Reported as validate reports it: a finding, not a usage error.
 			res := &deriveResult{}
 			res.list.Add(d)
-			return printDerive(stdio, format, res)
+			return printDerive(stdio, format, pos[0], res)
 		}
-		return printDerive(stdio, format, runDerive(pos[0]))
+		return printDerive(stdio, format, pos[0], runDerive(pos[0]))
 	}
 	return c
 }
@@ -201,7 +203,7 @@ func (res *deriveResult) write(dir string, views []derive.View) bool {
 	return true
 }
 
-func printDerive(stdio *Stdio, format *formatFlag, res *deriveResult) int {
+func printDerive(stdio *Stdio, format *formatFlag, dir string, res *deriveResult) int {
 	counts := diag.CountsOf(&res.list)
 	r := &diag.Report{
 		Command: "derive",
@@ -209,6 +211,8 @@ func printDerive(stdio *Stdio, format *formatFlag, res *deriveResult) int {
 		List:    &res.list,
 		Summary: deriveSummary{Counts: counts, Files: append([]string{}, res.files...), Marker: res.marker,
 			ContractErrors: res.contractErrors, Legacy: res.legacy},
+		Roots:  []string{dir},
+		Anchor: contractAnchor,
 	}
 	switch {
 	case res.failed:
@@ -225,7 +229,7 @@ func printDerive(stdio *Stdio, format *formatFlag, res *deriveResult) int {
 		r.Line = fmt.Sprintf("derive: views written; run check-contract (it reports %s that views do not depend on)",
 			plural(*res.contractErrors, "error"))
 	}
-	if *format == formatJSON || r.Status != diag.StatusPassed {
+	if *format != formatText || r.Status != diag.StatusPassed {
 		return printReport(stdio, format, r)
 	}
 	// Text success: any warnings, the written files, then the marker as the

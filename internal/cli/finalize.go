@@ -33,7 +33,7 @@ func finalizeCmd() *command {
 		summary: "record each capability's verified status and approve what the evidence proves",
 		usage: `Usage: code2skill finalize <pkg> --verification-report F [--evidence-dir D]
                            [--live-input F --live-result F]... [--source-root D] [--source-map ID=PATH]...
-                           [--format text|json]
+                           [--format text|json|sarif]
 
 Finalizes the strict package <pkg> from the evidence of its verification and
 writes its six final files: function-core/validation-receipt.json,
@@ -79,7 +79,8 @@ Flags:
   --live-result F           live Tool results (repeatable)
   --source-root D           base directory of the topology's relative source roots
   --source-map ID=PATH      the authorised root of one declared source (repeatable)
-  --format text|json        output format (default text)
+  --format text|json|sarif  output format (default text); sarif: the findings
+                            as a SARIF 2.1.0 log for code scanning
 
 Exit codes:
   0  the final files were written (whatever the decision)
@@ -91,7 +92,7 @@ Exit codes:
 	}
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
 		flags := newFlagSet(c)
-		format := addFormatFlag(flags)
+		format := addFindingsFormatFlag(flags)
 		sources := addSourcesFlags(flags)
 		report := flags.String("verification-report", "", "")
 		evidence := flags.String("evidence-dir", "", "")
@@ -193,7 +194,9 @@ func printFinalize(stdio *Stdio, format *formatFlag, dir string, res *finalize.R
 		Capabilities:     []rowSummary{},
 		Workflows:        []rowSummary{},
 	}
-	r := &diag.Report{Command: "finalize", Status: diag.StatusPassed, List: &res.List, Summary: &sum}
+	// Findings name package files, or the report and evidence as given on
+	// the command line.
+	r := &diag.Report{Command: "finalize", Status: diag.StatusPassed, List: &res.List, Summary: &sum, Roots: []string{dir, "."}, Anchor: contractAnchor}
 	switch {
 	case res.Failed:
 		r.Status = diag.StatusError
@@ -212,7 +215,7 @@ func printFinalize(stdio *Stdio, format *formatFlag, dir string, res *finalize.R
 		sum.Workflows = summarise(m.Workflows, true)
 		r.Line = finalizeLine(dir, res)
 	}
-	if *format == formatJSON || res.Matrix == nil {
+	if *format != formatText || res.Matrix == nil {
 		return printReport(stdio, format, r)
 	}
 	// Text success: any warnings, the status table, then the summary line.

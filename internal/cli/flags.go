@@ -126,8 +126,9 @@ func addDurationFlag(fs *flag.FlagSet, name string, def time.Duration) *time.Dur
 type formatFlag string
 
 const (
-	formatText = "text"
-	formatJSON = "json"
+	formatText  = "text"
+	formatJSON  = "json"
+	formatSARIF = "sarif"
 )
 
 func (f *formatFlag) String() string { return string(*f) }
@@ -144,6 +145,28 @@ func (f *formatFlag) Set(s string) error {
 func addFormatFlag(fs *flag.FlagSet) *formatFlag {
 	f := formatFlag(formatText)
 	fs.Var(&f, "format", "output format: text or json")
+	return &f
+}
+
+// findingsFormatFlag is --format of the commands whose report lists
+// findings, which can also print them as a SARIF log.
+type findingsFormatFlag struct{ *formatFlag }
+
+func (f findingsFormatFlag) Set(s string) error {
+	if s == formatSARIF {
+		*f.formatFlag = formatSARIF
+		return nil
+	}
+	if err := f.formatFlag.Set(s); err != nil {
+		return fmt.Errorf("must be %s, %s or %s", formatText, formatJSON, formatSARIF)
+	}
+	return nil
+}
+
+// addFindingsFormatFlag is addFormatFlag with SARIF too.
+func addFindingsFormatFlag(fs *flag.FlagSet) *formatFlag {
+	f := formatFlag(formatText)
+	fs.Var(findingsFormatFlag{&f}, "format", "output format: text, json or sarif")
 	return &f
 }
 

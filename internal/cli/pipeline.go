@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"runtime/debug"
 	"strings"
 	"text/tabwriter"
@@ -25,10 +26,10 @@ func pipelineCmd() *command {
   code2skill pipeline init <pkg> [--state-dir D] [--source-map ID=PATH]... [--acknowledge-migration] [--format text|json]
   code2skill pipeline run <pkg> [--state-dir D] [--only STAGE,...] [--force]
                           [--enable-runtime-verify] [--authorize-write CAPABILITY_ID]...
-                          [--runtime-origin ORIGIN=URL]... [--env KEY[=VALUE]]... [--format text|json]
+                          [--runtime-origin ORIGIN=URL]... [--env KEY[=VALUE]]... [--format text|json|sarif]
   code2skill pipeline status <pkg> [--state-dir D] [--format text|json]
   code2skill pipeline diagnose <pkg> [--state-dir D] [--stage STAGE] [--capability ID]
-                          [--max-errors N] [--full] [--format text|json]
+                          [--max-errors N] [--full] [--format text|json|sarif]
 
 Runs the strict flow of a strict-export-v1 package as ordered stages,
 remembering between runs what passed:
@@ -60,7 +61,10 @@ results are sanitised before they are stored.
 
 Flags:
   --state-dir D                 the state directory (default <pkg>.producer-state)
-  --format text|json            output format (default text)
+  --format text|json            output format (default text); run and diagnose
+                                also take sarif: the findings as a SARIF 2.1.0 log
+                                (diagnose then lists every error, whatever
+                                --max-errors says)
 init:
   --source-map ID=PATH          where a declared source is on this machine, an
                                 absolute path (repeatable; remembered)
@@ -106,7 +110,12 @@ Exit codes:
 		}
 		fs := newFlagSet(c)
 		stateDir := fs.String("state-dir", "", "")
-		format := addFormatFlag(fs)
+		var format *formatFlag
+		if sub == "run" || sub == "diagnose" {
+			format = addFindingsFormatFlag(fs)
+		} else {
+			format = addFormatFlag(fs)
+		}
 		var sources *sourcesFlags
 		var ack, force, enable, full *bool
 		var only, stage, capability *string
@@ -164,7 +173,13 @@ Exit codes:
 		case "status":
 			return pc.status()
 		}
-		return pc.diagnose(ctx, pipeline.DiagnoseOptions{Stage: *stage, Capability: *capability, MaxErrors: *maxErrors, Full: *full})
+		opts := pipeline.DiagnoseOptions{Stage: *stage, Capability: *capability, MaxErrors: *maxErrors, Full: *full}
+		if *format == formatSARIF && !flagSet(fs, "max-errors") {
+			// --max-errors bounds what a reader scrolls through; a log for
+			// code scanning carries every error.
+			opts.MaxErrors = math.MaxInt
+		}
+		return pc.diagnose(ctx, opts)
 	}
 	return c
 }
@@ -288,7 +303,7 @@ func (pc *pipelineCommand) printPipeline(rep *pipeline.Report, runErr error) int
 		status = diag.StatusFailed
 	}
 	r := &diag.Report{Command: "pipeline " + pc.sub, Status: status, List: rep.Findings, Summary: rep,
-		Line: pc.line(rep, failed)}
+		Line: pc.line(rep, failed), Roots: []string{pc.p.Dir, pc.stateName()}, Anchor: contractAnchor}
 	if *pc.format == formatText {
 		writePipelineTables(pc.stdio.Out, rep)
 	}
@@ -389,12 +404,13 @@ func (pc *pipelineCommand) diagnose(ctx context.Context, opts pipeline.DiagnoseO
 	if d.Errors > 0 {
 		status = diag.StatusFailed
 	}
-	if *pc.format == formatJSON {
+	if *pc.format != formatText {
 		var shown diag.List
 		for _, cat := range d.Categories {
 			shown.Add(cat.Errors...)
 		}
-		return printReport(pc.stdio, pc.format, &diag.Report{Command: "pipeline diagnose", Status: status, List: &shown, Summary: d})
+		return printReport(pc.stdio, pc.format, &diag.Report{Command: "pipeline diagnose", Status: status, List: &shown, Summary: d,
+			Line: d.Summary, Roots: []string{pc.p.Dir}, Anchor: contractAnchor})
 	}
 	w := pc.stdio.Out
 	phase := "final"

@@ -11,6 +11,7 @@ import (
 
 	"github.com/code2skill/code2skill/internal/atomicfile"
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/pkgdir"
 	"github.com/code2skill/code2skill/internal/probe"
 	"github.com/code2skill/code2skill/internal/sandbox"
 )
@@ -20,7 +21,7 @@ func probeCmd() *command {
 		name:    "probe",
 		summary: "prove a package's MCP server works detached, tool by tool, over the real protocol",
 		usage: `Usage: code2skill probe <pkg> [--call F]... [--error-call F]... [--dry-run-call F]...
-                       [--offline] [--timeout S] [--transcript FILE] [--format text|json]
+                       [--offline] [--timeout S] [--transcript FILE] [--format text|json|sarif]
                        [--allow-network] [--env KEY[=VALUE]]... [--env-file FILE]... [--require-isolation]
 
 Copies the package to a fresh temporary directory (a strict package without
@@ -77,7 +78,9 @@ Flags:
   --timeout S           time limit of each request, in seconds or as a
                         duration such as 1m (default 10)
   --transcript FILE     write the whole JSON-RPC exchange as NDJSON
-  --format text|json    output format (default text)
+  --format text|json|sarif
+                        output format (default text); sarif: the findings
+                        as a SARIF 2.1.0 log for code scanning
   --allow-network       let the server reach the network during business
                         calls (the protocol session never can)
   --env KEY[=VALUE]     give the server a variable: KEY=VALUE, or KEY to pass
@@ -102,7 +105,7 @@ Flags:
 		fs.Var(&envFiles, "env-file", "")
 		timeout := addDurationFlag(fs, "timeout", 10*time.Second)
 		transcript := fs.String("transcript", "", "")
-		format := addFormatFlag(fs)
+		format := addFindingsFormatFlag(fs)
 		isolation := addIsolationFlag(fs)
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
 		if !ok {
@@ -160,7 +163,8 @@ Flags:
 		if res.Diagnostics.HasErrors() {
 			status = diag.StatusFailed
 		}
-		report := &diag.Report{Command: "probe", Status: status, List: res.Diagnostics, Summary: res.Summary(), Line: res.Line(dir)}
+		report := &diag.Report{Command: "probe", Status: status, List: res.Diagnostics, Summary: res.Summary(), Line: res.Line(dir),
+			Roots: []string{dir}, Anchor: packageAnchor(dir)}
 		if *format == formatText {
 			if err := res.WriteTable(stdio.Out); err != nil {
 				fmt.Fprintf(stdio.Err, "code2skill probe: writing report: %v\n", err)
@@ -174,6 +178,15 @@ Flags:
 		return code
 	}
 	return c
+}
+
+// packageAnchor is the file a finding about the package as a whole is
+// shown on: a strict package's contract, else package.json.
+func packageAnchor(dir string) string {
+	if pkgdir.DetectProfile(dir) == pkgdir.ProfileStrict {
+		return contractAnchor
+	}
+	return "package.json"
 }
 
 // serverEnv turns --env values into KEY=VALUE pairs: KEY alone passes

@@ -3,17 +3,22 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"runtime/debug"
 
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/sarif"
 )
 
 // printReport writes a report in the chosen format and returns the exit code
 // its status implies.
 func printReport(stdio *Stdio, format *formatFlag, r *diag.Report) int {
 	var err error
-	if *format == formatJSON {
+	switch *format {
+	case formatJSON:
 		err = r.WriteJSON(stdio.Out)
-	} else {
+	case formatSARIF:
+		err = sarif.Write(stdio.Out, r, sarifProducer())
+	default:
 		err = r.WriteText(stdio.Out)
 	}
 	if err != nil {
@@ -41,4 +46,19 @@ func printJSON(stdio *Stdio, command string, v any) int {
 		return ExitFailure
 	}
 	return ExitPassed
+}
+
+// sarifProducer describes this build to a SARIF log: its version, and the
+// rules reference of the same revision, which each rule's help links to.
+func sarifProducer() sarif.Producer {
+	bi, _ := debug.ReadBuildInfo()
+	version, revision := buildVersion(bi)
+	ref := "main"
+	switch {
+	case sarif.IsRelease(version):
+		ref = version
+	case revision != "":
+		ref = revision
+	}
+	return sarif.Producer{Version: version, RulesURL: sarif.InformationURI + "/blob/" + ref + "/docs/rules.md"}
 }

@@ -138,6 +138,9 @@ func scriptParams(t *testing.T) testscript.Params {
 	for name, cmd := range pipelineScriptCommands() {
 		params.Cmds[name] = cmd
 	}
+	for name, cmd := range schemaScriptCommands() {
+		params.Cmds[name] = cmd
+	}
 	return params
 }
 

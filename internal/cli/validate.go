@@ -18,9 +18,9 @@ func validateCmd() *command {
 	c := &command{
 		name:    "validate",
 		summary: "check a package: core structure, MCP discovery and tests, or the strict rules",
-		usage: `Usage: code2skill validate <pkg> [--skip-tests] [--format text|json] [--timeout D] [--request-timeout D]
+		usage: `Usage: code2skill validate <pkg> [--skip-tests] [--format text|json|sarif] [--timeout D] [--request-timeout D]
                           [--require-isolation]
-       code2skill validate <pkg> [--pre-finalize] [--source-root D] [--source-map ID=PATH]... [--format text|json]
+       code2skill validate <pkg> [--pre-finalize] [--source-root D] [--source-map ID=PATH]... [--format text|json|sarif]
 
 Checks a package and reports every finding at once, each with a stable rule
 ID ("code2skill rules" lists them), then one summary line that says how far
@@ -66,13 +66,15 @@ Flags (strict-export-v1):
   --source-root D       base directory of the topology's relative source roots
   --source-map ID=PATH  the authorised root of one declared source (repeatable)
 
-  --format text|json    output format (default text)
+  --format text|json|sarif
+                        output format (default text); sarif prints the
+                        findings as a SARIF 2.1.0 log for code scanning
 ` + exitCodesHelp,
 	}
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
 		fs := newFlagSet(c)
 		skipTests := fs.Bool("skip-tests", false, "")
-		format := addFormatFlag(fs)
+		format := addFindingsFormatFlag(fs)
 		timeout := addDurationFlag(fs, "timeout", 2*time.Minute)
 		requestTimeout := addDurationFlag(fs, "request-timeout", 10*time.Second)
 		isolation := addIsolationFlag(fs)
@@ -183,6 +185,8 @@ func validateReport(dir string, res *core.Result) *diag.Report {
 		List:    &res.Diagnostics,
 		Summary: s,
 		Line:    fmt.Sprintf("%s: %s", dir, s.Message),
+		Roots:   []string{dir},
+		Anchor:  "package.json",
 	}
 }
 

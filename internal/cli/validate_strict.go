@@ -44,6 +44,10 @@ func profileFlagError(fs *flag.FlagSet, isStrict bool) string {
 	return fmt.Sprintf("%s does not apply to a %s package", strings.Join(set, ", "), profile)
 }
 
+// contractAnchor is the file a finding about a strict package as a whole
+// is shown on: the package's one authority.
+const contractAnchor = "canonical-contract.json"
+
 // runStrictValidate validates the strict package in dir and prints the
 // report.
 func runStrictValidate(ctx context.Context, stdio *Stdio, format *formatFlag, dir string, opts strict.Options) int {
@@ -82,6 +86,8 @@ func strictReport(dir string, res *strict.Result) *diag.Report {
 		List:    &res.Diagnostics,
 		Summary: s,
 		Line:    fmt.Sprintf("%s: %s", dir, s.Message),
+		Roots:   []string{dir},
+		Anchor:  contractAnchor,
 	}
 }
 

@@ -19,7 +19,7 @@ func vectorsCmd() *command {
 	c := &command{
 		name:    "vectors",
 		summary: "prove each capability's behaviour offline with vectors derived from the contract",
-		usage: `Usage: code2skill vectors <pkg> --out DIR [--timeout S] [--format text|json]
+		usage: `Usage: code2skill vectors <pkg> --out DIR [--timeout S] [--format text|json|sarif]
 
 Derives the behaviour checks of every capability of a strict package from
 its canonical-contract.json (the minimum the contract implies plus the
@@ -52,7 +52,9 @@ Flags:
   --out DIR            where the evidence and the summary are written (required)
   --timeout S          time limit of each call, in seconds or as a duration
                        such as 1m (default 10)
-  --format text|json   output format (default text)
+  --format text|json|sarif
+                       output format (default text); sarif: the findings
+                       as a SARIF 2.1.0 log for code scanning
 
 Exit codes:
   0  every check that could be run passed
@@ -65,7 +67,7 @@ Exit codes:
 		fs := newFlagSet(c)
 		out := fs.String("out", "", "")
 		timeout := addDurationFlag(fs, "timeout", vectors.DefaultTimeout)
-		format := addFormatFlag(fs)
+		format := addFindingsFormatFlag(fs)
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
 		if !ok {
 			return code
@@ -101,7 +103,7 @@ Exit codes:
 			status = diag.StatusFailed
 		}
 		report := &diag.Report{Command: "vectors", Status: status, List: res.Diagnostics,
-			Summary: vectorsSummaryOf(res, *out), Line: vectorsLine(dir, *out, res, status)}
+			Summary: vectorsSummaryOf(res, *out), Line: vectorsLine(dir, *out, res, status), Roots: []string{dir}, Anchor: contractAnchor}
 		return printReport(stdio, format, report)
 	}
 	return c

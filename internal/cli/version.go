@@ -43,23 +43,15 @@ version it was built with.
 // versionLine renders "code2skill <version> (<revision>[+modified], <go>)"
 // from the build information, leaving out what the build did not record.
 func versionLine(bi *debug.BuildInfo) string {
-	version, goVersion, revision, modified := Version, "unknown Go version", "", false
+	version, revision := buildVersion(bi)
+	goVersion, modified := "unknown Go version", false
 	if bi != nil {
 		goVersion = bi.GoVersion
-		if version == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			version = bi.Main.Version
-		}
 		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				revision = s.Value
-			case "vcs.modified":
+			if s.Key == "vcs.modified" {
 				modified = s.Value == "true"
 			}
 		}
-	}
-	if version == "" {
-		version = "devel"
 	}
 	var about []string
 	if revision != "" {
@@ -70,4 +62,25 @@ func versionLine(bi *debug.BuildInfo) string {
 	}
 	about = append(about, goVersion)
 	return fmt.Sprintf("code2skill %s (%s)", version, strings.Join(about, ", "))
+}
+
+// buildVersion returns the version of this build (Version when a release
+// build set it, else the module version "go install" recorded, else
+// "devel") and the version control revision it recorded, if any.
+func buildVersion(bi *debug.BuildInfo) (version, revision string) {
+	version = Version
+	if bi != nil {
+		if version == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			version = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" {
+				revision = s.Value
+			}
+		}
+	}
+	if version == "" {
+		version = "devel"
+	}
+	return version, revision
 }

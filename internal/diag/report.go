@@ -29,6 +29,16 @@ type Report struct {
 	Summary any
 	// Line is the one summary line of the text form.
 	Line string
+	// Where the findings' files are, for the printers that open them (the
+	// SARIF form locates a JSON Pointer in its file). Roots are the
+	// directories a finding's relative File may be relative to, tried in
+	// order: the package first, then, for commands that also report on
+	// files outside it, their directories ("." for a path as given on the
+	// command line). Anchor is the file, relative to the first root, that
+	// stands for the package when a finding concerns it as a whole
+	// (package.json, canonical-contract.json).
+	Roots  []string
+	Anchor string
 }
 
 // Counts are the counters every summary carries.

@@ -75,6 +75,25 @@ func (c *Compiler) Compile(schema []byte) (*Schema, error) {
 	return c.compile(schema, fmt.Sprintf("mem:///schema-%d.json", c.n))
 }
 
+// AddResource makes a schema document known under its URL, for the
+// schemas that refer to it ("$ref": "common.schema.json#/$defs/x").
+func (c *Compiler) AddResource(url string, schema []byte) error {
+	doc, err := Decode(schema)
+	if err != nil {
+		return fmt.Errorf("reading schema %s: %w", url, err)
+	}
+	return c.c.AddResource(url, doc)
+}
+
+// CompileURL compiles a schema added with AddResource.
+func (c *Compiler) CompileURL(url string) (*Schema, error) {
+	s, err := c.c.Compile(url)
+	if err != nil {
+		return nil, fmt.Errorf("compiling schema: %w", err)
+	}
+	return &Schema{s: s}, nil
+}
+
 func (c *Compiler) compile(schema []byte, url string) (*Schema, error) {
 	doc, err := Decode(schema)
 	if err != nil {

@@ -3,6 +3,7 @@ package probe
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -23,6 +24,9 @@ func TestInspectorAgrees(t *testing.T) {
 	if _, err := os.Stat(inspector); err != nil {
 		t.Skip("the MCP Inspector CLI is not installed; npm ci at the repository root installs @modelcontextprotocol/inspector@2.12.0")
 	}
+	// The Inspector runs under a node its engines accept; the package's
+	// server, which it starts as "node", under the node on PATH.
+	toolNode := testnode.NodeAtLeast(t, "22.19.0", "the MCP Inspector 2.12.0")
 	pkg := strictPackage(t, nil)
 	r := run(t, pkg, offlineCases(t))
 	if r.Diagnostics.HasErrors() {
@@ -31,8 +35,8 @@ func TestInspectorAgrees(t *testing.T) {
 
 	inspect := func(args ...string) canonjson.Value {
 		t.Helper()
-		argv := append([]string{"node", inspector, "--cli", "node", "mcp-tool/index.mjs"}, args...)
-		res, err := sandbox.Run(context.Background(), argv, sandbox.Options{Dir: pkg, Timeout: time.Minute, Binds: testnode.Binds(t)})
+		argv := append([]string{toolNode, inspector, "--cli", "node", "mcp-tool/index.mjs"}, args...)
+		res, err := sandbox.Run(context.Background(), argv, sandbox.Options{Dir: pkg, Timeout: time.Minute, Binds: testnode.Binds(t, filepath.Dir(filepath.Dir(toolNode)))})
 		if err != nil {
 			t.Fatal(err)
 		}
