@@ -25,14 +25,18 @@
 //   - protocol: initialize (the declared version, exactly), tools/list, an
 //     unknown tool, then (strict) each tool called with missing required
 //     arguments, or with an unexpected one when it has none, and each
-//     --dry-run-call. For a strict package, and for a core package with
-//     dry-run cases, this session runs with the dry-run variable set to 1
-//     and without the network, so that no protocol check and no dry-run
-//     case can dispatch anything even if the server failed to reject it;
+//     --dry-run-call, and a generated dry-run case for every write without
+//     one. This session runs with the dry-run variable set to 1 and without
+//     the network, so that no protocol check and no dry-run case can
+//     dispatch anything even if the server failed to reject it; a core
+//     package's gets .invalid addresses and fake credentials for what the
+//     user did not give (configuration in httptools.go);
 //   - business (unless --offline, when there are --call or --error-call
-//     cases): the cases, without the dry-run variable. A core package
-//     without dry-run cases makes them in the protocol session instead,
-//     which saves a node process.
+//     cases): the cases, without the dry-run variable.
+//
+// Every answer is scanned for credentials, and the transcript written
+// without them (credentials.go); a case may assert on its result
+// (assert.go).
 //
 // # Verdicts
 //
