@@ -1,7 +1,9 @@
 package core
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -77,15 +79,53 @@ type coverage map[string][][]v8Function
 // scripts are in it too).
 const maxCoverageFile = 64 << 20
 
+// packageScripts returns the functions a coverage report lists for the
+// package's modules. A report holds every script the process ran, node's
+// own and the dependencies' too, so the package's are found by their URL
+// before anything is decoded: V8 writes each script as
+// {"scriptId":…,"url":…,"functions":[…]}.
+func packageScripts(report, prefix []byte, moduleOf map[string]string) (map[string][]v8Function, error) {
+	out := map[string][]v8Function{}
+	for off := 0; ; {
+		at := bytes.Index(report[off:], prefix)
+		if at < 0 {
+			return out, nil
+		}
+		at += off
+		off = at + len(prefix)
+		end := bytes.IndexByte(report[at+len(`"url":"`):], '"')
+		if end < 0 {
+			return nil, errors.New("a script's url does not end")
+		}
+		m, ok := moduleOf[string(report[at+len(`"url":"`):at+len(`"url":"`)+end])]
+		if !ok {
+			continue // a test file, a dependency
+		}
+		start := bytes.LastIndex(report[:at], []byte(`{"scriptId"`))
+		if start < 0 {
+			return nil, errors.New("a script entry does not start with its scriptId")
+		}
+		var script struct {
+			Functions []v8Function `json:"functions"`
+		}
+		if err := json.NewDecoder(bytes.NewReader(report[start:])).Decode(&script); err != nil {
+			return nil, err
+		}
+		out[m] = script.Functions
+	}
+}
+
 // read reads the reports the test processes wrote, keeping the package's
 // own modules, and counts the reports. A module no test process loaded
 // has no entry.
 func (d *coverageDir) read(pkgDir string, modules []string) (coverage, int, error) {
-	urls := map[string]string{}
+	moduleOf := map[string]string{}
 	for _, m := range modules {
 		u := url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(pkgDir, filepath.FromSlash(m)))}
-		urls[u.String()] = m
+		moduleOf[u.String()] = m
 	}
+	root := url.URL{Scheme: "file", Path: filepath.ToSlash(pkgDir) + "/"}
+	prefix := []byte(`"url":"` + root.String())
 	entries, err := os.ReadDir(d.dir)
 	if err != nil {
 		return nil, 0, err
@@ -100,25 +140,14 @@ func (d *coverageDir) read(pkgDir string, modules []string) (coverage, int, erro
 			return nil, 0, err
 		}
 		reports++
-		var report struct {
-			Result []struct {
-				URL       string          `json:"url"`
-				Functions json.RawMessage `json:"functions"`
-			} `json:"result"`
-		}
-		if err := json.Unmarshal(b, &report); err != nil {
+		found, err := packageScripts(b, prefix, moduleOf)
+		if err != nil {
 			return nil, 0, fmt.Errorf("%s: %w", e.Name(), err)
 		}
-		for _, s := range report.Result {
-			m, ok := urls[s.URL]
-			if !ok {
-				continue
+		for _, m := range modules {
+			if fns, ok := found[m]; ok {
+				cov[m] = append(cov[m], fns)
 			}
-			var fns []v8Function
-			if err := json.Unmarshal(s.Functions, &fns); err != nil {
-				return nil, 0, fmt.Errorf("%s: %w", e.Name(), err)
-			}
-			cov[m] = append(cov[m], fns)
 		}
 	}
 	return cov, reports, nil
