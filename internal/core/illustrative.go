@@ -1,7 +1,6 @@
 package core
 
 import (
-	"path"
 	"strings"
 
 	"github.com/tdewolff/parse/v2/js"
@@ -28,18 +27,15 @@ func (c *checker) checkIllustrativeRequests() {
 				continue
 			}
 			for _, use := range r.Uses {
-				if use.Name == "*" || use.Name == "default" || !isRelative(use.Specifier) {
+				target, local := c.toolFunction(file, use)
+				if local == "" {
 					continue
 				}
-				target := path.Clean(path.Join(path.Dir(file), use.Specifier))
-				m, ok := c.modules[target]
-				if !ok {
-					continue
-				}
-				if pos, ok := illustrativeRequest(m, use.Name, strings.ReplaceAll(r.Name, "_", "-")); ok {
+				goal := strings.ReplaceAll(r.Name, "_", "-")
+				if pos, ok := illustrativeRequest(c.modules[target], local, goal); ok {
 					c.add(RulePlaceholderRequest.New(target, "tool %q still sends the scaffold's illustrative request (GET %s?q=<query>) from %s: "+
 						"replace it with the request the application's own client sends for this goal, and its tests with ones that pin that request",
-						r.Name, strings.ReplaceAll(r.Name, "_", "-"), use.Name).At(pos.Line, pos.Column))
+						r.Name, goal, use.Name).At(pos.Line, pos.Column))
 				}
 			}
 		}

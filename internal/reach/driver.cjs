@@ -31,6 +31,7 @@ const originalEmit = stdin.emit;
 const calls = new Map(); // JSON-RPC id (as JSON text) -> call in progress
 let current = null; // the call whose handler runs now
 let strays = []; // requests made outside any call
+const timedOut = new Set(); // calls answered here, whose late answer is dropped
 let inBuffer = '';
 let outBuffer = '';
 
@@ -159,6 +160,7 @@ function noteRequest(line) {
   current = call;
   call.timer = setTimeout(() => {
     call.timedOut = true;
+    timedOut.add(call.key);
     const result = { content: [], _meta: { [KEY]: observation(call) } };
     finish(call);
     originalWrite(JSON.stringify({ jsonrpc: '2.0', id: call.id, result }) + '\n');
@@ -198,14 +200,15 @@ function outLine(line) {
     return line + '\n';
   }
   if (msg.id === undefined || msg.method !== undefined) return line + '\n';
-  const call = calls.get(JSON.stringify(msg.id));
+  const key = JSON.stringify(msg.id);
+  const call = calls.get(key);
   if (!call) {
-    // The answer to a call already answered here (it timed out).
-    return [...calls.values()].length === 0 && answeredLate.has(JSON.stringify(msg.id)) ? '' : line + '\n';
+    // The late answer to a call answered here when it timed out.
+    if (timedOut.delete(key)) return '';
+    return line + '\n';
   }
   const obs = observation(call);
   finish(call);
-  answeredLate.add(call.key);
   if (msg.result && typeof msg.result === 'object') {
     msg.result._meta = { ...(msg.result._meta || {}), [KEY]: obs };
   } else if (msg.error && typeof msg.error === 'object') {
@@ -214,7 +217,6 @@ function outLine(line) {
   return JSON.stringify(msg) + '\n';
 }
 
-const answeredLate = new Set();
 
 stdout.write = function write(chunk, encoding, callback) {
   if (typeof encoding === 'function') {
