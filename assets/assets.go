@@ -14,7 +14,6 @@
 package assets
 
 import (
-	"bytes"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
@@ -51,7 +50,7 @@ func (a Asset) SHA256() string {
 }
 
 // Matches reports whether data is byte-for-byte the asset.
-func (a Asset) Matches(data []byte) bool { return bytes.Equal(data, []byte(a.text)) }
+func (a Asset) Matches(data []byte) bool { return string(data) == a.text }
 
 var (
 	//go:embed core/portable-agent-result.mjs

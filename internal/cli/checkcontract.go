@@ -31,9 +31,12 @@ rule ("code2skill rules" lists them all).
 
 Evidence locators are resolved to files only when source locations are
 given: every available source's root must be a distinct directory, and
-every locator must name a regular file inside its source's root (a symbolic
-link may not lead out of it). Without --source-root or --source-map this is
-reported as not checked (an info finding), never as passed.
+every locator (path[:line][#symbol]) must name a regular file inside its
+source's root (a symbolic link may not lead out of it) that declares its
+symbol. A symbol the file no longer declares is an error; a line hint
+outside the symbol's declaration a warning naming the line it is at now.
+Without --source-root or --source-map this is reported as not checked (an
+info finding), never as passed.
 
 Flags:
   --source-root D        base directory of the topology's relative roots

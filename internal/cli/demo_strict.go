@@ -108,7 +108,12 @@ func runStrictDemo(ctx context.Context, stdio *Stdio, c *command, format *format
 		fmt.Fprintln(stdio.Err, "stopped the sample backend")
 	}
 
-	p := &pipeline.Pipeline{Dir: pkgDir, Steps: pipelineSteps(), Version: buildIdentity(), Progress: stdio.Err}
+	key, err := (&evidenceKeyFlag{}).load(true)
+	if err != nil {
+		stop()
+		return keyFailure(stdio, c, err)
+	}
+	p := &pipeline.Pipeline{Dir: pkgDir, Steps: pipelineSteps(), Version: buildIdentity(), Progress: stdio.Err, Key: key}
 	pc := &pipelineCommand{c: c, stdio: stdio, format: format, p: p, sub: "run"}
 	srcMaps, err := sourceMaps(pkgDir, srcDir)
 	if err != nil {

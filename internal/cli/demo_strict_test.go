@@ -49,16 +49,17 @@ func voucherSample(repo string) (*strictSample, *requestCount, error) {
 		Name:    "voucher",
 		Package: pkg,
 		// One file for each path the evidence locators name, in the root
-		// of its source, so that check-contract resolves every locator.
+		// of its source, declaring the locators' symbols, so that
+		// check-contract resolves every locator.
 		Source: fstest.MapFS{
-			"client/features/vouchers/api":    {Data: []byte("quote, redeem\n")},
-			"client/features/vouchers/redeem": {Data: []byte("open\n")},
-			"contract/contracts/vouchers":     {Data: []byte("vouchers\n")},
-			"service/security/vouchers":       {Data: []byte("holder only\n")},
-			"service/vouchers/commands":       {Data: []byte("bind quote, at most once\n")},
-			"service/vouchers/quotes":         {Data: []byte("quotes\n")},
-			"service/vouchers/rules":          {Data: []byte("quote must match\n")},
-			"tests/vouchers/redeem.test":      {Data: []byte("rejects bypass\n")},
+			"client/features/vouchers/api":    {Data: []byte("function quote() {}\nfunction quoteBody() {}\nfunction redeem() {}\nfunction redeemBody() {}\n")},
+			"client/features/vouchers/redeem": {Data: []byte("function open() {}\n")},
+			"contract/contracts/vouchers":     {Data: []byte("quote:\n  post: /quotes\nredeem:\n  post: /redemptions\nerrorEnvelope:\n  code: string\n")},
+			"service/security/vouchers":       {Data: []byte("def holderOnly(subject):\n    return subject.holds\n")},
+			"service/vouchers/commands":       {Data: []byte("func redeemOnce() {}\nfunc bindQuote() {}\nfunc atMostOnce() {}\n")},
+			"service/vouchers/quotes":         {Data: []byte("func issueQuote() {}\n")},
+			"service/vouchers/rules":          {Data: []byte("const quoteMustMatch = true\n")},
+			"tests/vouchers/redeem.test":      {Data: []byte("test rejectsBypass() {}\n")},
 		},
 		Backend: func() http.Handler { return voucherBackend(counts.add) },
 		Origin:  "https://vouchers.example:8443",

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/code2skill/code2skill/internal/attest"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/finalize"
@@ -18,13 +19,16 @@ import (
 
 // finalValidator validates a package once finalize has written its final
 // files, and decides whether they stay: the full strict validator in final
-// mode, whose last stage is the final-files cross-check.
-var finalValidator = finalize.Validator{
-	Name: "the strict validator (final)",
-	Validate: func(ctx context.Context, dir string, sources contract.Sources) (*diag.List, error) {
-		res := strict.Validate(ctx, dir, strict.Options{Sources: sources})
-		return &res.Diagnostics, res.Err
-	},
+// mode, whose last stage is the final-files cross-check, verifying the
+// attestations with key.
+func finalValidator(key *attest.Key) finalize.Validator {
+	return finalize.Validator{
+		Name: "the strict validator (final)",
+		Validate: func(ctx context.Context, dir string, sources contract.Sources) (*diag.List, error) {
+			res := strict.Validate(ctx, dir, strict.Options{Sources: sources, Key: key})
+			return &res.Diagnostics, res.Err
+		},
+	}
 }
 
 func finalizeCmd() *command {
@@ -33,16 +37,17 @@ func finalizeCmd() *command {
 		summary: "record each capability's verified status and approve what the evidence proves",
 		usage: `Usage: code2skill finalize <pkg> --verification-report F [--evidence-dir D]
                            [--live-input F --live-result F]... [--source-root D] [--source-map ID=PATH]...
-                           [--format text|json|sarif]
+                           [--evidence-key FILE] [--format text|json|sarif]
 
 Finalizes the strict package <pkg> from the evidence of its verification and
-writes its six final files: function-core/validation-receipt.json,
+writes its seven final files: function-core/validation-receipt.json,
 preflight-report.json, live-verification.json, verification-matrix.json,
-approval-audit.json and export-manifest.json.
+verification-attestation.json, approval-audit.json and export-manifest.json.
 
 Nothing is written unless every input holds up:
   - the package: derived views current (run code2skill derive), the Function
-    core, MCP server and Skill present, no symbolic link;
+    core, MCP server and Skill present, the Function core, MCP adapter and
+    copied assets byte for byte what compile generates, no symbolic link;
   - the verification report (JSON Schema of the published format, then every
     capability and workflow covered once, each check in its phase, runtime
     checks bound to the row's own Tool, bypass checks with zero external
@@ -59,6 +64,13 @@ Nothing is written unless every input holds up:
     machine path, private host — and, with the sources located, no host,
     file path or name from the sources that the contract does not declare —
     in the package or in the report.
+
+A check of the report is attested when the evidence directory holds the
+check record the pipeline wrote for it, tagged with the evidence key, by
+the stage that runs its phase, about this package as it is: finalize tags
+it in verification-attestation.json. Any other evidence (a report written
+by hand) is accepted, and the output names the rows that rest on it;
+code2skill validate --require-attested refuses them.
 
 Each capability and workflow then gets its own status, which never rests on
 another's evidence: behaviour-verified (its behaviour checks passed),
@@ -79,6 +91,7 @@ Flags:
   --live-result F           live Tool results (repeatable)
   --source-root D           base directory of the topology's relative source roots
   --source-map ID=PATH      the authorised root of one declared source (repeatable)
+` + evidenceKeyHelp + `
   --format text|json|sarif  output format (default text); sarif: the findings
                             as a SARIF 2.1.0 log for code scanning
 
@@ -87,13 +100,15 @@ Exit codes:
   1  findings: nothing was written, or the validator rejected the files and
      the previous ones were restored
   2  usage error (bad flags or arguments)
-  3  finalize could not do its job (I/O failure, the validator could not run)
+  3  finalize could not do its job (I/O failure, the validator could not run,
+     an evidence key that is not a private regular file of 64 hex digits)
 `,
 	}
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
 		flags := newFlagSet(c)
 		format := addFindingsFormatFlag(flags)
 		sources := addSourcesFlags(flags)
+		key := addEvidenceKeyFlag(flags)
 		report := flags.String("verification-report", "", "")
 		evidence := flags.String("evidence-dir", "", "")
 		var inputs, results stringsFlag
@@ -123,11 +138,16 @@ Exit codes:
 				return usageError(stdio, c, "--evidence-dir %s is not a directory", *evidence)
 			}
 		}
+		k, err := key.load(true)
+		if err != nil {
+			return keyFailure(stdio, c, err)
+		}
 		opts := finalize.Options{
 			Report:      *report,
 			EvidenceDir: *evidence,
 			Sources:     sources.sources,
-			Validator:   finalValidator,
+			Validator:   finalValidator(k),
+			Key:         k,
 		}
 		for i := range inputs {
 			opts.Live = append(opts.Live, finalize.LivePair{Input: inputs[i], Result: results[i]})
@@ -142,11 +162,14 @@ type finalizeSummary struct {
 	diag.Counts
 	// Decision is the package's approval decision; "" when nothing was
 	// written.
-	Decision         string       `json:"decision"`
-	Files            []string     `json:"files"`
-	Restored         bool         `json:"restored"`
-	Validator        string       `json:"validator"`
-	EvidenceChecked  int          `json:"evidenceChecked"`
+	Decision        string   `json:"decision"`
+	Files           []string `json:"files"`
+	Restored        bool     `json:"restored"`
+	Validator       string   `json:"validator"`
+	EvidenceChecked int      `json:"evidenceChecked"`
+	// Unattested are the rows resting on evidence no authenticated record
+	// vouches for.
+	Unattested       []string     `json:"unattested"`
 	LiveCapabilities int          `json:"liveCapabilities"`
 	SourcesScanned   []string     `json:"sourcesScanned"`
 	Capabilities     []rowSummary `json:"capabilities"`
@@ -189,6 +212,7 @@ func printFinalize(stdio *Stdio, format *formatFlag, dir string, res *finalize.R
 		Restored:         res.Restored,
 		Validator:        res.Validator,
 		EvidenceChecked:  res.EvidenceChecked,
+		Unattested:       append([]string{}, res.Unattested...),
 		LiveCapabilities: res.LiveCapabilities,
 		SourcesScanned:   append([]string{}, res.SourcesScanned...),
 		Capabilities:     []rowSummary{},
@@ -274,7 +298,15 @@ func finalizeLine(dir string, res *finalize.Result) string {
 		sources = fmt.Sprintf("%d source(s) scanned", len(res.SourcesScanned))
 	}
 	return fmt.Sprintf("%s: %s: %d of %d capabilities and %d of %d workflows approved; %d final files written; "+
-		"evidence of %d passed checks found; live evidence for %d of %d capabilities; contamination gate passed, %s; validated by %s",
+		"evidence of %d passed checks found, %s; live evidence for %d of %d capabilities; contamination gate passed, %s; validated by %s",
 		dir, m.Decision, approved(m.Capabilities), len(m.Capabilities), approved(m.Workflows), len(m.Workflows), len(res.Files),
-		res.EvidenceChecked, res.LiveCapabilities, len(m.Capabilities), sources, res.Validator)
+		res.EvidenceChecked, attestedText(res.Unattested), res.LiveCapabilities, len(m.Capabilities), sources, res.Validator)
+}
+
+// attestedText says which rows rest on unattested evidence.
+func attestedText(unattested []string) string {
+	if len(unattested) == 0 {
+		return "all of it attested"
+	}
+	return "rows resting on unattested evidence: " + strings.Join(unattested, ", ")
 }

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/sandbox"
+	"github.com/code2skill/code2skill/internal/scratch"
 )
 
 // Exit codes shared by every subcommand.
@@ -58,6 +60,7 @@ func commands() []*command {
 		vectorsCmd(),
 		finalizeCmd(),
 		pipelineCmd(),
+		diffCmd(),
 		rulesCmd(),
 		versionCmd(),
 	}
@@ -92,12 +95,20 @@ func Main() int {
 	})
 }
 
+// Called when a signal stops a command: stopChildren at once, removeScratch
+// before the command ends. Tests replace them.
+var (
+	stopChildren  = sandbox.Interrupt
+	removeScratch = scratch.RemoveAll
+)
+
 // untilSignalled runs run and returns its exit code, unless a signal
-// arrives first: then run's context is cancelled (the sandbox stops every
-// child, writes are abandoned before their rename), and once run has
-// returned, or after grace or a second signal if it is blocked somewhere
-// that ignores the context, the command ends with ExitFailure. An
-// interrupted command never reports success.
+// arrives first: then run's context is cancelled (writes are abandoned
+// before their rename) and every sandboxed child is stopped at once, and
+// once run has returned, or after grace or a second signal if it is blocked
+// somewhere that ignores the context, the temporary directories still
+// there are removed and the command ends with ExitFailure. An interrupted
+// command never reports success and leaves nothing behind.
 func untilSignalled(sigs <-chan os.Signal, stderr io.Writer, grace time.Duration, run func(context.Context) int) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -109,14 +120,21 @@ func untilSignalled(sigs <-chan os.Signal, stderr io.Writer, grace time.Duration
 	case sig := <-sigs:
 		fmt.Fprintf(stderr, "code2skill: %v: stopping\n", sig)
 		cancel()
+		stopped := make(chan struct{})
+		go func() {
+			stopChildren()
+			close(stopped)
+		}()
 		t := time.NewTimer(grace)
 		defer t.Stop()
 		select {
 		case <-done:
+			<-stopped
 		case <-sigs:
 		case <-t.C:
 			fmt.Fprintf(stderr, "code2skill: still busy %s after %v: exiting\n", grace, sig)
 		}
+		removeScratch()
 		return ExitFailure
 	}
 }

@@ -26,8 +26,10 @@ func pipelineCmd() *command {
   code2skill pipeline init <pkg> [--state-dir D] [--source-map ID=PATH]... [--acknowledge-migration] [--format text|json]
   code2skill pipeline run <pkg> [--state-dir D] [--only STAGE,...] [--force]
                           [--enable-runtime-verify] [--authorize-write CAPABILITY_ID]...
-                          [--runtime-origin ORIGIN=URL]... [--env KEY[=VALUE]]... [--format text|json|sarif]
-  code2skill pipeline status <pkg> [--state-dir D] [--format text|json]
+                          [--runtime-origin ORIGIN=URL]... [--env KEY[=VALUE]]...
+                          [--acknowledge-contract-change DIGEST] [--evidence-key FILE]
+                          [--format text|json|sarif]
+  code2skill pipeline status <pkg> [--state-dir D] [--evidence-key FILE] [--format text|json]
   code2skill pipeline diagnose <pkg> [--state-dir D] [--stage STAGE] [--capability ID]
                           [--max-errors N] [--full] [--format text|json|sarif]
 
@@ -59,6 +61,25 @@ network for this run, and, for a write guarded by a deterministic workflow,
 a guard protecting the values the case's trusted part gives. Live inputs and
 results are sanitised before they are stored.
 
+A package is re-finalized only for the interpretation that was reviewed:
+the state keeps a copy of the last finalized contract, and when the
+contract means something else now (code2skill diff finds a breaking or
+compatible change), finalize stops, shows the diff and its digest, and runs
+once --acknowledge-contract-change DIGEST acknowledges that diff. The other
+stages run first, and like every failed finalize the stop puts back what
+they wrote; the acknowledgement is recorded in the state, never in the
+package.
+
+Every check record and the finalization the state remembers are tagged with
+the evidence key, which lives outside the package and the state (by default
+code2skill/evidence.key in your configuration directory, created on first
+use with mode 0600): finalize refuses a record written or edited by hand,
+tagged with another key, recorded by a stage other than the one that runs
+its phase (a runtime check that no runtime verification made), or about
+another version of the package. status and run show a decision only when the
+finalization verifies and the final files are the ones it wrote. When
+finalize fails, every package file the run wrote is put back as it was.
+
 Flags:
   --state-dir D                 the state directory (default <pkg>.producer-state)
   --format text|json            output format (default text); run and diagnose
@@ -80,6 +101,13 @@ run:
                                 served for this run (repeatable)
   --env KEY[=VALUE]             a value for a variable the package declares: KEY=VALUE,
                                 or KEY to pass code2skill's own (repeatable)
+  --acknowledge-contract-change DIGEST
+                                finalize although the contract changed semantically
+                                since the last finalization: the digest of that diff,
+                                as the stopped finalize printed it
+run, status:
+  --evidence-key FILE           the evidence key (default: code2skill/evidence.key in
+                                your configuration directory; run creates it)
 diagnose:
   --stage STAGE                 only the errors a stage is about
   --capability ID               only the errors about one capability
@@ -89,7 +117,8 @@ diagnose:
 Exit codes:
   0  init done; run: every stage that ran completed and no check failed;
      status shown; diagnose: no validation error
-  1  a stage failed or a check failed (run), validation errors (diagnose)
+  1  a stage failed or a check failed (run; including a finalize stopped
+     by an unacknowledged contract change), validation errors (diagnose)
   2  usage error (bad flags, an upstream stage stale for --only, a migration
      not acknowledged, a package not initialized)
   3  the tool could not do its job (node missing, I/O failure, a damaged state)
@@ -118,9 +147,13 @@ Exit codes:
 		}
 		var sources *sourcesFlags
 		var ack, force, enable, full *bool
-		var only, stage, capability *string
+		var only, stage, capability, ackChange *string
 		var maxErrors *int
 		var authorize, origins, env stringsFlag
+		var key *evidenceKeyFlag
+		if sub == "run" || sub == "status" {
+			key = addEvidenceKeyFlag(fs)
+		}
 		switch sub {
 		case "init":
 			sources = &sourcesFlags{}
@@ -133,6 +166,7 @@ Exit codes:
 			fs.Var(&authorize, "authorize-write", "")
 			fs.Var(&origins, "runtime-origin", "")
 			fs.Var(&env, "env", "")
+			ackChange = fs.String("acknowledge-contract-change", "", "")
 		case "diagnose":
 			stage = fs.String("stage", "", "")
 			capability = fs.String("capability", "", "")
@@ -153,12 +187,20 @@ Exit codes:
 			Version:  buildIdentity(),
 			Progress: stdio.Err,
 		}
+		if key != nil {
+			k, err := key.load(sub == "run")
+			if err != nil {
+				return keyFailure(stdio, c, err)
+			}
+			p.Key = k
+		}
 		pc := &pipelineCommand{c: c, stdio: stdio, format: format, p: p, sub: sub}
 		switch sub {
 		case "init":
 			return pc.init(pipeline.InitOptions{SourceMaps: sources.sources.Map, AcknowledgeMigration: *ack})
 		case "run":
-			opts := pipeline.RunOptions{Force: *force, EnableRuntimeVerify: *enable, AuthorizeWrites: authorize}
+			opts := pipeline.RunOptions{Force: *force, EnableRuntimeVerify: *enable, AuthorizeWrites: authorize,
+				AcknowledgeContractChange: *ackChange}
 			if flagSet(fs, "only") {
 				opts.Only = splitList(*only)
 			}

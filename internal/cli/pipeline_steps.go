@@ -108,7 +108,7 @@ func vectorsStep(ctx context.Context, dir, out string) (*pipeline.VectorsResult,
 // finalizeStep finalizes the package from the pipeline's report and live
 // evidence, judged by the full strict validator.
 func finalizeStep(ctx context.Context, dir string, req pipeline.FinalizeRequest) (*pipeline.FinalizeResult, error) {
-	opts := finalize.Options{Report: req.Report, EvidenceDir: req.EvidenceDir, Sources: req.Sources, Validator: finalValidator}
+	opts := finalize.Options{Report: req.Report, EvidenceDir: req.EvidenceDir, Sources: req.Sources, Validator: finalValidator(req.Key), Key: req.Key}
 	for _, p := range req.Live {
 		opts.Live = append(opts.Live, finalize.LivePair{Input: p.Input, Result: p.Result})
 	}

@@ -34,6 +34,7 @@ var jsonDocuments = map[string][]string{
 	"finalize":       {"finalize"},
 	"pipeline":       {"pipeline-init", "pipeline-run", "pipeline-status", "pipeline-diagnose"},
 	"rules":          {"rules"},
+	"diff":           {"diff"},
 }
 
 // schemaDir is where the published schemas are.

@@ -68,6 +68,9 @@ func scriptParams(t *testing.T) testscript.Params {
 			env.Setenv("EXAMPLES", filepath.Join(repo, "examples"))
 			env.Setenv("NODE_MODULES", filepath.Join(repo, "node_modules"))
 			env.Setenv("PIPELINE_FIXTURES", filepath.Join(repo, "internal", "cli", "testdata", "pipeline"))
+			// The evidence key lives in the script's own configuration
+			// directory, never the user's.
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config"))
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {
@@ -81,7 +84,11 @@ func scriptParams(t *testing.T) testscript.Params {
 			case "registry":
 				return registryReachable(), nil
 			case "confined":
-				return sandbox.Available(sandbox.DenyNetwork).Level == sandbox.LevelConfined, nil
+				iso := sandbox.Available(sandbox.DenyNetwork)
+				if iso.Level != sandbox.LevelConfined && os.Getenv("CODE2SKILL_REQUIRE_CONFINED") == "1" {
+					return false, fmt.Errorf("the sandbox cannot confine here and CODE2SKILL_REQUIRE_CONFINED=1: %s", iso.Detail)
+				}
+				return iso.Level == sandbox.LevelConfined, nil
 			}
 			return false, nil
 		},

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -11,6 +12,14 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// The tests never reach the user's evidence key: in-process, the
+	// configuration directory does not exist (a test that needs a key
+	// sets its own); the scripts' commands get their work directory's.
+	switch filepath.Base(os.Args[0]) {
+	case "code2skill", "code2skill-fakesteps", "code2skill-fakesample":
+	default:
+		os.Setenv("XDG_CONFIG_HOME", filepath.Join(string(filepath.Separator), "nonexistent", "code2skill-test-config"))
+	}
 	testscript.Main(m, map[string]func(){
 		"code2skill": func() { os.Exit(Main()) },
 		// The pipeline with compile, the vectors and finalize faked

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -14,6 +15,10 @@ import (
 // not (a read of a FIFO, say), and never with the code it would have
 // returned.
 func TestUntilSignalled(t *testing.T) {
+	var stops, removals atomic.Int32
+	savedStop, savedRemove := stopChildren, removeScratch
+	stopChildren, removeScratch = func() { stops.Add(1) }, func() { removals.Add(1) }
+	defer func() { stopChildren, removeScratch = savedStop, savedRemove }()
 	for _, tc := range []struct {
 		name string
 		run  func(context.Context) int
@@ -34,6 +39,12 @@ func TestUntilSignalled(t *testing.T) {
 				t.Errorf("took %s", d)
 			}
 		})
+	}
+	// Every interrupted command stopped its children and removed what it
+	// left.
+	time.Sleep(10 * time.Millisecond) // a blocked command's children are stopped in the background
+	if stops.Load() != 2 || removals.Load() != 2 {
+		t.Errorf("children stopped %d times, scratch removed %d times; want 2 each", stops.Load(), removals.Load())
 	}
 	// Without a signal the command's own code stands.
 	if code := untilSignalled(make(chan os.Signal), io.Discard, time.Second, func(context.Context) int { return ExitFindings }); code != ExitFindings {

@@ -20,7 +20,8 @@ func validateCmd() *command {
 		summary: "check a package: core structure, MCP discovery and tests, or the strict rules",
 		usage: `Usage: code2skill validate <pkg> [--skip-tests] [--format text|json|sarif] [--timeout D] [--request-timeout D]
                           [--require-isolation]
-       code2skill validate <pkg> [--pre-finalize] [--source-root D] [--source-map ID=PATH]... [--format text|json|sarif]
+       code2skill validate <pkg> [--pre-finalize] [--source-root D] [--source-map ID=PATH]...
+                          [--evidence-key FILE] [--require-attested] [--format text|json|sarif]
 
 Checks a package and reports every finding at once, each with a stable rule
 ID ("code2skill rules" lists them), then one summary line that says how far
@@ -48,11 +49,15 @@ network itself: run npm ci (or npm install) in the package first.
 
 A strict-export-v1 package is checked in-process, nothing of it runs: the
 required files; export-profile.json; the Portable Core; every derived view
-against what derive computes; the runtime rules of its JavaScript; SKILL.md,
-MCP.zh-CN.md, MCP-SETUP.md and references/feature-context.md against the
-contract; no PAGE.md or workflow.json; with --pre-finalize the baseline
-verification matrix, otherwise the five files finalize writes. The summary
-names the mode and lists the stages that passed, failed and did not run.
+against what derive computes; the runtime rules of its JavaScript; after
+finalization, the Function core, MCP adapter and copied assets byte for byte
+what compile generates; SKILL.md, MCP.zh-CN.md, MCP-SETUP.md and
+references/feature-context.md against the contract; no PAGE.md or
+workflow.json; the contamination gate over every file; with --pre-finalize
+the baseline verification matrix, otherwise the files finalize writes and
+the attestations of the evidence they record, verified with the evidence
+key. The summary names the mode and lists the stages that passed, failed
+and did not run, and which rows rest on unattested evidence.
 
 Flags (core-export-v1):
   --skip-tests          check the structure only; nothing of the package runs
@@ -65,6 +70,10 @@ Flags (strict-export-v1):
   --pre-finalize        check a package that is not finalized yet
   --source-root D       base directory of the topology's relative source roots
   --source-map ID=PATH  the authorised root of one declared source (repeatable)
+  --evidence-key FILE   the evidence key the attestations are verified with (default:
+                        code2skill/evidence.key in your configuration directory)
+  --require-attested    fail when a row rests on evidence no attestation of the
+                        evidence key vouches for (for CI)
 
   --format text|json|sarif
                         output format (default text); sarif prints the
@@ -80,6 +89,8 @@ Flags (strict-export-v1):
 		isolation := addIsolationFlag(fs)
 		preFinalize := fs.Bool("pre-finalize", false, "")
 		sources := addSourcesFlags(fs)
+		key := addEvidenceKeyFlag(fs)
+		requireAttested := fs.Bool("require-attested", false, "")
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
 		if !ok {
 			return code
@@ -95,7 +106,12 @@ Flags (strict-export-v1):
 			return usageError(stdio, c, "%s", msg)
 		}
 		if isStrict {
-			return runStrictValidate(ctx, stdio, format, pos[0], strict.Options{PreFinalize: *preFinalize, Sources: sources.sources})
+			k, err := key.load(false)
+			if err != nil {
+				return keyFailure(stdio, c, err)
+			}
+			return runStrictValidate(ctx, stdio, format, pos[0], strict.Options{PreFinalize: *preFinalize, Sources: sources.sources,
+				Key: k, RequireAttested: *requireAttested})
 		}
 		if *timeout <= 0 || *requestTimeout <= 0 {
 			return usageError(stdio, c, "time limits must be positive")

@@ -8,13 +8,14 @@ import (
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/finalcheck"
 	"github.com/code2skill/code2skill/internal/strict"
 )
 
 // Flags of validate that apply to one profile only.
 var (
 	coreOnlyFlags   = []string{"skip-tests", "timeout", "request-timeout"}
-	strictOnlyFlags = []string{"pre-finalize", "source-root", "source-map"}
+	strictOnlyFlags = []string{"pre-finalize", "source-root", "source-map", "evidence-key", "require-attested"}
 )
 
 // anyFlagSet reports whether one of the named flags was set on the command
@@ -61,7 +62,9 @@ type strictSummary struct {
 	Mode         string         `json:"mode"` // pre-finalize or final
 	Capabilities int            `json:"capabilities"`
 	Stages       []strict.Stage `json:"stages"`
-	Message      string         `json:"message"`
+	// Attestation is what the attestation check found (final mode).
+	Attestation *finalcheck.Summary `json:"attestation,omitempty"`
+	Message     string              `json:"message"`
 }
 
 func strictReport(dir string, res *strict.Result) *diag.Report {
@@ -71,6 +74,7 @@ func strictReport(dir string, res *strict.Result) *diag.Report {
 		Mode:         strictMode(res),
 		Capabilities: res.Capabilities,
 		Stages:       res.Stages,
+		Attestation:  res.Attestation,
 	}
 	status := diag.StatusPassed
 	switch {
@@ -89,6 +93,22 @@ func strictReport(dir string, res *strict.Result) *diag.Report {
 		Roots:   []string{dir},
 		Anchor:  contractAnchor,
 	}
+}
+
+// attestationText says how far the evidence the final files record is
+// attested.
+func attestationText(a *finalcheck.Summary) string {
+	switch {
+	case a.Checks == 0:
+		return "no evidence to attest"
+	case len(a.Unattested) == 0:
+		return fmt.Sprintf("evidence attested (%d checks)", a.Attested)
+	}
+	why := ""
+	if a.Problem != "" {
+		why = " (" + a.Problem + ")"
+	}
+	return fmt.Sprintf("evidence attested for %d of %d checks; rows resting on unattested evidence: %s%s", a.Attested, a.Checks, strings.Join(a.Unattested, ", "), why)
 }
 
 func strictMode(res *strict.Result) string {
@@ -137,6 +157,10 @@ func strictMessage(res *strict.Result, n diag.Counts) string {
 	}
 	if len(notRun) > 0 {
 		fmt.Fprintf(&b, "; not run: %s", strings.Join(notRun, ", "))
+	}
+	if a := res.Attestation; a != nil {
+		b.WriteString("; ")
+		b.WriteString(attestationText(a))
 	}
 	if n.Warnings > 0 {
 		fmt.Fprintf(&b, "; %s", plural(n.Warnings, "warning"))

@@ -60,7 +60,9 @@ type stepPlan struct {
 // plan decides how every capability compiles and reports each reason one
 // cannot.
 func plan(in *Inputs, list *diag.List) *program {
-	c := in.Core.Contract
+	// The canonical contract: the runtime must not depend on the order of
+	// what carries no meaning in the contract file.
+	c := in.Core.Contract.Canonical()
 	p := &program{contract: c, dryRun: DefaultDryRunVariable}
 	if e := in.Core.Export; e != nil && e.DryRunEnvironmentVariable != "" {
 		p.dryRun = e.DryRunEnvironmentVariable

@@ -1,8 +1,9 @@
 // Package contamination keeps private material out of a package: the gate
-// finalize passes before it approves anything. A package carries generic,
-// portable facts; it must not carry credentials, paths of the machine it was
-// made on, private hosts, or names from the authorised sources that the
-// contract does not declare.
+// finalize passes before it approves anything, and that the final
+// validation runs again itself rather than trusting a manifest's
+// "sanitized: true". A package carries generic, portable facts; it must
+// not carry credentials, paths of the machine it was made on, private
+// hosts, or anything the authorised sources keep private.
 //
 // Always checked, in every file of the package (and in any JSON value a
 // caller is about to copy into it):
@@ -12,33 +13,51 @@
 //   - credentials in text, as internal/credential finds them (the judge
 //     the pipeline's sanitiser and finalize's live-evidence gate ask too):
 //     private key blocks, cloud and platform tokens, JSON Web Tokens,
-//     bearer tokens, basic authentication, cookie values, passwords and
-//     API keys assigned to a value, URLs with a password;
-//   - home-directory paths, file:// URIs, absolute paths under temporary and
-//     mount directories, and the absolute paths of this machine the caller
-//     names (the package directory, the working directory, source roots);
+//     bearer tokens, basic authentication, cookie values, passwords,
+//     secret keys and API keys assigned to a value, quoted or not
+//     (aws_secret_access_key = …, password=…), URLs with a password;
+//   - home-directory paths (/home/<user>/, /Users/<user>/, C:\Users\…,
+//     ~/…, $HOME/…, %USERPROFILE%\…), file:// URIs, absolute paths under
+//     temporary, mount, installation and state directories (/tmp, /mnt,
+//     /opt, /var/lib, /var/run, /var/log …), and the absolute paths of this
+//     machine the caller names (the package directory, the working
+//     directory, source roots);
 //   - private network addresses and internal host names (.internal, .corp,
 //     .local …) other than the contract's declared origins.
 //
 // Checked when the authorised sources are located (--source-root,
 // --source-map), against what those sources contain:
 //
+//   - the literals the sources keep secret (see sourceSecret): a constant
+//     the source names or marks as a secret, key, password or private
+//     value — wherever the package repeats it, code included;
 //   - host names from the sources the contract does not declare;
 //   - source file paths the contract's evidence locators do not cite;
-//   - compound names from the sources ("orderLineItems", "order_line_items")
-//     that appear nowhere in the contract, in the package's documents
-//     (Markdown and authoring/ files). Names in code2skill's own runtime
-//     assets and the package's bundled MCP runtime are generic, not
-//     business names. Single-word business names cannot be told apart from
-//     ordinary words and are not detected.
+//   - in the package's documents (Markdown and authoring/ files),
+//     compound names ("orderLineItems", "order_line_items") that are
+//     private names of the sources and appear nowhere in the contract.
 //
-// Findings name what was found without repeating a credential.
+// A name is a private name of a source only when the source uses it as its
+// own. Names a source merely refers to are public: those of its tool
+// metadata (ignore files and lockfiles, which list build tools, caches and
+// third-party packages), and those it cites (a name inside a URL is the
+// linked document's; a line citing a public specification by its
+// identifier — RFC 9457, ISO 8601, ECMA-262, W3C, WHATWG, IETF, "the …
+// specification" — uses that specification's names). A name the source
+// also uses in its own code or prose stays private. Names in code2skill's
+// own runtime assets and the package's bundled MCP runtime are generic.
+// Single-word business names cannot be told apart from ordinary words and
+// are not detected. docs/contamination.md says the same for users.
+//
+// Findings name what was found without repeating a credential or a secret.
 package contamination
 
 import (
 	"bytes"
 	"net/url"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -60,6 +79,7 @@ var (
 	RuleSourceHost       = diag.Register("CONTAMINATION_SOURCE_HOST", diag.Error, "text names a host from the authorised sources that the contract does not declare")
 	RuleSourceFile       = diag.Register("CONTAMINATION_SOURCE_FILE", diag.Error, "text names a source file path that the contract's evidence does not cite")
 	RuleSourceName       = diag.Register("CONTAMINATION_SOURCE_NAME", diag.Error, "a document uses a compound name from the authorised sources that the contract does not declare")
+	RuleSourceSecret     = diag.Register("CONTAMINATION_SOURCE_SECRET", diag.Error, "text repeats a literal the authorised sources keep secret: a constant the source names or marks as a secret, key, password or private value")
 	RuleSourceUnreadable = diag.Register("CONTAMINATION_SOURCE_UNREADABLE", diag.Warning, "an authorised source could not be scanned in full; the source-derived checks are incomplete")
 )
 
@@ -149,6 +169,23 @@ func NewScanner(opts Options) (*Scanner, []diag.Diagnostic) {
 	return s, ds
 }
 
+// MachinePaths are the absolute paths of this machine a package must not
+// name: the package directory as given (dir) and resolved (real), the
+// working directory and the home directory.
+func MachinePaths(dir, real string) []string {
+	out := []string{real}
+	if abs, err := filepath.Abs(dir); err == nil {
+		out = append(out, abs)
+	}
+	if wd, err := os.Getwd(); err == nil {
+		out = append(out, wd)
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		out = append(out, home)
+	}
+	return out
+}
+
 func (s *Scanner) declareURL(raw string) {
 	if u, err := url.Parse(raw); err == nil && u.Hostname() != "" {
 		s.declaredHosts[strings.ToLower(u.Hostname())] = true
@@ -229,10 +266,23 @@ func (s *Scanner) ScanFile(rel string, data []byte) []diag.Diagnostic {
 	if why := secretFile(rel); why != "" {
 		out = append(out, RuleSecretFile.New(rel, "%s is %s; keep secrets out of the package", path.Base(rel), why))
 	}
-	if bytes.IndexByte(data, 0) >= 0 {
-		return out // binary: no text to scan
+	if bytes.IndexByte(data, 0) >= 0 || reviewedAsset(data) {
+		return out // binary, or code2skill's own reviewed asset: no text of the package's to scan
 	}
 	return append(out, s.ScanText(rel, data, isDocument(rel))...)
+}
+
+// reviewedAsset reports whether data is, byte for byte, one of the runtime
+// assets code2skill ships (the bundled MCP runtime included): fixed text
+// that carries nothing of a machine or a source, which every package may
+// hold and which would otherwise be scanned again in every package.
+func reviewedAsset(data []byte) bool {
+	for _, a := range append(assets.Runtime(), assets.MCPRuntime) {
+		if a.Matches(data) {
+			return true
+		}
+	}
+	return false
 }
 
 // isDocument reports whether a package file is prose an author wrote, where
@@ -351,6 +401,16 @@ func (s *Scanner) scan(data []byte, docs bool) []match {
 		}
 	}
 	if s.src != nil {
+		for _, sec := range s.src.secrets {
+			for off := 0; ; {
+				i := bytes.Index(data[off:], []byte(sec.value))
+				if i < 0 {
+					break
+				}
+				ms = append(ms, match{Rule: RuleSourceSecret, Offset: off + i, Len: len(sec.value), What: sec.describe()})
+				off += i + len(sec.value)
+			}
+		}
 		pathTokens(data, func(start, end int) {
 			if p := s.sourcePath(string(data[start:end])); p != "" {
 				ms = append(ms, match{Rule: RuleSourceFile, Offset: start, Len: end - start, What: "the source file path " + p})
@@ -369,10 +429,13 @@ func (s *Scanner) scan(data []byte, docs bool) []match {
 			})
 		}
 	}
-	// A name inside a reported path or host is the same leak.
+	// A name inside a reported path or host is the same leak, and so is a
+	// machine path inside a reported file URI.
 	ms = slices.DeleteFunc(ms, func(m match) bool {
-		return m.Rule == RuleSourceName && slices.ContainsFunc(ms, func(o match) bool {
-			return o.Rule != RuleSourceName && o.Offset <= m.Offset && m.Offset < o.Offset+o.Len
+		return slices.ContainsFunc(ms, func(o match) bool {
+			inside := o.Offset <= m.Offset && m.Offset+m.Len <= o.Offset+o.Len && o.Len > m.Len
+			return m.Rule == RuleSourceName && o.Rule != RuleSourceName && o.Offset <= m.Offset && m.Offset < o.Offset+o.Len ||
+				m.Rule == RuleMachinePath && o.Rule == RuleMachinePath && inside
 		})
 	})
 	slices.SortFunc(ms, func(a, b match) int { return a.Offset - b.Offset })

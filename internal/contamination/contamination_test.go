@@ -20,11 +20,12 @@ import (
 // Tokens below are assembled at run time so that this file itself holds no
 // string a secret scanner would flag.
 var (
-	ghToken  = "gh" + "p_" + strings.Repeat("A1b2", 9)
-	awsKey   = "AK" + "IA" + "ABCDEFGHIJKLMNOP"
-	jwt      = "ey" + "JhbGciOiJIUzI1NiJ9.ey" + "JzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
-	bearer   = "Bea" + "rer 9f8e7d6c5b4a39281706f5e4d3c2b1a0"
-	pemBlock = "-----BEGIN RSA " + "PRIVATE KEY-----"
+	ghToken   = "gh" + "p_" + strings.Repeat("A1b2", 9)
+	awsKey    = "AK" + "IA" + "ABCDEFGHIJKLMNOP"
+	jwt       = "ey" + "JhbGciOiJIUzI1NiJ9.ey" + "JzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+	bearer    = "Bea" + "rer 9f8e7d6c5b4a39281706f5e4d3c2b1a0"
+	pemBlock  = "-----BEGIN RSA " + "PRIVATE KEY-----"
+	awsSecret = "Wk7rPq2LmN9xTz4B" + "vC8dYh3JsF6gKa1E0uQiRo5S"
 )
 
 func TestDetectors(t *testing.T) {
@@ -65,6 +66,19 @@ func TestDetectors(t *testing.T) {
 		{"loopback is not private", `node mcp-tool/index.mjs, then http://127.0.0.1:8080/health`, nil},
 		{"a declared origin", `https://application.example/api/sample-request/kinds`, nil},
 		{"prose", "返回 `options`，供 `validate_sample_request` 使用。", nil},
+		{"an unquoted secret access key", "aws_secret_access_key = " + awsSecret, contamination.RuleCredential},
+		{"an unquoted password", "DB_PASSWORD=hunter2hunter2", contamination.RuleCredential},
+		{"a password in a query string", "https://application.example/login?user=amy&password=s3cr3t-Pw&next=1", contamination.RuleCredential},
+		{"a password described", "password: required, at least 12 characters", nil},
+		{"a password read in code", "const password = input.password;", nil},
+		{"a credentials file in the home directory", "cat ~/.aws/credentials", contamination.RuleHomePath},
+		{"a path under $HOME", "node $HOME/work/app/server.mjs", contamination.RuleHomePath},
+		{"a path under ${HOME}", `"cwd": "${HOME}/apps/desk"`, contamination.RuleHomePath},
+		{"a Windows profile path", `%USERPROFILE%\apps\desk`, contamination.RuleHomePath},
+		{"a tilde in code is not a home", `text.replace(/~/g, "~0").replace(/\//g, "~1")`, nil},
+		{"an installed application", "the server runs from /opt/desk/bin/server", contamination.RuleMachinePath},
+		{"a state directory", "data lives in /var/lib/desk/state.db", contamination.RuleMachinePath},
+		{"a file URI under /opt is one finding", `import "file:///opt/app/lib.mjs"`, contamination.RuleMachinePath},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ds := s.ScanText("doc.md", []byte(tc.text), true)
@@ -241,5 +255,106 @@ func TestUnreadableSource(t *testing.T) {
 	}
 	if len(s.SourcesScanned()) != 0 {
 		t.Errorf("scanned %v", s.SourcesScanned())
+	}
+}
+
+// TestSourceSecrets: a literal the sources keep secret may not appear in
+// the package, whatever it looks like there; literals the sources do not
+// keep secret may.
+func TestSourceSecrets(t *testing.T) {
+	dir := referencePackage(t)
+	in := verdicttest.Inputs(t)
+	base := t.TempDir()
+	src := func(rel, text string) {
+		p := filepath.Join(base, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(text), 0o644)
+	}
+	for _, s := range in.Topology.Sources {
+		os.MkdirAll(filepath.Join(base, filepath.FromSlash(s.Root)), 0o755)
+	}
+	signing := "k1-Zr8vQ2mN7" + "pL4xW9tB6cY3"
+	hmac := "Qm9vdHN0cmFwLXNp" + "Z25pbmctbWF0ZXJpYWw1"
+	jwtSecret := "ZmFrZS1qd3Qtc2Vj" + "cmV0LTQ4Mg"
+	marked := "Tq8Lz3Wv9Rb2Nx" + "7Kc4Hm6Pd1"
+	src("sources/client/src/keys.ts", `
+		export const signingKey = "`+signing+`";
+		const cacheKey = "orders:list:v2";
+		const privateRoute = "/account/settings";
+		const API_KEY_HEADER = "x-api-key";
+		const password = "example-password";
+		const label = "`+marked+`"; // secret: rotated monthly
+	`)
+	src("sources/client/src/Signer.java", `class Signer {
+		private static final String HMAC_MATERIAL = "`+hmac+`";
+		private final String greeting = "Hello there";
+	}`)
+	src("sources/client/.env", "JWT_SECRET="+jwtSecret+"\nMODE=development-mode\n")
+	opts := contamination.Options{Contract: in.Contract, Export: in.Export, Topology: in.Topology,
+		Sources: contract.Sources{Base: base}, MachinePaths: []string{dir}}
+	if ds := scanPackage(t, dir, opts); len(ds) > 0 {
+		t.Fatalf("the reference package repeats nothing from the sources, got %v", ds)
+	}
+	for _, secret := range []string{signing, hmac, jwtSecret, marked} {
+		os.WriteFile(filepath.Join(dir, "references", "notes.md"), []byte("# 说明\n\n签名材料 "+secret+"。\n"), 0o644)
+		ds := scanPackage(t, dir, opts)
+		if len(ds) != 1 || ds[0].Rule != contamination.RuleSourceSecret.ID || strings.Contains(ds[0].Message, secret) {
+			t.Errorf("a source secret in the package: %v", ds)
+		}
+		// Anywhere in the package, code included.
+		os.Remove(filepath.Join(dir, "references", "notes.md"))
+		os.WriteFile(filepath.Join(dir, "extra.mjs"), []byte("export const k = '"+secret+"';\n"), 0o644)
+		if ds := scanPackage(t, dir, opts); !slices.ContainsFunc(ds, func(d diag.Diagnostic) bool { return d.Rule == contamination.RuleSourceSecret.ID }) {
+			t.Errorf("a source secret in code: %v", ds)
+		}
+		os.Remove(filepath.Join(dir, "extra.mjs"))
+	}
+	os.WriteFile(filepath.Join(dir, "references", "notes.md"),
+		[]byte("# 说明\n\n`orders:list:v2`、`/account/settings`、`x-api-key`、Hello there 都不是秘密。\n"), 0o644)
+	if ds := scanPackage(t, dir, opts); len(ds) > 0 {
+		t.Errorf("literals the sources do not keep secret: %v", ds)
+	}
+}
+
+// TestSourceNamesArePrivateOnly: a name the sources only cite (in a URL, on
+// a line citing a public specification) or only list as tooling (an
+// ignore file, a lockfile) is not a private name of theirs; the same name
+// used in their own code is.
+func TestSourceNamesArePrivateOnly(t *testing.T) {
+	dir := referencePackage(t)
+	in := verdicttest.Inputs(t)
+	for _, tt := range []struct {
+		name, file, text string
+		flagged          bool
+	}{
+		{"a build-tool name from .gitignore", ".gitignore", "node_modules/\nbuild-output-cache/\n", false},
+		{"a package from a lockfile", "package-lock.json", `{"packages": {"node_modules/left-pad-helpers": {}}}`, false},
+		{"a specification cited by its RFC", "src/errors.ts", "// Errors follow RFC 9457 Problem-Details for HTTP APIs.\nexport const x = 1;\n", false},
+		{"a specification cited by its URL", "src/patch.ts", "// see https://spec.example.org/json-merge-patch\nexport const x = 1;\n", false},
+		{"the same name in the source's code", "src/patch.ts", "// see https://spec.example.org/json-merge-patch\nexport function jsonMergePatch() {}\n", true},
+		{"a name in code", "src/build.ts", "export const buildOutputCache = new Map();\n", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			base := t.TempDir()
+			for _, s := range in.Topology.Sources {
+				os.MkdirAll(filepath.Join(base, filepath.FromSlash(s.Root)), 0o755)
+			}
+			p := filepath.Join(base, "sources", "client", filepath.FromSlash(tt.file))
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			os.WriteFile(p, []byte(tt.text), 0o644)
+			opts := contamination.Options{Contract: in.Contract, Export: in.Export, Topology: in.Topology,
+				Sources: contract.Sources{Base: base}, MachinePaths: []string{dir}}
+			doc := "# 说明\n\n依赖 node_modules、build-output-cache、left-pad-helpers、Problem-Details 与 json-merge-patch。\n"
+			os.WriteFile(filepath.Join(dir, "references", "notes.md"), []byte(doc), 0o644)
+			ds := scanPackage(t, dir, opts)
+			if got := len(ds) > 0; got != tt.flagged {
+				t.Errorf("flagged %v, want %v: %v", got, tt.flagged, ds)
+			}
+			for _, d := range ds {
+				if d.Rule != contamination.RuleSourceName.ID {
+					t.Errorf("unexpected %v", d)
+				}
+			}
+		})
 	}
 }

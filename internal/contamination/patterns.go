@@ -44,10 +44,14 @@ var pathDetectors = []detector{
 		Re: regexp.MustCompile(pathBoundary + `(/(?:home|Users)/[A-Za-z0-9._-]+|/root)/`)}, group: 1, what: literal("a home-directory path")},
 	{rule: RuleHomePath, p: anchored.Pattern{Anchors: []string{":\\"},
 		Re: regexp.MustCompile(`(?i)\b[a-z]:\\{1,2}(?:users|documents and settings)\\{1,2}[^\\\s"']*`)}, what: literal("a home-directory path")},
+	{rule: RuleHomePath, p: anchored.Pattern{Anchors: []string{"~/"},
+		Re: regexp.MustCompile(pathBoundary + `(~/[A-Za-z0-9._-][^\s"'<>),;]*)`)}, group: 1, what: literal("a home-directory path")},
+	{rule: RuleHomePath, p: anchored.Pattern{Anchors: []string{"$HOME", "${HOME}", "%USERPROFILE%", "%HOMEPATH%", "$env:USERPROFILE"},
+		Re: regexp.MustCompile(`(?:\$HOME|\$\{HOME\}|%USERPROFILE%|%HOMEPATH%|\$env:USERPROFILE)[/\\][^\s"'<>),;]*`)}, what: literal("a home-directory path")},
 	{rule: RuleMachinePath, p: anchored.Pattern{Anchors: []string{"file://"},
 		Re: regexp.MustCompile(`\bfile://[^\s"'<>)]+`)}, what: literal("a file URI")},
-	{rule: RuleMachinePath, p: anchored.Pattern{Anchors: []string{"/tmp/", "/var/folders/", "/private/", "/Volumes/", "/mnt/", "/media/"},
-		Re: regexp.MustCompile(pathBoundary + `(/(?:tmp|var/folders|private/(?:tmp|var)|Volumes|mnt|media)/[^\s"'<>),;]+)`)}, group: 1,
+	{rule: RuleMachinePath, p: anchored.Pattern{Anchors: []string{"/tmp/", "/var/folders/", "/private/", "/Volumes/", "/mnt/", "/media/", "/opt/", "/var/lib/", "/var/run/", "/var/log/"},
+		Re: regexp.MustCompile(pathBoundary + `(/(?:tmp|var/folders|private/(?:tmp|var)|Volumes|mnt|media|opt|var/lib|var/run|var/log)/[^\s"'<>),;]+)`)}, group: 1,
 		what: literal("an absolute path of a machine")},
 }
 

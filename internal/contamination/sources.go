@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -35,15 +36,17 @@ var skippedSourceDirs = []string{
 type sourceFacts struct {
 	hosts map[string]bool // host names of URLs in the sources
 	paths map[string]bool // file paths relative to a source root (two or more components)
-	names map[string]bool // compound names (see compound)
-	roots []string        // absolute source directories, as given and resolved
+	names map[string]bool // compound names the sources use as their own (see addText)
+	// secrets are the literals the sources keep secret, by value.
+	secrets map[string]sourceSecret
+	roots   []string // absolute source directories, as given and resolved
 	// scanned lists the IDs of the sources that were read.
 	scanned []string
 }
 
 // readSources scans the available sources of the topology that src locates.
 func readSources(topo *contract.Topology, src contract.Sources) (*sourceFacts, []diag.Diagnostic) {
-	f := &sourceFacts{hosts: map[string]bool{}, paths: map[string]bool{}, names: map[string]bool{}}
+	f := &sourceFacts{hosts: map[string]bool{}, paths: map[string]bool{}, names: map[string]bool{}, secrets: map[string]sourceSecret{}}
 	var ds []diag.Diagnostic
 	files, total := 0, 0
 	truncated := false
@@ -94,6 +97,9 @@ func readSources(topo *contract.Topology, src contract.Sources) (*sourceFacts, [
 			if strings.Contains(rel, "/") {
 				f.paths[rel] = true
 			}
+			if toolMetadata(d.Name()) {
+				return nil // it names tools, caches and third-party packages
+			}
 			data, ok := readSmall(p)
 			if !ok {
 				return nil
@@ -101,6 +107,7 @@ func readSources(topo *contract.Topology, src contract.Sources) (*sourceFacts, [
 			files++
 			total += len(data)
 			f.addText(data)
+			f.findSecrets(s.ID, rel, data)
 			return nil
 		})
 		if err != nil {
@@ -134,13 +141,82 @@ func readSmall(p string) ([]byte, bool) {
 	return data, true
 }
 
-// addText records the hosts and compound names of one source file.
+// addText records the hosts and compound names of one source file. A name
+// counts as the source's own only where the source uses it, not where it
+// cites something public: inside a URL (a link names the document it
+// points to) or on a line that cites a public specification by its
+// identifier (RFC 9457, ISO 8601, ECMA-262, W3C, WHATWG, IETF, "the …
+// specification"), whose names are that specification's.
 func (f *sourceFacts) addText(data []byte) {
-	for _, loc := range anchored.NewText(data).FindAll(urlHost) {
+	t := anchored.NewText(data)
+	for _, loc := range t.FindAll(urlHost) {
 		host := strings.ToLower(string(data[loc[2]:loc[3]]))
 		if !isReservedHost(host) {
 			f.hosts[host] = true
 		}
 	}
-	compounds(data, f.names)
+	cited := citations(t)
+	identifiers(data, func(start, end int) {
+		tok := data[start:end]
+		if !mayBeCompound(tok) || inSpans(cited, start) {
+			return
+		}
+		if c := compound(string(tok)); c != "" {
+			f.names[c] = true
+		}
+	})
+}
+
+// urlSpan finds whole URLs.
+var urlSpan = &anchored.Pattern{Anchors: []string{"://"}, Re: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>()\[\]{}` + "`" + `]+`)}
+
+// specCitation finds a public specification cited by its identifier.
+var specCitation = &anchored.Pattern{Anchors: []string{"rfc", "bcp", "iso", "ecma-", "ieee", "w3c", "whatwg", "ietf", "specification"}, Fold: true,
+	Re: regexp.MustCompile(`(?i)\b(?:(?:RFC|BCP)[ -]?\d{3,5}|ISO(?:/IEC)?[ -]?\d{3,5}|ECMA-\d{2,4}|IEEE[ -]?\d{3,5}|W3C|WHATWG|IETF|specification)\b`)}
+
+// citations returns the spans of text that cite rather than use names, in
+// offset order: every URL, and every line citing a specification.
+func citations(t *anchored.Text) [][2]int {
+	data := t.Bytes()
+	var spans [][2]int
+	for _, loc := range t.FindAll(urlSpan) {
+		spans = append(spans, [2]int{loc[0], loc[1]})
+	}
+	for _, loc := range t.FindAll(specCitation) {
+		start, end := loc[0], loc[1]
+		for start > 0 && data[start-1] != '\n' {
+			start--
+		}
+		for end < len(data) && data[end] != '\n' {
+			end++
+		}
+		spans = append(spans, [2]int{start, end})
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
+	return spans
+}
+
+// inSpans reports whether offset at lies in one of spans (sorted by start).
+func inSpans(spans [][2]int, at int) bool {
+	for _, s := range spans {
+		if s[0] > at {
+			return false
+		}
+		if at < s[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// toolMetadata reports whether a source file lists tools, caches, build
+// output or third-party packages rather than the application's own
+// content: ignore files and lockfiles. Their names are not the source's.
+func toolMetadata(name string) bool {
+	switch strings.ToLower(name) {
+	case "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "go.sum",
+		"cargo.lock", "poetry.lock", "pipfile.lock", "composer.lock", "gemfile.lock", "uv.lock":
+		return true
+	}
+	return strings.HasPrefix(name, ".") && strings.HasSuffix(name, "ignore") // .gitignore, .dockerignore, .npmignore …
 }

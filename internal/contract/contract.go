@@ -19,6 +19,8 @@
 package contract
 
 import (
+	"sync/atomic"
+
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/diag"
 )
@@ -48,6 +50,9 @@ type Contract struct {
 	Goals                []Goal
 	ConsumerRequirements []Requirement // consumerRequirements.requirements
 	Workflows            []Workflow
+
+	// canonical caches Canonical's result.
+	canonical atomic.Pointer[Contract]
 }
 
 // PortableCore declares that the contract binds to no language, framework,
@@ -143,6 +148,11 @@ func DecodeContract(file string, data []byte) (*Contract, *diag.List) {
 	if !ok {
 		return nil, &rd.diags
 	}
+	return decodeContract(rd, r), &rd.diags
+}
+
+// decodeContract reads the contract from its top-level record.
+func decodeContract(rd *reader, r *record) *Contract {
 	c := &Contract{Raw: r.obj}
 	c.SchemaVersion = r.enum("schemaVersion", req, vocabVNext)
 	c.ContractID = r.str("contractId", req)
@@ -163,7 +173,7 @@ func DecodeContract(file string, data []byte) (*Contract, *diag.List) {
 	c.Workflows = records(r, "workflows", req, decodeWorkflow)
 	r.open()
 	c.Deferred = rd.deferred
-	return c, &rd.diags
+	return c
 }
 
 func decodePortableCore(r *record) PortableCore {

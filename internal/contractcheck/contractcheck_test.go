@@ -1,6 +1,7 @@
 package contractcheck_test
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"testing"
@@ -85,5 +86,39 @@ func TestCleanSyntheticPackages(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The order of what carries no meaning does not change a verdict: the
+// clean contracts re-serialised with their members and sets in another
+// order are still clean (freshness, schemas and mappings compared as the
+// sets they hold).
+func TestReorderedContractsStayClean(t *testing.T) {
+	packages := map[string]map[string][]byte{"reference": {}}
+	for _, name := range inputFiles {
+		packages["reference"][name] = contracttest.Reference(t, name)
+	}
+	for _, pkg := range []string{"attachment", "workflow-write"} {
+		packages[pkg] = map[string][]byte{}
+		for _, name := range inputFiles {
+			b, err := os.ReadFile(filepath.Join("..", "derive", "testdata", "synthetic", pkg, "input", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			packages[pkg][name] = b
+		}
+	}
+	for name, files := range packages {
+		for seed := range uint64(5) {
+			reordered := maps.Clone(files)
+			reordered[contract.ContractFile] = contracttest.Reorder(files[contract.ContractFile], seed)
+			in, l := derive.Decode(reordered)
+			l.Merge(contractcheck.Check(in, contractcheck.Options{}))
+			for _, d := range l.Sorted() {
+				if d.Rule != contractcheck.RuleNotChecked.ID {
+					t.Errorf("%s, seed %d: %s", name, seed, d)
+				}
+			}
+		}
 	}
 }

@@ -153,12 +153,22 @@ func (k *checker) dynamicSource(cp *contract.Capability, in *contract.Input) {
 				k.contractf(RuleDomainScope, ptr(d.At, f.key), "%s is %v for %s but %v for its provider's output; copy the provider's scoping", f.key, f.got, what, f.want)
 			}
 		}
-		got, _ := d.Raw.Get("freshness")
-		want, _ := pd.Raw.Get("freshness")
-		if !canonjson.Equal(got, want) {
+		if !sameFreshness(d.Freshness, pd.Freshness) {
 			k.contractf(RuleDomainScope, child(d.At, "freshness"), "the freshness of %s differs from its provider output's; copy it exactly", what)
 		}
 	}
+}
+
+// sameFreshness reports whether two freshness declarations say the same:
+// the same time to live, the same refresh triggers in any order.
+func sameFreshness(a, b *contract.Freshness) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	x, y := slices.Clone(a.RefreshWhen), slices.Clone(b.RefreshWhen)
+	slices.Sort(x)
+	slices.Sort(y)
+	return a.HasTTLSeconds == b.HasTTLSeconds && a.TTLSeconds == b.TTLSeconds && slices.Equal(x, y)
 }
 
 // providerDomain returns the value domain of the output at path, or of its

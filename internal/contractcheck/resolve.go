@@ -13,8 +13,9 @@ import (
 
 // Evidence resolution: the topology's roots and the evidence locators,
 // resolved to directories and files on this machine. This is the only part
-// of the package that touches the file system; it only stats and resolves
-// symbolic links, and never reads a file.
+// of the package that touches the file system: it stats and resolves
+// symbolic links, and reads the files locators name to find their symbols
+// (locators.go).
 var (
 	RuleNotChecked    = diag.Register("EVIDENCE_NOT_CHECKED", diag.Info, "evidence locators were not resolved to files because no source location was given (--source-root, --source-map)")
 	RuleFileMissing   = diag.Register("EVIDENCE_FILE_MISSING", diag.Error, "an evidence locator does not resolve to a regular file under its source root")
@@ -75,6 +76,7 @@ func (k *checker) resolveEvidence() {
 		owners[real] = s.ID
 		roots[s.ID] = real
 	}
+	files := sourceFiles{}
 	for i := range k.c.EvidenceCatalog {
 		e := &k.c.EvidenceCatalog[i]
 		root, ok := roots[e.SourceID]
@@ -94,7 +96,9 @@ func (k *checker) resolveEvidence() {
 		}
 		if fi, err := os.Stat(real); err != nil || !fi.Mode().IsRegular() {
 			k.contractf(RuleFileMissing, at, "locator %q names %s in source %q, which is not a regular file", e.Locator, rel, e.SourceID)
+			continue
 		}
+		files.symbol(k, e, at, rel, real)
 	}
 }
 

@@ -13,26 +13,27 @@ import (
 )
 
 // sourceTree writes the reference topology's four sources under a new
-// directory, with a file for every evidence locator, and returns it.
+// directory, with a file for every evidence locator that declares the
+// locator's symbol, and returns it.
 func sourceTree(t *testing.T) string {
 	t.Helper()
 	base := t.TempDir()
-	for _, f := range []string{
-		"sources/client/features/sample-request/entry",
-		"sources/client/features/sample-request/api",
-		"sources/contract/contracts/sample-request",
-		"sources/service/sample-request/rules",
-		"sources/service/sample-request/attachments",
-		"sources/service/sample-request/validation",
-		"sources/service/sample-request/commands",
-		"sources/service/security/current-subject",
-		"sources/tests/sample-request/workflow",
-	} {
-		p := filepath.Join(base, filepath.FromSlash(f))
+	dirs := map[string]string{"sample-client": "client", "sample-service": "service", "sample-contract": "contract", "sample-tests": "tests"}
+	c, _ := contract.DecodeContract(contract.ContractFile, contracttest.Reference(t, contract.ContractFile))
+	files := map[string]string{}
+	for _, e := range c.EvidenceCatalog {
+		l := contract.ParseLocator(e.Locator)
+		p := filepath.Join(base, "sources", dirs[e.SourceID], filepath.FromSlash(l.Path))
+		files[p] += "function " + l.Symbol + "() {\n  return 1;\n}\n"
+	}
+	if len(files) != 9 {
+		t.Fatalf("the reference names %d files, want 9", len(files))
+	}
+	for p, content := range files {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, []byte("synthetic\n"), 0o644); err != nil {
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -65,6 +66,7 @@ func cut(s string) (string, string, bool) {
 var resolutionRules = []string{
 	"EVIDENCE_NOT_CHECKED", "EVIDENCE_FILE_MISSING", "EVIDENCE_ESCAPES_ROOT",
 	"TOPOLOGY_SOURCE_MAP_UNKNOWN", "TOPOLOGY_SOURCE_UNMAPPED", "TOPOLOGY_ROOT_MISSING", "TOPOLOGY_ROOT_SHARED",
+	"EVIDENCE_SYMBOL_VANISHED", "EVIDENCE_SYMBOL_MOVED", "EVIDENCE_SYMBOL_NOT_LOCATED",
 }
 
 func TestWithoutSourcesResolutionIsNotChecked(t *testing.T) {
@@ -145,7 +147,7 @@ func TestEvidenceEscapingItsRoot(t *testing.T) {
 	if err := os.Symlink("rules", filepath.Join(base, "sources/tests/sample-request/workflow")); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(base, "sources/tests/sample-request/rules"), []byte("x"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(base, "sources/tests/sample-request/rules"), []byte("def rejectBypassBeforeDispatch():\n    pass\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if l := check(t, "", contractcheck.Options{Sources: contract.Sources{Base: base}}); l.Len() != 0 {

@@ -82,8 +82,8 @@ func schemaTypes(s canonjson.Value) []string {
 var annotations = []string{"description", "title", "examples", "default"}
 
 // sameSchema reports whether two schemas constrain values the same way:
-// equal JSON once annotations are dropped, with type lists compared as
-// sets. Property names are data, not keywords: a property named
+// equal JSON once annotations are dropped, with type, required and enum
+// lists compared as sets. Property names are data, not keywords: a property named
 // "description" counts.
 func sameSchema(a, b canonjson.Value) bool {
 	ao, okA := a.(*canonjson.Object)
@@ -103,8 +103,8 @@ func sameSchema(a, b canonjson.Value) bool {
 		}
 		var same bool
 		switch k {
-		case "type":
-			same = sameTypes(av, bv)
+		case "type", "required", "enum":
+			same = sameSet(av, bv)
 		case "properties":
 			same = sameProperties(av, bv)
 		case "items":
@@ -124,8 +124,10 @@ func sameSchema(a, b canonjson.Value) bool {
 	return n == 0
 }
 
-// sameTypes compares two "type" values, a list as a set.
-func sameTypes(a, b canonjson.Value) bool {
+// sameSet compares two lists as sets (their order means nothing: a type
+// list, the required properties, the values of an enum); a value that is
+// not a list is compared as it is.
+func sameSet(a, b canonjson.Value) bool {
 	al, okA := a.(canonjson.Array)
 	bl, okB := b.(canonjson.Array)
 	if !okA || !okB {

@@ -120,6 +120,9 @@ type checker struct {
 	// listed is the tools/list answer of discovery; nil when it did not
 	// run or failed.
 	listed []mcpcheck.Tool
+	// view is what the package's processes may see of node_modules.
+	viewOnce sync.Once
+	view     *pkgdir.ModuleView
 }
 
 func newChecker(pkg *pkgdir.Package, opts Options, res *Result) *checker {
@@ -194,6 +197,11 @@ func Validate(ctx context.Context, dir string, opts Options) (*Result, error) {
 		return res, nil
 	}
 	c := newChecker(pkg, opts, res)
+	if !opts.SkipTests {
+		// The walk of node_modules is file-system work: do it while the
+		// structure stage parses.
+		go c.moduleView()
+	}
 
 	c.progress("checking structure")
 	skills := c.checkLayout()
@@ -219,7 +227,7 @@ func Validate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	if _, err := sandbox.LookPath("node"); err != nil {
 		return nil, ErrNodeMissing
 	}
-	if !c.dependenciesInstalled() {
+	if !c.runnable() || !c.dependenciesInstalled() {
 		c.crossCheck(nil)
 		return res, nil
 	}

@@ -24,6 +24,9 @@ type pattern struct {
 	// keep, when set, must accept the credential: placeholders and prose
 	// are not credentials.
 	keep func(string) bool
+	// name, when set, is the submatch of the name the credential is
+	// assigned to, which Name must call a credential.
+	name int
 }
 
 // patterns are the forms of credentials in text, the well-known formats
@@ -64,6 +67,12 @@ var patterns = []pattern{
 	{what: "a secret assigned in text", secret: 1, redact: 1, keep: notPlaceholder, p: anchored.Pattern{
 		Anchors: []string{"password", "passwd", "secret", "api_key", "apikey", "api-key", "token", "private_key"}, Fold: true, Near: assigned,
 		Re: regexp.MustCompile(`(?i)["']?\b(?:password|passwd|client[_-]?secret|secret[_-]?key|secret|api[_-]?key|apikey|access[_-]?token|refresh[_-]?token|auth[_-]?token|session[_-]?token|id[_-]?token|private[_-]?key)["']?\s*[:=]\s*["']([^"'\s]{6,})["']`)}},
+	// The same, unquoted: an INI, .env or shell assignment
+	// (aws_secret_access_key = …, password=…, a query string), whose
+	// value reads as a secret rather than as code or a word.
+	{what: "a secret assigned in text", secret: 2, redact: 2, name: 1, keep: unquotedSecret, p: anchored.Pattern{
+		Anchors: []string{"password", "passwd", "secret", "api_key", "apikey", "api-key", "token", "private_key", "access_key"}, Fold: true, Near: assigned,
+		Re: regexp.MustCompile(`(?i)\b([a-z0-9_.-]*(?:password|passwd|secret|api[_-]?key|apikey|access[_-]?key|token|private[_-]?key)[a-z0-9_]*)[ \t]*[:=][ \t]*([A-Za-z0-9+/=._~!@#%^*-]{6,})(?:$|[\s;,&"'<>)\]}])`)}},
 	{what: "a password in a URL", secret: 1, redact: 1, keep: urlPassword, p: anchored.Pattern{Anchors: []string{"://"},
 		Re: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s/:@"'<>]+:([^\s/@"'<>]+)@`)}},
 }
@@ -117,6 +126,9 @@ func (pt *pattern) find(t *anchored.Text) []Match {
 		if pt.keep != nil && !pt.keep(string(t.Bytes()[start:end])) {
 			continue
 		}
+		if pt.name > 0 && !Name(string(t.Bytes()[loc[2*pt.name]:loc[2*pt.name+1]])) {
+			continue
+		}
 		rs, re := loc[2*pt.redact], loc[2*pt.redact+1]
 		out = append(out, Match{What: pt.what, Offset: start, Len: end - start, RedactOffset: rs, RedactLen: re - rs})
 	}
@@ -164,9 +176,13 @@ func redact(s string, ms []Match) string {
 // credential.
 var placeholders = []string{"example", "placeholder", "synthetic", "redacted", "dummy", "sample", "changeme", "your-", "your_", "xxxx", "****", "<", "${", "{{", "$("}
 
-func notPlaceholder(m string) bool {
-	l := strings.ToLower(m)
-	return !slices.ContainsFunc(placeholders, func(p string) bool { return strings.Contains(l, p) })
+func notPlaceholder(m string) bool { return !Placeholder(m) }
+
+// Placeholder reports whether a value is marked as an example rather than
+// a credential: "example-secret", "<token>", "${API_KEY}", "changeme".
+func Placeholder(s string) bool {
+	l := strings.ToLower(s)
+	return slices.ContainsFunc(placeholders, func(p string) bool { return strings.Contains(l, p) })
 }
 
 // notPlaceholderOrWord also refuses a word that names a kind of
@@ -189,6 +205,21 @@ func encoded(m string) bool {
 		}
 	}
 	return false
+}
+
+// identifierPath matches a member expression (input.password,
+// process.env.TOKEN2): code, not a secret.
+var identifierPath = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$`)
+
+// unquotedSecret accepts an unquoted value that reads as a secret: not a
+// placeholder, not a member expression, and holding a digit or a
+// symbol, as generated secrets and passwords do; words ("required",
+// "optional") are prose.
+func unquotedSecret(m string) bool {
+	if !notPlaceholder(m) || identifierPath.MatchString(m) || !Secret("", m) {
+		return false
+	}
+	return strings.ContainsFunc(m, func(r rune) bool { return r >= '0' && r <= '9' || strings.ContainsRune("+/=!@#%^*~", r) })
 }
 
 // urlPassword refuses the words that stand for a password in examples.

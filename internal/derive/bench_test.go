@@ -1,85 +1,15 @@
 package derive_test
 
 import (
-	"bytes"
-	"fmt"
-	"strings"
 	"testing"
 
-	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/contract/contracttest"
 	"github.com/code2skill/code2skill/internal/derive"
 )
 
-// copies is how many times largeContract repeats the reference's five
-// capabilities: 8 x 5 = 40, the most a package may declare.
-const copies = 8
-
-// largeContract returns a valid synthetic contract with 40 capabilities: the
-// reference contract's capabilities, handoffs, graph, goals and workflows
-// repeated under renamed identifiers, sharing one evidence catalog and one
-// set of consumer requirements.
-func largeContract(tb testing.TB) []byte {
-	tb.Helper()
-	ref := contracttest.Reference(tb, contract.ContractFile)
-	base, err := canonjson.Decode(ref)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	ids := map[string]bool{} // capability, goal and workflow IDs, Tool names, Function exports
-	c, _ := contract.DecodeContract(contract.ContractFile, ref)
-	for _, cp := range c.Capabilities {
-		ids[cp.ID], ids[cp.ToolName], ids[cp.FunctionExport] = true, true, true
-	}
-	for _, g := range c.Goals {
-		ids[g.ID] = true
-	}
-	root := base.(*canonjson.Object)
-	graph := &canonjson.Object{}
-	merged := map[string]canonjson.Array{}
-	lists := []string{"capabilities", "handoffs", "goals", "workflows", "nodes", "edges"}
-	for k := range copies {
-		// Renaming whole JSON strings keeps every reference consistent.
-		text := ref
-		for id := range ids {
-			var suffix string
-			switch {
-			case strings.Contains(id, "_"): // a Tool name
-				suffix = fmt.Sprintf("_%d", k)
-			case strings.Contains(id, "-"): // a capability, goal or workflow ID
-				suffix = fmt.Sprintf("-%d", k)
-			default: // a Function export
-				suffix = fmt.Sprintf("V%d", k)
-			}
-			text = bytes.ReplaceAll(text, []byte(`"`+id+`"`), []byte(`"`+id+suffix+`"`))
-		}
-		v, err := canonjson.Decode(text)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		o := v.(*canonjson.Object)
-		for _, key := range lists {
-			src := o
-			if key == "nodes" || key == "edges" {
-				g, _ := o.Get("capabilityGraph")
-				src = g.(*canonjson.Object)
-			}
-			a, _ := src.Get(key)
-			merged[key] = append(merged[key], a.(canonjson.Array)...)
-		}
-	}
-	for _, key := range lists {
-		if key == "nodes" || key == "edges" {
-			graph.Set(key, merged[key])
-			continue
-		}
-		root.Set(key, merged[key])
-	}
-	root.Set("capabilityGraph", graph)
-	root.Set("conflicts", canonjson.Array{})
-	return canonjson.Encode(root)
-}
+// largeContract returns a valid contract of 40 capabilities.
+func largeContract(tb testing.TB) []byte { return contracttest.Large(tb) }
 
 func largeInputs(tb testing.TB) ([]byte, *derive.Inputs) {
 	data := largeContract(tb)

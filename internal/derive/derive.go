@@ -83,6 +83,7 @@ func Views(in *Inputs) []View {
 	if c == nil {
 		c = &contract.Contract{}
 	}
+	c = c.Canonical()
 	compat := compatibility(c, in.Host)
 	bundle := canonjson.Encode(bundle(c))
 	schema := canonjson.Encode(schemaContract(c))

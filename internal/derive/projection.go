@@ -56,7 +56,7 @@ func bundle(c *contract.Contract) *canonjson.Object {
 func capabilityContracts(c *contract.Contract) *canonjson.Object {
 	index := canonjson.Array{}
 	for i := range c.EvidenceCatalog {
-		index = append(index, subset(c.EvidenceCatalog[i].Raw, evidenceIndexKeys))
+		index = append(index, evidenceEntry(&c.EvidenceCatalog[i]))
 	}
 	return object(
 		m{"schemaVersion", str("vNext")},
@@ -72,6 +72,20 @@ func capabilityContracts(c *contract.Contract) *canonjson.Object {
 		m{"capabilities", capabilitySubsets(c, documentationCapabilityKeys)},
 		m{"evidenceIndex", index},
 	)
+}
+
+// evidenceEntry is one row of the evidence index: the catalog entry, its
+// locator without the line hint. The documentation view, and with it the
+// documents' marker, names evidence by what identifies it (source, path,
+// symbol), so that an edit above a symbol changes neither.
+func evidenceEntry(e *contract.Evidence) canonjson.Value {
+	row := subset(e.Raw, evidenceIndexKeys)
+	if o, ok := row.(*canonjson.Object); ok {
+		if stable := contract.StableLocator(e.Locator); stable != e.Locator {
+			o.Set("locator", str(stable))
+		}
+	}
+	return row
 }
 
 // capabilitySubsets returns every capability restricted to keys.

@@ -15,4 +15,4 @@ import (
 //
 // The result is a fresh value that shares subtrees with c: read it, do not
 // change it. Call it only when Check reports no error.
-func SchemaContract(c *contract.Contract) *canonjson.Object { return schemaContract(c) }
+func SchemaContract(c *contract.Contract) *canonjson.Object { return schemaContract(c.Canonical()) }

@@ -16,7 +16,14 @@
 //
 // What the cross-check cannot see is the evidence behind each check (logs,
 // vector results), which stays outside the portable package: finalize
-// verified it against the evidence directory before writing.
+// verified it against the evidence directory before writing, and tagged
+// in verification-attestation.json, with the evidence key, each check it
+// found an authenticated pipeline record for. With the key, the
+// cross-check verifies those tags (CheckWith): a row whose status rests on
+// a check without a tag that verifies here rests on evidence nobody
+// vouched for, which is a warning, or an error when attestation is
+// required (validate --require-attested); a tag that names a check but no
+// longer verifies means the check was edited, which is always an error.
 package finalcheck
 
 import (
@@ -26,6 +33,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/code2skill/code2skill/internal/attest"
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
@@ -43,16 +51,54 @@ var (
 	RuleMatrix      = diag.Register("FINAL_MATRIX_MISMATCH", diag.Error, "the final verification matrix differs from what the evidence it records gives")
 	RuleApproval    = diag.Register("FINAL_APPROVAL_MISMATCH", diag.Error, "the approval audit differs from the decisions the matrix gives, or hashes files as they no longer are")
 	RuleManifest    = diag.Register("FINAL_MANIFEST_MISMATCH", diag.Error, "the export manifest does not list every file of the package with its current SHA-256")
+
+	RuleUnattested        = diag.Register("FINAL_EVIDENCE_UNATTESTED", diag.Warning, "a row's status rests on a check whose evidence no tag of this machine's evidence key vouches for: a hand-made verification report, another machine's key, or no key here")
+	RuleAttestationNeeded = diag.Register("FINAL_ATTESTATION_REQUIRED", diag.Error, "attestation is required (--require-attested) and a row's status rests on a check whose evidence no tag of the evidence key vouches for")
+	RuleAttestation       = diag.Register("FINAL_ATTESTATION_INVALID", diag.Error, "verification-attestation.json names a check whose tag no longer verifies, or a check the final files do not record: the final files were edited after finalize attested them")
 )
+
+// Options of the cross-check.
+type Options struct {
+	// Attestation verifies verification-attestation.json with Key (nil
+	// when there is no evidence key here, which leaves every row
+	// unattested).
+	Attestation bool
+	Key         *attest.Key
+	// Require makes a row resting on unattested evidence an error.
+	Require bool
+}
+
+// Summary says what the attestation check found.
+type Summary struct {
+	// Checked: the attestations were checked.
+	Checked bool `json:"-"`
+	// Checks counts the checks that need an attestation; Attested those
+	// whose tag verifies.
+	Checks   int `json:"checks"`
+	Attested int `json:"attested"`
+	// Unattested are the rows (capability:<id>, workflow:<id>, package)
+	// resting on at least one unattested check.
+	Unattested []string `json:"unattested"`
+	// Problem says why no check is attested, when none can be.
+	Problem string `json:"problem,omitempty"`
+}
 
 // maxDifferences is how many differences one final file reports: past a
 // few, the file is simply stale.
 const maxDifferences = 20
 
 // Check cross-checks the final files of the package pkg, whose Portable Core
-// inputs in passed derive.Check.
+// inputs in passed derive.Check, leaving the attestations unchecked.
 func Check(pkg *pkgdir.Package, in *derive.Inputs) *diag.List {
+	l, _ := CheckWith(pkg, in, Options{})
+	return l
+}
+
+// CheckWith is Check with options: with Attestation set it also verifies
+// the attestations.
+func CheckWith(pkg *pkgdir.Package, in *derive.Inputs, opts Options) (*diag.List, *Summary) {
 	k := &checker{pkg: pkg, list: &diag.List{}}
+	sum := &Summary{}
 	docs := map[string]canonjson.Value{}
 	for _, f := range verdict.FinalFiles {
 		if !pkg.Has(f) {
@@ -76,7 +122,7 @@ func Check(pkg *pkgdir.Package, in *derive.Inputs) *diag.List {
 	b, err := verdict.NewBaseline(in, nil)
 	if err != nil {
 		k.list.Add(RuleMatrix.New(verdict.MatrixFile, "deriving the baseline: %v", err))
-		return k.list
+		return k.list, sum
 	}
 	k.hashes = verdict.Hashes{}
 	for _, f := range pkg.Files() {
@@ -100,7 +146,7 @@ func Check(pkg *pkgdir.Package, in *derive.Inputs) *diag.List {
 	}
 	var m *verdict.Matrix
 	if doc, ok := docs[verdict.MatrixFile]; ok && liveOK {
-		m = k.matrix(b, doc, live)
+		m = k.matrix(b, doc, live, docs[verdict.PreflightFile])
 	}
 	if doc, ok := docs[verdict.ApprovalFile]; ok && m != nil {
 		k.compare(RuleApproval, verdict.ApprovalFile, verdict.Approval(m, k.hashes), doc)
@@ -108,7 +154,51 @@ func Check(pkg *pkgdir.Package, in *derive.Inputs) *diag.List {
 	if doc, ok := docs[verdict.ManifestFile]; ok {
 		k.manifest(doc)
 	}
-	return k.list
+	if doc, ok := docs[verdict.AttestationFile]; ok && opts.Attestation {
+		k.attestation(b, doc, docs[verdict.MatrixFile], docs[verdict.PreflightFile], opts, sum)
+	}
+	return k.list, sum
+}
+
+// attestation verifies the tags of the checks the matrix and the preflight
+// report record, and reports the rows that rest on unattested evidence.
+func (k *checker) attestation(b *verdict.Baseline, doc, matrix, preflight canonjson.Value, opts Options, sum *Summary) {
+	checks := verdict.MatrixChecks(matrix, preflight)
+	v := verdict.VerifyAttestation(opts.Key, b.ContractID, verdict.CandidateDigest(k.hashes), doc, checks)
+	sum.Checked, sum.Checks, sum.Problem = true, len(checks), v.Problem
+	if v.Problem != "" && v.Pointer != "" && v.Pointer != "/keyId" {
+		k.list.Add(RuleAttestation.New(verdict.AttestationFile, "%s; its tags do not vouch for the package as it is", v.Problem).AtPointer(v.Pointer))
+	}
+	for _, at := range v.Stray {
+		k.list.Add(RuleAttestation.New(verdict.AttestationFile, "the entry names a check the final files do not record").AtPointer(at))
+	}
+	unattested := map[string][]string{}
+	for i, c := range checks {
+		switch v.Outcomes[i] {
+		case verdict.CheckAttested:
+			sum.Attested++
+			continue
+		case verdict.CheckTampered:
+			k.list.Add(RuleAttestation.New(c.File, "check %q of %s was changed after finalize attested it: its tag no longer verifies", c.ID(), c.Scope).AtPointer(c.At))
+		}
+		unattested[c.Scope] = append(unattested[c.Scope], c.ID())
+	}
+	sum.Unattested = append([]string{}, verdict.UnattestedRows(checks, v.Outcomes)...)
+	why := v.Problem
+	if why == "" {
+		why = "no tag of this machine's evidence key vouches for them"
+	}
+	rule := RuleUnattested
+	if opts.Require {
+		rule = RuleAttestationNeeded
+	}
+	for _, scope := range sum.Unattested {
+		file := verdict.MatrixFile
+		if scope == attest.PackageScope {
+			file = verdict.PreflightFile
+		}
+		k.list.Add(rule.New(file, "%s rests on unattested evidence, %s: %s", scope, some(unattested[scope]), why))
+	}
 }
 
 type checker struct {
@@ -197,10 +287,16 @@ func (k *checker) live(b *verdict.Baseline, doc canonjson.Value) (map[string]ver
 // matrix rebuilds the evidence the final matrix records, recomputes the
 // matrix from it and reports every difference. It returns the recomputed
 // matrix, or nil when the recorded evidence is unreadable.
-func (k *checker) matrix(b *verdict.Baseline, doc canonjson.Value, live map[string]verdict.Live) *verdict.Matrix {
+func (k *checker) matrix(b *verdict.Baseline, doc canonjson.Value, live map[string]verdict.Live, preflight canonjson.Value) *verdict.Matrix {
 	ev, ds := verdict.FromMatrix(b, doc, live)
 	k.list.Add(ds...)
-	ds2 := verdict.CheckEvidence(b, ev)
+	var global []verdict.Check
+	if list, ok := canonjson.Resolve(preflight, "/checks"); ok {
+		if arr, ok := list.(canonjson.Array); ok {
+			global = verdict.DecodeChecks(arr, "/checks")
+		}
+	}
+	ds2 := verdict.CheckEvidence(b, ev, global...)
 	k.list.Add(ds2...)
 	m, ds3 := verdict.Compute(b, ev)
 	k.list.Add(ds3...)
@@ -271,6 +367,14 @@ func (k *checker) manifest(doc canonjson.Value) {
 	if !slices.IsSortedFunc(order, verdict.ComparePaths) {
 		add("/files", "files must be listed in path order")
 	}
+}
+
+// some names a few checks: all of up to three, else three and a count.
+func some(ids []string) string {
+	if len(ids) <= 3 {
+		return fmt.Sprintf("%d check(s): %s", len(ids), strings.Join(ids, ", "))
+	}
+	return fmt.Sprintf("%d checks: %s and %d more", len(ids), strings.Join(ids[:3], ", "), len(ids)-3)
 }
 
 // diff calls f for each place where got differs from want: a member or

@@ -1,9 +1,11 @@
 package finalize
 
 import (
+	"bytes"
 	"path"
 	"path/filepath"
 
+	"github.com/code2skill/code2skill/internal/attest"
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/pkgdir"
@@ -22,13 +24,15 @@ var (
 type evidenceIndex struct {
 	dir    string // as given, for findings
 	byHash map[string]string
+	// records holds the files that may be check records, by path.
+	records map[string][]byte
 }
 
 // indexEvidence hashes every regular file under dir. Symbolic links are never
 // followed: one that stays inside adds nothing (its target is indexed
 // itself), one that leaves the directory is a finding.
 func indexEvidence(dir string) (*evidenceIndex, []diag.Diagnostic, error) {
-	x := &evidenceIndex{dir: filepath.ToSlash(dir), byHash: map[string]string{}}
+	x := &evidenceIndex{dir: filepath.ToSlash(dir), byHash: map[string]string{}, records: map[string][]byte{}}
 	p, ds, err := pkgdir.Open(dir)
 	if err != nil {
 		return nil, nil, err
@@ -50,6 +54,9 @@ func indexEvidence(dir string) (*evidenceIndex, []diag.Diagnostic, error) {
 			return nil, nil, err
 		}
 		x.byHash[canonjson.SHA256(data)] = f.Path
+		if path.Ext(f.Path) == ".json" && bytes.Contains(data, []byte(attest.RecordSchemaVersion)) {
+			x.records[f.Path] = data
+		}
 	}
 	return x, out, nil
 }

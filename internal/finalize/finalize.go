@@ -1,7 +1,7 @@
 // Package finalize finalizes a verified vNext package: it checks the
 // verification report and the live evidence, passes the contamination gate,
-// computes every capability's and workflow's status, and writes the six
-// final files — or writes nothing and says why.
+// computes every capability's and workflow's status, and writes the final
+// files — or writes nothing and says why.
 //
 //	res := finalize.Run(ctx, "generated/code2skill/sample-request", finalize.Options{
 //		Report:    "state/verification/verification-report.json",
@@ -15,8 +15,9 @@
 //  1. the package: no symbolic link, readable Portable Core inputs that
 //     pass derive's checks, derived views equal to what derive computes
 //     (verification-matrix.json excepted: finalize owns it), the Function
-//     core, MCP server and Skill present, and no final file path taken by
-//     something other than a regular file;
+//     core, MCP server and Skill present, the Function core, MCP adapter
+//     and copied assets byte for byte what compile generates, and no final
+//     file path taken by something other than a regular file;
 //  2. the verification report, outside the package: its JSON Schema (the
 //     published one, through a real JSON Schema library), then contract,
 //     coverage and status (verdict.FromReport), then every check against
@@ -31,8 +32,13 @@
 //     contract, neither holding a credential;
 //  5. the contamination gate over every package file and over the report,
 //     whose checks are copied into the package;
-//  6. the statuses (verdict.Compute) and the six final files
-//     (verdict.Build), written in one atomic batch;
+//  6. the statuses (verdict.Compute) and the final files (verdict.Build),
+//     written in one atomic batch. With the evidence key, every check of
+//     the report that an authenticated record of the evidence directory
+//     says exactly (a record the pipeline tagged, written by the stage of
+//     its phase, about this contract and this package as it is) is tagged
+//     in verification-attestation.json; the others, and the rows resting
+//     on them, are unattested (Result.Unattested) — accepted, and said;
 //  7. the validator, in final mode. When it reports an error or cannot
 //     run, the previous final files are put back (and new ones removed).
 //
@@ -53,7 +59,9 @@ import (
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/atomicfile"
+	"github.com/code2skill/code2skill/internal/attest"
 	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/compile"
 	"github.com/code2skill/code2skill/internal/contamination"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
@@ -100,6 +108,10 @@ type Options struct {
 	// without them the source-derived checks do not run.
 	Sources   contract.Sources
 	Validator Validator
+	// Key is the evidence key: the checks of the report that an
+	// authenticated record of the evidence directory vouches for are
+	// tagged with it in the final files. nil tags nothing.
+	Key *attest.Key
 }
 
 // Result is what a finalization found and did.
@@ -118,6 +130,10 @@ type Result struct {
 	Restored bool
 	// EvidenceChecked counts the passed checks whose evidence was found.
 	EvidenceChecked int
+	// Unattested are the rows (capability:<id>, workflow:<id>, package)
+	// whose status rests on at least one check no authenticated record
+	// vouches for; nil when nothing was written.
+	Unattested []string
 	// LiveCapabilities counts the capabilities with live evidence.
 	LiveCapabilities int
 	// SourcesScanned are the sources the contamination gate read.
@@ -185,6 +201,14 @@ func Run(ctx context.Context, dir string, opts Options) *Result {
 			res.List.Add(RuleArtifactMissing.New(a, "%s is missing; finalize records only what was generated", a))
 		}
 	}
+	// The runtime the evidence is about is what compile generates: a
+	// Function edited after it was verified is refused, whatever hashes
+	// the final files would record for it.
+	toolDocs, hasDocs := files[compile.ToolDocsFile]
+	if !hasDocs {
+		toolDocs = nil
+	}
+	res.List.Add(compile.Verify(in, toolDocs, func(p string) ([]byte, bool) { d, ok := files[p]; return d, ok })...)
 	for _, f := range verdict.FinalFiles {
 		if _, regular := files[f]; regular {
 			continue
@@ -203,7 +227,7 @@ func Run(ctx context.Context, dir string, opts Options) *Result {
 	}
 
 	// 2 and 3. The report and its evidence.
-	rep, reportDoc, err := readReport(b, pkg, opts, res)
+	rep, reportDoc, index, err := readReport(b, pkg, opts, res)
 	if err != nil {
 		return fail(err)
 	}
@@ -226,7 +250,7 @@ func Run(ctx context.Context, dir string, opts Options) *Result {
 	// 5. The contamination gate.
 	scanner, ds := contamination.NewScanner(contamination.Options{
 		Contract: in.Contract, Export: in.Export, Topology: in.Topology, Sources: opts.Sources,
-		MachinePaths: machinePaths(dir, pkg),
+		MachinePaths: contamination.MachinePaths(dir, pkg.Dir()),
 	})
 	res.List.Add(ds...)
 	res.SourcesScanned = scanner.SourcesScanned()
@@ -259,7 +283,10 @@ func Run(ctx context.Context, dir string, opts Options) *Result {
 	for p, data := range files {
 		hashes[p] = canonjson.SHA256(data)
 	}
-	final := verdict.Build(verdict.FilesInput{Baseline: b, Matrix: m, Live: live, GlobalChecks: rep.GlobalChecks, Hashes: hashes})
+	recs := attestedRecords(opts.Key, index.records, b.ContractID, verdict.CandidateDigest(hashes))
+	final := verdict.Build(verdict.FilesInput{Baseline: b, Matrix: m, Live: live, GlobalChecks: rep.GlobalChecks, Hashes: hashes,
+		Key: opts.Key, Attested: recs.attested})
+	unattested := unattestedRows(final, recs)
 	batch := make([]atomicfile.File, len(final))
 	for i, f := range final {
 		batch[i] = atomicfile.File{Path: f.Path, Data: f.Data, Perm: 0o644}
@@ -274,6 +301,7 @@ func Run(ctx context.Context, dir string, opts Options) *Result {
 	if verr == nil && !vlist.HasErrors() {
 		res.List.Merge(vlist)
 		res.Matrix = m
+		res.Unattested = append([]string{}, unattested...)
 		for _, f := range final {
 			res.Files = append(res.Files, f.Path)
 		}
@@ -311,7 +339,7 @@ func readAll(pkg *pkgdir.Package) (map[string][]byte, error) {
 // readReport reads and checks the verification report and its evidence. rep
 // is nil when the report cannot be read as a report; doc is the decoded
 // report when it is JSON.
-func readReport(b *verdict.Baseline, pkg *pkgdir.Package, opts Options, res *Result) (rep *verdict.Report, doc canonjson.Value, err error) {
+func readReport(b *verdict.Baseline, pkg *pkgdir.Package, opts Options, res *Result) (rep *verdict.Report, doc canonjson.Value, index *evidenceIndex, err error) {
 	file := filepath.ToSlash(opts.Report)
 	evidenceDir := opts.EvidenceDir
 	if evidenceDir == "" {
@@ -322,45 +350,46 @@ func readReport(b *verdict.Baseline, pkg *pkgdir.Package, opts Options, res *Res
 			res.List.Add(RuleEvidenceInside.New(filepath.ToSlash(p.path), "%s lies inside the package; keep verification evidence outside it", p.what))
 		}
 	}
+	empty := &evidenceIndex{}
 	data, err := pkgdir.ReadFile(opts.Report, 0)
 	if err != nil {
 		if d, ok := pkgdir.ReadFinding(file, err); ok {
 			res.List.Add(d)
-			return nil, nil, nil
+			return nil, nil, empty, nil
 		}
-		return nil, nil, fmt.Errorf("reading %s: %w", file, err)
+		return nil, nil, nil, fmt.Errorf("reading %s: %w", file, err)
 	}
 	doc, err = canonjson.Decode(data)
 	if err != nil {
 		var se *canonjson.SyntaxError
 		if errors.As(err, &se) {
 			res.List.Add(se.Diagnostic(file))
-			return nil, nil, nil
+			return nil, nil, empty, nil
 		}
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	vs, err := verdict.ValidateReportValue(doc)
 	if err != nil {
-		return nil, doc, err
+		return nil, doc, nil, err
 	}
 	for _, v := range vs {
 		res.List.Add(verdict.RuleReportSchema.New(file, "%s", v.Message).AtPointer(v.Pointer))
 	}
 	if len(vs) > 0 {
-		return nil, doc, nil
+		return nil, doc, empty, nil
 	}
 	rep, ds := verdict.FromReport(b, file, doc)
 	res.List.Add(ds...)
-	res.List.Add(verdict.CheckEvidence(b, rep.Evidence)...)
-	index, ds, err := indexEvidence(evidenceDir)
+	res.List.Add(verdict.CheckEvidence(b, rep.Evidence, verdict.DecodeChecks(rep.GlobalChecks, "/checks")...)...)
+	index, ds, err = indexEvidence(evidenceDir)
 	if err != nil {
-		return nil, doc, fmt.Errorf("reading the evidence directory %s: %w", evidenceDir, err)
+		return nil, doc, nil, fmt.Errorf("reading the evidence directory %s: %w", evidenceDir, err)
 	}
 	res.List.Add(ds...)
 	found, ds := index.checkEvidence(rep, file)
 	res.List.Add(ds...)
 	res.EvidenceChecked = found
-	return rep, doc, nil
+	return rep, doc, index, nil
 }
 
 // inside reports whether path (resolved) is dir or lies inside it; dir is
@@ -377,22 +406,6 @@ func inside(dir, p string) bool {
 	}
 	rel, err := filepath.Rel(dir, abs)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
-
-// machinePaths are the absolute paths of this machine a package must not
-// name: the package directory, the working directory and the home directory.
-func machinePaths(dir string, pkg *pkgdir.Package) []string {
-	out := []string{pkg.Dir()}
-	if abs, err := filepath.Abs(dir); err == nil {
-		out = append(out, abs)
-	}
-	if wd, err := os.Getwd(); err == nil {
-		out = append(out, wd)
-	}
-	if home, err := os.UserHomeDir(); err == nil {
-		out = append(out, home)
-	}
-	return out
 }
 
 // restore puts the final files back as they were before this run: the

@@ -43,6 +43,7 @@ import (
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/pkgdir"
 	"github.com/code2skill/code2skill/internal/sandbox"
+	"github.com/code2skill/code2skill/internal/scratch"
 )
 
 //go:embed host.mjs
@@ -162,11 +163,11 @@ func Run(ctx context.Context, dir string, calls []Call, opts Options) (*Result, 
 		}
 		return res, nil
 	}
-	tmp, err := os.MkdirTemp(opts.TempDir, "code2skill-live-")
+	tmp, err := scratch.Dir(opts.TempDir, "code2skill-live-")
 	if err != nil {
 		return nil, fmt.Errorf("making the detached copy: %w", err)
 	}
-	defer os.RemoveAll(tmp)
+	defer scratch.Remove(tmp)
 	copyDir := filepath.Join(tmp, filepath.Base(pkg.Dir()))
 	if err := pkg.CopyTo(copyDir, pkgdir.CopyOptions{}); err != nil {
 		return nil, fmt.Errorf("making the detached copy: %w", err)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/code2skill/code2skill/internal/atomicfile"
+	"github.com/code2skill/code2skill/internal/attest"
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
@@ -79,8 +80,8 @@ func (f *fakes) findings(step string) *diag.List {
 	return l
 }
 
-// compiledFiles are what the fake compile writes.
-var compiledFiles = []string{"function-core/index.mjs", "mcp-tool/index.mjs", "mcp-tool/runtime.mjs", "portable-error-normalizer.mjs"}
+// fakeCompiled are what the fake compile writes.
+var fakeCompiled = []string{"function-core/index.mjs", "mcp-tool/index.mjs", "mcp-tool/runtime.mjs", "portable-error-normalizer.mjs"}
 
 func (f *fakes) steps() Steps {
 	return Steps{
@@ -97,7 +98,7 @@ func (f *fakes) steps() Steps {
 				return res, nil
 			}
 			var files []atomicfile.File
-			for _, p := range compiledFiles {
+			for _, p := range fakeCompiled {
 				files = append(files, atomicfile.File{Path: p, Data: []byte("// compiled " + in.Contract.ContractID + "\n"), Perm: 0o644})
 				res.Files = append(res.Files, p)
 			}
@@ -256,7 +257,16 @@ func (f *fakes) finalize(ctx context.Context, dir string, req FinalizeRequest) (
 		out = append(out, atomicfile.File{Path: p, Data: d, Perm: 0o644})
 		res.Files = append(res.Files, p)
 	}
-	return res, atomicfile.WriteAll(dir, out)
+	if err := atomicfile.WriteAll(dir, out); err != nil {
+		return nil, err
+	}
+	if f.fail["finalize-after-write"] {
+		// A finalize that fails once it has written its files, as when
+		// its validator could not put the previous ones back.
+		res.Findings.Add(ruleFake.New(finalFiles[0], "finalize was told to fail after writing"))
+		res.Files = nil
+	}
+	return res, nil
 }
 
 // clock is a fake clock that advances a millisecond per reading.
@@ -295,6 +305,15 @@ var voucherDocuments = map[string]string{
 	"references/feature-context.md": derive.MarkerPrefix + strings.Repeat("0", 64) + derive.MarkerSuffix + "\n# Context\n",
 }
 
+// testKey is the evidence key of the tests: never the user's.
+var testKey = func() *attest.Key {
+	k, err := attest.NewKey([]byte("code2skill pipeline tests key 32"))
+	if err != nil {
+		panic(err)
+	}
+	return k
+}()
+
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	root := t.TempDir()
@@ -317,7 +336,7 @@ func newFixture(t testing.TB) *fixture {
 // invocation makes one.
 func (fx *fixture) pipeline() *Pipeline {
 	return &Pipeline{Dir: fx.dir, Steps: fx.f.steps(), Version: "code2skill test", Now: fx.clock.now,
-		Getenv: func(k string) string { return fx.env[k] }}
+		Getenv: func(k string) string { return fx.env[k] }, Key: testKey}
 }
 
 func (fx *fixture) init(opts InitOptions) *InitResult {

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/verdict"
 )
 
 // Phase outcomes of the verification report.
@@ -133,30 +135,6 @@ func rowRecords(recs []*Record, capabilityID, workflowID, phase string) []*Recor
 	return out
 }
 
-// reportCheck is one executed check in the verification report.
-func reportCheck(rec *Record, withPhase bool) *canonjson.Object {
-	o := canonjson.NewObject(
-		canonjson.Member{Key: "name", Value: canonjson.String(rec.Name)},
-		canonjson.Member{Key: "command", Value: canonjson.String(rec.Command)},
-		canonjson.Member{Key: "exitCode", Value: canonjson.Int(rec.ExitCode)},
-		canonjson.Member{Key: "status", Value: canonjson.String(rec.Status)},
-		canonjson.Member{Key: "evidenceHash", Value: canonjson.String(rec.EvidenceHash)},
-		canonjson.Member{Key: "checkId", Value: canonjson.String(rec.CheckID)},
-	)
-	if withPhase {
-		o.Set("phase", canonjson.String(rec.Phase))
-	}
-	if rec.ToolName != "" {
-		o.Set("toolName", canonjson.String(rec.ToolName))
-		o.Set("inputHash", canonjson.String(rec.InputHash))
-		o.Set("resultHash", canonjson.String(rec.ResultHash))
-	}
-	if rec.ZeroExternalWrites != nil {
-		o.Set("zeroExternalWrites", canonjson.Bool(*rec.ZeroExternalWrites))
-	}
-	return o
-}
-
 // verificationReport builds the verification report (finalize's input)
 // from the records. It returns the report and the live pairs the passed
 // runtime checks are bound to.
@@ -164,7 +142,7 @@ func verificationReport(contractID string, exp *expectations, recs []*Record) (*
 	phaseObject := func(phase string, expected []string, rs []*Record) *canonjson.Object {
 		checks := canonjson.Array{}
 		for _, r := range rs {
-			checks = append(checks, reportCheck(r, true))
+			checks = append(checks, r.ReportCheck(true))
 		}
 		return canonjson.NewObject(
 			canonjson.Member{Key: "status", Value: canonjson.String(phaseOutcome(phase, expected, rs))},
@@ -195,7 +173,7 @@ func verificationReport(contractID string, exp *expectations, recs []*Record) (*
 	for _, id := range GlobalChecks {
 		for _, r := range recs {
 			if r.Phase == PhaseGlobal && r.CheckID == id {
-				global = append(global, reportCheck(r, false))
+				global = append(global, r.ReportCheck(false))
 			}
 		}
 	}
@@ -227,14 +205,21 @@ func (r *runner) finalize() (*stageOutcome, error) {
 	if in == nil || err != nil {
 		return out, err
 	}
+	if stop, err := r.contractChanged(in, out); stop || err != nil {
+		return out, err
+	}
 	views := derive.Views(in)
 	exp, err := expectedChecks(views)
 	if err != nil {
 		return out, err
 	}
-	recs, err := r.p.readRecords()
+	recs, problems, err := r.p.readRecords()
 	if err != nil {
 		return out, err
+	}
+	if len(problems) > 0 {
+		out.findings.Add(problems...)
+		return out.fail("%d check record(s) cannot be relied on", len(problems)), nil
 	}
 	var missing []string
 	for _, id := range GlobalChecks {
@@ -248,7 +233,11 @@ func (r *runner) finalize() (*stageOutcome, error) {
 		out.findings.Add(RuleGlobalChecks.New("", "the global checks %v are missing or failed; run verify", missing))
 		return out.fail("the verify checks are missing or failed; run verify"), nil
 	}
-	if ds := r.guardEvidence(recs); len(ds) > 0 {
+	b, err := r.p.packageBinding()
+	if err != nil {
+		return out, err
+	}
+	if ds := r.guardEvidence(recs, b); len(ds) > 0 {
 		out.findings.Add(ds...)
 		return out.fail("%d check record(s) cannot be relied on", len(ds)), nil
 	}
@@ -256,13 +245,14 @@ func (r *runner) finalize() (*stageOutcome, error) {
 	if err := writeStateFile(r.p.statePath(VerificationReportFile), canonjson.Encode(report)); err != nil {
 		return out, err
 	}
-	req := FinalizeRequest{Report: r.p.statePath(VerificationReportFile), EvidenceDir: r.p.statePath(verificationDir), Sources: r.sourcesLocated()}
+	req := FinalizeRequest{Report: r.p.statePath(VerificationReportFile), EvidenceDir: r.p.statePath(verificationDir), Sources: r.sourcesLocated(), Key: r.p.Key}
 	for _, rec := range live {
 		req.Live = append(req.Live, LivePair{
 			Input:  r.p.statePath(verificationDir + "/" + rec.LiveInputPath),
 			Result: r.p.statePath(verificationDir + "/" + rec.LiveResultPath),
 		})
 	}
+	r.keep(verdict.FinalFiles...)
 	res, err := r.p.Steps.Finalize(r.ctx, r.p.abs, req)
 	if errors.Is(err, ErrNotAvailable) {
 		l := &diag.List{}
@@ -280,7 +270,7 @@ func (r *runner) finalize() (*stageOutcome, error) {
 		return out.fail("finalize: %d error(s); see %s", n, FinalizerLogFile), nil
 	}
 	out.outputs = map[string]string{}
-	for _, f := range finalFiles {
+	for _, f := range verdict.FinalFiles {
 		if out.outputs[f], err = fileDigest(r.p.pkgPath(f)); err != nil {
 			return out, err
 		}
@@ -290,17 +280,24 @@ func (r *runner) finalize() (*stageOutcome, error) {
 		return out, err
 	}
 	fin.CompletedAt = r.p.now()
+	fin.Files = maps.Clone(out.outputs)
+	r.p.signFinalization(r.st, fin)
 	r.st.LastFinalization = fin
-	return out, nil
+	return out, r.keepFinalized()
 }
 
-// guardEvidence checks every record finalize would rely on: its evidence is
-// a file inside verification/ whose content still hashes to what the
-// record says, and a live pair still replays to the record's hashes.
-func (r *runner) guardEvidence(recs []*Record) []diag.Diagnostic {
+// guardEvidence checks every record finalize would rely on: it is about
+// this package as it is (b), its evidence is a file inside verification/
+// whose content still hashes to what the record says, and a live pair
+// still replays to the record's hashes.
+func (r *runner) guardEvidence(recs []*Record, b binding) []diag.Diagnostic {
 	var ds []diag.Diagnostic
 	for _, rec := range recs {
-		where := ResultsDir + "/" + rec.key() + ".json"
+		where := ResultsDir + "/" + keyOf(rec) + ".json"
+		if rec.ContractID != b.contractID || rec.CandidateDigest != b.candidate {
+			ds = append(ds, RuleRecordForeign.New(where, "the record is about another contract or another version of the package; run its stage again"))
+			continue
+		}
 		full, err := r.p.evidenceFile(rec)
 		if err != nil {
 			ds = append(ds, RuleEvidence.New(where, "%v", err))

@@ -7,8 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 
 	"github.com/code2skill/code2skill/internal/atomicfile"
+	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/compile"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/pkgdir"
@@ -35,6 +38,19 @@ func (r *runner) generate() (*stageOutcome, error) {
 		return out, err
 	}
 
+	// What generate writes replaces what the package holds: remember it,
+	// to put it back should finalize fail, and to say which hand edits
+	// of generated files it replaces.
+	views := derive.Views(in)
+	owned := slices.Clone(compiledFiles)
+	for _, v := range views {
+		if v.Path != derive.VerificationMatrixFile {
+			owned = append(owned, v.Path)
+		}
+	}
+	r.keep(owned...)
+	r.keep(markedDocuments...)
+
 	compiled, err := r.p.Steps.Compile(r.ctx, r.p.abs, in)
 	if errors.Is(err, ErrNotAvailable) {
 		out.findings.Add(RuleStepUnavailable.New("", "compile is not available in this build; generate cannot build the Function core and MCP server"))
@@ -48,7 +64,6 @@ func (r *runner) generate() (*stageOutcome, error) {
 		return out.fail("compile: %d finding(s); capabilities that require review are never compiled", n), nil
 	}
 
-	views := derive.Views(in)
 	var files []atomicfile.File
 	for _, v := range views {
 		// The matrix belongs to verify (the baseline) and finalize (the
@@ -88,18 +103,65 @@ func (r *runner) generate() (*stageOutcome, error) {
 		return out.fail("%d problem(s) with the generated files", n), nil
 	}
 	out.outputs = map[string]string{}
-	owned := append([]string{}, compiled.Files...)
+	written := append([]string{}, compiled.Files...)
 	for _, v := range views {
 		if v.Path != derive.VerificationMatrixFile {
-			owned = append(owned, v.Path)
+			written = append(written, v.Path)
 		}
 	}
-	for _, f := range owned {
+	for _, f := range written {
 		if out.outputs[f], err = fileDigest(r.p.pkgPath(f)); err != nil {
 			return out, err
 		}
 	}
+	r.replaced(written, out)
 	return out, nil
+}
+
+// compiledFiles are the files compile may write: the generated modules
+// and the assets it copies.
+var compiledFiles = []string{
+	compile.FunctionCoreFile, compile.AdapterFile, compile.RuntimeFile,
+	compile.NormalizerFile, compile.DispatcherFile, compile.GuardFile,
+}
+
+// replaced reports each file generate replaced that held something other
+// than what the pipeline last wrote there: a hand edit of a generated file
+// (or a file the pipeline never wrote), now gone from the package. Its
+// previous content is kept in the state's replaced/ directory.
+func (r *runner) replaced(written []string, out *stageOutcome) {
+	last := r.st.Stages[StageGenerate].OutputHashes
+	for _, f := range written {
+		old := r.kept[f]
+		if old == nil {
+			continue
+		}
+		now, err := readRegular(r.p.pkgPath(f))
+		if err != nil || bytes.Equal(now, old) {
+			continue
+		}
+		if h, ok := last[f]; ok && h == canonjson.SHA256(old) {
+			continue // what the pipeline wrote, replaced because its inputs changed
+		}
+		line := firstDifferingLine(old, now)
+		why := "it was edited since the pipeline wrote it"
+		if _, ok := last[f]; !ok {
+			why = "the pipeline had not written it"
+		}
+		r.stage(ReplacedDir+"/"+f, old)
+		out.findings.Add(RuleGeneratedReplaced.New(f, "generate replaced this file, which differed from what it generates from line %d on (%s); generated files are rewritten from the Portable Core, so edit the contract or authoring/tool-docs.json instead; the previous content is in %s/%s of the state directory",
+			line, why, ReplacedDir, f).At(line, 0))
+	}
+}
+
+// firstDifferingLine returns the 1-based line of the first byte where a
+// and b differ.
+func firstDifferingLine(a, b []byte) int {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return bytes.Count(a[:i], []byte{'\n'}) + 1
 }
 
 func whoWrites(f string) string {

@@ -203,8 +203,8 @@ func (p *Pipeline) migration(sum *ModeSummary) error {
 	return nil
 }
 
-// capabilityDigests returns the digest of every capability of the contract,
-// keyed by ID; none when the contract is absent or unreadable (analyze
+// capabilityDigests returns the digest of every capability of the
+// contract in canonical form, keyed by ID; none when the contract is absent or unreadable (analyze
 // reports why).
 func (p *Pipeline) capabilityDigests() (map[string]string, error) {
 	out := map[string]string{}
@@ -219,6 +219,9 @@ func (p *Pipeline) capabilityDigests() (map[string]string, error) {
 	if err != nil {
 		return out, nil
 	}
+	// The canonical form: a capability whose sets were merely reordered
+	// is unchanged.
+	doc, _ = contract.CanonicalDocument(doc)
 	caps, _ := canonjson.Resolve(doc, "/capabilities")
 	arr, _ := caps.(canonjson.Array)
 	for _, c := range arr {

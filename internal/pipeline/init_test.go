@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/code2skill/code2skill/internal/contract/contracttest"
 )
 
 func TestInitFresh(t *testing.T) {
@@ -60,9 +62,15 @@ func TestInitChangedOnly(t *testing.T) {
 		t.Error("init modified the package")
 	}
 	fx.run(RunOptions{})
-	// One capability's description changes, one is added, none removed.
+	// Re-serialised in another order, no capability changed.
 	path := filepath.Join(fx.dir, "canonical-contract.json")
 	data, _ := os.ReadFile(path)
+	writeFile(t, path, string(contracttest.Reorder(data, 5)))
+	if res = fx.init(InitOptions{}); len(res.Summary.Unchanged) != 2 {
+		t.Fatalf("after a reorder: %+v", res.Summary)
+	}
+	writeFile(t, path, string(data))
+	// One capability's description changes, one is added, none removed.
 	text := strings.Replace(string(data), `"capabilityId": "quote-voucher",`, `"capabilityId": "quote-voucher-renamed",`, 1)
 	writeFile(t, path, text)
 	res = fx.init(InitOptions{})
@@ -80,7 +88,7 @@ func TestInitMigrate(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "workflow.json"), `{}`)
 	writeFile(t, filepath.Join(dir, "export-profile.json"), `{"pageRoute": "/old"}`)
 	before := treeOf(t, dir)
-	p := &Pipeline{Dir: dir, Now: newClock().now, Version: "test", Steps: newFakes().steps()}
+	p := &Pipeline{Dir: dir, Now: newClock().now, Version: "test", Steps: newFakes().steps(), Key: testKey}
 	res, err := p.Init(InitOptions{})
 	if err != nil {
 		t.Fatal(err)

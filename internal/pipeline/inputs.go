@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/verdict"
 )
 
 // Files the stages read from the package.
@@ -20,14 +21,7 @@ var (
 	markedDocuments = []string{"SKILL.md", "MCP.zh-CN.md", "references/feature-context.md"}
 	// finalFiles are the files finalize writes; they are finalize's
 	// output, never another stage's input.
-	finalFiles = []string{
-		"function-core/validation-receipt.json",
-		"preflight-report.json",
-		"live-verification.json",
-		"verification-matrix.json",
-		"approval-audit.json",
-		"export-manifest.json",
-	}
+	finalFiles = verdict.FinalFiles
 )
 
 // Labels of fingerprint inputs that are not files.
@@ -38,6 +32,8 @@ const (
 	labelDryRunCases      = "tree:" + DryRunCasesDir
 	labelLiveCases        = "tree:" + LiveCasesDir
 	labelResults          = "tree:" + ResultsDir
+	labelLogs             = "tree:" + LogsDir
+	labelVectors          = "tree:" + VectorsDir
 	labelLive             = "tree:" + LiveDir
 	labelRuntimeEnabled   = "runtime-verify:enabled"
 	labelRuntimeWrites    = "runtime-verify:authorized-writes"
@@ -82,6 +78,8 @@ func (r *runner) inputs(name string) ([]input, error) {
 		err = firstError(
 			add(r.candidate()),
 			add(r.stateTree(labelResults, ResultsDir)),
+			add(r.stateTree(labelLogs, LogsDir)),
+			add(r.stateTree(labelVectors, VectorsDir)),
 			add(r.stateTree(labelLive, LiveDir)),
 			add(r.sources()),
 		)

@@ -29,6 +29,14 @@
 // was interrupted and is marked failed. Timestamps come from an injected
 // clock and appear only in the state, never in package files.
 //
+// Every check record and the finalization the state remembers are tagged
+// with the evidence key (internal/attest), which lives outside the package
+// and the state directory: records that do not verify, that a stage other
+// than the one running their phase wrote, or that are about another
+// version of the package, are refused by finalize; a finalization that
+// does not verify, or whose final files changed since, is never shown as a
+// decision.
+//
 // Authorisation is per run: runtime-verify runs only when the run enables
 // it, and a write capability is called only when the run authorises that
 // capability. Neither is ever read back from the state. Live inputs and
@@ -45,6 +53,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/code2skill/code2skill/internal/attest"
 )
 
 // Stage names, in the order stages run.
@@ -80,6 +90,12 @@ type Pipeline struct {
 	Getenv func(string) string
 	// Progress receives one line per stage with its duration; nil for none.
 	Progress io.Writer
+	// Key is the evidence key. Every check record and the finalization the
+	// pipeline stores are tagged with it, and are relied on only while
+	// their tag verifies: a record written or edited by hand, or tagged on
+	// another machine, counts for nothing. Run needs a key; Status without
+	// one shows no decision.
+	Key *attest.Key
 
 	abs      string // the package, absolute and free of symbolic links
 	stateAbs string // the state directory, absolute
@@ -140,6 +156,15 @@ func (p *Pipeline) resolve() error {
 	}
 	if within(abs, stateAbs) {
 		return usagef("the package %s is inside the state directory %s", p.Dir, p.StateDir)
+	}
+	if p.Key != nil && p.Key.Path != "" {
+		keyAbs, err := absolute(p.Key.Path)
+		if err != nil {
+			return err
+		}
+		if within(keyAbs, abs) || within(keyAbs, stateAbs) {
+			return usagef("the evidence key %s lies inside the package or its state directory; keep it where neither is (the default is in your configuration directory)", p.Key.Path)
+		}
 	}
 	p.abs, p.stateAbs = abs, stateAbs
 	return nil

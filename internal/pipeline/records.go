@@ -1,8 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,17 +11,22 @@ import (
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/atomicfile"
+	"github.com/code2skill/code2skill/internal/attest"
 	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/derive"
+	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/pkgdir"
+	"github.com/code2skill/code2skill/internal/verdict"
 )
 
 // Phases of a check record: a global check of the whole package, or a
 // capability's behavior, runtime or host phase, or a workflow's bypass.
 const (
-	PhaseGlobal   = "global"
-	PhaseBehavior = "behavior"
-	PhaseRuntime  = "runtime"
-	PhaseHost     = "host"
-	PhaseBypass   = "bypass"
+	PhaseGlobal   = attest.PhaseGlobal
+	PhaseBehavior = attest.PhaseBehavior
+	PhaseRuntime  = attest.PhaseRuntime
+	PhaseHost     = attest.PhaseHost
+	PhaseBypass   = attest.PhaseBypass
 )
 
 // Check statuses of a record.
@@ -52,36 +55,11 @@ var GlobalChecks = []string{CheckStaticValidation, CheckOfflineProbe, CheckBehav
 const CheckLiveCall = "live-tools-call"
 
 // Record is one executed check, as the state keeps it under
-// verification/results: what ran, its outcome and the evidence it left.
-type Record struct {
-	SchemaVersion string `json:"schemaVersion"`
-	CheckID       string `json:"checkId"`
-	Name          string `json:"name"`
-	Phase         string `json:"phase"`
-	CapabilityID  string `json:"capabilityId,omitempty"`
-	WorkflowID    string `json:"workflowId,omitempty"`
-	// Command is the portable text of what ran (no machine paths).
-	Command    string `json:"command"`
-	ExitCode   int    `json:"exitCode"`
-	Status     string `json:"status"`
-	StartedAt  string `json:"startedAt"`
-	EndedAt    string `json:"endedAt"`
-	DurationMs int64  `json:"durationMs"`
-	// EvidencePath is relative to verification/; EvidenceHash is the
-	// SHA-256 of that file, HashScope what kind of file it is.
-	EvidencePath string `json:"evidencePath"`
-	EvidenceHash string `json:"evidenceHash"`
-	HashScope    string `json:"hashScope"`
-	Detail       string `json:"detail,omitempty"`
-	// Live calls only.
-	ToolName       string `json:"toolName,omitempty"`
-	InputHash      string `json:"inputHash,omitempty"`
-	ResultHash     string `json:"resultHash,omitempty"`
-	LiveInputPath  string `json:"liveInputPath,omitempty"`
-	LiveResultPath string `json:"liveResultPath,omitempty"`
-	// ZeroExternalWrites is set on passed bypass checks.
-	ZeroExternalWrites *bool `json:"zeroExternalWrites,omitempty"`
-}
+// verification/results: what ran, its outcome, the evidence it left, the
+// stage that ran it and the package it ran on, tagged with the evidence
+// key (attest.Record). The one writer of records (writeRecord) tags them;
+// the one reader (readRecords) says which verify.
+type Record = attest.Record
 
 // recordKey is the file name of a record under results/ and of its log
 // under logs/: <phase>--<scope>--<checkId>, '/' replaced by '_'. The scope
@@ -95,7 +73,7 @@ func recordKey(phase, scope, checkID string) string {
 	return strings.ReplaceAll(phase+"--"+scope+"--"+checkID, "/", "_")
 }
 
-func (rec *Record) key() string {
+func keyOf(rec *Record) string {
 	scope := rec.CapabilityID
 	if rec.WorkflowID != "" {
 		scope = "workflow_" + rec.WorkflowID
@@ -106,20 +84,85 @@ func (rec *Record) key() string {
 // writeLog stages evidence text under logs/ and fills the record's
 // evidence fields with it.
 func (r *runner) writeLog(rec *Record, text []byte) {
-	rel := "logs/" + rec.key() + ".log"
+	rel := "logs/" + keyOf(rec) + ".log"
 	r.stage(verificationDir+"/"+rel, text)
 	rec.EvidencePath, rec.EvidenceHash, rec.HashScope = rel, canonjson.SHA256(text), ScopeLogFile
 }
 
-// writeRecord stages a record under results/.
+// writeRecord stages a record under results/, bound to the stage that
+// runs and the package it runs on, and tagged with the evidence key: the
+// one place records are written, so that every stage's records are
+// covered.
 func (r *runner) writeRecord(rec *Record) error {
-	rec.SchemaVersion = ChecksSchemaVersion
+	b, err := r.binding()
+	if err != nil {
+		return err
+	}
+	rec.Stage, rec.ContractID, rec.CandidateDigest = r.current, b.contractID, b.candidate
+	if err := r.p.Key.SignRecord(rec); err != nil {
+		return err
+	}
 	data, err := stateBytes(rec)
 	if err != nil {
 		return err
 	}
-	r.stage(ResultsDir+"/"+rec.key()+".json", data)
+	r.stage(ResultsDir+"/"+keyOf(rec)+".json", data)
 	return nil
+}
+
+// binding is the package a stage's records are about.
+type binding struct {
+	contractID, candidate string
+}
+
+// binding returns the package the running stage's records are about, read
+// once per stage, when it writes its first record: after the stage's own
+// writes to the package (verify's derived views), which the checks ran on.
+func (r *runner) binding() (binding, error) {
+	if r.bound != nil {
+		return *r.bound, nil
+	}
+	b, err := r.p.packageBinding()
+	if err != nil {
+		return binding{}, err
+	}
+	r.bound = &b
+	return b, nil
+}
+
+// packageBinding reads the package's contract ID and candidate digest.
+func (p *Pipeline) packageBinding() (binding, error) {
+	in, _, err := derive.ReadInputs(p.abs)
+	if err != nil {
+		return binding{}, err
+	}
+	b := binding{}
+	if in.Contract != nil {
+		b.contractID = in.Contract.ContractID
+	}
+	b.candidate, err = p.candidateDigest()
+	return b, err
+}
+
+// candidateDigest is the digest of the package without its final files,
+// as finalize and the final validation compute it.
+func (p *Pipeline) candidateDigest() (string, error) {
+	pkg, _, err := pkgdir.Open(p.abs)
+	if err != nil {
+		return "", err
+	}
+	if pkg == nil {
+		return digestMissing, nil
+	}
+	h := verdict.Hashes{}
+	for _, f := range pkg.Files() {
+		data, err := pkg.ReadFile(f.Path)
+		if err != nil {
+			return "", err
+		}
+		h[f.Path] = canonjson.SHA256(data)
+	}
+	return verdict.CandidateDigest(h), nil
 }
 
 // stage adds a file of the state directory to the batch the stage writes.
@@ -138,35 +181,60 @@ func (r *runner) flush() error {
 	return err
 }
 
-// readRecords reads every record under results/, in file-name order. A
-// record that is not one is an error: records are the evidence finalize
-// relies on.
-func (p *Pipeline) readRecords() ([]*Record, error) {
+// readRecords reads every record under results/, in file-name order, and
+// says which cannot be relied on: one that is not a record, one whose tag
+// does not verify with the evidence key (written or edited by hand, or
+// tagged on another machine), one written by a stage other than the one
+// that runs its phase. They are left out of the records returned.
+func (p *Pipeline) readRecords() ([]*Record, []diag.Diagnostic, error) {
 	entries, err := os.ReadDir(p.statePath(ResultsDir))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []*Record
+	var problems []diag.Diagnostic
 	for _, e := range entries {
 		if !strings.HasSuffix(e.Name(), ".json") {
 			continue
 		}
-		data, err := readRegular(p.statePath(ResultsDir + "/" + e.Name()))
+		where := ResultsDir + "/" + e.Name()
+		data, err := readRegular(p.statePath(where))
 		if err != nil {
-			return nil, fmt.Errorf("%s/%s: %w", ResultsDir, e.Name(), err)
+			if d, ok := pkgdir.ReadFinding(where, err); ok {
+				problems = append(problems, RuleEvidence.New(where, "%s", d.Message))
+				continue
+			}
+			return nil, nil, fmt.Errorf("%s: %w", where, err)
 		}
-		dec := json.NewDecoder(bytes.NewReader(data))
-		dec.DisallowUnknownFields()
-		var rec Record
-		if err := dec.Decode(&rec); err != nil || rec.SchemaVersion != ChecksSchemaVersion {
-			return nil, fmt.Errorf("%s/%s is not a %s check record", ResultsDir, e.Name(), ChecksSchemaVersion)
+		rec, err := attest.DecodeRecord(data)
+		if err != nil {
+			problems = append(problems, RuleEvidence.New(where, "not a %s check record: %v", attest.RecordSchemaVersion, err))
+			continue
 		}
-		out = append(out, &rec)
+		if why := p.untrusted(rec); why != "" {
+			problems = append(problems, RuleRecordUnattested.New(where, "%s; run its stage again", why))
+			continue
+		}
+		out = append(out, rec)
 	}
-	return out, nil
+	return out, problems, nil
+}
+
+// untrusted says why a record cannot be relied on, or "".
+func (p *Pipeline) untrusted(rec *Record) string {
+	if p.Key == nil {
+		return "there is no evidence key to verify the record with"
+	}
+	if s := p.Key.VerifyRecord(rec); s != attest.Valid {
+		return "the record's tag " + s.String()
+	}
+	if want := attest.StageOf(rec.Phase); rec.Stage != want {
+		return fmt.Sprintf("a %s check recorded by %s; only %s records them", rec.Phase, orNone([]string{rec.Stage}), want)
+	}
+	return ""
 }
 
 // clearRecords removes the records of the given phases, their logs, and
@@ -203,7 +271,7 @@ func (p *Pipeline) clearRecords(phases []string, dirs ...string) error {
 func (p *Pipeline) evidenceFile(rec *Record) (string, error) {
 	rel := path.Clean(rec.EvidencePath)
 	if rec.EvidencePath == "" || path.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") {
-		return "", fmt.Errorf("record %s: evidence %q is not inside %s/", rec.key(), rec.EvidencePath, verificationDir)
+		return "", fmt.Errorf("record %s: evidence %q is not inside %s/", keyOf(rec), rec.EvidencePath, verificationDir)
 	}
 	root, err := filepath.EvalSymlinks(p.statePath(verificationDir))
 	if err != nil {
@@ -211,10 +279,10 @@ func (p *Pipeline) evidenceFile(rec *Record) (string, error) {
 	}
 	full, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
 	if err != nil {
-		return "", fmt.Errorf("record %s: evidence %s: %w", rec.key(), rec.EvidencePath, err)
+		return "", fmt.Errorf("record %s: evidence %s: %w", keyOf(rec), rec.EvidencePath, err)
 	}
 	if !within(full, root) {
-		return "", fmt.Errorf("record %s: evidence %s leads outside %s/", rec.key(), rec.EvidencePath, verificationDir)
+		return "", fmt.Errorf("record %s: evidence %s leads outside %s/", keyOf(rec), rec.EvidencePath, verificationDir)
 	}
 	return full, nil
 }

@@ -28,7 +28,10 @@ type Report struct {
 	Capabilities  []RowReport         `json:"capabilities"`
 	Workflows     []RowReport         `json:"workflows"`
 	Delivery      Delivery            `json:"delivery"`
-	// Decision is the last finalization's decision, or "not-finalized".
+	// Decision is the last finalization's decision, "not-finalized", or
+	// "unverified" when the finalization the state remembers does not
+	// verify (see PIPELINE_FINALIZATION_UNVERIFIED): a decision is shown
+	// only when checked against the package's final files.
 	Decision  string   `json:"decision"`
 	NextSteps []string `json:"nextSteps"`
 	// Findings are what the run found (stages that failed, checks that
@@ -137,33 +140,58 @@ func (p *Pipeline) report(st *State, findings *diag.List) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs, err := p.readRecords()
+	// Records that cannot be relied on do not count here either.
+	recs, problems, err := p.readRecords()
 	if err != nil {
 		return nil, err
 	}
+	addOnce(findings, problems...)
 	var exp *expectations
 	if in.Contract != nil && !derive.Check(in).HasErrors() {
 		if exp, err = expectedChecks(derive.Views(in)); err != nil {
 			return nil, err
 		}
 	}
-	rows(rep, st, in.Contract, exp, recs)
-	rep.Delivery = delivery(rep, st)
-	if fin := st.LastFinalization; fin != nil && st.Stages[StageFinalize].Status == StatusCompleted {
-		rep.Decision = fin.Decision
+	fin, problem, err := p.verifiedFinalization(st)
+	if err != nil {
+		return nil, err
 	}
-	rep.NextSteps = nextSteps(st)
+	rows(rep, st, fin, in.Contract, exp, recs)
+	rep.Delivery = delivery(rep, fin != nil)
+	switch {
+	case fin != nil:
+		rep.Decision = fin.Decision
+	case problem != "":
+		rep.Decision = DecisionUnverified
+		addOnce(findings, RuleFinalization.New(StateFile, "%s; its decision is not shown: run code2skill pipeline run to finalize again", problem))
+	}
+	rep.NextSteps = withContractChange(nextSteps(st, problem), st, rep.StateDir)
 	return rep, nil
 }
 
-// rows fills the capability and workflow rows.
-func rows(rep *Report, st *State, c *contract.Contract, exp *expectations, recs []*Record) {
+// DecisionUnverified is the decision of a report whose finalization does
+// not verify.
+const DecisionUnverified = "unverified"
+
+// addOnce adds the findings l does not already hold.
+func addOnce(l *diag.List, ds ...diag.Diagnostic) {
+	have := map[string]bool{}
+	for _, d := range l.Sorted() {
+		have[d.String()] = true
+	}
+	for _, d := range ds {
+		if !have[d.String()] {
+			l.Add(d)
+			have[d.String()] = true
+		}
+	}
+}
+
+// rows fills the capability and workflow rows: from the verified
+// finalization fin when there is one, otherwise from the records.
+func rows(rep *Report, st *State, fin *Finalization, c *contract.Contract, exp *expectations, recs []*Record) {
 	if c == nil || exp == nil {
 		return
-	}
-	fin := st.LastFinalization
-	if st.Stages[StageFinalize].Status != StatusCompleted {
-		fin = nil
 	}
 	generated := No
 	if st.Stages[StageGenerate].Status == StatusCompleted {
@@ -248,8 +276,9 @@ func outcomeValue(outcome string) string {
 	return No
 }
 
-// delivery rolls the capability rows up.
-func delivery(rep *Report, st *State) Delivery {
+// delivery rolls the capability rows up; finalized says the rows are the
+// verified final matrix's.
+func delivery(rep *Report, finalized bool) Delivery {
 	roll := func(get func(RowReport) string) string {
 		if len(rep.Capabilities) == 0 {
 			return No
@@ -276,15 +305,19 @@ func delivery(rep *Report, st *State) Delivery {
 		Deployed:         No,
 		Source:           "stage-status",
 	}
-	if st.LastFinalization != nil && st.Stages[StageFinalize].Status == StatusCompleted {
+	if finalized {
 		d.Source = "verification-matrix.json"
 	}
 	return d
 }
 
-// nextSteps says what to do next, most urgent first.
-func nextSteps(st *State) []string {
+// nextSteps says what to do next, most urgent first; unverified says why
+// the last finalization does not verify.
+func nextSteps(st *State, unverified string) []string {
 	var out []string
+	if unverified != "" {
+		out = append(out, fmt.Sprintf("the last finalization cannot be shown (%s): run code2skill pipeline run to finalize again", unverified))
+	}
 	for _, name := range Stages {
 		s := st.Stages[name]
 		if s.Status == StatusFailed {

@@ -30,6 +30,9 @@ type RunOptions struct {
 	// Env gives values to variables the package declares (runtime-verify);
 	// a declared variable without one takes code2skill's own value.
 	Env map[string]string
+	// AcknowledgeContractChange is the digest of the contract diff this
+	// run accepts finalizing (contractchange.go).
+	AcknowledgeContractChange string
 }
 
 // stageOutcome is what one execution of a stage did.
@@ -90,6 +93,13 @@ type runner struct {
 	// digests caches tree digests of the package while no stage has run
 	// since they were computed.
 	digests map[string]string
+	// current is the stage running; bound the package its records are
+	// about, once read.
+	current string
+	bound   *binding
+	// kept holds the content package files had before the run wrote
+	// them (nil: there was none), to be put back when finalize fails.
+	kept map[string][]byte
 }
 
 // Run runs the selected stages in order, skipping those whose inputs did
@@ -101,6 +111,9 @@ type runner struct {
 func (p *Pipeline) Run(ctx context.Context, opts RunOptions) (*Report, error) {
 	if err := p.resolve(); err != nil {
 		return nil, err
+	}
+	if p.Key == nil {
+		return nil, errors.New("no evidence key: the pipeline tags every record it writes")
 	}
 	unlock, err := p.lock()
 	if err != nil {
@@ -116,6 +129,9 @@ func (p *Pipeline) Run(ctx context.Context, opts RunOptions) (*Report, error) {
 	}
 	selected, err := selectStages(opts)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkAcknowledgement(opts, selected); err != nil {
 		return nil, err
 	}
 	r := &runner{p: p, ctx: ctx, opts: opts, st: st}
@@ -301,6 +317,14 @@ func (r *runner) stages(selected []string) error {
 			if err != nil {
 				return r.abort(name, err)
 			}
+			if intact && name == StageFinalize {
+				// A finalization that no longer verifies is done again.
+				fin, _, err := r.p.verifiedFinalization(r.st)
+				if err != nil {
+					return r.abort(name, err)
+				}
+				intact = fin != nil
+			}
 			if intact {
 				s.LastAction, s.SkipReason = ActionSkippedUnchanged, "its inputs did not change since it completed"
 				r.p.progress("pipeline: %s skipped: unchanged", name)
@@ -329,6 +353,7 @@ func (r *runner) execute(name string, s *StageState, fp string, pairs [][]string
 	if err := r.save(); err != nil {
 		return err
 	}
+	r.current, r.bound = name, nil
 	out, err := r.run(name)
 	if ferr := r.flush(); ferr != nil && err == nil {
 		err = ferr
@@ -353,6 +378,11 @@ func (r *runner) execute(name string, s *StageState, fp string, pairs [][]string
 		s.Status, s.ErrorSummary = StatusFailed, out.failure
 	default:
 		s.Status, s.InvalidatedReason = StatusCompleted, ""
+	}
+	if name == StageFinalize && s.Status != StatusCompleted {
+		if rerr := r.restoreAfterFailedFinalize(); rerr != nil && err == nil {
+			err = rerr
+		}
 	}
 	if name == StageRuntimeVerify && s.Status != StatusCompleted {
 		// Runtime evidence is optional upstream of finalize, which would

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -401,7 +402,11 @@ func (p *Pipeline) readRecordsForTest() ([]*Record, error) {
 	if err := p.resolve(); err != nil {
 		return nil, err
 	}
-	return p.readRecords()
+	recs, problems, err := p.readRecords()
+	if len(problems) > 0 {
+		return recs, fmt.Errorf("records that cannot be relied on: %v", problems)
+	}
+	return recs, err
 }
 
 func TestGenerateNeedsTheDocuments(t *testing.T) {

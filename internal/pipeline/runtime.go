@@ -304,7 +304,7 @@ func (r *runner) workflowRecords(c *contract.Contract, out *stageOutcome) error 
 	if err := r.flush(); err != nil {
 		return err
 	}
-	recs, err := r.p.readRecords()
+	recs, _, err := r.p.readRecords()
 	if err != nil {
 		return err
 	}

@@ -144,7 +144,7 @@ func TestAuthorisedGuardedWrite(t *testing.T) {
 	var keys []string
 	for _, r := range recs {
 		if r.Phase == PhaseRuntime {
-			keys = append(keys, r.key()+":"+r.Status)
+			keys = append(keys, keyOf(r)+":"+r.Status)
 		}
 	}
 	want := []string{"runtime--quote-voucher--live-tools-call:passed", "runtime--redeem-voucher--live-tools-call:passed", "runtime--workflow_redeem-voucher--live-tools-call:passed"}
@@ -369,7 +369,7 @@ func TestLiveInputIsSanitised(t *testing.T) {
 	if err := p.resolve(); err != nil {
 		t.Fatal(err)
 	}
-	r := &runner{p: p, st: fx.state()}
+	r := &runner{p: p, st: fx.state(), current: StageRuntimeVerify}
 	args, _ := canonjson.Decode([]byte(`{"password": "hunter2-secret", "note": "Bearer abcdefghijklmnopqrstuv"}`))
 	call := &livecall.Call{CapabilityID: "quote-voucher", Tool: "quote_voucher", Arguments: args.(*canonjson.Object)}
 	out := &stageOutcome{}
@@ -390,7 +390,7 @@ func TestLiveInputIsSanitised(t *testing.T) {
 	}
 	doc, _ := canonjson.Decode(data)
 	input, _ := canonjson.Resolve(doc, "/input")
-	recs, _ := p.readRecords()
+	recs, _, _ := p.readRecords()
 	if len(recs) != 1 || recs[0].InputHash != canonjson.Digest(input) {
 		t.Errorf("the input hash is not the sanitised input's: %+v", recs)
 	}
@@ -425,7 +425,7 @@ func TestFailedRuntimeLeavesNoEvidence(t *testing.T) {
 	recs, _ := fx.pipeline().readRecordsForTest()
 	for _, r := range recs {
 		if r.Phase == PhaseRuntime {
-			t.Errorf("a failed runtime verification left the record %s", r.key())
+			t.Errorf("a failed runtime verification left the record %s", keyOf(r))
 		}
 	}
 }

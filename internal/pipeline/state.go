@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/atomicfile"
+	"github.com/code2skill/code2skill/internal/attest"
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/pkgdir"
 )
@@ -19,7 +20,7 @@ import (
 const (
 	StateSchemaVersion  = "producer-run-state/v1"
 	PipelineVersion     = "producer-pipeline/v1"
-	ChecksSchemaVersion = "producer-checks/v1"
+	ChecksSchemaVersion = attest.RecordSchemaVersion
 )
 
 // Files and directories of the state directory, relative to it.
@@ -36,6 +37,9 @@ const (
 	LogsDir         = verificationDir + "/logs"
 	LiveDir         = verificationDir + "/live"
 	ReportsDir      = verificationDir + "/reports"
+	// ReplacedDir keeps what generate replaced that the pipeline had not
+	// written.
+	ReplacedDir = "replaced"
 
 	VerificationReportFile = ReportsDir + "/verification-report.json"
 	FinalizerLogFile       = ReportsDir + "/finalizer-output.log"
@@ -89,8 +93,11 @@ type State struct {
 	// entry, as analyze last saw it.
 	Capabilities     map[string]string `json:"capabilities"`
 	LastFinalization *Finalization     `json:"lastFinalization"`
-	CreatedAt        string            `json:"createdAt"`
-	UpdatedAt        string            `json:"updatedAt"`
+	// ContractChange compares the contract with the last finalized one
+	// (contractchange.go).
+	ContractChange *ContractChange `json:"contractChange,omitempty"`
+	CreatedAt      string          `json:"createdAt"`
+	UpdatedAt      string          `json:"updatedAt"`
 }
 
 // StageState is what the state records of one stage.
@@ -154,13 +161,18 @@ type Skipped struct {
 	Reason       string `json:"reason"`
 }
 
-// Finalization is what the last successful finalize decided.
+// Finalization is what the last successful finalize decided, the final
+// files it wrote (their SHA-256), and its tag (attest.DomainFinalization):
+// a decision is shown only while the tag verifies and the final files are
+// still the ones it names.
 type Finalization struct {
 	Decision     string                     `json:"decision"`
 	CompletedAt  string                     `json:"completedAt"`
 	Delivery     map[string]string          `json:"delivery"`
 	Capabilities map[string]CapabilityFlags `json:"capabilities"`
 	Workflows    map[string]CapabilityFlags `json:"workflows"`
+	Files        map[string]string          `json:"files"`
+	Attestation  string                     `json:"attestation"`
 }
 
 // CapabilityFlags are one row's status flags in the final matrix.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/code2skill/code2skill/internal/attest"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
@@ -109,6 +110,9 @@ type FinalizeRequest struct {
 	Live []LivePair
 	// Sources locate the authorised sources for the contamination gate.
 	Sources contract.Sources
+	// Key is the evidence key the records are tagged with: finalize
+	// attests the checks whose records verify.
+	Key *attest.Key
 }
 
 // LivePair is a live input file and its result file.

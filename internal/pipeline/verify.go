@@ -43,6 +43,7 @@ func (r *runner) verify() (*stageOutcome, error) {
 	var files []atomicfile.File
 	for _, v := range views {
 		files = append(files, atomicfile.File{Path: v.Path, Data: v.Data, Perm: 0o644})
+		r.keep(v.Path)
 	}
 	ds, err := r.p.writeChanged(files)
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -31,11 +30,16 @@ type CopyOptions struct {
 // so that it can run detached from where it was generated. Regular files
 // keep their permission bits and their holes (a sparse file stays sparse;
 // where the file system can share extents, they are shared); symbolic links
-// that stay inside the package are recreated as they are; a link that
-// escapes the package (including one inside node_modules) stops the copy
-// with an error, because the copy would otherwise reach outside itself. A
-// package that would take more than the limit stops the copy with
-// ErrCopyTooLarge.
+// are recreated as they are (an absolute one into the package re-pointed at
+// the copy). The copy never follows a link of the package: where the system
+// allows (every Unix), each directory and file is opened relative to its
+// parent's descriptor without following links, so that a directory swapped
+// for a link while the copy runs stops it rather than redirecting it. Once
+// made, the copy's links are judged where they lead in the copy: one that
+// leaves it (including one inside node_modules) stops the copy with an
+// error, because the copy would otherwise reach outside itself. A FIFO, a
+// socket or a device stops it too (ErrNotRegular), and so does a package
+// that would take more than the limit (ErrCopyTooLarge).
 func (p *Package) CopyTo(dst string, opts CopyOptions) error {
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		return fmt.Errorf("copying package: %w", err)
@@ -44,82 +48,79 @@ func (p *Package) CopyTo(dst string, opts CopyOptions) error {
 	if limit <= 0 {
 		limit = MaxCopyBytes
 	}
-	budget := limit
-	return filepath.WalkDir(p.abs, func(full string, d fs.DirEntry, err error) error {
+	c := &copier{pkg: p, opts: opts, limit: limit, budget: limit}
+	if err := c.copyTree(dst); err != nil {
+		return err
+	}
+	return c.checkLinks(dst)
+}
+
+// copier is one CopyTo.
+type copier struct {
+	pkg           *Package
+	opts          CopyOptions
+	limit, budget int64
+	links         []copiedLink
+}
+
+// copiedLink is a symbolic link recreated in the copy.
+type copiedLink struct {
+	rel, target string // slash-separated path in the package; the link's text
+}
+
+// skipDir reports whether a directory of the package stays out of the copy.
+func (c *copier) skipDir(name string) bool {
+	return name == ".git" || (name == "node_modules" && !c.opts.NodeModules)
+}
+
+// charge counts a file's disk space against the limit.
+func (c *copier) charge(rel string, allocated int64) error {
+	if c.budget -= allocated; c.budget < 0 {
+		return fmt.Errorf("copying %s: %w (%d bytes)", rel, ErrCopyTooLarge, c.limit)
+	}
+	return nil
+}
+
+// linkText returns the text of a link recreated at rel in the copy: an
+// absolute link into the package is made relative, so that it leads into
+// the copy.
+func (c *copier) linkText(rel, link string) string {
+	if !filepath.IsAbs(link) || !within(c.pkg.abs, filepath.Clean(link)) {
+		return link
+	}
+	r, err := filepath.Rel(filepath.Dir(filepath.Join(c.pkg.abs, filepath.FromSlash(rel))), filepath.Clean(link))
+	if err != nil {
+		return link
+	}
+	return r
+}
+
+// checkLinks judges every link of the finished copy by where it leads
+// there: the copy is private, so that what is judged is what a child
+// finds. A link that leads nowhere is judged by where it would lead.
+func (c *copier) checkLinks(dst string) error {
+	if len(c.links) == 0 {
+		return nil
+	}
+	root, err := filepath.EvalSymlinks(dst)
+	if err != nil {
+		return fmt.Errorf("copying package: %w", err)
+	}
+	for _, l := range c.links {
+		full := filepath.Join(root, filepath.FromSlash(l.rel))
+		dest, err := filepath.EvalSymlinks(full)
 		if err != nil {
-			return fmt.Errorf("copying package: %w", err)
-		}
-		rel := p.rel(full)
-		if rel == "." {
-			return nil
-		}
-		target := filepath.Join(dst, filepath.FromSlash(rel))
-		switch t := d.Type(); {
-		case t.IsDir():
-			if d.Name() == ".git" || (d.Name() == "node_modules" && !opts.NodeModules) {
-				return fs.SkipDir
-			}
-			return os.Mkdir(target, 0o755)
-		case t&fs.ModeSymlink != 0:
-			link, err := os.Readlink(full)
-			if err != nil {
-				return fmt.Errorf("copying %s: %w", rel, err)
-			}
-			dest := link
+			dest = l.target
 			if !filepath.IsAbs(dest) {
 				dest = filepath.Join(filepath.Dir(full), dest)
 			}
-			if resolved, err := filepath.EvalSymlinks(dest); err == nil {
-				dest = resolved
-			}
-			if !within(p.abs, filepath.Clean(dest)) {
-				return fmt.Errorf("copying %s: symbolic link to %q leaves the package", rel, link)
-			}
-			if filepath.IsAbs(link) {
-				// Re-point an absolute in-package link at the copy.
-				r, err := filepath.Rel(filepath.Dir(full), dest)
-				if err != nil {
-					return fmt.Errorf("copying %s: %w", rel, err)
-				}
-				link = r
-			}
-			return os.Symlink(link, target)
-		case t.IsRegular():
-			info, err := d.Info()
-			if err != nil {
-				return fmt.Errorf("copying %s: %w", rel, err)
-			}
-			if budget -= allocated(info); budget < 0 {
-				return fmt.Errorf("copying %s: %w (%d bytes)", rel, ErrCopyTooLarge, limit)
-			}
-			return copyFile(full, target)
+			dest = filepath.Clean(dest)
 		}
-		return nil
-	})
-}
-
-func copyFile(src, dst string) error {
-	in, err := os.OpenFile(src, os.O_RDONLY|oNoFollow, 0)
-	if err != nil {
-		return fmt.Errorf("copying %s: %w", src, err)
+		if !within(root, dest) {
+			return fmt.Errorf("copying %s: symbolic link to %q leaves the package", l.rel, l.target)
+		}
 	}
-	defer in.Close()
-	fi, err := in.Stat()
-	if err != nil {
-		return fmt.Errorf("copying %s: %w", src, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("copying %s: %w (replaced while being copied)", src, ErrNotRegular)
-	}
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, fi.Mode().Perm())
-	if err != nil {
-		return fmt.Errorf("copying to %s: %w", dst, err)
-	}
-	if err := copyData(out, in, fi.Size()); err != nil {
-		out.Close()
-		return fmt.Errorf("copying to %s: %w", dst, err)
-	}
-	return out.Close()
+	return nil
 }
 
 // copyPlain copies size bytes of in to out, holes included.

@@ -1,8 +1,9 @@
 // Package pkgdir reads a package directory safely. It inventories the
 // package's files without following symbolic links, reports links that
 // escape the package (they are never followed), bounds how much it reads,
-// and makes detached copies for commands that run a package away from where
-// it was generated.
+// judges what the package's code may see of node_modules when it runs
+// (ModuleView), and makes detached copies for commands that run a package
+// away from where it was generated.
 //
 // Paths in a Package are slash-separated and relative to its root, ready to
 // be used as the File of a diagnostic.
@@ -66,6 +67,16 @@ type Package struct {
 	files []File
 	links []Link
 	dirs  map[string]bool
+	// special lists the package's FIFOs, sockets and devices (outside
+	// node_modules and .git): not content, but nothing of the package may
+	// run while they are there (ModuleView reports them).
+	special []special
+}
+
+// special is a file of the package that is neither a regular file, a
+// directory nor a link.
+type special struct {
+	Path, Kind string
 }
 
 // Open inventories the package at root. Problems with the package itself are
@@ -122,8 +133,11 @@ func Open(root string) (*Package, []diag.Diagnostic, error) {
 				return nil
 			}
 			p.files = append(p.files, File{Path: rel, Size: info.Size(), Mode: info.Mode()})
+		default:
+			// Sockets, devices and pipes are not package content, but a
+			// node that opens one could block or reach outside.
+			p.special = append(p.special, special{Path: rel, Kind: kindOf(t)})
 		}
-		// Sockets, devices and pipes are not package content; ignore them.
 		return nil
 	})
 	if err != nil {

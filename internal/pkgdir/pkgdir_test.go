@@ -206,19 +206,3 @@ func TestOpenUnreadableDirectory(t *testing.T) {
 		t.Fatalf("Open = %v, %v", ds, err)
 	}
 }
-
-func TestLinkedModules(t *testing.T) {
-	root, elsewhere := t.TempDir(), t.TempDir()
-	nm := filepath.Join(root, "node_modules")
-	write(t, nm, map[string]string{"plain/package.json": "{}", "@scope/inside/package.json": "{}"})
-	write(t, elsewhere, map[string]string{"linked/package.json": "{}", "scoped/package.json": "{}"})
-	must(t, os.Symlink(filepath.Join(elsewhere, "linked"), filepath.Join(nm, "linked")))
-	must(t, os.Symlink(filepath.Join(elsewhere, "scoped"), filepath.Join(nm, "@scope", "scoped")))
-	must(t, os.Symlink("plain", filepath.Join(nm, "alias")))                            // stays inside
-	must(t, os.Symlink(filepath.Join(elsewhere, "nothing"), filepath.Join(nm, "gone"))) // dangling
-	real, _ := filepath.EvalSymlinks(elsewhere)
-	want := []string{filepath.Join(real, "scoped"), filepath.Join(real, "linked")}
-	if diff := cmp.Diff(want, LinkedModules(nm)); diff != "" {
-		t.Errorf("(-want +got)\n%s", diff)
-	}
-}

@@ -226,15 +226,28 @@ func BenchmarkDetach(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	view := p.ModuleView(false)
 	b.Run("mount", func(b *testing.B) {
 		b.ReportAllocs()
+		defer testnode.ReportCPU(b)()
 		for b.Loop() {
 			jsmod.ForgetParses() // a cold parse, as in a process of its own
-			d, err := detach(p, b.TempDir(), true)
+			d, err := detach(p, b.TempDir(), view)
 			if err != nil {
 				b.Fatal(err)
 			}
 			d.remove()
+		}
+	})
+	// What the probe does before either: walk node_modules whole for
+	// links out of the package and special files.
+	b.Run("view", func(b *testing.B) {
+		b.ReportAllocs()
+		defer testnode.ReportCPU(b)()
+		for b.Loop() {
+			if v := p.ModuleView(false); !v.Runnable() {
+				b.Fatal(v.Findings)
+			}
 		}
 	})
 	b.Run("copy", func(b *testing.B) {

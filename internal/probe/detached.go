@@ -13,6 +13,7 @@ import (
 	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/code2skill/code2skill/internal/pkgdir"
 	"github.com/code2skill/code2skill/internal/sandbox"
+	"github.com/code2skill/code2skill/internal/scratch"
 )
 
 // RuleImportOutside: a module that imports a file outside its package works
@@ -25,15 +26,21 @@ type detachedCopy struct {
 	tmp   string         // removed afterwards
 	dir   string         // the copy
 	binds []sandbox.Bind // what the server sees besides the copy
+	// linked: the copy's node_modules is a symbolic link to the package's
+	// (where the sandbox cannot confine the file system).
+	linked bool
 }
 
 // detach copies the package to a fresh temporary directory. A core
-// package's own node_modules come along without being copied: a confined
-// server sees them read-only at the copy's node_modules (a bind mount);
-// where the file system cannot be confined, the copy's node_modules is a
-// symbolic link to them (the server could read them there anyway).
-func detach(pkg *pkgdir.Package, tempDir string, nodeModules bool) (*detachedCopy, error) {
-	tmp, err := os.MkdirTemp(tempDir, "code2skill-probe-")
+// package's own node_modules (view.Own; view is nil for a strict package,
+// which must be self-contained) come along without being copied: a
+// confined server sees them read-only at the copy's node_modules (a bind
+// mount); where the file system cannot be confined, the copy's
+// node_modules is a symbolic link to them (the server could read them
+// there anyway). The view has been judged runnable: no link in them leads
+// outside the package.
+func detach(pkg *pkgdir.Package, tempDir string, view *pkgdir.ModuleView) (*detachedCopy, error) {
+	tmp, err := scratch.Dir(tempDir, "code2skill-probe-")
 	if err != nil {
 		return nil, fmt.Errorf("making the detached copy: %w", err)
 	}
@@ -45,20 +52,16 @@ func detach(pkg *pkgdir.Package, tempDir string, nodeModules bool) (*detachedCop
 		}
 		return nil, fmt.Errorf("making the detached copy: %w", err)
 	}
-	src := filepath.Join(pkg.Dir(), "node_modules")
-	if fi, err := os.Lstat(src); !nodeModules || err != nil || !fi.IsDir() {
+	if view == nil || view.Own == "" {
 		return d, nil
 	}
 	dst := filepath.Join(d.dir, "node_modules")
 	if sandbox.Available(sandbox.DenyNetwork).FileSystem {
 		err = os.Mkdir(dst, 0o755)
-		d.binds = []sandbox.Bind{{Source: src, Target: dst}}
-		// Packages linked from elsewhere (npm link) are followed there.
-		for _, target := range pkgdir.LinkedModules(src) {
-			d.binds = append(d.binds, sandbox.Bind{Source: target})
-		}
+		d.binds = []sandbox.Bind{{Source: view.Own, Target: dst}}
 	} else {
-		err = os.Symlink(src, dst)
+		err = os.Symlink(view.Own, dst)
+		d.linked = true
 	}
 	if err != nil {
 		d.remove()
@@ -67,7 +70,7 @@ func detach(pkg *pkgdir.Package, tempDir string, nodeModules bool) (*detachedCop
 	return d, nil
 }
 
-func (d *detachedCopy) remove() { os.RemoveAll(d.tmp) }
+func (d *detachedCopy) remove() { scratch.Remove(d.tmp) }
 
 // importsOutside reports every import of the package's modules that names a
 // file outside the package. Where the server runs confined, such an import

@@ -216,6 +216,19 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 		return nil, usagef("%s declares the profile %q; the probe knows %s and %s", dir, r.Profile, pkgdir.ProfileCore, pkgdir.ProfileStrict)
 	}
 
+	// What the server would see of node_modules: a core package's own,
+	// walked whole while the cases are read and the modules parsed (a
+	// strict package runs without any). A FIFO or a link out of the
+	// package stops the probe before anything runs.
+	views := make(chan *pkgdir.ModuleView, 1)
+	go func() {
+		if strict {
+			views <- &pkgdir.ModuleView{Findings: pkg.SpecialFiles()}
+			return
+		}
+		views <- pkg.ModuleView(false)
+	}()
+
 	cases, err := readAllCases(opts)
 	if err != nil {
 		return nil, err
@@ -253,7 +266,12 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 	}
 
 	r.Diagnostics.Add(importsOutside(pkg)...)
-	d, err := detach(pkg, opts.TempDir, !strict)
+	view := <-views
+	r.Diagnostics.Add(view.Findings...)
+	if !view.Runnable() {
+		return r, nil
+	}
+	d, err := detach(pkg, opts.TempDir, view)
 	if err != nil {
 		return nil, err
 	}
@@ -262,6 +280,14 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 	if above := reachableModules(d.dir); above != "" {
 		r.Diagnostics.Add(RuleReachableModules.New("",
 			"node resolves packages from %s, above the detached copy; the copy is not fully detached", above))
+	} else if d.linked {
+		// The copy's node_modules is a link to the package's: node resolves
+		// what those packages import from where they really are, up to the
+		// directories above the package.
+		if above := reachableModules(pkg.Dir()); above != "" {
+			r.Diagnostics.Add(RuleReachableModules.New("",
+				"node resolves packages from %s, above the package whose node_modules the detached copy links to (the sandbox cannot confine the file system here); the copy is not fully detached", above))
+		}
 	}
 
 	p := &prober{opts: opts, exp: exp, dir: d.dir, binds: d.binds, result: r, cases: cases}

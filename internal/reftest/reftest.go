@@ -38,7 +38,7 @@ import (
 const Name = "sample-request"
 
 // Marker is the documentation marker of the unpatched reference package.
-const Marker = derive.MarkerPrefix + "1ff8f61a55009a1f043fc2a596e44a238af8b34e5dec7d8fa8bcc43a07d38656" + derive.MarkerSuffix
+const Marker = derive.MarkerPrefix + "2391f3ab414fe717a4bd5f5e463377eff40c8e4e4a241b6c2cfacf9340c48b2a" + derive.MarkerSuffix
 
 // Option changes the package's authored files before the rest is derived
 // and compiled from them.
@@ -129,13 +129,33 @@ func Package(tb testing.TB, opts ...Option) string {
 // carrying the package's marker.
 func WriteGenerated(tb testing.TB, dir string) {
 	tb.Helper()
+	in, toolDocs := writeToolDocs(tb, dir)
+	writeGenerated(tb, dir, in, toolDocs, derive.Marker(derive.Views(in)))
+}
+
+// WriteRuntime writes the reference tool docs and the runtime compile
+// writes from the package's own inputs into dir, which already holds its
+// Portable Core: the runtime finalize and the final validation require to
+// be exactly what compile generates.
+func WriteRuntime(tb testing.TB, dir string) {
+	tb.Helper()
+	in, toolDocs := writeToolDocs(tb, dir)
+	for _, f := range compiled(tb, in, toolDocs) {
+		write(tb, dir, f.Path, f.Data)
+	}
+}
+
+// writeToolDocs reads the Portable Core in dir and writes the reference
+// tool docs there.
+func writeToolDocs(tb testing.TB, dir string) (*derive.Inputs, []byte) {
+	tb.Helper()
 	in, findings, err := derive.ReadInputs(dir)
 	if err != nil || findings.HasErrors() {
 		tb.Fatalf("reftest: reading %s: %v %v", dir, err, findings.Sorted())
 	}
 	toolDocs := read(tb, ToolDocsFile())
 	write(tb, dir, compile.ToolDocsFile, toolDocs)
-	writeGenerated(tb, dir, in, toolDocs, derive.Marker(derive.Views(in)))
+	return in, toolDocs
 }
 
 // writeGenerated writes the compiled runtime of in and the documents with

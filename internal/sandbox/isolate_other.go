@@ -44,6 +44,7 @@ func startChild(w what, mk func() *exec.Cmd) (*child, error) {
 		c.waitErr = cmd.Wait()
 		close(c.exited)
 	}()
+	track(c)
 	return c, nil
 }
 

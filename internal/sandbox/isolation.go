@@ -11,7 +11,10 @@ const (
 	// namespace of its own, and had no network unless the run asked for it.
 	LevelConfined Level = "confined"
 	// LevelPartial: network and PID namespaces, but the host's file
-	// system was visible to the child.
+	// system was visible to the child. Where a mount namespace could be
+	// had, the child got a /proc of its own (fresh, or empty where the
+	// kernel refuses a fresh one) and a HOME on a capped tmpfs; where not,
+	// the Detail says that it saw the host's processes in /proc.
 	LevelPartial Level = "partial"
 	// LevelNone: no namespace at all. The environment is still scrubbed,
 	// code2skill is not dumpable (its environment cannot be read through
@@ -44,7 +47,8 @@ type Isolation struct {
 	// namespace is then no missing isolation.
 	NetworkAllowed bool `json:"networkAllowed"`
 	// Processes: the child ran in a PID namespace of its own, so it could
-	// see and signal only its own descendants.
+	// signal only its own descendants (and see only them, unless the
+	// Detail says it saw the host's /proc).
 	Processes bool `json:"pidNamespace"`
 	// Detail says what was applied, or why the stronger levels were not
 	// possible.

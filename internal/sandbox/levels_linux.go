@@ -14,20 +14,48 @@ import (
 // The first one the kernel accepts is remembered for the rest of the
 // process.
 type level struct {
-	flags  uintptr
-	user   bool // map the caller to root in a new user namespace
-	mounts bool // build a confined root in the new mount namespace
+	flags uintptr
+	user  bool // map the caller to root in a new user namespace
+	view  view // what the child is shown of the file system
 }
+
+// view is what a level builds of the child's file system.
+type view uint8
+
+const (
+	// viewConfined: a root of its own holding only what the sandbox
+	// mounts.
+	viewConfined view = iota
+	// viewPrivate: the host's file system, with a /proc and a HOME of its
+	// own (a fresh /proc where one can be mounted, an empty one where
+	// not; HOME on a capped tmpfs).
+	viewPrivate
+	// viewHost: the host's file system as it is, /proc included.
+	viewHost
+)
+
+const (
+	allNamespaces = syscall.CLONE_NEWNS | syscall.CLONE_NEWNET | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
+	// Without a mount namespace (where none can be had).
+	bareNamespaces = syscall.CLONE_NEWNET | syscall.CLONE_NEWPID | syscall.CLONE_NEWUTS
+)
 
 var levels = []level{
 	// Unprivileged: a user namespace makes the others available to any user.
-	{syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWNET | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS, true, true},
+	{syscall.CLONE_NEWUSER | allNamespaces, true, viewConfined},
 	// Root where user namespaces are refused (some container runtimes).
-	{syscall.CLONE_NEWNS | syscall.CLONE_NEWNET | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS, false, true},
+	{allNamespaces, false, viewConfined},
 	// Where a confined root cannot be built (a /proc that cannot be mounted).
-	{syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET | syscall.CLONE_NEWPID | syscall.CLONE_NEWUTS, true, false},
-	{syscall.CLONE_NEWNET | syscall.CLONE_NEWPID | syscall.CLONE_NEWUTS, false, false},
+	{syscall.CLONE_NEWUSER | allNamespaces, true, viewPrivate},
+	{allNamespaces, false, viewPrivate},
+	// Where not even a /proc or HOME of its own can be mounted.
+	{syscall.CLONE_NEWUSER | bareNamespaces, true, viewHost},
+	{bareNamespaces, false, viewHost},
 }
+
+// firstUnmounted is the index of the first level that builds no root:
+// partial.
+const firstUnmounted = 2
 
 // cloneFlags returns the namespaces of the level for a run with the given
 // network policy.
@@ -62,9 +90,6 @@ func namespaceNames(flags uintptr) string {
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1] + " namespaces"
 }
-
-// firstUnmounted is the index of the first level that builds no root.
-const firstUnmounted = 2
 
 // levelEnv names the variable that caps the strongest level tried.
 const levelEnv = "CODE2SKILL_SANDBOX_LEVEL"
@@ -129,24 +154,32 @@ func reason() string {
 func isolation(idx int, network Network) Isolation {
 	iso := Isolation{Level: LevelNone, NetworkAllowed: network == AllowNetwork}
 	if idx >= len(levels) {
-		iso.Detail = "no namespaces: " + reason() + asRoot()
+		iso.Detail = "no namespaces: " + reason() + "; the child sees your processes and files" + uncapped + asRoot()
 		return iso
 	}
 	l := levels[idx]
-	iso.Level, iso.FileSystem, iso.Processes = LevelPartial, l.mounts, true
+	flags := l.cloneFlags(network)
+	iso.Level, iso.FileSystem = LevelPartial, l.view == viewConfined
+	iso.Processes = flags&syscall.CLONE_NEWPID != 0
 	iso.NetworkDenied = network == DenyNetwork
-	iso.Detail = namespaceNames(l.cloneFlags(network))
-	if l.mounts {
+	iso.Detail = namespaceNames(flags)
+	switch l.view {
+	case viewConfined:
 		iso.Level = LevelConfined
-	} else {
-		iso.Detail += "; file system not confined: " + reason()
-		iso.Detail += asRoot()
+	case viewPrivate:
+		iso.Detail += "; file system not confined: " + reason() + "; a /proc and a capped HOME of its own" + asRoot()
+	case viewHost:
+		iso.Detail += "; file system not confined: " + reason() + "; no mount namespace: the child sees your processes in /proc" + uncapped + asRoot()
 	}
 	if network == AllowNetwork {
 		iso.Detail += "; network allowed for this run"
 	}
 	return iso
 }
+
+// uncapped says, where the sandbox cannot mount a tmpfs, that the child's
+// HOME and TMPDIR are directories of the host.
+const uncapped = "; HOME and TMPDIR are not size-capped"
 
 // asRoot warns, where the file system is not confined, that code2skill
 // runs as root: its children keep root's file permissions (without

@@ -14,7 +14,9 @@ import (
 // What a confined child sees of the host, read-only: the system's programs
 // and libraries, and the few files of /etc that programs read to run (name
 // resolution, certificates, time zone, the dynamic linker's cache). Entries
-// the host lacks are left out.
+// the host lacks are left out. Everything else a child sees is listed by
+// rootFor: the program and node (programBinds), its HOME, its working
+// directory and the caller's Binds.
 var (
 	systemDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/nix/store"}
 	etcEntries = []string{
@@ -25,16 +27,18 @@ var (
 	devices = []string{"full", "null", "random", "urandom", "zero"}
 )
 
-// Sizes of the child's own file systems.
+// Sizes of the child's own file systems. HOME (with TMPDIR inside it) and
+// /tmp are each a tmpfs of 64 MiB: a child cannot fill the host's disk.
 const (
-	tmpOptions = "mode=1777,size=64m"
-	devOptions = "mode=0755,size=64k"
+	tmpOptions  = "mode=1777,size=64m"
+	homeOptions = "mode=0700,size=64m"
+	devOptions  = "mode=0755,size=64k"
 )
 
 var (
 	systemOnce   sync.Once
 	systemMounts []mountSpec
-	nodePrefix   string // the node installation's prefix, "" when node is not on PATH
+	nodePath     string // node's real path, "" when node is not on PATH
 )
 
 // system returns the mounts every confined child gets, computed once.
@@ -54,9 +58,11 @@ func system() []mountSpec {
 			}
 		}
 		for _, e := range etcEntries {
+			// An entry that is a link (resolv.conf, localtime) is shown
+			// as what it leads to, and only that.
 			p := filepath.Join("/etc", e)
-			if _, err := os.Stat(p); err == nil {
-				ms = append(ms, mountSpec{Kind: mountBind, Source: p, Target: p})
+			if real, err := realPath(p); err == nil {
+				ms = append(ms, mountSpec{Kind: mountBind, Source: real, Target: p})
 			}
 		}
 		ms = append(ms, mountSpec{Kind: mountTmpfs, Target: "/dev", Options: devOptions, ReadOnlyAfter: true})
@@ -77,29 +83,62 @@ func system() []mountSpec {
 		)
 		systemMounts = ms
 		if p, err := exec.LookPath("node"); err == nil {
-			nodePrefix = installPrefix(p)
+			nodePath, _ = realPath(p)
 		}
 	})
 	return systemMounts
 }
 
-// installPrefix returns the directory a program was installed under: the
-// parent of its bin directory (where node keeps its lib/node_modules), or
-// its own directory. The program's symbolic links are resolved first.
-func installPrefix(program string) string {
-	if p, err := filepath.EvalSymlinks(program); err == nil {
-		program = p
+// programBinds returns what of a program's installation a child needs to
+// run it: the program file itself, the npm package it is a script of (npm's
+// npm-cli.js) and, for node, the global packages installed beside it
+// (lib/node_modules: npm, corepack). Never the whole prefix it was
+// installed under, which may be a home directory (~/.local/bin/node).
+func programBinds(program string) []string {
+	if program == "" {
+		return nil
 	}
-	dir := filepath.Dir(program)
-	if filepath.Base(dir) == "bin" {
-		return filepath.Dir(dir)
+	out := []string{program}
+	if dir := filepath.Dir(program); filepath.Base(dir) == "bin" && filepath.Base(program) == "node" {
+		global := filepath.Join(filepath.Dir(dir), "lib", "node_modules")
+		if fi, err := os.Lstat(global); err == nil && fi.IsDir() {
+			out = append(out, global)
+		}
 	}
-	return dir
+	if pkg := npmPackageOf(program); pkg != "" {
+		out = append(out, pkg)
+	}
+	return out
+}
+
+// npmPackageOf returns the npm package directory a file lies in
+// (…/node_modules/<name> or …/node_modules/@scope/<name>), or "".
+func npmPackageOf(file string) string {
+	parts := strings.Split(file, string(filepath.Separator))
+	for j := len(parts) - 2; j >= 0; j-- {
+		if parts[j] != "node_modules" {
+			continue
+		}
+		n := j + 2
+		if strings.HasPrefix(parts[j+1], "@") {
+			n++
+		}
+		if n > len(parts)-1 {
+			return "" // the file is not inside the package's directory
+		}
+		return strings.Join(parts[:n], string(filepath.Separator))
+	}
+	return ""
+}
+
+// homeMount is the child's HOME: a capped tmpfs holding TMPDIR.
+func homeMount(dir string) mountSpec {
+	return mountSpec{Kind: mountTmpfs, Target: dir, Options: homeOptions, Subdirs: []string{"tmp"}}
 }
 
 // rootFor lists the mounts of a confined child's root: the system, the
-// program's and node's installations when they lie elsewhere, HOME, the
-// working directory and the caller's binds; parents before children.
+// program and node where they lie elsewhere, HOME, the working directory
+// and the caller's binds; parents before children.
 func rootFor(w what) *rootConfig {
 	ms := slices.Clone(system())
 	visible := func(p string) bool {
@@ -107,16 +146,14 @@ func rootFor(w what) *rootConfig {
 			return m.Kind == mountBind && within(m.Target, p)
 		})
 	}
-	prefixes := []string{nodePrefix}
-	if w.path != "" {
-		prefixes = append(prefixes, installPrefix(w.path))
-	}
-	for _, prefix := range prefixes {
-		if filepath.IsAbs(prefix) && prefix != "/" && !visible(prefix) {
-			ms = append(ms, mountSpec{Kind: mountBind, Source: prefix, Target: prefix})
+	for _, prog := range []string{nodePath, w.path} {
+		for _, p := range programBinds(prog) {
+			if filepath.IsAbs(p) && !visible(p) {
+				ms = append(ms, mountSpec{Kind: mountBind, Source: p, Target: p})
+			}
 		}
 	}
-	ms = append(ms, mountSpec{Kind: mountBind, Source: w.home.dir, Target: w.home.dir, Writable: true})
+	ms = append(ms, homeMount(w.home.dir))
 	if w.dir != w.home.dir {
 		ms = append(ms, mountSpec{Kind: mountBind, Source: w.dir, Target: w.dir, Writable: w.opts.WritableDir})
 	}

@@ -51,12 +51,26 @@ func modes() []mode {
 		{"confined-root", 1, LevelConfined},
 		{"partial", firstUnmounted, LevelPartial},
 		{"partial-root", firstUnmounted + 1, LevelPartial},
+		// Without a mount namespace at all.
+		{"partial-bare", firstUnmounted + 2, LevelPartial},
+		{"partial-bare-root", firstUnmounted + 3, LevelPartial},
 		{"none", len(levels), LevelNone},
 	}
 }
 
+// asRoot reports whether the mode's level works without a user namespace,
+// which only root may create the other namespaces in.
+func (m mode) asRoot() bool { return m.index < len(levels) && !levels[m.index].user }
+
+// requireConfinedEnv names the variable that turns a level the host cannot
+// give into a failure rather than a skip; CI sets it, so that a sandbox
+// that lost a namespace fails its tests instead of skipping them.
+const requireConfinedEnv = "CODE2SKILL_REQUIRE_CONFINED"
+
 // force makes the sandbox start at the mode's level for the rest of the
-// test, and skips when the host cannot give it.
+// test, and skips when the host cannot give it: with
+// CODE2SKILL_REQUIRE_CONFINED=1, every level must be reachable (those
+// without a user namespace only for root), and one that is not fails.
 func force(t *testing.T, m mode) {
 	t.Helper()
 	levelMu.Lock()
@@ -73,7 +87,10 @@ func force(t *testing.T, m mode) {
 		unix.Prctl(unix.PR_SET_DUMPABLE, 1, 0, 0, 0)
 	})
 	if got := Available(DenyNetwork); got.Level != m.level || firstLevel() != m.index {
-		t.Skipf("this host cannot give the %s level: %s", m.name, got.Detail)
+		if os.Getenv(requireConfinedEnv) == "1" && (!m.asRoot() || os.Geteuid() == 0) {
+			t.Fatalf("%s=1 and this host cannot give the %s level: %s", requireConfinedEnv, m.name, got.Detail)
+		}
+		t.Skipf("this host cannot give the %s level: %s (set %s=1 to make that a failure)", m.name, got.Detail, requireConfinedEnv)
 	}
 }
 
@@ -359,17 +376,30 @@ func assertNoProcess(t *testing.T, marker string) {
 // here is a separate process started with a secret in its environment,
 // since /proc/<pid>/environ shows the environment a process was started
 // with.
+//
+// Run as root, the parent's capabilities alone keep a child without any
+// from reading it; so that the test proves what protects an ordinary
+// user's code2skill (it is not dumpable), the parent then runs as nobody
+// wherever a level needs no root.
 func TestPromiseParentEnvironmentHidden(t *testing.T) {
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
+	unprivileged := os.Geteuid() == 0
+	if unprivileged {
+		self = copyForNobody(t, self)
+	}
 	for _, m := range modes() {
 		t.Run(m.name, func(t *testing.T) {
 			force(t, m) // to skip what the host cannot do; the parent forces its own
 			cmd := exec.Command(self, "--")
+			cmd.Dir = "/"
 			cmd.Env = append(os.Environ(), helperEnv+"=sandbox-environ", "CODE2SKILL_TEST_CREDENTIAL=canary-credential",
-				levelIndexEnv+"="+strconv.Itoa(m.index))
+				levelIndexEnv+"="+strconv.Itoa(m.index), "TMPDIR=/tmp")
+			if unprivileged && !m.asRoot() {
+				cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+			}
 			out, err := cmd.CombinedOutput()
 			if err != nil {
 				t.Fatalf("parent: %v\n%s", err, out)
@@ -385,6 +415,32 @@ func TestPromiseParentEnvironmentHidden(t *testing.T) {
 			}
 		})
 	}
+}
+
+// nobody is the unprivileged user root's tests run a parent as.
+const nobody = 65534
+
+// copyForNobody copies the test binary where nobody may run it (the build
+// directory is root's alone).
+func copyForNobody(t *testing.T, self string) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "code2skill-sandbox-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	b, err := os.ReadFile(self)
+	if err == nil {
+		err = os.Chmod(dir, 0o755)
+	}
+	exe := filepath.Join(dir, filepath.Base(self))
+	if err == nil {
+		err = os.WriteFile(exe, b, 0o755)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe
 }
 
 // levelIndexEnv tells the parent of TestPromiseParentEnvironmentHidden

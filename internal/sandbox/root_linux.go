@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/code2skill/code2skill/internal/nofollow"
 )
 
 // rootConfig describes the root file system of a confined child: an empty
@@ -42,6 +45,35 @@ type mountSpec struct {
 	// ReadOnlyAfter remounts a tmpfs read-only once everything below it
 	// is mounted.
 	ReadOnlyAfter bool `json:"readOnlyAfter,omitempty"`
+	// Subdirs are directories made in a fresh tmpfs (HOME's TMPDIR).
+	Subdirs []string `json:"subdirs,omitempty"`
+}
+
+// privateConfig describes the view of a child that sees the host's file
+// system (no confined root) but gets a /proc and a HOME of its own.
+type privateConfig struct {
+	Home string `json:"home"` // the child's HOME, covered by a capped tmpfs
+}
+
+// setupPrivate gives the supervisor, in a fresh mount namespace, a /proc of
+// its PID namespace (or, where the kernel refuses one, an empty /proc: the
+// host's processes stay out of sight either way) and a HOME on a capped
+// tmpfs.
+func setupPrivate(pc *privateConfig) error {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("making the mounts private: %w", err)
+	}
+	if err := mountOne(mountSpec{Kind: mountProc, Target: "/proc"}, "/proc"); err != nil {
+		const flags = unix.MS_RDONLY | unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC
+		if err := unix.Mount("tmpfs", "/proc", "tmpfs", flags, "mode=0555,size=4k"); err != nil {
+			return fmt.Errorf("hiding the host's /proc: %w", err)
+		}
+	}
+	home := homeMount(pc.Home)
+	if err := mountOne(home, home.Target); err != nil {
+		return fmt.Errorf("mounting HOME: %w", err)
+	}
+	return nil
 }
 
 // setupRoot builds the confined root and makes it the supervisor's root.
@@ -107,7 +139,15 @@ func mountOne(m mountSpec, dst string) error {
 		if err := os.MkdirAll(dst, 0o755); err != nil {
 			return err
 		}
-		return unix.Mount("tmpfs", dst, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, m.Options)
+		if err := unix.Mount("tmpfs", dst, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, m.Options); err != nil {
+			return err
+		}
+		for _, d := range m.Subdirs {
+			if err := os.Mkdir(filepath.Join(dst, d), 0o700); err != nil {
+				return err
+			}
+		}
+		return nil
 	case mountProc:
 		if err := os.MkdirAll(dst, 0o755); err != nil {
 			return err
@@ -131,16 +171,28 @@ func mountOne(m mountSpec, dst string) error {
 		}
 		return nil
 	case mountBind:
-		if err := mountPoint(m.Source, dst); err != nil {
+		// The source was resolved before the run: opened now with no
+		// link on its path, a directory swapped for a link since cannot
+		// redirect the mount.
+		fd, err := nofollow.Open(m.Source, unix.O_PATH)
+		if err != nil {
 			return err
 		}
-		if err := unix.Mount(m.Source, dst, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		defer unix.Close(fd)
+		var st unix.Stat_t
+		if err := unix.Fstat(fd, &st); err != nil {
+			return err
+		}
+		if err := mountPoint(st.Mode&unix.S_IFMT == unix.S_IFDIR, dst); err != nil {
+			return err
+		}
+		if err := unix.Mount("/proc/self/fd/"+strconv.Itoa(fd), dst, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
 			return err
 		}
 		if !m.Writable {
 			return setAttr(dst, unix.MOUNT_ATTR_RDONLY|unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV)
 		}
-		if fi, err := os.Stat(m.Source); err == nil && fi.Mode()&os.ModeDevice == 0 {
+		if st.Mode&unix.S_IFMT != unix.S_IFCHR && st.Mode&unix.S_IFMT != unix.S_IFBLK {
 			return setAttr(dst, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV)
 		}
 		return nil
@@ -148,26 +200,20 @@ func mountOne(m mountSpec, dst string) error {
 	return fmt.Errorf("unknown mount kind %q", m.Kind)
 }
 
-// mountPoint creates in the new root what src is mounted on: a directory
-// for a directory, an empty file for anything else. An existing one (the
-// same path inside a directory already mounted) is used as it is.
-func mountPoint(src, dst string) error {
-	fi, err := os.Stat(src)
-	if err != nil {
-		return err
-	}
-	if fi.IsDir() {
+// mountPoint creates in the new root what a source is mounted on: a
+// directory for a directory, an empty file for anything else. An existing
+// one (the same path inside a directory already mounted) is used as it is.
+func mountPoint(dir bool, dst string) error {
+	if dir {
 		return os.MkdirAll(dst, 0o755)
+	}
+	if _, err := os.Lstat(dst); err == nil {
+		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY, 0o644)
-	if errors.Is(err, unix.EROFS) {
-		if _, serr := os.Stat(dst); serr == nil {
-			return nil
-		}
-	}
+	f, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
 		return err
 	}

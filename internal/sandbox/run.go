@@ -83,6 +83,9 @@ func prepare(argv []string, opts Options) (what, error) {
 	if len(argv) == 0 {
 		return what{}, errors.New("sandbox: empty command")
 	}
+	if interrupted() {
+		return what{}, fmt.Errorf("starting %s: %w", argv[0], ErrInterrupted)
+	}
 	path, err := LookPath(argv[0])
 	if err != nil {
 		return what{}, err

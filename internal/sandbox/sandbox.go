@@ -3,16 +3,20 @@
 // Every child gets:
 //   - an environment reduced to an allowlist (no credentials, tokens or
 //     NODE_OPTIONS), plus the variables the caller sets explicitly;
-//   - a fresh temporary HOME and TMPDIR, removed afterwards;
+//   - a fresh temporary HOME and TMPDIR, removed afterwards (where a mount
+//     namespace allows, a tmpfs of 64 MiB, so that a child cannot fill the
+//     disk);
 //   - a supervisor: code2skill re-executes itself as a small supervisor
 //     that sets up the child's view of the system, starts the child, and
 //     kills every descendant when the child ends (it is their subreaper),
 //     however they detached;
 //   - where the OS allows, new user, mount, network, PID, IPC and UTS
 //     namespaces: the child sees only its working directory (read-only
-//     unless the caller says otherwise), the node installation and system
-//     libraries read-only, a private HOME and /tmp and a fresh /proc,
-//     has no network, and cannot see or signal any process but its own;
+//     unless the caller says otherwise), node and the system libraries
+//     read-only, a private HOME and /tmp and a fresh /proc, has no network,
+//     and cannot see or signal any process but its own. Every path bound
+//     into its view is mounted as it was resolved before the run: a
+//     directory swapped for a symbolic link since fails the run;
 //   - a time limit, after which everything it started is killed;
 //   - an output cap: only the last OutputLimit bytes of each stream are kept.
 //
@@ -25,6 +29,7 @@
 //
 // Run is for commands that run to completion (node --test, npm ci); Start is
 // for long-lived children spoken to over stdin/stdout (MCP servers).
+// Interrupt stops them all at once, for a command told to stop.
 package sandbox
 
 import (
@@ -35,6 +40,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/code2skill/code2skill/internal/scratch"
 )
 
 // Defaults applied when Options leaves a field zero.
@@ -133,41 +140,34 @@ func LookPath(name string) (string, error) {
 // home is the per-child temporary directory: HOME (with TMPDIR inside it)
 // and an empty directory on which a confined child's root is mounted.
 type home struct {
-	base string // the temporary directory holding both
+	made string // the temporary directory holding both, as made
+	base string // the same, free of symbolic links
 	dir  string // HOME
 	root string // mount point of a confined child's root file system
 }
 
 func newHome() (*home, error) {
-	base, err := os.MkdirTemp("", "code2skill-sandbox-")
-	if err == nil {
-		// The child sees these paths: make them symlink-free.
-		base, err = filepath.EvalSymlinks(base)
-	}
+	made, err := scratch.Dir("", "code2skill-sandbox-")
 	if err != nil {
 		return nil, fmt.Errorf("creating temporary HOME: %w", err)
 	}
-	h := &home{base: base, dir: filepath.Join(base, "home"), root: filepath.Join(base, "root")}
+	// The child sees these paths: make them symlink-free.
+	base, err := filepath.EvalSymlinks(made)
+	if err != nil {
+		scratch.Remove(made)
+		return nil, fmt.Errorf("creating temporary HOME: %w", err)
+	}
+	h := &home{made: made, base: base, dir: filepath.Join(base, "home"), root: filepath.Join(base, "root")}
 	for _, d := range []string{h.dir, filepath.Join(h.dir, "tmp"), h.root} {
 		if err := os.Mkdir(d, 0o700); err != nil {
-			os.RemoveAll(base)
+			h.remove()
 			return nil, fmt.Errorf("creating temporary HOME: %w", err)
 		}
 	}
 	return h, nil
 }
 
-func (h *home) remove() {
-	// A child may have made files read-only; make them writable first so
-	// that nothing is left behind.
-	filepath.WalkDir(h.base, func(p string, d os.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			os.Chmod(p, 0o700)
-		}
-		return nil
-	})
-	os.RemoveAll(h.base)
-}
+func (h *home) remove() { scratch.Remove(h.made) }
 
 // environ builds the child's environment: the allowlist, a fresh HOME and
 // TMPDIR, then the caller's extra variables.

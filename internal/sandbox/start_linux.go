@@ -65,7 +65,7 @@ type child struct {
 // set; startChild fills in the rest.
 func startChild(w what, mk func() *exec.Cmd) (*child, error) {
 	for idx := firstLevel(); ; {
-		if idx >= len(levels) || !levels[idx].mounts {
+		if idx >= len(levels) || levels[idx].view != viewConfined {
 			if err := unconfinedBinds(w.opts.Binds); err != nil {
 				return nil, err
 			}
@@ -73,23 +73,21 @@ func startChild(w what, mk func() *exec.Cmd) (*child, error) {
 		c, why, err := tryLevel(w, mk(), idx, false)
 		if err == nil {
 			worked(idx)
+			track(c)
 			return c, nil
 		}
 		if why == "" {
 			return nil, err
 		}
-		next := idx + 1
-		if idx < len(levels) && levels[idx].mounts && errors.Is(err, errSetup) {
-			// The confined root failed: because of the kernel, or of what
-			// this run asked to mount? Only the first lowers the level; a
-			// run must not fall back to less isolation over its own
-			// mistake.
+		if errors.Is(err, errSetup) {
+			// The view failed: because of the kernel, or of what this
+			// run asked to mount? Only the first lowers the level; a run
+			// must not fall back to less isolation over its own mistake.
 			if ok, _ := check(idx, w.opts.Network); ok {
 				return nil, fmt.Errorf("starting %s: %w", w.argv[0], err)
 			}
-			next = firstUnmounted
 		}
-		remember(next, why)
+		remember(idx+1, why)
 		idx = firstLevel()
 	}
 }
@@ -143,9 +141,12 @@ func tryLevel(w what, cmd *exec.Cmd, idx int, check bool) (c *child, why string,
 			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
 			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
 		}
-		cfg.PIDNamespace = true
-		if l.mounts {
+		cfg.PIDNamespace = attr.Cloneflags&syscall.CLONE_NEWPID != 0
+		switch l.view {
+		case viewConfined:
 			cfg.Root = rootFor(w)
+		case viewPrivate:
+			cfg.Private = &privateConfig{Home: w.home.dir}
 		}
 	}
 	cmd.SysProcAttr = attr
@@ -262,11 +263,7 @@ func Available(network Network) Isolation {
 		if why == "" {
 			break
 		}
-		next := idx + 1
-		if levels[idx].mounts {
-			next = firstUnmounted
-		}
-		remember(next, why)
+		remember(idx+1, why)
 	}
 	return isolation(len(levels), network)
 }

@@ -57,9 +57,11 @@ type supervisorConfig struct {
 	Args []string `json:"args"`
 	Env  []string `json:"env"`
 	Dir  string   `json:"dir"`
-	// Root describes the confined root file system; nil without a mount
-	// namespace.
+	// Root describes the confined root file system; nil without one.
 	Root *rootConfig `json:"root,omitempty"`
+	// Private describes the /proc and HOME of a child that sees the host's
+	// file system; nil without a mount namespace.
+	Private *privateConfig `json:"private,omitempty"`
 	// PIDNamespace: the supervisor is PID 1 of a namespace of its own.
 	PIDNamespace bool `json:"pidNamespace"`
 	// Check sets up the root and exits without starting anything: Available
@@ -97,11 +99,16 @@ func supervise() int {
 		return 1
 	}
 	syscall.Close(configFD)
-	if cfg.Root != nil {
-		if err := setupRoot(cfg.Root); err != nil {
-			report(supervisorStatus{SetupError: err.Error()})
-			return 1
-		}
+	var setup error
+	switch {
+	case cfg.Root != nil:
+		setup = setupRoot(cfg.Root)
+	case cfg.Private != nil:
+		setup = setupPrivate(cfg.Private)
+	}
+	if setup != nil {
+		report(supervisorStatus{SetupError: setup.Error()})
+		return 1
 	}
 	if cfg.Check {
 		report(supervisorStatus{Ready: true})

@@ -14,7 +14,7 @@ import (
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
-const referenceMarker = "<!-- code2skill-capability-contract-sha256:1ff8f61a55009a1f043fc2a596e44a238af8b34e5dec7d8fa8bcc43a07d38656 -->"
+const referenceMarker = "<!-- code2skill-capability-contract-sha256:2391f3ab414fe717a4bd5f5e463377eff40c8e4e4a241b6c2cfacf9340c48b2a -->"
 
 // referenceFacts are the facts of the reference example, optionally from a
 // patched contract.
@@ -100,7 +100,7 @@ func TestDocumentRules(t *testing.T) {
 	}{
 		// Every Agent document.
 		{name: "marker missing", file: SkillFile, edits: []edit{{referenceMarker, ""}}, want: []string{"STRICT_DOC_MARKER"}},
-		{name: "marker stale", file: MCPDocFile, edits: []edit{{"sha256:1ff8f61a", "sha256:0ff8f61a"}}, want: []string{"STRICT_DOC_MARKER"}},
+		{name: "marker stale", file: MCPDocFile, edits: []edit{{"sha256:2391f3ab", "sha256:0ff8f61a"}}, want: []string{"STRICT_DOC_MARKER"}},
 		{name: "fact view unnamed", file: ContextFile, edits: []edit{{"references/capability-contracts.json", "the fact view"}}, want: []string{"STRICT_DOC_FACT_VIEW"}},
 		{name: "required input called optional", file: SkillFile,
 			edits: []edit{{"- 入参 `requestData`：必填，对话中已经知道", "- 入参 `requestData`：可选，对话中已经知道"}},

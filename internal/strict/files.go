@@ -3,11 +3,13 @@ package strict
 import (
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/pkgdir"
+	"github.com/code2skill/code2skill/internal/verdict"
 )
 
 // baseFiles are the files every strict-export-v1 package carries before
@@ -46,15 +48,9 @@ const (
 	guardFile      = "portable-workflow-guard.mjs"
 )
 
-// finalFiles are the files finalize writes; a finalized package carries
-// all five.
-var finalFiles = []string{
-	"function-core/validation-receipt.json",
-	"preflight-report.json",
-	"live-verification.json",
-	"approval-audit.json",
-	"export-manifest.json",
-}
+// finalFiles are the files finalize writes besides the matrix; a
+// finalized package carries all of them.
+var finalFiles = slices.DeleteFunc(slices.Clone(verdict.FinalFiles), func(f string) bool { return f == verdict.MatrixFile })
 
 // forbiddenFiles belong to legacy packages: a vNext package describes its
 // surface in references/feature-context.md and its hard workflows in the

@@ -160,7 +160,7 @@ func TestLegacyFilesForbidden(t *testing.T) {
 	wantStage(t, res, strict.StageForbidden, strict.Failed)
 }
 
-// Without --pre-finalize the five final files are expected.
+// Without --pre-finalize the final files are expected.
 func TestFinalModeNeedsFinalFiles(t *testing.T) {
 	dir := referencePackage(t)
 	res := validate(t, dir, false)
@@ -169,12 +169,13 @@ func TestFinalModeNeedsFinalFiles(t *testing.T) {
 		"STRICT_FINAL_FILE_MISSING export-manifest.json",
 		"STRICT_FINAL_FILE_MISSING function-core/validation-receipt.json",
 		"STRICT_FINAL_FILE_MISSING live-verification.json",
-		"STRICT_FINAL_FILE_MISSING preflight-report.json")
+		"STRICT_FINAL_FILE_MISSING preflight-report.json",
+		"STRICT_FINAL_FILE_MISSING verification-attestation.json")
 	wantStage(t, res, strict.StageFinal, strict.Failed)
 	wantStage(t, res, strict.StageMatrix, strict.NotRun)
 
-	// With all five present their cross-check runs: empty files fail it.
-	for _, f := range []string{"function-core/validation-receipt.json", "preflight-report.json", "live-verification.json", "approval-audit.json", "export-manifest.json"} {
+	// With all of them present their cross-check runs: empty files fail it.
+	for _, f := range []string{"function-core/validation-receipt.json", "preflight-report.json", "live-verification.json", "approval-audit.json", "export-manifest.json", "verification-attestation.json"} {
 		writeFile(t, dir, f, "{}\n")
 	}
 	res = validate(t, dir, false)
@@ -370,5 +371,19 @@ func TestCancelled(t *testing.T) {
 		if s.Status != strict.NotRun || s.Note != "the validation was cancelled" {
 			t.Errorf("stage %s: %s (%s)", s.ID, s.Status, s.Note)
 		}
+	}
+}
+
+// TestContaminationGate: validation runs the contamination gate itself, in
+// both modes, rather than trusting a manifest's sanitized: true.
+func TestContaminationGate(t *testing.T) {
+	for _, pre := range []bool{true, false} {
+		dir := referencePackage(t)
+		writeFile(t, dir, "references/notes.md", "# 备注\n\n部署在 /var/lib/desk/state.db，密钥见 ~/.aws/credentials。\n")
+		res := validate(t, dir, pre)
+		if !res.Diagnostics.Has(mustRule(t, "CONTAMINATION_HOME_PATH")) || !res.Diagnostics.Has(mustRule(t, "CONTAMINATION_MACHINE_PATH")) {
+			t.Errorf("pre-finalize %v: the gate did not run:\n%s", pre, findingsText(res))
+		}
+		wantStage(t, res, strict.StageContamination, strict.Failed)
 	}
 }

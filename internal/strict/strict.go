@@ -10,11 +10,16 @@
 //	portableCore    the contract, topology and Host profile
 //	views           every derived view equals what derive computes
 //	runtime         the JavaScript of the Function core and MCP server
+//	generated       after finalization, the Function core, MCP adapter and
+//	                copied assets are byte for byte what compile generates
 //	documents       SKILL.md, MCP.zh-CN.md, MCP-SETUP.md and
 //	                references/feature-context.md against the contract
 //	forbidden       no PAGE.md or workflow.json
+//	contamination   the contamination gate over every file, run here rather
+//	                than trusted from a manifest's sanitized: true
 //	matrix          before finalization, the baseline verification matrix
-//	final           after finalization, the five files finalize writes
+//	final           after finalization, the files finalize writes, and the
+//	                attestations of the evidence they record
 //
 // The Result records, stage by stage, what ran, what passed and what did
 // not run and why, so that a summary never claims more than was checked.
@@ -30,6 +35,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/code2skill/code2skill/internal/attest"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/contractcheck"
 	"github.com/code2skill/code2skill/internal/derive"
@@ -46,8 +52,15 @@ type Options struct {
 	// neither expected nor checked.
 	PreFinalize bool
 	// Sources locates the topology's sources on this machine, for the
-	// checks that resolve evidence locators.
+	// checks that resolve evidence locators and for the contamination
+	// gate.
 	Sources contract.Sources
+	// Key verifies the attestations of a finalized package's evidence; nil
+	// when there is no evidence key here, which leaves every row
+	// unattested. RequireAttested makes a row resting on unattested
+	// evidence an error.
+	Key             *attest.Key
+	RequireAttested bool
 }
 
 // Result is what one validation found and how far it got.
@@ -62,6 +75,10 @@ type Result struct {
 	// Err is set when the validator could not do its job (an I/O failure
 	// or a cancelled context); the findings made so far are kept.
 	Err error
+	// Attestation is what the attestation check found, nil when it did
+	// not run (before finalization, or when the final files could not be
+	// checked).
+	Attestation *finalcheck.Summary
 }
 
 // Stage is the outcome of one stage of a validation.
@@ -90,8 +107,10 @@ const (
 	StagePortableCore  = "portableCore"
 	StageViews         = "views"
 	StageRuntime       = "runtime"
+	StageGenerated     = "generated"
 	StageDocuments     = "documents"
 	StageForbidden     = "forbidden"
+	StageContamination = "contamination"
 	StageMatrix        = "matrix"
 	StageFinal         = "final"
 )
@@ -103,8 +122,10 @@ var stageTitles = []struct{ id, title string }{
 	{StagePortableCore, "Portable Core"},
 	{StageViews, "derived views"},
 	{StageRuntime, "runtime rules"},
+	{StageGenerated, "generated code"},
 	{StageDocuments, "documents"},
 	{StageForbidden, "forbidden files"},
+	{StageContamination, "contamination gate"},
 	{StageMatrix, "verification matrix"},
 	{StageFinal, "final files"},
 }
@@ -176,8 +197,10 @@ func (v *validator) run() {
 	}
 	v.views(views, sound)
 	v.runtime(in, sound)
+	v.generated(in, sound)
 	v.documents(in, views, sound)
 	v.record(StageForbidden, "", checkForbidden(v.pkg))
+	v.contamination(in)
 	if !v.live() {
 		return
 	}
@@ -343,9 +366,13 @@ func (v *validator) final(in *derive.Inputs, sound bool) {
 		return
 	}
 	// The receipt, preflight report, live verification, approval audit
-	// and manifest against the package, and the final matrix recomputed
-	// from the evidence it records.
-	v.record(StageFinal, "", finalcheck.Check(v.pkg, in).Sorted())
+	// and manifest against the package, the final matrix recomputed from
+	// the evidence it records, and the attestations of that evidence.
+	l, sum := finalcheck.CheckWith(v.pkg, in, finalcheck.Options{Attestation: true, Key: v.opts.Key, Require: v.opts.RequireAttested})
+	if sum.Checked {
+		v.res.Attestation = sum
+	}
+	v.record(StageFinal, "", l.Sorted())
 }
 
 // record adds the outcome of a stage that ran, and its findings.

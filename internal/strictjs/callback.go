@@ -45,7 +45,7 @@ func (c *checker) callback(m *jsmod.Module, params js.Params, body *js.BlockStmt
 	stmts := body.List
 	if len(stmts) == 0 || !c.dryRunGuard(m, stmts[0], cf, fail) {
 		if len(stmts) == 0 {
-			fail(RuleMCPDryRun, nil, "the callback must start with the dry-run guard")
+			fail(RuleMCPDryRun, nil, dryRunMessages[dryRunMissing])
 		}
 		return
 	}
@@ -115,55 +115,101 @@ func (c *checker) callback(m *jsmod.Module, params js.Params, body *js.BlockStmt
 	}
 }
 
+// A dryRunCheck is one condition of the reviewed dry-run guard that
+// starts every Tool callback (see callback). Each has a message of its
+// own; the shape checker's tests break each exactly once.
+type dryRunCheck int
+
+const (
+	dryRunMissing dryRunCheck = iota
+	dryRunNotGuard
+	dryRunVariable
+	dryRunElse
+	dryRunBody
+	dryRunResultConst
+	dryRunResultPlain
+	dryRunResultKeys
+	dryRunTrue
+	dryRunValidatedInput
+	dryRunPolicy
+	dryRunSummary
+	dryRunProjection
+	dryRunChecks // the number of conditions
+)
+
+// dryRunMessages are the conditions' messages, formats of their arguments.
+var dryRunMessages = [dryRunChecks]string{
+	dryRunMissing:        "the callback must start with the dry-run guard",
+	dryRunNotGuard:       "the callback must start with if (process.env.%s === \"1\") { … }, before anything else runs",
+	dryRunVariable:       "the dry-run guard reads %s; the export profile's variable is %s",
+	dryRunElse:           "the dry-run guard has no else branch",
+	dryRunBody:           "the dry-run guard builds the dry-run result and returns it, nothing else",
+	dryRunResultConst:    "the dry-run guard must start with const result = {dryRun, validatedInput, operationPolicy, operationSummary}",
+	dryRunResultPlain:    "the dry-run result must be plain properties: no spread, no computed key",
+	dryRunResultKeys:     "the dry-run result holds exactly dryRun, validatedInput, operationPolicy and operationSummary",
+	dryRunTrue:           "dryRun must be true",
+	dryRunValidatedInput: "validatedInput must be the callback's input, unchanged",
+	dryRunPolicy:         "operationPolicy must be the contract's, written as a literal",
+	dryRunSummary:        "operationSummary must be the derived summary, written as a literal",
+	dryRunProjection:     "the dry-run guard must return {structuredContent: %s, content: [{type: \"text\", text: JSON.stringify(%s)}], isError: false}",
+}
+
 // dryRunGuard checks the first statement of a callback: the literal dry-run
 // guard with the contract's policy and summary. It reports false when the
 // statement is not a dry-run guard at all.
 func (c *checker) dryRunGuard(m *jsmod.Module, stmt js.IStmt, cf *capFacts, fail func(*diag.Rule, js.INode, string, ...any)) bool {
+	report := func(n js.INode, cond dryRunCheck, args ...any) {
+		fail(RuleMCPDryRun, n, dryRunMessages[cond], args...)
+	}
 	guard, ok := stmt.(*js.IfStmt)
 	variable := ""
 	if ok {
 		variable, ok = dryRunCondition(guard.Cond)
 	}
 	if !ok {
-		fail(RuleMCPDryRun, stmt, "the callback must start with if (process.env.%s === \"1\") { … }, before anything else runs", c.f.dryRun)
+		report(stmt, dryRunNotGuard, c.f.dryRun)
 		return false
 	}
 	if variable != c.f.dryRun {
-		fail(RuleMCPDryRun, guard, "the dry-run guard reads %s; the export profile's variable is %s", variable, c.f.dryRun)
+		report(guard, dryRunVariable, variable, c.f.dryRun)
 	}
 	if guard.Else != nil {
-		fail(RuleMCPDryRun, guard, "the dry-run guard has no else branch")
+		report(guard, dryRunElse)
 	}
 	block, ok := guard.Body.(*js.BlockStmt)
 	if !ok || len(block.List) != 2 {
-		fail(RuleMCPDryRun, guard, "the dry-run guard builds the dry-run result and returns it, nothing else")
+		report(guard, dryRunBody)
 		return true
 	}
 	name, init := constInit(block.List[0])
 	obj, isObject := jsmod.Unparen(init).(*js.ObjectExpr)
 	if name == "" || !isObject {
-		fail(RuleMCPDryRun, block.List[0], "the dry-run guard must start with const result = {dryRun, validatedInput, operationPolicy, operationSummary}")
+		report(block.List[0], dryRunResultConst)
 		return true
 	}
 	keys, values, plain := properties(obj)
-	if sorted := slices.Sorted(slices.Values(keys)); !plain || !slices.Equal(sorted, []string{"dryRun", "operationPolicy", "operationSummary", "validatedInput"}) {
-		fail(RuleMCPDryRun, obj, "the dry-run result holds exactly dryRun, validatedInput, operationPolicy and operationSummary")
+	switch sorted := slices.Sorted(slices.Values(keys)); {
+	case !plain:
+		report(obj, dryRunResultPlain)
+		return true
+	case !slices.Equal(sorted, []string{"dryRun", "operationPolicy", "operationSummary", "validatedInput"}):
+		report(obj, dryRunResultKeys)
 		return true
 	}
 	if v, ok := jsonValue(values["dryRun"]); !ok || v != canonjson.Bool(true) {
-		fail(RuleMCPDryRun, values["dryRun"], "dryRun must be true")
+		report(values["dryRun"], dryRunTrue)
 	}
 	if v, _ := ident(values["validatedInput"]); v != "input" {
-		fail(RuleMCPDryRun, values["validatedInput"], "validatedInput must be the callback's input, unchanged")
+		report(values["validatedInput"], dryRunValidatedInput)
 	}
 	if v, ok := jsonValue(values["operationPolicy"]); !ok || !jsonEqual(v, cf.policy) {
-		fail(RuleMCPDryRun, values["operationPolicy"], "operationPolicy must be the contract's, written as a literal")
+		report(values["operationPolicy"], dryRunPolicy)
 	}
 	if v, ok := jsonValue(values["operationSummary"]); !ok || !jsonEqual(v, cf.summary) {
-		fail(RuleMCPDryRun, values["operationSummary"], "operationSummary must be the derived summary, written as a literal")
+		report(values["operationSummary"], dryRunSummary)
 	}
 	if !projection(block.List[1], name, false) {
-		fail(RuleMCPDryRun, block.List[1], "the dry-run guard must return {structuredContent: %s, content: [{type: \"text\", text: JSON.stringify(%s)}], isError: false}", name, name)
+		report(block.List[1], dryRunProjection, name, name)
 	}
 	return true
 }

@@ -8,25 +8,100 @@ import (
 	"github.com/tdewolff/parse/v2/js"
 )
 
+// A guardCondition is one condition of the workflow guard's reviewed
+// shape (see the package comment). Each has a message of its own, so that
+// a finding says which one a Function breaks; the shape checker's tests
+// break each exactly once.
+type guardCondition int
+
+const (
+	guardParams guardCondition = iota
+	guardRestParam
+	guardDefaultParam
+	guardImportMissing
+	guardEmptyBody
+	guardLastReturn
+	guardCallCount
+	guardStateArgs
+	guardStateContext
+	guardStateWorkflow
+	guardNoState
+	guardStateGuard
+	guardArgCount
+	guardPolicyLiteral
+	guardPolicyPlain
+	guardPolicyKeys
+	guardPolicyWorkflow
+	guardPolicyInput
+	guardPolicyContext
+	guardPolicyOperationKey
+	guardDispatchParam
+	guardDispatchRest
+	guardDispatchKind
+	guardDispatchUnchecked
+	guardEffectOutside
+	guardVerifierLiteral
+	guardVerifierName
+	guardBindings
+	guardConditions // the number of conditions
+)
+
+// guardMessages are the conditions' messages, formats of their arguments.
+var guardMessages = [guardConditions]string{
+	guardParams:             "the parameters must be exactly (input, context)",
+	guardRestParam:          "the signature must not take a rest parameter",
+	guardDefaultParam:       "the parameters must not have defaults: the guard needs the Host's own context",
+	guardImportMissing:      "the Function core must import protectedWorkflowStateFor from %s",
+	guardEmptyBody:          "the body is empty",
+	guardLastReturn:         "the last statement must return state.guard.dispatchWithPolicy({…}, dispatch)",
+	guardCallCount:          "calls dispatchWithPolicy %d times; exactly once",
+	guardStateArgs:          "protectedWorkflowStateFor takes exactly the context and the workflow ID, not %d arguments",
+	guardStateContext:       "protectedWorkflowStateFor must read the Function's own context",
+	guardStateWorkflow:      "protectedWorkflowStateFor must name the workflow %q",
+	guardNoState:            "needs const state = protectedWorkflowStateFor(context, %q) before the dispatch",
+	guardStateGuard:         "must call %s.guard.dispatchWithPolicy, the guard of the protected workflow state",
+	guardArgCount:           "dispatchWithPolicy takes the policy and the dispatch, not %d arguments",
+	guardPolicyLiteral:      "the policy must be an object literal",
+	guardPolicyPlain:        "the policy must be plain properties: no spread, no computed key",
+	guardPolicyKeys:         "the policy must hold exactly workflowId, input, runtimeContext and operationKey (got %s); bindings and expected values come from the protected operation",
+	guardPolicyWorkflow:     "workflowId must be the literal %q",
+	guardPolicyInput:        "input must be the Function's own input, unchanged",
+	guardPolicyContext:      "runtimeContext must be the Function's own context",
+	guardPolicyOperationKey: "operationKey must be %s.operationKey",
+	guardDispatchParam:      "the dispatch must take the guard's checked input as its first parameter",
+	guardDispatchRest:       "the dispatch takes the guard's checked input alone, without a rest parameter",
+	guardDispatchKind:       "the dispatch must be context.dispatch or a function of the guard's checked input",
+	guardDispatchUnchecked:  "the dispatch reads the unchecked input; build the requests from the guard's checked copy",
+	guardEffectOutside:      "%s outside the guard's dispatch: the guard must come first",
+	guardVerifierLiteral:    "the guard runs no verifier; the protected operation holds what to check",
+	guardVerifierName:       "%s: the guard runs no verifier; the protected operation holds what to check",
+	guardBindings:           "%s must not be passed: bindings and expected values come from the protected operation",
+}
+
 // guarded checks that a deterministic-workflow write dispatches through the
 // workflow guard in the reviewed shape (see the package comment).
 func (c *checker) guarded(m *jsmod.Module, fn function, cf *capFacts) {
-	report := func(at jsmod.Pos, format string, args ...any) {
-		c.report(RuleGuardUse, m, at, "%s (workflow %s): "+format, append([]any{fn.name, cf.workflowID}, args...)...)
+	report := func(at jsmod.Pos, cond guardCondition, args ...any) {
+		c.report(RuleGuardUse, m, at, "%s (workflow %s): "+guardMessages[cond], append([]any{fn.name, cf.workflowID}, args...)...)
 	}
 	fnAt := firstToken(m, fn.node)
-	if names := paramNames(fn.params); !slices.Equal(names, []string{"input", "context"}) || fn.params.Rest != nil ||
-		slices.ContainsFunc(fn.params.List, func(el js.BindingElement) bool { return el.Default != nil }) {
-		report(fnAt, "the signature must be exactly (input, context)")
+	if names := paramNames(fn.params); !slices.Equal(names, []string{"input", "context"}) {
+		report(fnAt, guardParams)
+	}
+	if fn.params.Rest != nil {
+		report(fnAt, guardRestParam)
+	}
+	if slices.ContainsFunc(fn.params.List, func(el js.BindingElement) bool { return el.Default != nil }) {
+		report(fnAt, guardDefaultParam)
 	}
 	if !c.importsGuard(m) {
-		report(jsmod.Pos{}, "the Function core must import protectedWorkflowStateFor from %s", guardImport)
+		report(jsmod.Pos{}, guardImportMissing, guardImport)
 	}
 
 	// The guard's dispatch is the last statement, returned directly.
 	stmts := fn.body.List
 	if len(stmts) == 0 {
-		report(fnAt, "the body is empty")
+		report(fnAt, guardEmptyBody)
 		return
 	}
 	ret, ok := stmts[len(stmts)-1].(*js.ReturnStmt)
@@ -35,7 +110,7 @@ func (c *checker) guarded(m *jsmod.Module, fn function, cf *capFacts) {
 		call, _ = jsmod.Unparen(ret.Value).(*js.CallExpr)
 	}
 	if call == nil || lastName(call.X) != "dispatchWithPolicy" {
-		report(fnAt, "the last statement must return state.guard.dispatchWithPolicy({…}, dispatch)")
+		report(fnAt, guardLastReturn)
 		return
 	}
 	at := firstToken(m, call)
@@ -47,7 +122,7 @@ func (c *checker) guarded(m *jsmod.Module, fn function, cf *capFacts) {
 		return true
 	})
 	if count != 1 {
-		report(at, "calls dispatchWithPolicy %d times; exactly once", count)
+		report(at, guardCallCount, count)
 	}
 
 	// const state = protectedWorkflowStateFor(context, "<workflowId>"),
@@ -64,46 +139,53 @@ func (c *checker) guarded(m *jsmod.Module, fn function, cf *capFacts) {
 			if !ok || !isCall || lastName(init.X) != "protectedWorkflowStateFor" {
 				continue
 			}
-			ctx, _ := ident(arg(init, 0))
-			id, _ := str(arg(init, 1))
-			if len(init.Args.List) != 2 || ctx != "context" || id != cf.workflowID {
-				report(firstToken(m, init), "must read protectedWorkflowStateFor(context, %q)", cf.workflowID)
+			initAt := firstToken(m, init)
+			if n := len(init.Args.List); n != 2 {
+				report(initAt, guardStateArgs, n)
+			}
+			if ctx, _ := ident(arg(init, 0)); ctx != "context" {
+				report(initAt, guardStateContext)
+			}
+			if id, _ := str(arg(init, 1)); id != cf.workflowID {
+				report(initAt, guardStateWorkflow, cf.workflowID)
 			}
 			state = string(v.Data)
 		}
 	}
 	if state == "" {
-		report(at, "needs const state = protectedWorkflowStateFor(context, %q) before the dispatch", cf.workflowID)
+		report(at, guardNoState, cf.workflowID)
 	} else if p, _ := path(call.X); p != state+".guard.dispatchWithPolicy" {
-		report(at, "must call %s.guard.dispatchWithPolicy, the guard of the protected workflow state", state)
+		report(at, guardStateGuard, state)
 	}
 
 	// The policy: exactly workflowId, input, runtimeContext, operationKey.
 	if len(call.Args.List) != 2 {
-		report(at, "dispatchWithPolicy takes the policy and the dispatch, not %d arguments", len(call.Args.List))
+		report(at, guardArgCount, len(call.Args.List))
 		return
 	}
 	policy, ok := jsmod.Unparen(call.Args.List[0].Value).(*js.ObjectExpr)
 	if !ok {
-		report(at, "the policy must be an object literal")
+		report(at, guardPolicyLiteral)
 	} else {
 		names, values, plain := properties(policy)
 		slices.Sort(names)
-		if !plain || !slices.Equal(names, []string{"input", "operationKey", "runtimeContext", "workflowId"}) {
-			report(firstToken(m, policy), "the policy must hold exactly workflowId, input, runtimeContext and operationKey (got %s); bindings and expected values come from the protected operation",
-				strings.Join(names, ", "))
-		} else {
+		switch {
+		case !plain:
+			report(firstToken(m, policy), guardPolicyPlain)
+		case !slices.Equal(names, []string{"input", "operationKey", "runtimeContext", "workflowId"}):
+			report(firstToken(m, policy), guardPolicyKeys, strings.Join(names, ", "))
+		default:
 			if id, _ := str(values["workflowId"]); id != cf.workflowID {
-				report(firstToken(m, values["workflowId"]), "workflowId must be the literal %q", cf.workflowID)
+				report(firstToken(m, values["workflowId"]), guardPolicyWorkflow, cf.workflowID)
 			}
 			if name, _ := ident(values["input"]); name != "input" {
-				report(firstToken(m, policy), "input must be the Function's own input, unchanged")
+				report(firstToken(m, policy), guardPolicyInput)
 			}
 			if name, _ := ident(values["runtimeContext"]); name != "context" {
-				report(firstToken(m, policy), "runtimeContext must be the Function's own context")
+				report(firstToken(m, policy), guardPolicyContext)
 			}
 			if p, _ := path(values["operationKey"]); state != "" && p != state+".operationKey" {
-				report(firstToken(m, policy), "operationKey must be %s.operationKey", state)
+				report(firstToken(m, policy), guardPolicyOperationKey, state)
 			}
 		}
 	}
@@ -112,26 +194,27 @@ func (c *checker) guarded(m *jsmod.Module, fn function, cf *capFacts) {
 	// that never reads the unchecked one.
 	dispatch := jsmod.Unparen(call.Args.List[1].Value)
 	var sender js.INode
+	var params js.Params
 	switch d := dispatch.(type) {
 	case *js.ArrowFunc:
-		sender = d
-		if len(d.Params.List) == 0 || d.Params.Rest != nil {
-			report(firstToken(m, d), "the dispatch must take the guard's checked input as its first parameter")
-		}
+		sender, params = d, d.Params
 	case *js.FuncDecl:
-		sender = d
-		if len(d.Params.List) == 0 || d.Params.Rest != nil {
-			report(firstToken(m, d), "the dispatch must take the guard's checked input as its first parameter")
-		}
+		sender, params = d, d.Params
 	default:
 		if p, _ := path(dispatch); p != "context.dispatch" {
-			report(at, "the dispatch must be context.dispatch or a function of the guard's checked input")
+			report(at, guardDispatchKind)
 		}
 	}
 	if sender != nil {
+		if len(params.List) == 0 {
+			report(firstToken(m, sender), guardDispatchParam)
+		}
+		if params.Rest != nil {
+			report(firstToken(m, sender), guardDispatchRest)
+		}
 		jsmod.Inspect(sender, func(n js.INode) bool {
 			if name, ok := ident(asExpr(n)); ok && name == "input" && !c.shadows(sender, "input") {
-				report(firstToken(m, sender), "the dispatch reads the unchecked input; build the requests from the guard's checked copy")
+				report(firstToken(m, sender), guardDispatchUnchecked)
 				return false
 			}
 			return true
@@ -146,19 +229,19 @@ func (c *checker) guarded(m *jsmod.Module, fn function, cf *capFacts) {
 		switch n := n.(type) {
 		case *js.CallExpr:
 			if what := effectCall(n); what != "" && lastName(n.X) != "dispatchWithPolicy" {
-				report(firstToken(m, n), "%s outside the guard's dispatch: the guard must come first", what)
+				report(firstToken(m, n), guardEffectOutside, what)
 			}
 		case *js.LiteralExpr:
 			if strings.Contains(strings.ToLower(string(n.Data)), "verify") {
-				report(m.Position(n.Data), "the guard runs no verifier; the protected operation holds what to check")
+				report(m.Position(n.Data), guardVerifierLiteral)
 			}
 		case *js.Var:
 			if strings.Contains(strings.ToLower(string(n.Data)), "verify") {
-				report(fnAt, "%s: the guard runs no verifier; the protected operation holds what to check", n.Data)
+				report(fnAt, guardVerifierName, n.Data)
 			}
 		case *js.PropertyName:
 			if name, _ := propertyName(n); name == "expectedBindings" || name == "requiredBindings" || name == "bindings" {
-				report(m.Position(n.Literal.Data), "%s must not be passed: bindings and expected values come from the protected operation", name)
+				report(m.Position(n.Literal.Data), guardBindings, name)
 			}
 		}
 		return true

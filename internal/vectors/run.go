@@ -20,6 +20,7 @@ import (
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/pkgdir"
 	"github.com/code2skill/code2skill/internal/sandbox"
+	"github.com/code2skill/code2skill/internal/scratch"
 )
 
 //go:embed driver.mjs
@@ -91,13 +92,13 @@ export class StdioServerTransport {
 // detach copies the package into a fresh temporary directory (without
 // node_modules) and prepares it for the driver. The caller removes tmp.
 func detach(pkg *pkgdir.Package, tmpDir string) (r *runner, tmp string, err error) {
-	tmp, err = os.MkdirTemp(tmpDir, "code2skill-vectors-")
+	tmp, err = scratch.Dir(tmpDir, "code2skill-vectors-")
 	if err != nil {
 		return nil, "", fmt.Errorf("making the detached copy: %w", err)
 	}
 	defer func() {
 		if err != nil {
-			os.RemoveAll(tmp)
+			scratch.Remove(tmp)
 		}
 	}()
 	root := filepath.Join(tmp, "package")

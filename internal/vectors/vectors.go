@@ -88,7 +88,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -99,6 +98,7 @@ import (
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/pkgdir"
+	"github.com/code2skill/code2skill/internal/scratch"
 )
 
 // DefaultTimeout bounds each call of a vector.
@@ -199,7 +199,7 @@ type prepared struct {
 	core bool // the package has a Function core
 }
 
-func (s *prepared) cleanup() { os.RemoveAll(s.tmp) }
+func (s *prepared) cleanup() { scratch.Remove(s.tmp) }
 
 // prepare reads and checks the package, makes the detached copy and plans
 // the checks. It returns nil when nothing is to be run (res says why).

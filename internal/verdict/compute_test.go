@@ -424,6 +424,19 @@ func TestCheckEvidenceRules(t *testing.T) {
 			checks, _ := p.Get("checks")
 			p.Set("checks", append(checks.(canonjson.Array), canonjson.Clone(c)))
 		}, verdict.RuleCheckReused.ID},
+		{"one piece of evidence under another name and command for two capabilities", func(t *testing.T, g *verdicttest.Green) {
+			c := canonjson.Clone(firstCheck(t, g, "capabilities", saveDraft, "behavior")).(*canonjson.Object)
+			c.Set("name", canonjson.String("renamed"))
+			c.Set("checkId", canonjson.String("renamed"))
+			c.Set("command", canonjson.String("node --test tests/other.test.mjs"))
+			p := g.Phase(t, "capabilities", listKinds, "behavior")
+			checks, _ := p.Get("checks")
+			p.Set("checks", append(checks.(canonjson.Array), c))
+		}, verdict.RuleCheckReused.ID},
+		{"a capability's evidence reused by a workflow", func(t *testing.T, g *verdicttest.Green) {
+			hash, _ := firstCheck(t, g, "capabilities", submit, "host").Get("evidenceHash")
+			firstCheck(t, g, "workflows", submit, "host").Set("evidenceHash", hash)
+		}, verdict.RuleCheckReused.ID},
 		{"runtime check of another Tool", func(t *testing.T, g *verdicttest.Green) {
 			firstCheck(t, g, "capabilities", saveDraft, "runtime").Set("toolName", canonjson.String("list_sample_request_kinds"))
 		}, verdict.RuleRuntimeBinding.ID},
@@ -490,6 +503,32 @@ func TestCheckEvidenceRules(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestEvidenceIdentity: evidence is identified by its content. A row's check
+// may not rest on a package-wide check's evidence; checks of one phase of
+// one row may share a piece of evidence (one run proving several checks).
+func TestEvidenceIdentity(t *testing.T) {
+	in := verdicttest.Inputs(t, verdicttest.FullHost...)
+	b := verdicttest.Baseline(t, in)
+	g := verdicttest.NewGreen(t, in)
+	r, _ := verdict.FromReport(b, "report.json", g.Report)
+	global := verdict.DecodeChecks(r.GlobalChecks, "/checks")
+	if ps := verdict.CheckEvidence(b, r.Evidence, global...); len(ps) > 0 {
+		t.Fatalf("green evidence: %v", ps)
+	}
+
+	behavior := &r.Evidence.Capabilities[3].Phases[0]
+	behavior.Checks[1].EvidenceHash = behavior.Checks[0].EvidenceHash
+	if ps := verdict.CheckEvidence(b, r.Evidence, global...); len(ps) > 0 {
+		t.Errorf("two checks of one phase sharing a log: %v", ps)
+	}
+
+	behavior.Checks[0].EvidenceHash = global[0].EvidenceHash
+	ps := verdict.CheckEvidence(b, r.Evidence, global...)
+	if len(ps) != 1 || ps[0].Rule != verdict.RuleCheckReused.ID || !strings.Contains(ps[0].Message, "already claimed at /checks/0") {
+		t.Errorf("a row check on a package-wide check's evidence: %v", ps)
 	}
 }
 

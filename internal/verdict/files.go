@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/code2skill/code2skill/internal/attest"
 	"github.com/code2skill/code2skill/internal/canonjson"
 )
 
@@ -57,25 +58,34 @@ type FilesInput struct {
 	GlobalChecks canonjson.Array
 	// Hashes are the hashes of every package file except the final files.
 	Hashes Hashes
+	// Key tags the checks Attested accepts in AttestationFile; with no
+	// key no check is attested.
+	Key      *attest.Key
+	Attested Attested
 }
 
-// Build computes the six final files in the order of FinalFiles. Each file
+// Build computes the final files in the order of FinalFiles. Each file
 // hashes the ones computed before it, as they will be on disk.
 func Build(in FilesInput) []File {
 	h := maps.Clone(in.Hashes)
 	for _, f := range FinalFiles {
 		delete(h, f)
 	}
+	candidate := CandidateDigest(h)
 	var out []File
+	docs := map[string]*canonjson.Object{}
 	add := func(path string, v *canonjson.Object) {
 		data := canonjson.Encode(v)
 		h[path] = canonjson.SHA256(data)
 		out = append(out, File{path, data})
+		docs[path] = v
 	}
 	add(ReceiptFile, Receipt(in.Baseline.ContractID, h))
 	add(PreflightFile, Preflight(in.GlobalChecks, h))
 	add(LiveFile, LiveVerification(in.Baseline, in.Live))
 	add(MatrixFile, in.Matrix.JSON())
+	add(AttestationFile, Attestation(in.Key, in.Baseline.ContractID, candidate,
+		MatrixChecks(docs[MatrixFile], docs[PreflightFile]), in.Attested))
 	add(ApprovalFile, Approval(in.Matrix, h))
 	add(ManifestFile, Manifest(h))
 	return out
@@ -96,7 +106,7 @@ func Receipt(contractID string, h Hashes) *canonjson.Object {
 
 // preflightExcluded are the files the preflight report does not hash: the
 // ones finalize writes after it, and itself.
-var preflightExcluded = []string{PreflightFile, ApprovalFile, LiveFile, MatrixFile, ManifestFile}
+var preflightExcluded = []string{PreflightFile, ApprovalFile, LiveFile, MatrixFile, AttestationFile, ManifestFile}
 
 // Preflight returns preflight-report.json: the hash of every file of the
 // package as it was finalized (the receipt included) and the report's

@@ -110,7 +110,7 @@ func TestBuild(t *testing.T) {
 	// with the hashes of the files just computed.
 	art := listed(verdict.ApprovalFile, "/artifacts", "relativePath")
 	if slices.Contains(art, verdict.ApprovalFile) || slices.Contains(art, verdict.ManifestFile) ||
-		!slices.Contains(art, verdict.MatrixFile) || !slices.Contains(art, verdict.LiveFile) || len(art) != len(wantPre)+3 {
+		!slices.Contains(art, verdict.MatrixFile) || !slices.Contains(art, verdict.LiveFile) || !slices.Contains(art, verdict.AttestationFile) || len(art) != len(wantPre)+4 {
 		t.Errorf("approval artifacts %q", art)
 	}
 	if got := str(verdict.ApprovalFile, "/artifacts/"+itoa(slices.Index(art, verdict.MatrixFile))+"/sha256"); got != sha(verdict.MatrixFile) {

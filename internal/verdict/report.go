@@ -23,6 +23,19 @@ type Report struct {
 	GlobalChecks canonjson.Array
 }
 
+// DecodeChecks reads a list of executed checks that the schema accepted;
+// at is the list's JSON Pointer in its file. Entries that are not objects
+// are left out.
+func DecodeChecks(list canonjson.Array, at string) []Check {
+	var out []Check
+	for i, v := range list {
+		if o, ok := v.(*canonjson.Object); ok {
+			out = append(out, DecodeCheck(o, fmt.Sprintf("%s/%d", at, i)))
+		}
+	}
+	return out
+}
+
 // FromReport reads a verification report that ValidateReport accepted. file
 // names the report in findings. A capability or workflow the report does not
 // cover gets phases that did not run, so that the findings about the report

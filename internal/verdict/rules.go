@@ -15,7 +15,7 @@ import (
 var (
 	RuleExitCode        = diag.Register("EVIDENCE_EXIT_CODE", diag.Error, "a check says it passed but its exit code is not 0")
 	RulePhaseMismatch   = diag.Register("EVIDENCE_PHASE_MISMATCH", diag.Error, "a check names a phase other than the phase it is recorded in")
-	RuleCheckReused     = diag.Register("EVIDENCE_CHECK_REUSED", diag.Error, "one executed check (same ID, command and evidence) is claimed by two phases or two capabilities")
+	RuleCheckReused     = diag.Register("EVIDENCE_CHECK_REUSED", diag.Error, "one piece of evidence (the same evidenceHash, whatever the check's name or command) is claimed by two phases, two rows, or a row and a package-wide check")
 	RuleRuntimeBinding  = diag.Register("EVIDENCE_RUNTIME_BINDING", diag.Error, "a passed runtime check is not bound to the row's own Tool with input and result digests")
 	RuleZeroWrites      = diag.Register("EVIDENCE_ZERO_WRITES", diag.Error, "a passed workflow bypass check does not prove zero external writes")
 	RuleAttachmentProof = diag.Register("EVIDENCE_ATTACHMENT_PROOF", diag.Error, "an attachment proof is misplaced, has a wrong trace digest, or a passed attachment runtime phase lacks a proof for a Canonical target")
@@ -27,11 +27,15 @@ var (
 // CheckEvidence checks the evidence against the baseline: every check in
 // the phase it claims, runtime checks bound to the row's own Tool, bypass
 // checks proving zero external writes, attachment proofs where they belong
-// and with the right digests, no executed check claimed twice, and every
-// phase counted as passed complete. Compute assumes evidence without these
-// findings.
-func CheckEvidence(b *Baseline, ev *Evidence) []diag.Diagnostic {
-	k := &checker{b: b, ev: ev, seen: map[string]string{}}
+// and with the right digests, no piece of evidence claimed by two rows or
+// phases (global are the package-wide checks, whose evidence no row may
+// claim either), and every phase counted as passed complete. Compute
+// assumes evidence without these findings.
+func CheckEvidence(b *Baseline, ev *Evidence, global ...Check) []diag.Diagnostic {
+	k := &checker{b: b, ev: ev, seen: map[string]claim{}}
+	for i := range global {
+		k.claim(&global[i], "the package-wide checks", "package")
+	}
 	for i := range ev.Capabilities {
 		if i < len(b.Capabilities) {
 			cb := &b.Capabilities[i]
@@ -53,20 +57,57 @@ func CheckEvidence(b *Baseline, ev *Evidence) []diag.Diagnostic {
 }
 
 type checker struct {
-	b    *Baseline
-	ev   *Evidence
-	out  []diag.Diagnostic
-	seen map[string]string // check key -> pointer of its first capability-level use
+	b   *Baseline
+	ev  *Evidence
+	out []diag.Diagnostic
+	// seen maps each piece of evidence (its SHA-256) to its first claim.
+	seen map[string]claim
+}
+
+// claim is where a piece of evidence was first claimed: the row and phase
+// that may reuse it, and the pointer of the check, for the message.
+type claim struct {
+	owner string // row and phase, "capability:x/behavior"
+	at    string
 }
 
 func (k *checker) add(rule *diag.Rule, pointer, format string, args ...any) {
 	k.out = append(k.out, rule.New(k.ev.File, format, args...).AtPointer(pointer))
 }
 
+// claim records that a check rests on its evidence, and reports it when
+// another row or phase claimed the same evidence first: evidence is
+// identified by its content, so that renaming a check or rewording its
+// command never turns one result into two. Checks of one row's phase may
+// share a piece of evidence (one test run proving several checks).
+func (k *checker) claim(c *Check, where, owner string) {
+	if c.EvidenceHash == "" {
+		return
+	}
+	first, dup := k.seen[c.EvidenceHash]
+	switch {
+	case !dup:
+		k.seen[c.EvidenceHash] = claim{owner: owner, at: c.At}
+	case first.owner != owner:
+		k.add(RuleCheckReused, c.At+"/evidenceHash", "check %q of %s rests on evidence %s already claimed at %s; one result proves one phase of one row",
+			c.ID(), where, shortHash(c.EvidenceHash), first.at)
+	}
+}
+
+func shortHash(h string) string {
+	if len(h) > 12 {
+		return h[:12] + "…"
+	}
+	return h
+}
+
 // record checks one record: a capability's, or a workflow's when cb is nil.
 // tool is the Tool its runtime checks must call.
 func (k *checker) record(r *Record, expected []CheckRef, tool string, cb *CapabilityBase) {
-	inRecord := map[string]string{} // check key -> phase of its first use in this record
+	kind := "workflow"
+	if cb != nil {
+		kind = "capability"
+	}
 	for pi := range r.Phases {
 		p := &r.Phases[pi]
 		for ci := range p.Checks {
@@ -77,19 +118,7 @@ func (k *checker) record(r *Record, expected []CheckRef, tool string, cb *Capabi
 			if c.Phase != "" && c.Phase != p.Name {
 				k.add(RulePhaseMismatch, c.At+"/phase", "check %q names phase %q but is recorded in the %s phase", c.ID(), c.Phase, p.Name)
 			}
-			key := c.ID() + "\x00" + c.Command + "\x00" + c.EvidenceHash
-			if first, dup := inRecord[key]; dup && first != p.Name {
-				k.add(RuleCheckReused, c.At, "check %q with the same command and evidence is already claimed by the %s phase; one result proves one phase", c.ID(), first)
-			} else if !dup {
-				inRecord[key] = p.Name
-				if cb != nil {
-					if other, dup := k.seen[key]; dup {
-						k.add(RuleCheckReused, c.At, "check %q with the same command and evidence is already claimed at %s; a result of one capability never vouches for another", c.ID(), other)
-					} else {
-						k.seen[key] = c.At
-					}
-				}
-			}
+			k.claim(c, fmt.Sprintf("the %s phase of %s %s", p.Name, kind, r.ID), kind+":"+r.ID+"/"+p.Name)
 			k.binding(r, p, c, tool)
 			k.proof(r, p, c, cb)
 		}

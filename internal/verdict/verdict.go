@@ -65,8 +65,10 @@ const (
 	DecisionBlocked           = "blocked"
 )
 
-// Paths of the six final files, relative to the package root, in the order
-// finalize computes them: each later file hashes the earlier ones.
+// Paths of the seven final files, relative to the package root, in the
+// order finalize computes them: each later file hashes the earlier ones
+// (AttestationFile, computed after the matrix, is declared with the
+// attestation).
 const (
 	ReceiptFile   = "function-core/validation-receipt.json"
 	PreflightFile = "preflight-report.json"
@@ -77,7 +79,7 @@ const (
 )
 
 // FinalFiles lists the final files in the order finalize computes them.
-var FinalFiles = []string{ReceiptFile, PreflightFile, LiveFile, MatrixFile, ApprovalFile, ManifestFile}
+var FinalFiles = []string{ReceiptFile, PreflightFile, LiveFile, MatrixFile, AttestationFile, ApprovalFile, ManifestFile}
 
 // Paths of the derived views the receipt and the preflight report hash.
 const (

@@ -1,10 +1,9 @@
 // Package finalizetest lays out, for tests, a package ready to be finalized
 // and the verification evidence of it: the reference example's Portable
-// Core and derived views, its runtime assets, stand-ins for the files
-// finalize only hashes (the generated Function core, MCP server and Skill),
-// and, outside the package, a verification report in which everything
-// passed, the evidence files its checks hash, and live evidence for every
-// capability.
+// Core and derived views, the runtime compile generates from it, stand-ins
+// for the documents finalize only hashes, and, outside the package, a
+// verification report in which everything passed, the evidence files its
+// checks hash, and live evidence for every capability.
 //
 //	fx := finalizetest.New(t, verdicttest.FullHost...)
 //	fx.Green.FailCheck(t, "capabilities", "save-sample-draft", "behavior")
@@ -13,6 +12,8 @@
 package finalizetest
 
 import (
+	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -21,13 +22,16 @@ import (
 	"testing"
 
 	"github.com/code2skill/code2skill/assets"
+	"github.com/code2skill/code2skill/internal/attest"
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/contract/contracttest"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/finalcheck"
 	"github.com/code2skill/code2skill/internal/finalize"
+	"github.com/code2skill/code2skill/internal/pkgdir"
 	"github.com/code2skill/code2skill/internal/reftest"
+	"github.com/code2skill/code2skill/internal/verdict"
 	"github.com/code2skill/code2skill/internal/verdict/verdicttest"
 )
 
@@ -43,11 +47,9 @@ type Fixture struct {
 	Green *verdicttest.Green
 }
 
-// Standins are the generated files finalize hashes but does not judge,
-// written as short stand-ins: the strict validator judges the real ones.
+// Standins are the documents finalize hashes but does not judge, written
+// as short stand-ins: the strict validator judges the real ones.
 var Standins = map[string]string{
-	"function-core/index.mjs":       "// Function core stand-in: finalize hashes this file; strict validate judges it.\nexport async function listSampleRequestKinds(input, context = {}) { return context; }\n",
-	"mcp-tool/index.mjs":            "// MCP server stand-in: finalize hashes this file; strict validate judges it.\n",
 	"SKILL.md":                      "---\nname: sample-request\ndescription: 示例申请的 Skill（替身文件，仅供 finalize 测试使用）。\n---\n\n# 示例申请\n\n能力说明见 `references/feature-context.md`。\n",
 	"MCP.zh-CN.md":                  "# 示例申请 MCP 说明\n\n替身文件：finalize 只计算它的哈希。\n",
 	"MCP-SETUP.md":                  "# MCP setup\n\nStand-in: finalize only hashes this file.\n",
@@ -59,10 +61,12 @@ var Standins = map[string]string{
 // already holds its Portable Core and derived views.
 type Artifacts func(tb testing.TB, dir string)
 
-// WriteStandins writes the stand-ins: short files that finalize hashes
-// but, unlike the strict validator, does not judge.
+// WriteStandins writes the compiled runtime (finalize requires it to be
+// what compile generates) and the stand-ins: short documents that
+// finalize hashes but, unlike the strict validator, does not judge.
 func WriteStandins(tb testing.TB, dir string) {
 	tb.Helper()
+	reftest.WriteRuntime(tb, dir)
 	for p, text := range Standins {
 		Write(tb, filepath.Join(dir, filepath.FromSlash(p)), []byte(text))
 	}
@@ -183,6 +187,83 @@ func Snapshot(t testing.TB, dir string) map[string]string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// Attest writes, in the evidence directory's results/, a check record the
+// pipeline could have written for every passed check of the report, tagged
+// with key: the authenticated records that make finalize attest the
+// checks. Checks records cannot express (an attachment proof) are left
+// out. Call it after the last change to the package and to the report.
+func (fx *Fixture) Attest(t testing.TB, key *attest.Key) {
+	t.Helper()
+	pkg, ds, err := pkgdir.Open(fx.Dir)
+	if err != nil || len(ds) > 0 {
+		t.Fatal(ds, err)
+	}
+	hashes := verdict.Hashes{}
+	for _, f := range pkg.Files() {
+		data, err := pkg.ReadFile(f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hashes[f.Path] = canonjson.SHA256(data)
+	}
+	candidate := verdict.CandidateDigest(hashes)
+	n := 0
+	write := func(capID, wfID, phase string, c canonjson.Value) {
+		o := c.(*canonjson.Object)
+		if o.Has("attachmentProof") || o.Has("layer") {
+			return
+		}
+		get := func(k string) string { v, _ := o.Get(k); s, _ := v.(canonjson.String); return string(s) }
+		code, _ := o.Get("exitCode")
+		exit, _ := code.(canonjson.Number).Int64()
+		rec := &attest.Record{CheckID: get("checkId"), Name: get("name"), Phase: phase, CapabilityID: capID, WorkflowID: wfID,
+			Command: get("command"), ExitCode: int(exit), Status: get("status"), EvidenceHash: get("evidenceHash"),
+			EvidencePath: "logs/unknown.log", HashScope: "persisted-log-file",
+			ToolName: get("toolName"), InputHash: get("inputHash"), ResultHash: get("resultHash"),
+			Stage: attest.StageOf(phase), ContractID: fx.Inputs.Contract.ContractID, CandidateDigest: candidate}
+		if z, ok := o.Get("zeroExternalWrites"); ok {
+			b := bool(z.(canonjson.Bool))
+			rec.ZeroExternalWrites = &b
+		}
+		if err := key.SignRecord(rec); err != nil {
+			t.Fatal(err)
+		}
+		data, err := json.Marshal(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		Write(t, filepath.Join(fx.EvidenceDir, "results", fmt.Sprintf("%03d.json", n)), data)
+	}
+	r := fx.Green.Report
+	checks, _ := r.Get("checks")
+	for _, c := range checks.(canonjson.Array) {
+		write("", "", attest.PhaseGlobal, c)
+	}
+	for _, part := range []struct{ key, idKey string }{{"capabilities", "capabilityId"}, {"workflows", "workflowId"}} {
+		rows, _ := r.Get(part.key)
+		for _, row := range rows.(canonjson.Array) {
+			ro := row.(*canonjson.Object)
+			idv, _ := ro.Get(part.idKey)
+			id := string(idv.(canonjson.String))
+			capID, wfID := id, ""
+			if part.key == "workflows" {
+				capID, wfID = "", id
+			}
+			for k, ph := range ro.All() {
+				po, ok := ph.(*canonjson.Object)
+				if !ok {
+					continue
+				}
+				list, _ := po.Get("checks")
+				for _, c := range list.(canonjson.Array) {
+					write(capID, wfID, k, c)
+				}
+			}
+		}
+	}
 }
 
 // Writes are the reference capabilities that change state.

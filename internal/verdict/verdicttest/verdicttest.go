@@ -160,15 +160,15 @@ func NewGreenFrom(tb testing.TB, b *verdict.Baseline) *Green {
 		for _, e := range w.Expected {
 			switch e.Phase {
 			case verdict.PhaseBypass:
-				bypass = append(bypass, g.check(w.ID, e.Phase, e.ID, "code2skill vectors package --out verification/vectors", zero))
+				bypass = append(bypass, g.check("workflow_"+w.ID, e.Phase, e.ID, "code2skill vectors package --out verification/vectors", zero))
 			case verdict.PhaseRuntime:
-				rt = append(rt, g.check(w.ID, e.Phase, e.ID, "code2skill pipeline run package --only runtime-verify", bound))
+				rt = append(rt, g.check("workflow_"+w.ID, e.Phase, e.ID, "code2skill pipeline run package --only runtime-verify", bound))
 			case verdict.PhaseHost:
-				host = append(host, g.check(w.ID, e.Phase, e.ID, "host acceptance run", nil))
+				host = append(host, g.check("workflow_"+w.ID, e.Phase, e.ID, "host acceptance run", nil))
 			}
 		}
-		rt = append(rt, g.check(w.ID, verdict.PhaseRuntime, "workflow-entry-live-call", "code2skill pipeline run package --only runtime-verify", bound))
-		host = append(host, g.check(w.ID, verdict.PhaseHost, "host-profile-acceptance", "host acceptance run", nil))
+		rt = append(rt, g.check("workflow_"+w.ID, verdict.PhaseRuntime, "workflow-entry-live-call", "code2skill pipeline run package --only runtime-verify", bound))
+		host = append(host, g.check("workflow_"+w.ID, verdict.PhaseHost, "host-profile-acceptance", "host acceptance run", nil))
 		workflows = append(workflows, canonjson.NewObject(
 			canonjson.Member{Key: "workflowId", Value: canonjson.String(w.ID)},
 			canonjson.Member{Key: "bypass", Value: phase(bypass)},

@@ -1,5 +1,0 @@
-//go:build !unix
-
-package pkgdir
-
-const oNoFollow = 0
