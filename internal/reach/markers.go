@@ -271,7 +271,15 @@ func (p *plan) leafValue(in *input, s *canonjson.Object, ts map[string]bool, n i
 				return
 			}
 		}
-		in.value, in.marker, in.alt = canonjson.String(text), strings.ToLower(text), canonjson.String(alt)
+		marker := strings.ToLower(text)
+		if _, ml := first(s, "minLength"); ml != nil {
+			// A longer value still holds the marker.
+			if m, ok := ml.(canonjson.Number).Int64(); ok && int(m) > len(text) {
+				text += strings.Repeat("x", int(m)-len(text))
+				alt += strings.Repeat("x", max(0, int(m)-len(alt)))
+			}
+		}
+		in.value, in.marker, in.alt = canonjson.String(text), marker, canonjson.String(alt)
 	case ts["boolean"]:
 		in.value, in.alt = canonjson.Bool(true), canonjson.Bool(false)
 	default:

@@ -28,7 +28,7 @@ func TestPlanValues(t *testing.T) {
 		"month":{"type":"integer","minimum":1,"maximum":12},
 		"day":{"type":"string","format":"date"},
 		"ref":{"type":"string","examples":["r-1","r-2"]},
-		"tags":{"type":"array","items":{"type":"string"}},
+		"tags":{"type":"array","items":{"type":"string","minLength":16}},
 		"confirm":{"type":"boolean","x-code2skill-local":"checked before sending"},
 		"apiToken":{"type":"string"}
 	}}`)
@@ -51,7 +51,7 @@ func TestPlanValues(t *testing.T) {
 		"month":        "1  2",
 		"day":          `"2031-07-07" 2031-07-07 "2032-07-07"`,
 		"ref":          `"r-1"  "r-2"`,
-		"tags[]":       `"c2s73000008" c2s73000008 "c2s74000008"`,
+		"tags[]":       `"c2s73000008xxxxx" c2s73000008 "c2s74000008xxxxx"`,
 		"confirm":      "true  false",
 		"apiToken":     `"c2s73000010" c2s73000010 "c2s74000010"`,
 	}
@@ -64,7 +64,7 @@ func TestPlanValues(t *testing.T) {
 		t.Errorf("inputs %v", got)
 	}
 	args := show(p.args(nil))
-	if !strings.Contains(args, `"selected":{"id":"c2s73000002","lot":"c2s73000003"}`) || !strings.Contains(args, `"tags":["c2s73000008"]`) {
+	if !strings.Contains(args, `"selected":{"id":"c2s73000002","lot":"c2s73000003"}`) || !strings.Contains(args, `"tags":["c2s73000008xxxxx"]`) {
 		t.Errorf("args = %s", args)
 	}
 	for _, in := range p.inputs {
