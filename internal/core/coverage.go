@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"net/url"
 	"os"
 	"path"
@@ -246,28 +247,17 @@ func (c *checker) judgeCoverage(cov *coverageDir) {
 
 // checkCoverage judges the coverage of a passing test run.
 func (c *checker) checkCoverage(cov coverage) {
-	for _, file := range sortedKeys(c.modules) {
-		for _, r := range c.modules[file].ToolRegistrations() {
-			if r.Name == "" {
-				continue
-			}
-			for _, use := range r.Uses {
-				target, local := c.toolFunction(file, use)
-				if local == "" {
-					continue
-				}
-				if cov.calls(target, local) == 0 {
-					pos := c.modules[target].TopLevelFunctionPos(local)
-					d := RuleTestsFunctionNotRun.New(target, "tool %q's Function %s never ran in the tests: "+
-						"call it with a mocked request (context.fetch) and pin the request it sends and the result it returns; passing tests that never run it prove nothing about it",
-						r.Name, use.Name)
-					if pos.IsValid() {
-						d = d.At(pos.Line, pos.Column)
-					}
-					c.add(d)
-				}
-			}
+	for f := range c.toolFunctions() {
+		if cov.calls(f.module, f.local) > 0 {
+			continue
 		}
+		d := RuleTestsFunctionNotRun.New(f.module, "tool %q's Function %s never ran in the tests: "+
+			"call it with a mocked request (context.fetch) and pin the request it sends and the result it returns; passing tests that never run it prove nothing about it",
+			f.tool, f.imported)
+		if pos := c.modules[f.module].TopLevelFunctionPos(f.local); pos.IsValid() {
+			d = d.At(pos.Line, pos.Column)
+		}
+		c.add(d)
 	}
 	for _, file := range sortedKeys(c.modules) {
 		m := c.modules[file]
@@ -281,6 +271,35 @@ func (c *checker) checkCoverage(cov coverage) {
 				c.add(RuleTestsRequestNotAnswered.New(file, "the request awaited here (%s) never got an answer in the tests, though its function ran %s: "+
 					"no test answered it with a mock (context.fetch or the client's stand-in), so what the Function does with a response is untested",
 					clipText(a.Operand, 60), plural(fn, "time")).At(a.Pos.Line, a.Pos.Column))
+			}
+		}
+	}
+}
+
+// toolFunc is a Function a Tool's handler imports.
+type toolFunc struct {
+	tool     string // the Tool's name
+	module   string // the module the Function is declared in
+	local    string // its name there
+	imported string // the name the handler imports it by
+}
+
+// toolFunctions yields the Functions the literal registrations' handlers
+// import, registrations in module and source order.
+func (c *checker) toolFunctions() iter.Seq[toolFunc] {
+	return func(yield func(toolFunc) bool) {
+		for _, file := range sortedKeys(c.modules) {
+			for _, r := range c.modules[file].ToolRegistrations() {
+				if r.Name == "" {
+					continue
+				}
+				for _, use := range r.Uses {
+					if target, local := c.toolFunction(file, use); local != "" {
+						if !yield(toolFunc{tool: r.Name, module: target, local: local, imported: use.Name}) {
+							return
+						}
+					}
+				}
 			}
 		}
 	}

@@ -21,23 +21,12 @@ import (
 // whose only statement returns send() of a GET to the Tool's own goal name
 // with the one query parameter q taken from input.query.
 func (c *checker) checkIllustrativeRequests() {
-	for _, file := range sortedKeys(c.modules) {
-		for _, r := range c.modules[file].ToolRegistrations() {
-			if r.Name == "" {
-				continue
-			}
-			for _, use := range r.Uses {
-				target, local := c.toolFunction(file, use)
-				if local == "" {
-					continue
-				}
-				goal := strings.ReplaceAll(r.Name, "_", "-")
-				if pos, ok := illustrativeRequest(c.modules[target], local, goal); ok {
-					c.add(RulePlaceholderRequest.New(target, "tool %q still sends the scaffold's illustrative request (GET %s?q=<query>) from %s: "+
-						"replace it with the request the application's own client sends for this goal, and its tests with ones that pin that request",
-						r.Name, goal, use.Name).At(pos.Line, pos.Column))
-				}
-			}
+	for f := range c.toolFunctions() {
+		goal := strings.ReplaceAll(f.tool, "_", "-")
+		if pos, ok := illustrativeRequest(c.modules[f.module], f.local, goal); ok {
+			c.add(RulePlaceholderRequest.New(f.module, "tool %q still sends the scaffold's illustrative request (GET %s?q=<query>) from %s: "+
+				"replace it with the request the application's own client sends for this goal, and its tests with ones that pin that request",
+				f.tool, goal, f.imported).At(pos.Line, pos.Column))
 		}
 	}
 }

@@ -8,14 +8,19 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/code2skill/code2skill/assets"
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
-// httpPackage copies the core-http test package and links its modules.
+// httpPackage copies the core-http test package, with the reviewed result
+// projection, and links its modules.
 func httpPackage(t *testing.T) string {
 	t.Helper()
 	pkg := filepath.Join(t.TempDir(), "shelf-http")
 	if err := os.CopyFS(pkg, os.DirFS(filepath.Join("testdata", "core-http"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(pkg, assets.AgentResult.Name()), assets.AgentResult.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	coreModules(t, pkg)

@@ -2,6 +2,7 @@ package reach
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -67,7 +68,7 @@ func (r Request) places() []place {
 			}
 		}
 		q, _ := url.ParseQuery(u.RawQuery)
-		for _, k := range sortedKeys(q) {
+		for _, k := range slices.Sorted(maps.Keys(q)) {
 			add(fmt.Sprintf("query parameter %q", k), k)
 			for _, v := range q[k] {
 				add(fmt.Sprintf("query parameter %q", k), v)
@@ -79,7 +80,7 @@ func (r Request) places() []place {
 	} else {
 		add("the URL", r.URL)
 	}
-	for _, k := range sortedKeys(r.Headers) {
+	for _, k := range slices.Sorted(maps.Keys(r.Headers)) {
 		add(fmt.Sprintf("header %q", k), r.Headers[k])
 	}
 	if r.Body != nil {
@@ -89,7 +90,7 @@ func (r Request) places() []place {
 			walkJSON(v, "", func(ptr, text string) { add("the body at "+pointerOrRoot(ptr), text) })
 		} else if strings.Contains(strings.ToLower(r.Headers["content-type"]), "x-www-form-urlencoded") {
 			if form, err := url.ParseQuery(body); err == nil {
-				for _, k := range sortedKeys(form) {
+				for _, k := range slices.Sorted(maps.Keys(form)) {
 					add(fmt.Sprintf("form field %q", k), k+"="+strings.Join(form[k], ","))
 				}
 			}
@@ -226,13 +227,4 @@ func differ(a, b []Request, skip map[string]bool) bool {
 		}
 	}
 	return false
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
