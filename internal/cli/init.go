@@ -15,7 +15,8 @@ func initCmd() *command {
 		name:    "init",
 		summary: "scaffold a new core-export-v1 package",
 		usage: `Usage: code2skill init <dir> [--feature-id ID] [--goal ID]... [--service NAME]
-                       [--auth none|bearer|api-key|cookie-login] [--feature-context] [--force]
+                       [--auth none|bearer|api-key|cookie-login] [--auth-header NAME] [--auth-scheme WORD]
+                       [--feature-context] [--force]
 
 Writes the starting point of a core-export-v1 package into <dir>: one Skill
 at the package root for a single goal, or skills/<goal>/SKILL.md for each of
@@ -34,8 +35,10 @@ until the scaffold's illustrative Skill and Tool texts are rewritten.
 variables, CODE2SKILL_<FEATURE>_<SERVICE>_<NAME>:
 
   none           no credential (the default)
-  bearer         Authorization: Bearer <TOKEN>
-  api-key        an API key header (x-api-key until set to the real one) holding <API_KEY>
+  bearer         Authorization: Bearer <TOKEN> (--auth-header and --auth-scheme
+                 name the header and the word the service really reads, such as
+                 Authorization: Token <TOKEN>)
+  api-key        an API key header (x-api-key, or --auth-header) holding <API_KEY>
   cookie-login   logs in with <USERNAME> and <PASSWORD>, keeps the session
                  cookie in memory and logs in again once on a 401
 
@@ -51,6 +54,10 @@ Flags:
   --service NAME      the service in the base-URL variable: letters, digits
                       and underscores (default API)
   --auth STYLE        none, bearer, api-key or cookie-login (default none)
+  --auth-header NAME  bearer and api-key: the header the credential travels
+                      in (default Authorization for bearer, x-api-key for
+                      api-key)
+  --auth-scheme WORD  bearer: the word before the token (default Bearer)
   --feature-context   also write the references/feature-context.md skeleton
                       for each Skill
   --force             write into a non-empty <dir>, replacing the files init
@@ -69,6 +76,8 @@ Exit codes:
 		fs.Var(&goals, "goal", "")
 		service := fs.String("service", "", "")
 		auth := fs.String("auth", scaffold.AuthNone, "")
+		authHeader := fs.String("auth-header", "", "")
+		authScheme := fs.String("auth-scheme", "", "")
 		featureContext := fs.Bool("feature-context", false, "")
 		force := fs.Bool("force", false, "")
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
@@ -95,6 +104,8 @@ Exit codes:
 			Service:        *service,
 			FeatureContext: *featureContext,
 			Auth:           *auth,
+			AuthHeader:     *authHeader,
+			AuthScheme:     *authScheme,
 		}
 		if opts.FeatureID == "" {
 			opts.FeatureID = filepath.Base(abs)

@@ -58,12 +58,17 @@ Over the official Go MCP SDK it checks, in order:
 
 A case file holds one {"name": "<tool>", "arguments": {...}} object or an array
 of them, each with an optional "expect": {"httpStatus": 404} (or a list of
-statuses); a case naming a tool the package does not have is a usage error,
-and a strict case must satisfy the tool's inputSchema. Without --offline, a
-strict package needs a --call and an --error-call for every tool. Every
-strict write tool's dry-run branch is proven: with its --dry-run-call, or
-else with a case generated from the contract (minimal valid arguments of its
-input schema and conditional rules), which the report names. --offline makes
+statuses) and assertions on its result, "equals": {"/pointer": value} and
+"contains": {"/pointer": "text"} (a pointer goes on into a string holding
+JSON, as /bodyText/id); a case naming a tool the package does not have is a
+usage error, and a strict case must satisfy the tool's inputSchema. Without
+--offline, a strict package needs a --call and an --error-call for every
+tool. Every write tool's dry-run branch is proven: with its --dry-run-call,
+or else with a generated case (strict: minimal valid arguments of its input
+schema and conditional rules; core: a value for every input its schema
+declares), which the report names. Every answer is scanned for credentials
+(the ones given with --env included), and --transcript writes them as
+[redacted]. --offline makes
 no business calls: it proves initialize, tools/list, the protocol errors and
 dry-run only. The summary says "passed" only when business calls were made
 and passed; a probe that made none says so and reports runtime verification

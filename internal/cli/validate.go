@@ -162,11 +162,13 @@ type validateSummary struct {
 	Profile                 string             `json:"profile"`
 	Structure               core.Stage         `json:"structure"`
 	Discovery               core.Stage         `json:"discovery"`
+	Requests                core.Stage         `json:"requests"`
 	Tests                   core.Stage         `json:"tests"`
 	RequiresHostIntegration bool               `json:"requiresHostIntegration"`
 	ProtocolVersion         string             `json:"protocolVersion,omitempty"`
 	Tools                   []string           `json:"tools"`
 	TestCounts              *core.TestCounts   `json:"testCounts,omitempty"`
+	Reach                   *core.ReachSummary `json:"reach,omitempty"`
 	Isolation               *sandbox.Isolation `json:"isolation,omitempty"`
 	NodeProcesses           int                `json:"nodeProcesses"`
 	Message                 string             `json:"message"`
@@ -178,11 +180,13 @@ func validateReport(dir string, res *core.Result) *diag.Report {
 		Profile:                 core.Profile,
 		Structure:               res.Structure,
 		Discovery:               res.Discovery,
+		Requests:                res.Requests,
 		Tests:                   res.Tests,
 		RequiresHostIntegration: res.RequiresHostIntegration,
 		ProtocolVersion:         res.ProtocolVersion,
 		Tools:                   append([]string{}, res.Tools...),
 		TestCounts:              res.TestCounts,
+		Reach:                   res.Reach,
 		NodeProcesses:           res.NodeProcesses,
 		Isolation:               res.Isolation,
 	}
@@ -208,6 +212,9 @@ func validateMessage(status string, res *core.Result, n diag.Counts) string {
 	if res.ProtocolVersion != "" {
 		details = append(details, fmt.Sprintf("%d tool(s), protocol %s", len(res.Tools), res.ProtocolVersion))
 	}
+	if r := res.Reach; r != nil {
+		details = append(details, fmt.Sprintf("%d Tool calls with recorded requests", r.Calls))
+	}
 	if tc := res.TestCounts; tc != nil {
 		d := fmt.Sprintf("%d/%d tests passed", tc.Passed, tc.Tests)
 		if n := tc.Skipped + tc.Todo; n > 0 {
@@ -230,8 +237,8 @@ func validateMessage(status string, res *core.Result, n diag.Counts) string {
 		suffix = " (" + strings.Join(details, "; ") + ")"
 	}
 	if status != diag.StatusPassed {
-		return fmt.Sprintf("failed: %s; structure %s, MCP discovery %s, package tests %s%s",
-			plural(n.Errors, "error"), stageWords(res.Structure), stageWords(res.Discovery), stageWords(res.Tests), suffix)
+		return fmt.Sprintf("failed: %s; structure %s, MCP discovery %s, Tool requests %s, package tests %s%s",
+			plural(n.Errors, "error"), stageWords(res.Structure), stageWords(res.Discovery), stageWords(res.Requests), stageWords(res.Tests), suffix)
 	}
 	switch {
 	case res.Discovery == core.StageNotRun && res.Tests == core.StageNotRun:
@@ -239,7 +246,7 @@ func validateMessage(status string, res *core.Result, n diag.Counts) string {
 	case res.RequiresHostIntegration:
 		return "static structure and MCP discovery passed" + unisolated + "; runtime verification not completed (requires-host-integration)" + suffix
 	}
-	return "passed: structure, MCP discovery and package tests" + unisolated + suffix
+	return "passed: structure, MCP discovery, Tool requests and package tests" + unisolated + suffix
 }
 
 func stageWords(s core.Stage) string {

@@ -8,45 +8,61 @@ import (
 	"github.com/code2skill/code2skill/internal/jsmod"
 )
 
-// writeMethods are the HTTP methods that change something.
-var writeMethods = []string{"POST", "PUT", "PATCH", "DELETE"}
-
 // checkAnnotations compares each Tool's literal annotation hints with what
-// its Function sends: a readOnlyHint: true Tool whose Function writes a
-// non-GET method literal into its request, or a destructiveHint: false Tool
-// whose Function sends DELETE, misleads a host that skips the user's
-// confirmation for read-only or non-destructive Tools. Only what is written
-// as literals is compared: the registration's hints, and method properties
-// in the body of a Function the handler refers to by an import from
-// another module of the package.
+// it sends. Hosts skip the user's confirmation for read-only and
+// non-destructive Tools, so a readOnlyHint: true Tool that may send PUT,
+// PATCH or DELETE, or a destructiveHint: false Tool that may send DELETE,
+// is an error. The methods are resolved from the registration's handler
+// through the Functions and helpers it calls, across the package's modules
+// (jsmod.RequestMethods): a method passed as an argument, chosen by a
+// parameter the handler or the Function fixes, or held by a const. POST
+// on a read-only Tool is only a warning, and only when the Function writes
+// it in its own body: search and query APIs read through POST, and the
+// login request a shared helper sends is not the Tool's effect.
 func (c *checker) checkAnnotations() {
 	for _, file := range sortedKeys(c.modules) {
-		for _, r := range c.modules[file].ToolRegistrations() {
+		m := c.modules[file]
+		for _, r := range m.ToolRegistrations() {
 			if r.Name == "" {
 				continue
 			}
+			var methods []located
+			sent := m.RequestMethods(r, c.resolveModule)
+			for _, rm := range sent {
+				methods = append(methods, located{rm.Method, fmt.Sprintf("%s:%d:%d", rm.File, rm.Pos.Line, rm.Pos.Column)})
+			}
+			c.compareHints(file, r, methods)
 			for _, use := range r.Uses {
-				fn, methods := c.functionMethods(file, use)
-				c.compareHints(file, r, fn, methods)
+				fn, posts := c.functionMethods(file, use, sent)
+				c.readOnlyPost(file, r, fn, posts)
 			}
 		}
 	}
 }
 
-// functionMethods returns the file:function a handler's import refers to
-// and the methods that function's requests send.
-func (c *checker) functionMethods(from string, use jsmod.ImportRef) (string, []located) {
-	if use.Name == "*" || use.Name == "default" || !isRelative(use.Specifier) {
+// resolveModule returns the package module a relative import of from
+// names.
+func (c *checker) resolveModule(from *jsmod.Module, spec string) *jsmod.Module {
+	if !isRelative(spec) {
+		return nil
+	}
+	return c.modules[path.Clean(path.Join(path.Dir(from.File), spec))]
+}
+
+// functionMethods returns the function a handler's import refers to and
+// the methods, of those the Tool sends, written in that function's own
+// body: as a method property, or as an argument it passes to a helper.
+func (c *checker) functionMethods(from string, use jsmod.ImportRef, sent []jsmod.RequestMethod) (string, []located) {
+	target, local := c.toolFunction(from, use)
+	if local == "" {
 		return "", nil
 	}
-	target := path.Clean(path.Join(path.Dir(from), use.Specifier))
-	m, ok := c.modules[target]
-	if !ok {
-		return "", nil
-	}
+	own := c.modules[target].FunctionLiterals(local)
 	var out []located
-	for _, ml := range m.FunctionMethods(use.Name) {
-		out = append(out, located{ml.Method, fmt.Sprintf("%s:%d:%d", target, ml.Pos.Line, ml.Pos.Column)})
+	for _, rm := range sent {
+		if rm.File == target && slices.Contains(own, rm.Pos) {
+			out = append(out, located{rm.Method, fmt.Sprintf("%s:%d:%d", target, rm.Pos.Line, rm.Pos.Column)})
+		}
 	}
 	return use.Name, out
 }
@@ -56,22 +72,39 @@ type located struct {
 	value, at string
 }
 
-func (c *checker) compareHints(file string, r jsmod.ToolRegistration, fn string, methods []located) {
+// compareHints reports the hints the Tool's methods contradict.
+func (c *checker) compareHints(file string, r jsmod.ToolRegistration, methods []located) {
 	if ro, ok := r.Hints["readOnlyHint"]; ok && ro.Value {
-		if i := slices.IndexFunc(methods, func(m located) bool { return slices.Contains(writeMethods, m.value) }); i >= 0 {
-			c.add(RuleAnnotationReadOnly.New(file, "tool %q declares readOnlyHint: true, but its Function %s sends %s (%s); "+
-				"a host may call a read-only Tool without asking the user: set readOnlyHint to false", r.Name, fn, methods[i].value, methods[i].at).
+		if i := slices.IndexFunc(methods, func(m located) bool { return slices.Contains(changingMethods, m.value) }); i >= 0 {
+			c.add(RuleAnnotationReadOnly.New(file, "tool %q declares readOnlyHint: true, but it sends %s (%s); "+
+				"a host may call a read-only Tool without asking the user: set readOnlyHint to false", r.Name, methods[i].value, methods[i].at).
 				At(ro.Pos.Line, ro.Pos.Column))
 		}
 	}
 	if d, ok := r.Hints["destructiveHint"]; ok && !d.Value {
 		if i := slices.IndexFunc(methods, func(m located) bool { return m.value == "DELETE" }); i >= 0 {
-			c.add(RuleAnnotationDestructive.New(file, "tool %q declares destructiveHint: false, but its Function %s sends DELETE (%s); "+
-				"set destructiveHint to true so that hosts confirm before calling it", r.Name, fn, methods[i].at).
+			c.add(RuleAnnotationDestructive.New(file, "tool %q declares destructiveHint: false, but it sends DELETE (%s); "+
+				"set destructiveHint to true so that hosts confirm before calling it", r.Name, methods[i].at).
 				At(d.Pos.Line, d.Pos.Column))
 		}
 	}
 }
+
+// readOnlyPost warns about a read-only Tool whose Function writes POST.
+func (c *checker) readOnlyPost(file string, r jsmod.ToolRegistration, fn string, methods []located) {
+	ro, ok := r.Hints["readOnlyHint"]
+	if !ok || !ro.Value {
+		return
+	}
+	if i := slices.IndexFunc(methods, func(m located) bool { return m.value == "POST" }); i >= 0 {
+		c.add(RuleAnnotationReadOnlyPost.New(file, "tool %q declares readOnlyHint: true, but its Function %s sends POST (%s); "+
+			"right only when the API reads through POST (a search or query), otherwise set readOnlyHint to false", r.Name, fn, methods[i].at).
+			At(ro.Pos.Line, ro.Pos.Column))
+	}
+}
+
+// changingMethods are the HTTP methods a read-only Tool never sends.
+var changingMethods = []string{"PUT", "PATCH", "DELETE"}
 
 func isRelative(spec string) bool {
 	return len(spec) > 1 && spec[0] == '.' && (spec[1] == '/' || len(spec) > 2 && spec[1] == '.' && spec[2] == '/')

@@ -57,7 +57,8 @@ func TestAnnotationsAgainstCode(t *testing.T) {
 		at                        string
 	}{
 		{"a write that says so", "false", "false", "POST", nil, ""},
-		{"a read-only write", "true", "false", "POST", []*diag.Rule{RuleAnnotationReadOnly}, "mcp-tool/server.mjs:17:34"},
+		{"a read-only POST", "true", "false", "POST", []*diag.Rule{RuleAnnotationReadOnlyPost}, "mcp-tool/server.mjs:17:34"},
+		{"a read-only write", "true", "false", "PATCH", []*diag.Rule{RuleAnnotationReadOnly}, "mcp-tool/server.mjs:17:34"},
 		{"a non-destructive delete", "false", "false", "delete", []*diag.Rule{RuleAnnotationDestructive}, "mcp-tool/server.mjs:17:58"},
 		{"a read-only non-destructive delete", "true", "false", "DELETE", []*diag.Rule{RuleAnnotationReadOnly, RuleAnnotationDestructive}, ""},
 		{"a destructive delete", "false", "true", "DELETE", nil, ""},
@@ -71,6 +72,49 @@ func TestAnnotationsAgainstCode(t *testing.T) {
 			ds := c.result.Diagnostics.Sorted()
 			if tc.at != "" && (len(ds) != 1 || ds[0].Location() != tc.at || !strings.Contains(ds[0].Message, "function-core/index.mjs:5:")) {
 				t.Errorf("findings %v, want one at %s naming the method's line", ds, tc.at)
+			}
+		})
+	}
+}
+
+// helperFixture sends the reserve Tool's request through helpers: the
+// method is a constant passed down, or chosen by a parameter the handler
+// fixes.
+const helperFixture = `const WRITE = 'DELETE';
+function send(request, context) {
+  const method = request.method ?? 'GET';
+  return context.fetch(request.path, { method });
+}
+function followWrite(verb, path, context) { return send({ method: verb, path }, context); }
+export async function findPlots(input, context) { return send({ path: 'plots' }, context); }
+export const reservePlot = async (input, context) => followWrite(WRITE, 'reservations', context);
+`
+
+func TestAnnotationsThroughHelpers(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		server, fns string
+		want        []*diag.Rule
+	}{
+		{"a constant passed to a helper", fixture("true", "false", "")["mcp-tool/server.mjs"], helperFixture,
+			[]*diag.Rule{RuleAnnotationReadOnly, RuleAnnotationDestructive}},
+		{"the same, annotated as a destructive write", fixture("false", "true", "")["mcp-tool/server.mjs"], helperFixture, nil},
+		{"a method the handler fixes",
+			strings.Replace(fixture("false", "false", "")["mcp-tool/server.mjs"], "reservePlot(input, { ...context, signal: extra.signal })",
+				"followWrite('delete', 'reservations', context)", 1),
+			strings.Replace(helperFixture, "function followWrite", "export function followWrite", 1),
+			[]*diag.Rule{RuleAnnotationDestructive}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			server := strings.Replace(tc.server, "import { findPlots, reservePlot }", "import { findPlots, reservePlot, followWrite }", 1)
+			c := testChecker(t, map[string]string{"mcp-tool/server.mjs": server, "function-core/index.mjs": tc.fns})
+			c.checkScripts()
+			c.checkAnnotations()
+			wantRules(t, c, tc.want...)
+			for _, d := range c.result.Diagnostics.Sorted() {
+				if d.Severity != diag.Error || !strings.Contains(d.Message, "DELETE") || !strings.Contains(d.Message, "function-core/index.mjs:") && !strings.Contains(d.Message, "mcp-tool/server.mjs:") {
+					t.Errorf("finding %v: want an error naming DELETE and where it is written", d)
+				}
 			}
 		})
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
+	"github.com/code2skill/code2skill/internal/reach"
 	"github.com/code2skill/code2skill/internal/testnode"
 )
 
@@ -100,7 +101,7 @@ func TestExamplePasses(t *testing.T) {
 	if res.ProtocolVersion != "2025-11-25" {
 		t.Errorf("negotiated protocol %q", res.ProtocolVersion)
 	}
-	if want := []string{"search_seed_varieties", "reserve_seed_packets"}; !slices.Equal(res.Tools, want) {
+	if want := []string{"search_seed_varieties", "reserve_seed_packets", "list_my_reservations", "cancel_reservation"}; !slices.Equal(res.Tools, want) {
 		t.Errorf("tools = %v, want %v", res.Tools, want)
 	}
 	if tc := res.TestCounts; tc == nil || tc.Tests < 10 || tc.Passed != tc.Tests {
@@ -188,7 +189,7 @@ test('never ends', () => new Promise(() => setInterval(() => {}, 1000)));
 		{
 			name: "no test ran",
 			edit: func(t *testing.T, dir string) {
-				for _, f := range []string{"tests/search.test.mjs", "tests/reserve.test.mjs", "tests/mcp-server.test.mjs"} {
+				for _, f := range []string{"tests/search.test.mjs", "tests/reserve.test.mjs", "tests/reservations.test.mjs", "tests/mcp-server.test.mjs"} {
 					os.Remove(filepath.Join(dir, f))
 				}
 				writeFile(t, dir, "tests/empty.test.mjs", "// nothing here yet\n")
@@ -236,7 +237,7 @@ describe('reservations', () => {
 		{
 			name: "every test skipped",
 			edit: func(t *testing.T, dir string) {
-				for _, f := range []string{"tests/search.test.mjs", "tests/reserve.test.mjs", "tests/mcp-server.test.mjs"} {
+				for _, f := range []string{"tests/search.test.mjs", "tests/reserve.test.mjs", "tests/reservations.test.mjs", "tests/mcp-server.test.mjs"} {
 					os.Remove(filepath.Join(dir, f))
 				}
 				writeFile(t, dir, "tests/skipped.test.mjs", `import { test } from 'node:test';
@@ -319,15 +320,18 @@ test.todo('some day');
 					"annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false")
 			},
 			// The example's own test of the annotations catches it too.
-			rules: []*diag.Rule{RuleAnnotationReadOnly, RuleTestsFailed},
+			rules: []*diag.Rule{RuleAnnotationReadOnlyPost, RuleTestsFailed},
 		},
 		{
 			name: "server crashes at start",
 			edit: func(t *testing.T, dir string) {
 				replaceIn(t, dir, "mcp-tool/index.mjs", "await createServer()", "throw new Error('no configuration');\nawait createServer()")
 			},
-			rules: []*diag.Rule{mcpcheck.RuleServerExited},
+			rules: []*diag.Rule{mcpcheck.RuleServerExited, reach.RuleNotChecked},
 			check: func(t *testing.T, res *Result) {
+				if d := find(res, reach.RuleNotChecked); !strings.Contains(d.Message, `"cancel_reservation"`) || d.Severity != diag.Warning {
+					t.Errorf("the Tools not checked are not named: %v", d)
+				}
 				if d := find(res, mcpcheck.RuleServerExited); !strings.Contains(d.Message+d.Detail, "no configuration") {
 					t.Errorf("the crash does not show the server's stderr:\n%s", dump(res))
 				}
@@ -336,11 +340,12 @@ test.todo('some day');
 		{
 			name: "default environment",
 			edit: func(t *testing.T, dir string) {
-				replaceIn(t, dir, "function-core/index.mjs", "  const url = serviceUrl(env.CODE2SKILL_SEED_LIBRARY_CATALOG_BASE_URL,",
-					"  const url = serviceUrl(env.CODE2SKILL_SEED_LIBRARY_CATALOG_BASE_URL ?? 'https://catalog.seed-library.example/api/',")
+				replaceIn(t, dir, "function-core/index.mjs", "  const base = env[variable];",
+					"  const base = env[variable] ?? 'https://catalog.seed-library.example/api/';")
 			},
-			// The example's own test of a missing base URL catches it too.
-			rules: []*diag.Rule{jsmod.RuleEnvURLFallback, RuleTestsFailed},
+			// The reachability calls and the example's own test of a
+			// missing base URL catch it too.
+			rules: []*diag.Rule{jsmod.RuleEnvURLFallback, reach.RuleBaseURLNotRefused, RuleTestsFailed},
 		},
 		{
 			name: "hard-coded fallback token",
@@ -362,7 +367,7 @@ test.todo('some day');
 		{
 			name: "undocumented variable",
 			edit: func(t *testing.T, dir string) {
-				replaceIn(t, dir, "MCP-SETUP.md", "| `CODE2SKILL_DRY_RUN` | Set to `1` to make `reserve_seed_packets` return the request it would send instead of sending it. |\n", "")
+				replaceIn(t, dir, "MCP-SETUP.md", "| `CODE2SKILL_DRY_RUN` | Set to `1` to make `reserve_seed_packets` and `cancel_reservation` return the request they would send instead of sending it. |\n", "")
 			},
 			rules: []*diag.Rule{RuleSetupEnv},
 		},

@@ -38,6 +38,8 @@ func (c *checker) checkLayout() []skillFile {
 		}
 	}
 
+	c.checkAuditFiles()
+
 	var skills []skillFile
 	root := c.pkg.Has("SKILL.md")
 	if root {

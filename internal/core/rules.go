@@ -16,6 +16,8 @@ var (
 		"portable-agent-result.mjs is the reviewed asset, byte for byte")
 	RuleSkillStray = diag.Register("CORE_LAYOUT_SKILL_STRAY", diag.Warning,
 		"a SKILL.md outside the root and skills/<goal>/ is not discovered by installers")
+	RuleAuditFile = diag.Register("CORE_LAYOUT_AUDIT_FILE", diag.Error,
+		"a core-export-v1 package carries no PAGE.md, receipt, manifest, verification report or evidence directory")
 )
 
 // package.json.
@@ -63,10 +65,12 @@ var (
 // Tool annotations against the code (spec: hosts decide on confirmation
 // from them).
 var (
-	RuleAnnotationReadOnly = diag.Register("CORE_TOOL_ANNOTATION_READ_ONLY", diag.Warning,
-		"a readOnlyHint: true Tool's Function sends no POST, PUT, PATCH or DELETE")
-	RuleAnnotationDestructive = diag.Register("CORE_TOOL_ANNOTATION_DESTRUCTIVE", diag.Warning,
-		"a destructiveHint: false Tool's Function sends no DELETE")
+	RuleAnnotationReadOnly = diag.Register("CORE_TOOL_ANNOTATION_READ_ONLY", diag.Error,
+		"a readOnlyHint: true Tool sends no PUT, PATCH or DELETE, through whatever helpers its Function uses")
+	RuleAnnotationReadOnlyPost = diag.Register("CORE_TOOL_ANNOTATION_READ_ONLY_POST", diag.Warning,
+		"a readOnlyHint: true Tool's Function sends no POST, unless the API reads through POST (a search or query endpoint)")
+	RuleAnnotationDestructive = diag.Register("CORE_TOOL_ANNOTATION_DESTRUCTIVE", diag.Error,
+		"a destructiveHint: false Tool sends no DELETE, through whatever helpers its Function uses")
 )
 
 // Skills and Tools against each other, and what the scaffold leaves to
@@ -78,6 +82,8 @@ var (
 		"every Tool the server registers is named by some Skill, which says when to call it")
 	RulePlaceholder = diag.Register("CORE_PLACEHOLDER_TEXT", diag.Error,
 		"no scaffold placeholder text is left in a SKILL.md, a Tool description or MCP-SETUP.md")
+	RulePlaceholderRequest = diag.Register("CORE_PLACEHOLDER_REQUEST", diag.Error,
+		"no Tool still sends the scaffold's illustrative request (GET <goal>?q=<query>) instead of the application's real one")
 )
 
 // Running the package.
@@ -94,6 +100,12 @@ var (
 		"every test a test file declares runs: fewer reported tests mean a file stopped early")
 	RuleTestsEmptyFile = diag.Register("CORE_TESTS_EMPTY_FILE", diag.Warning,
 		"every test file defines at least one test")
+	RuleTestsFunctionNotRun = diag.Register("CORE_TESTS_FUNCTION_NOT_RUN", diag.Error,
+		"the package's tests execute every Tool's Function (V8 coverage of the test run): passing tests that never call it prove nothing about it")
+	RuleTestsRequestNotAnswered = diag.Register("CORE_TESTS_REQUEST_NOT_ANSWERED", diag.Error,
+		"every request a Function awaits got an answer from a test's mock at least once: a request site whose every run ended before its response was never tested")
+	RuleTestsCoverageMissing = diag.Register("CORE_TESTS_COVERAGE_MISSING", diag.Warning,
+		"the coverage of the test run could be read, so that what the tests executed is known")
 	RuleNetworkOpen = diag.Register("CORE_NETWORK_NOT_ISOLATED", diag.Warning,
 		"the package ran without network isolation because the OS did not allow it")
 )

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,12 +31,18 @@ const tailLines = 40
 
 // runTests runs the package's test files with node --test in the sandbox.
 func (c *checker) runTests(ctx context.Context, files []string) {
+	cov, err := newCoverageDir()
+	if err != nil {
+		c.failure(err)
+		return
+	}
+	defer cov.remove()
 	argv := append([]string{"node", "--test", "--test-reporter=tap"}, files...)
 	res, err := sandbox.Run(ctx, argv, sandbox.Options{
 		Dir:     c.pkg.Dir(),
-		Env:     testEnv,
+		Env:     append(slices.Clip(testEnv), cov.env()),
 		Timeout: c.opts.testTimeout(),
-		Binds:   c.binds(),
+		Binds:   append(c.binds(), cov.bind()),
 	})
 	if err != nil {
 		c.failure(fmt.Errorf("running the package tests: %w", err))
@@ -107,7 +114,12 @@ func (c *checker) runTests(ctx context.Context, files []string) {
 	case !exited && counts.Tests < declared:
 		c.add(RuleTestsNotRun.New("tests", "node --test reported %s, but the test files declare at least %d; some stopped before their tests ran", plural(counts.Tests, "test"), declared))
 	}
-	if c.hasFindings(RuleTestsTimeout, RuleTestsFailed, RuleTestsNone, RuleTestsNotRun) {
+	if !c.hasFindings(RuleTestsTimeout, RuleTestsFailed, RuleTestsNone, RuleTestsNotRun) {
+		// What passing tests executed: coverage findings say what they
+		// never did.
+		c.judgeCoverage(cov)
+	}
+	if c.hasFindings(RuleTestsTimeout, RuleTestsFailed, RuleTestsNone, RuleTestsNotRun, RuleTestsFunctionNotRun, RuleTestsRequestNotAnswered) {
 		c.result.Tests = StageFailed
 	} else {
 		c.result.Tests = StagePassed

@@ -87,9 +87,13 @@ type Result struct {
 	// the package cannot complete its goals without the host's help, so
 	// runtime verification stays open whatever passes here.
 	RequiresHostIntegration bool
-	ProtocolVersion         string      // negotiated during discovery
-	Tools                   []string    // tool names from tools/list, in server order
-	TestCounts              *TestCounts // nil when the tests did not run
+	// Requests is the stage of the reachability calls, made in the
+	// discovery session: what each Tool sends (internal/reach).
+	Requests        Stage
+	Reach           *ReachSummary // nil when the calls were not made
+	ProtocolVersion string        // negotiated during discovery
+	Tools           []string      // tool names from tools/list, in server order
+	TestCounts      *TestCounts   // nil when the tests did not run
 	// Isolation is the weakest isolation any of the package's processes
 	// got; nil when nothing ran.
 	Isolation *sandbox.Isolation
@@ -110,6 +114,7 @@ type checker struct {
 	failed []error
 	// Filled by the structure stage, read after it:
 	declared map[string]int            // per test file, the tests it declares that must run (jsmod's TestsDeclared)
+	envVars  []string                  // the environment variables the package's code reads
 	modules  map[string]*jsmod.Module  // the package's own modules (not its tests) that parse, by path
 	skills   map[string]*skillmd.Skill // the Skills that parse, by path
 	// listed is the tools/list answer of discovery; nil when it did not
@@ -181,7 +186,7 @@ func (c *checker) progress(format string, args ...any) {
 // package are in the Result; the error reports that validation itself could
 // not be done (node missing, I/O failure).
 func Validate(ctx context.Context, dir string, opts Options) (*Result, error) {
-	res := &Result{Structure: StageNotRun, Discovery: StageNotRun, Tests: StageNotRun}
+	res := &Result{Structure: StageNotRun, Discovery: StageNotRun, Requests: StageNotRun, Tests: StageNotRun}
 	pkg, ds, err := pkgdir.Open(dir)
 	if err != nil {
 		return nil, err
@@ -205,10 +210,11 @@ func Validate(ctx context.Context, dir string, opts Options) (*Result, error) {
 		res.RequiresHostIntegration = m.host
 	}
 	c.checkSkills(skills)
-	envVars := c.checkScripts()
-	c.checkSetup(envVars)
+	c.envVars = c.checkScripts()
+	c.checkSetup(c.envVars)
 	c.checkAnnotations()
 	c.checkPlaceholders()
+	c.checkIllustrativeRequests()
 	res.Structure = StagePassed
 	if res.Diagnostics.HasErrors() {
 		res.Structure = StageFailed

@@ -193,10 +193,35 @@ func Secret(key, s string) bool {
 		envName.MatchString(v),    // the name of the variable holding it
 		headerName.MatchString(v), // x-api-key, set-cookie
 		normalize(v) == normalize(key),
-		slices.Contains(credentialWords, strings.ToLower(v)):
+		slices.Contains(credentialWords, strings.ToLower(v)),
+		slices.Contains(modeWords, strings.ToLower(v)),
+		modeName(key) && lowerWord.MatchString(v):
 		return false
 	}
 	return true
+}
+
+// modeWords are values that say how something is configured, not what a
+// credential is: { password: "required" }, { token: "optional" }.
+var modeWords = []string{"optional", "required", "disabled", "enabled", "hidden", "masked", "inherit", "include", "omit"}
+
+// lowerWord is a single lower-case word.
+var lowerWord = regexp.MustCompile(`^[a-z]+$`)
+
+// modeName reports whether a name is one of the words that name a mode as
+// often as a credential: auth: "optional", session: "cookie",
+// credentials: "include" are settings, whereas a password or a token is
+// always the credential itself.
+func modeName(key string) bool {
+	w := Words(key)
+	if len(w) == 0 {
+		return false
+	}
+	switch w[len(w)-1] {
+	case "auth", "session", "sessions", "credential", "credentials", "cookie":
+		return true
+	}
+	return false
 }
 
 func normalize(s string) string {

@@ -103,6 +103,13 @@ func TestSecret(t *testing.T) {
 		{"description", "The token the host injects", false},
 		{"TOKEN_HEADER", "x-api-key", false},
 		{"loginUrl", "https://login.example.com/", false},
+		{"auth", "optional", false},
+		{"auth", "required", false},
+		{"session", "persistent", false},
+		{"credentials", "include", false},
+		{"token", "optional", false},
+		{"auth", "s3cr3tvalue", true},
+		{"password", "letmein", true},
 	} {
 		if got := Secret(tc.key, tc.value); got != tc.want {
 			t.Errorf("Secret(%q, %q) = %v, want %v", tc.key, tc.value, got, tc.want)
@@ -150,12 +157,14 @@ func TestKeysAreNames(t *testing.T) {
 }
 
 func TestIsRedacted(t *testing.T) {
-	for _, v := range []string{"[redacted]", "<REDACTED>", "***", "", Redacted} {
+	for _, v := range []string{"[redacted]", "<REDACTED>", "***", "", Redacted, "[credential, not shown]", "<token redacted>", "(masked value)"} {
 		if !IsRedacted(v) {
 			t.Errorf("%q is redacted", v)
 		}
 	}
-	if IsRedacted("abc") {
-		t.Error(`"abc" is not redacted`)
+	for _, v := range []string{"abc", "Token eyJhbGciOi.masked.x", "Bearer hiddenvalue123"} {
+		if IsRedacted(v) {
+			t.Errorf("%q is not redacted", v)
+		}
 	}
 }

@@ -132,3 +132,32 @@ func FuzzSanitize(f *testing.F) {
 		checkSanitizeAgrees(t, doc)
 	})
 }
+
+func TestWithInjectedValues(t *testing.T) {
+	secret := "plain-value-0123"
+	v, err := canonjson.Decode([]byte(`{"note":"sent with plain-value-0123 attached","list":["x","plain-value-0123"],"plain-value-0123":1,"token":"abcdefgh12345"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var at []string
+	for _, f := range FindInValueWith(v, []string{secret, ""}) {
+		at = append(at, f.Pointer)
+		if strings.Contains(f.What, secret) {
+			t.Errorf("%q repeats the value", f.What)
+		}
+	}
+	if want := []string{"/token", "/note", "/list/1"}; strings.Join(at, " ") != strings.Join(want, " ") {
+		t.Errorf("found at %v, want %v", at, want)
+	}
+	clean, changed := SanitizeWith(v, []string{secret})
+	text := string(canonjson.Encode(clean))
+	if !changed || strings.Contains(strings.ReplaceAll(text, `"plain-value-0123": 1`, ""), secret) || strings.Contains(text, "abcdefgh12345") {
+		t.Errorf("SanitizeWith left a credential: %s", text)
+	}
+	if len(FindInValueWith(clean, []string{secret})) != 0 {
+		t.Errorf("the sanitised value still has findings: %s", text)
+	}
+	if same, changed := SanitizeWith(canonjson.String("nothing here"), []string{secret}); changed || same != canonjson.Value(canonjson.String("nothing here")) {
+		t.Errorf("SanitizeWith changed a clean value: %v %v", same, changed)
+	}
+}

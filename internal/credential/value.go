@@ -2,6 +2,7 @@ package credential
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -17,8 +18,18 @@ const Redacted = "[redacted]"
 // empty, "[redacted]", "<redacted>", "***"…
 func IsRedacted(s string) bool {
 	t := strings.Trim(strings.ToLower(strings.TrimSpace(s)), "[]<>()*")
-	return t == "" || t == "redacted" || t == "removed" || t == "omitted" || strings.Trim(s, "*x") == ""
+	switch {
+	case t == "" || t == "redacted" || t == "removed" || t == "omitted" || strings.Trim(s, "*x") == "":
+		return true
+	case len(t) <= 40 && redactionPhrase.MatchString(t):
+		// A phrase saying so: "[credential, not shown]", "<token redacted>".
+		return true
+	}
+	return false
 }
+
+// redactionPhrase is a few words of which one says the value is withheld.
+var redactionPhrase = regexp.MustCompile(`^[a-z ,;:-]*\b(?:not shown|redacted|masked|hidden|omitted|removed)\b[a-z ,;:-]*$`)
 
 // A Finding is a credential in a JSON value.
 type Finding struct {
@@ -140,4 +151,83 @@ func (w *walker) string(s, at string) (canonjson.Value, bool) {
 	}
 	w.add(at, "%s", ms[0].Describe(b))
 	return canonjson.String(redact(s, ms)), true
+}
+
+// FindInValueWith is FindInValue that also reports every occurrence of
+// one of the given values in a string of v (member names aside): the
+// credentials a caller injected, which are credentials wherever they
+// appear, however they are named. A finding of such a value describes it
+// by its first characters only.
+func FindInValueWith(v canonjson.Value, secrets []string) []Finding {
+	out := FindInValue(v)
+	at := map[string]bool{}
+	for _, f := range out {
+		at[f.Pointer] = true
+	}
+	walkStrings(v, "", func(ptr, s string) {
+		for _, secret := range secrets {
+			if secret != "" && strings.Contains(s, secret) && !at[ptr] {
+				at[ptr] = true
+				out = append(out, Finding{Pointer: ptr, What: fmt.Sprintf("the value of a credential variable, %s", Redact(secret))})
+			}
+		}
+	})
+	return out
+}
+
+// SanitizeWith is Sanitize that also replaces every occurrence of one of
+// the given values in a string of v with Redacted. It reports whether
+// anything was replaced.
+func SanitizeWith(v canonjson.Value, secrets []string) (canonjson.Value, bool) {
+	out := Sanitize(v)
+	changed := !canonjson.Equal(out, v)
+	out = replaceStrings(out, func(s string) string {
+		for _, secret := range secrets {
+			if secret != "" && strings.Contains(s, secret) {
+				s = strings.ReplaceAll(s, secret, Redacted)
+				changed = true
+			}
+		}
+		return s
+	})
+	return out, changed
+}
+
+// walkStrings calls f with every string of v (member names aside) and its
+// JSON Pointer.
+func walkStrings(v canonjson.Value, at string, f func(ptr, s string)) {
+	switch v := v.(type) {
+	case *canonjson.Object:
+		for k, e := range v.All() {
+			walkStrings(e, at+"/"+diag.EscapeToken(k), f)
+		}
+	case canonjson.Array:
+		for i, e := range v {
+			walkStrings(e, at+"/"+strconv.Itoa(i), f)
+		}
+	case canonjson.String:
+		f(at, string(v))
+	}
+}
+
+// replaceStrings returns a copy of v with every string (member names
+// aside) replaced by f's answer.
+func replaceStrings(v canonjson.Value, f func(string) string) canonjson.Value {
+	switch v := v.(type) {
+	case *canonjson.Object:
+		out := &canonjson.Object{}
+		for k, e := range v.All() {
+			out.Set(k, replaceStrings(e, f))
+		}
+		return out
+	case canonjson.Array:
+		out := make(canonjson.Array, len(v))
+		for i, e := range v {
+			out[i] = replaceStrings(e, f)
+		}
+		return out
+	case canonjson.String:
+		return canonjson.String(f(string(v)))
+	}
+	return v
 }

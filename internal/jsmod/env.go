@@ -479,11 +479,19 @@ func (a *envAnalysis) member(obj value, name string, pos Pos) value {
 // reads the variable, and its default for it is a fallback.
 func (a *envAnalysis) objectMember(obj value, name string, pos Pos) value {
 	def, defAt, spreadAt := js.IExpr(nil), -1, -1
+	var spreadDef value // the member of an object literal spread before process.env
 	for i, p := range obj.obj.List {
 		switch {
 		case p.Spread:
-			if a.eval(p.Value).kind == envObject {
+			switch sv := a.eval(p.Value); sv.kind {
+			case envObject:
 				spreadAt = i
+			case objectLit:
+				// { ...DEFAULTS, ...process.env }: DEFAULTS' members are
+				// defaults like literal members.
+				if m := a.objectMember(sv, name, pos); m.kind != unknown {
+					spreadDef, def, defAt = m, nil, i
+				}
 			}
 		case p.Name != nil && a.propertyName(p.Name) == name:
 			def, defAt = p.Value, i
@@ -498,8 +506,13 @@ func (a *envAnalysis) objectMember(obj value, name string, pos Pos) value {
 		v := value{kind: envValue, name: name, pos: pos, direct: true}
 		if url := a.eval(def); def != nil && url.isURL() {
 			a.fallback(v, url)
+		} else if def == nil && spreadDef.isURL() {
+			a.fallback(v, spreadDef)
 		}
 		return v
+	case defAt >= 0 && def == nil:
+		spreadDef.direct = false
+		return spreadDef
 	case defAt >= 0:
 		v := a.eval(def)
 		v.direct = v.direct && obj.direct // a const object's literals are written elsewhere
@@ -600,8 +613,18 @@ func (a *envAnalysis) template(t *js.TemplateExpr) value {
 		return value{}
 	}
 	s, ok := cook(head[1 : len(head)-2])
-	if !ok || !isHTTPURL(s) {
+	if !ok {
 		return value{}
+	}
+	if !isHTTPURL(s) {
+		// `${CONFIG.API_HOST}/api`: a template that starts with a URL
+		// held by a const (or a const object's property) is a URL too.
+		if s != "" {
+			return value{}
+		}
+		if first := a.eval(t.List[0].Expr); !first.isURL() {
+			return value{}
+		}
 	}
 	start, ok1 := subsliceOffset(a.m.src, head)
 	end, ok2 := subsliceOffset(a.m.src, t.Tail)

@@ -72,9 +72,12 @@ func FuzzParse(f *testing.F) {
 				for _, h := range r.Hints {
 					inRange("hint", h.Pos.Line, h.Pos.Column, false)
 				}
+				for _, rm := range m.RequestMethods(r, nil) {
+					inRange("method", rm.Pos.Line, rm.Pos.Column, true)
+				}
 				for _, u := range r.Uses {
-					for _, ml := range m.FunctionMethods(u.Local) {
-						inRange("method", ml.Pos.Line, ml.Pos.Column, true)
+					for _, p := range m.FunctionLiterals(u.Local) {
+						inRange("literal", p.Line, p.Column, true)
 					}
 				}
 			}

@@ -70,6 +70,9 @@ type Module struct {
 
 	toolsOnce sync.Once
 	tools     []ToolRegistration
+
+	declsOnce sync.Once
+	decls     *declIndex
 }
 
 // Parse parses src as an ECMAScript module. When it is not one, Parse
@@ -114,7 +117,8 @@ func parseModule(file string, src []byte) (*Module, []diag.Diagnostic) {
 
 // Check returns the findings about the package's own code (not its
 // tests): every environment read that falls back to a literal URL
-// (JS_ENV_URL_FALLBACK) and every credential written into the code
+// (JS_ENV_URL_FALLBACK), every service address written into the code
+// (JS_BASE_URL_LITERAL) and every credential written into the code
 // (JS_CREDENTIAL_LITERAL).
 func (m *Module) Check() []diag.Diagnostic {
 	var out []diag.Diagnostic
@@ -123,6 +127,12 @@ func (m *Module) Check() []diag.Diagnostic {
 			"environment variable %s falls back to %s when it is unset; a default environment is forbidden: "+
 				"leave the base URL to the host's configuration and stop before the request when it is missing",
 			f.Var, f.URL).At(f.Pos.Line, f.Pos.Column))
+	}
+	for _, u := range m.LiteralBaseURLs() {
+		out = append(out, RuleBaseURLLiteral.New(m.File,
+			"%s is the literal address %s: every call goes there whatever the host configures; "+
+				"read the base URL from its CODE2SKILL_<FEATURE>_<SERVICE>_BASE_URL variable when the call runs and stop before the request when it is missing",
+			u.Where, u.URL).At(u.Pos.Line, u.Pos.Column))
 	}
 	return append(out, m.credentialFindings(false)...)
 }

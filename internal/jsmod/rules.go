@@ -21,6 +21,13 @@ var (
 	RuleEnvURLFallback = diag.Register("JS_ENV_URL_FALLBACK", diag.Error,
 		"an environment variable read must not fall back to a literal http(s) URL (no default environments)")
 
+	// RuleBaseURLLiteral flags a service address written into the code: a
+	// request that goes to the address the source happened to hold, whatever
+	// the host configures (spec 003: Function 不默认指向源码中的测试、预发或
+	// 生产环境).
+	RuleBaseURLLiteral = diag.Register("JS_BASE_URL_LITERAL", diag.Error,
+		"no service address is written into package code: no literal http(s) base URL, fetch URL or URL base outside .invalid")
+
 	// RuleCredentialLiteral flags a credential written into a package: a
 	// token, key or password travels with every copy of the package and
 	// outlives the host's configuration (spec 003: token, Cookie, 密钥 are

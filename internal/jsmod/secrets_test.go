@@ -48,6 +48,7 @@ func TestCredentialLiterals(t *testing.T) {
 		{"read from the environment", "export function f(env) { const token = env.CODE2SKILL_SHOP_API_TOKEN; return { authorization: `Bearer ${token}` }; }", []string{}},
 		{"empty fallback", "export const t = process.env.CODE2SKILL_SHOP_API_TOKEN ?? '';", []string{}},
 		{"non-credential names", "const pageToken = 'abcdef123456';\nconst tokenType = 'Bearer';\nconst name = 'hunter22';", []string{}},
+		{"modes", "export const routes = [{ path: 'articles', auth: 'optional' }, { path: 'user', auth: 'required' }];\nconst init = { credentials: 'include' };", []string{}},
 		{"URL", "const loginEndpointToken = 'https://login.example.com/token';", []string{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,9 +1,7 @@
 package jsmod
 
 import (
-	"cmp"
 	"slices"
-	"strings"
 
 	"github.com/tdewolff/parse/v2/js"
 )
@@ -27,6 +25,8 @@ type ToolRegistration struct {
 	// Uses are the imported bindings the handler refers to: the Functions
 	// it calls, in the order they are written.
 	Uses []ImportRef
+
+	handler js.IExpr // the last argument, read by RequestMethods
 }
 
 // Hint is an annotation hint written as a boolean literal.
@@ -78,7 +78,8 @@ func (m *Module) toolRegistrations() []ToolRegistration {
 			}
 		}
 		if len(call.Args.List) > 2 {
-			r.Uses = m.importRefs(call.Args.List[len(call.Args.List)-1].Value)
+			r.handler = call.Args.List[len(call.Args.List)-1].Value
+			r.Uses = m.importRefs(r.handler)
 		}
 		out = append(out, r)
 		return true
@@ -158,43 +159,29 @@ func (m *Module) importRefs(e js.IExpr) []ImportRef {
 	return out
 }
 
-// MethodLiteral is an HTTP method written as the method property of an
-// object literal ({ method: 'POST' }).
-type MethodLiteral struct {
-	Method string // upper-cased
-	Pos    Pos
-}
-
-// FunctionMethods returns the HTTP methods written as literal method
-// properties inside the body of the module's function name (a function
-// declaration, or a const bound to a function or arrow expression, at the
-// top level): what the requests it builds send. It returns nil when the
-// module has no such function.
-func (m *Module) FunctionMethods(name string) []MethodLiteral {
-	body := m.topLevelFunction(name)
+// FunctionLiterals returns where the string literals inside the body of
+// the module's top-level function name are written.
+func (m *Module) FunctionLiterals(name string) []Pos {
+	body := m.TopLevelFunction(name)
 	if body == nil {
 		return nil
 	}
-	out := []MethodLiteral{}
+	var out []Pos
 	Inspect(body, func(n js.INode) bool {
-		p, ok := n.(*js.Property)
-		if !ok || p.Name == nil || p.Spread || m.keyName(p.Name) != "method" {
-			return true
-		}
-		if s, pos, ok := m.stringLiteral(p.Value); ok {
-			out = append(out, MethodLiteral{Method: strings.ToUpper(s), Pos: pos})
+		if e, ok := n.(js.IExpr); ok {
+			if _, pos, ok := m.stringLiteral(e); ok {
+				out = append(out, pos)
+			}
 		}
 		return true
-	})
-	slices.SortStableFunc(out, func(a, b MethodLiteral) int {
-		return cmp.Or(comparePos(a.Pos, b.Pos), strings.Compare(a.Method, b.Method))
 	})
 	return out
 }
 
-// topLevelFunction returns the body of a function the module declares at
-// its top level (exported or not) under name.
-func (m *Module) topLevelFunction(name string) *js.BlockStmt {
+// TopLevelFunction returns the body of a function the module declares at
+// its top level (exported or not) under name: a function declaration, or a
+// const bound to a function or arrow expression; nil when there is none.
+func (m *Module) TopLevelFunction(name string) *js.BlockStmt {
 	for _, stmt := range m.ast.BlockStmt.List {
 		if e, ok := stmt.(*js.ExportStmt); ok && e.Decl != nil {
 			stmt, _ = e.Decl.(js.IStmt)
@@ -226,6 +213,29 @@ func (m *Module) topLevelFunction(name string) *js.BlockStmt {
 		}
 	}
 	return nil
+}
+
+// TopLevelFunctionPos returns where the name of a function the module
+// declares at its top level is written, or the zero Pos.
+func (m *Module) TopLevelFunctionPos(name string) Pos {
+	for _, stmt := range m.ast.BlockStmt.List {
+		if e, ok := stmt.(*js.ExportStmt); ok && e.Decl != nil {
+			stmt, _ = e.Decl.(js.IStmt)
+		}
+		switch d := stmt.(type) {
+		case *js.FuncDecl:
+			if d.Name != nil && string(d.Name.Data) == name {
+				return m.pos(d.Name.Data)
+			}
+		case *js.VarDecl:
+			for _, el := range d.List {
+				if v, ok := el.Binding.(*js.Var); ok && string(v.Data) == name {
+					return m.pos(v.Data)
+				}
+			}
+		}
+	}
+	return Pos{}
 }
 
 // constInits maps the module's const-declared names to their initialisers.

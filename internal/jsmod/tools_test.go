@@ -56,29 +56,27 @@ func TestToolRegistrations(t *testing.T) {
 	}
 }
 
-func TestFunctionMethods(t *testing.T) {
+func TestFunctionLiterals(t *testing.T) {
 	m := mustParse(t, `export async function findOrders(input, context) {
   return send(context, { method: 'GET', path: 'orders' });
 }
 export const cancelOrder = async (input, context) => {
-  const request = { method: 'delete', path: 'orders/' + input.id };
+  const request = { method: "DELETE", path: 'orders/' + input.id };
   return send(context, request);
 };
-function login(context) { return send(context, { method: "POST", path: 'login' }); }
 export function other() { return 1; }
 `)
 	for _, tc := range []struct {
 		name string
-		want []MethodLiteral
+		want []Pos
 	}{
-		{"findOrders", []MethodLiteral{{"GET", Pos{2, 34}}}},
-		{"cancelOrder", []MethodLiteral{{"DELETE", Pos{5, 29}}}},
-		{"login", []MethodLiteral{{"POST", Pos{8, 58}}}},
-		{"other", []MethodLiteral{}},
+		{"findOrders", []Pos{{2, 34}, {2, 47}}},
+		{"cancelOrder", []Pos{{5, 29}, {5, 45}}},
+		{"other", nil},
 		{"missing", nil},
 	} {
-		if diff := cmp.Diff(tc.want, m.FunctionMethods(tc.name)); diff != "" {
-			t.Errorf("FunctionMethods(%s) (-want +got)\n%s", tc.name, diff)
+		if diff := cmp.Diff(tc.want, m.FunctionLiterals(tc.name)); diff != "" {
+			t.Errorf("FunctionLiterals(%s) (-want +got)\n%s", tc.name, diff)
 		}
 	}
 }

@@ -25,6 +25,13 @@ type Discovery struct {
 // the server. The error is for what stops the job itself (node missing: it
 // wraps sandbox.ErrNotFound); what the server does wrong is a diagnostic.
 func Discover(ctx context.Context, dir string, opts Options) (*Discovery, error) {
+	return DiscoverThen(ctx, dir, opts, nil)
+}
+
+// DiscoverThen is Discover with more work in the same session: when
+// tools/list was answered, then runs with the session and the tools before
+// the server is stopped. Its error stops the job, as Discover's does.
+func DiscoverThen(ctx context.Context, dir string, opts Options, then func(context.Context, *Session, []Tool) error) (*Discovery, error) {
 	s, err := Start(ctx, dir, opts)
 	if err != nil {
 		return nil, err
@@ -40,6 +47,9 @@ func Discover(ctx context.Context, dir string, opts Options) (*Discovery, error)
 		s.proc.Kill()
 		s.down, s.killed = true, true
 		err = nil
+	}
+	if err == nil && then != nil && !s.Down() && !s.diags.Has(RuleToolsList) && d.ProtocolVersion != "" {
+		err = then(ctx, s, d.Tools)
 	}
 	if closeErr := s.Close(); err == nil {
 		err = closeErr

@@ -84,6 +84,9 @@ type Options struct {
 	// Transcript, when set, receives the whole exchange as NDJSON, one
 	// TranscriptLine per message or stray stdout line.
 	Transcript io.Writer
+	// Redact, when set, rewrites what the transcript records of each line
+	// (the probe removes credentials with it).
+	Redact Redactor
 	// Label names the session in the transcript, e.g. "discovery".
 	Label string
 	// Network lets the server reach the network; only for a run the user
@@ -97,6 +100,11 @@ type Options struct {
 	// DiscoveryTimeout bounds Discover's listing of the tools, all pages
 	// together.
 	DiscoveryTimeout time.Duration
+	// Preload is a CommonJS module node loads before the entry (node
+	// --require), an absolute path the sandbox shows the server: the
+	// request recorder of the reachability calls. Findings still name
+	// ServerFile.
+	Preload string
 	// Entry is the module node runs, relative to the package directory
 	// or absolute; "" means ServerFile. A host runtime that wraps the
 	// server (portable-host-runtime.mjs) is named here; it imports

@@ -84,7 +84,11 @@ var errNoAnswer = errors.New("no answer")
 // node is not installed (it wraps sandbox.ErrNotFound), the server cannot be
 // started, or ctx ended.
 func Start(ctx context.Context, dir string, opts Options) (*Session, error) {
-	proc, err := sandbox.Start([]string{"node", opts.entry()}, sandbox.Options{
+	argv := []string{"node", opts.entry()}
+	if opts.Preload != "" {
+		argv = []string{"node", "--require", opts.Preload, opts.entry()}
+	}
+	proc, err := sandbox.Start(argv, sandbox.Options{
 		Dir:     dir,
 		Env:     opts.Env,
 		Network: opts.Network,
@@ -94,6 +98,7 @@ func Start(ctx context.Context, dir string, opts Options) (*Session, error) {
 		return nil, fmt.Errorf("starting the MCP server: %w", err)
 	}
 	s := &Session{opts: opts, proc: proc, wire: newWire(opts.label(), opts.Transcript)}
+	s.wire.redact = opts.Redact
 	reader, done := s.wire.serverReader(proc.Stdout)
 	s.sdkReader, s.stdoutDone = reader, done
 	client := mcp.NewClient(clientInfo, &mcp.ClientOptions{
@@ -277,8 +282,13 @@ func (s *Session) ListTools(ctx context.Context) ([]Tool, error) {
 // to a JSON object). It returns nil when the server gave no answer; the
 // reason is then a finding.
 func (s *Session) CallTool(ctx context.Context, name string, args any) (*CallResult, error) {
+	return s.CallToolMeta(ctx, name, args, nil)
+}
+
+// CallToolMeta is CallTool with the request's _meta.
+func (s *Session) CallToolMeta(ctx context.Context, name string, args any, meta map[string]any) (*CallResult, error) {
 	resp, err := s.request(ctx, "tools/call", func(ctx context.Context) error {
-		_, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		_, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Meta: meta, Name: name, Arguments: args})
 		return err
 	})
 	if errors.Is(err, errNoAnswer) {

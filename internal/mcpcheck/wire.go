@@ -38,7 +38,16 @@ type TranscriptLine struct {
 	// Truncated marks the last line of a transcript that reached its size
 	// limit: what followed was not recorded.
 	Truncated bool `json:"truncated,omitempty"`
+	// Note says what the line's recording changed: "credentials redacted"
+	// when Options.Redact replaced some of it.
+	Note string `json:"note,omitempty"`
 }
+
+// Redactor rewrites what a transcript records of a message (JSON) or of a
+// stray stdout line (text), returning the rewritten bytes and whether it
+// changed anything. Only the transcript sees the result; the session and
+// its checks see what the server sent.
+type Redactor func(data []byte, isJSON bool) ([]byte, bool)
 
 // wire sits between the SDK client and the server's pipes. It keeps the
 // response to each request the client sent until the request has taken it,
@@ -47,7 +56,8 @@ type TranscriptLine struct {
 // requests the client never sent, so that a server cannot make it hold
 // more than the answers it is waiting for.
 type wire struct {
-	label string
+	label  string
+	redact Redactor
 
 	mu          sync.Mutex
 	transcript  io.Writer
@@ -80,6 +90,17 @@ func (w *wire) record(l TranscriptLine) {
 		return
 	}
 	l.Session = w.label
+	if w.redact != nil {
+		if l.Message != nil {
+			if b, changed := w.redact(l.Message, true); changed {
+				l.Message, l.Note = b, "credentials redacted"
+			}
+		} else if l.Stdout != "" {
+			if b, changed := w.redact([]byte(l.Stdout), false); changed {
+				l.Stdout, l.Note = string(b), "credentials redacted"
+			}
+		}
+	}
 	b, err := json.Marshal(l)
 	if err == nil && w.recorded+int64(len(b)) > maxTranscript {
 		b, err = json.Marshal(TranscriptLine{Session: w.label, From: l.From, Truncated: true})

@@ -186,7 +186,7 @@ func BenchmarkProbe(b *testing.B) {
 
 // examplePackage returns the bundled example as after "npm ci": the
 // repository's pinned node_modules linked in.
-func examplePackage(b *testing.B) string {
+func examplePackage(b testing.TB) string {
 	b.Helper()
 	testnode.Node(b)
 	dir := filepath.Join(b.TempDir(), "seed-library")

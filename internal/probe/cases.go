@@ -45,6 +45,8 @@ type Case struct {
 	// httpStatus to be ("expect": {"httpStatus": 404} or [404, 410]); nil
 	// means any 2xx for a --call and any error for an --error-call.
 	ExpectStatus []int
+	// Assertions are the case's "equals" and "contains" on its result.
+	Assertions []Assertion
 	// Generated marks a dry-run case the probe made from the contract.
 	Generated bool
 }
@@ -115,7 +117,7 @@ func readCases(kind Kind, file string) ([]*Case, error) {
 			}
 		}
 		if e, ok := o.Get("expect"); ok {
-			if c.ExpectStatus, err = expectedStatuses(kind, e); err != nil {
+			if c.ExpectStatus, c.Assertions, err = readExpect(kind, e); err != nil {
 				return nil, usagef("%s %s: %v", kind.flag(), c.where(), err)
 			}
 		}
@@ -133,22 +135,40 @@ func readCases(kind Kind, file string) ([]*Case, error) {
 	return cases, nil
 }
 
-// expectedStatuses reads a case's "expect": {"httpStatus": 404} or
-// {"httpStatus": [404, 410]}.
-func expectedStatuses(kind Kind, v canonjson.Value) ([]int, error) {
-	if kind == DryRun {
-		return nil, errors.New(`a dry-run case sends nothing, so it has no "expect"`)
-	}
+// readExpect reads a case's "expect": the statuses of {"httpStatus": 404}
+// or {"httpStatus": [404, 410]}, and the assertions of "equals" and
+// "contains" (see assert.go).
+func readExpect(kind Kind, v canonjson.Value) ([]int, []Assertion, error) {
 	o, ok := v.(*canonjson.Object)
 	if !ok {
-		return nil, fmt.Errorf(`"expect" must be an object such as {"httpStatus": 404}, found %s`, canonjson.TypeName(v))
+		return nil, nil, fmt.Errorf(`"expect" must be an object such as {"httpStatus": 404}, found %s`, canonjson.TypeName(v))
 	}
+	var assertions []Assertion
 	for _, k := range o.Keys() {
-		if k != "httpStatus" {
-			return nil, fmt.Errorf(`unknown key %q in "expect" (it has only "httpStatus")`, k)
+		switch k {
+		case "httpStatus":
+			if kind == DryRun {
+				return nil, nil, errors.New(`a dry-run case sends nothing, so it expects no "httpStatus"`)
+			}
+		case "equals", "contains":
+			as, err := readAssertions(k, o.At(k))
+			if err != nil {
+				return nil, nil, err
+			}
+			assertions = append(assertions, as...)
+		default:
+			return nil, nil, fmt.Errorf(`unknown key %q in "expect" (it has "httpStatus", "equals" and "contains")`, k)
 		}
 	}
-	raw, _ := o.Get("httpStatus")
+	if !o.Has("httpStatus") {
+		return nil, assertions, nil
+	}
+	statuses, err := expectedStatuses(o.At("httpStatus"))
+	return statuses, assertions, err
+}
+
+// expectedStatuses reads the HTTP status, or list of them, a case expects.
+func expectedStatuses(raw canonjson.Value) ([]int, error) {
 	items, isList := raw.(canonjson.Array)
 	if !isList {
 		items = canonjson.Array{raw}

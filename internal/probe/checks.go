@@ -229,6 +229,11 @@ func (p *prober) checkSuccess(c *Case, res *mcpcheck.CallResult) (bool, int) {
 			return false, status
 		}
 	}
+	if status == 0 && p.exp.httpTools[c.Name] {
+		p.report(RuleCallStatus, c, "the result carries no httpStatus (%s): an HTTP Tool passes the service's status and body through, and a result without httpStatus is no success",
+			clipString(r.text(), 160))
+		return false, status
+	}
 	if c.ExpectStatus == nil && (status == 401 || status == 403) {
 		p.authFailure(c, status)
 		return false, status

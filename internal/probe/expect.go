@@ -13,6 +13,7 @@ import (
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/pkgdir"
+	"github.com/code2skill/code2skill/internal/reach"
 )
 
 // The files a strict package's expectations come from, as derive writes
@@ -38,6 +39,12 @@ type expectations struct {
 	protocolVersion string
 	dryRunVariable  string          // set to 1 for the dry-run cases
 	tools           []*expectedTool // contract order; nil for core packages
+	// httpTools are a core package's Tools that pass an HTTP answer
+	// through (httptools.go).
+	httpTools map[string]bool
+	// config is the environment a core package's dry-run session gets
+	// for what the user did not give; nil for a strict package.
+	config *reach.Setup
 }
 
 // expectedTool is one tool of a strict package's schema contract.

@@ -3,6 +3,8 @@ package probe
 import (
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/mcpcheck"
+	"github.com/code2skill/code2skill/internal/reach"
 	"github.com/code2skill/code2skill/internal/sample"
 )
 
@@ -53,4 +55,23 @@ func hasCase(cases []*Case, kind Kind, name string) bool {
 func conditionalRules(c *canonjson.Object) *canonjson.Object {
 	rules, _ := field(c, "conditionalRules").(*canonjson.Object)
 	return rules
+}
+
+// generateCoreDryRunCases returns a dry-run case for every write tool of a
+// core package (readOnlyHint not true) the given cases leave without one:
+// the arguments are those of validate's reachability calls, a value for
+// every input the tool's schema declares. A core package needs no
+// hand-written case either.
+func (p *prober) generateCoreDryRunCases(listed []mcpcheck.Tool) []*Case {
+	var out []*Case
+	for _, t := range reach.ToolsOf(listed) {
+		if t.ReadOnly() || hasCase(p.cases, DryRun, t.Name) {
+			continue
+		}
+		c := &Case{Kind: DryRun, File: generatedFile, Index: len(out), Name: t.Name, Arguments: reach.Arguments(t), Generated: true}
+		out = append(out, c)
+		p.cases = append(p.cases, c)
+		p.result.GeneratedDryRunCases = append(p.result.GeneratedDryRunCases, t.Name)
+	}
+	return out
 }

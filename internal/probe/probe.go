@@ -25,14 +25,18 @@
 //   - protocol: initialize (the declared version, exactly), tools/list, an
 //     unknown tool, then (strict) each tool called with missing required
 //     arguments, or with an unexpected one when it has none, and each
-//     --dry-run-call. For a strict package, and for a core package with
-//     dry-run cases, this session runs with the dry-run variable set to 1
-//     and without the network, so that no protocol check and no dry-run
-//     case can dispatch anything even if the server failed to reject it;
+//     --dry-run-call, and a generated dry-run case for every write without
+//     one. This session runs with the dry-run variable set to 1 and without
+//     the network, so that no protocol check and no dry-run case can
+//     dispatch anything even if the server failed to reject it; a core
+//     package's gets .invalid addresses and fake credentials for what the
+//     user did not give (configuration in httptools.go);
 //   - business (unless --offline, when there are --call or --error-call
-//     cases): the cases, without the dry-run variable. A core package
-//     without dry-run cases makes them in the protocol session instead,
-//     which saves a node process.
+//     cases): the cases, without the dry-run variable.
+//
+// Every answer is scanned for credentials, and the transcript written
+// without them (credentials.go); a case may assert on its result
+// (assert.go).
 //
 // # Verdicts
 //
@@ -233,6 +237,11 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 		return nil, usagef("--offline makes no business calls: drop --call and --error-call, or drop --offline")
 	}
 	exp := coreExpectations()
+	if !strict {
+		modules := packageModules(pkg)
+		exp.httpTools = httpTools(modules)
+		exp.config = configuration(pkg, modules, opts.Env, exp.dryRunVariable)
+	}
 	if strict {
 		if exp = loadStrict(pkg, r.Diagnostics); exp == nil {
 			return r, nil
@@ -282,9 +291,15 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 	}
 
 	p := &prober{opts: opts, exp: exp, dir: d.dir, binds: d.binds, result: r, cases: cases}
+	if opts.Transcript != nil {
+		p.redact, p.redacted = p.transcriptRedactor()
+	}
 	p.initTable()
 	if err := p.run(ctx); err != nil {
 		return nil, err
+	}
+	if p.redacted != nil && *p.redacted > 0 {
+		r.Diagnostics.Add(RuleTranscriptRedacted.New("", "%d line(s) of the transcript held a credential, written as [redacted] and noted \"credentials redacted\"", *p.redacted))
 	}
 	if opts.Offline {
 		r.Diagnostics.Add(RuleOffline.New("", "business calls were not run (--offline); runtime verification is still required"))
@@ -388,6 +403,7 @@ func (p *prober) serverOptions(label string, env []string, network sandbox.Netwo
 		ProtocolVersion: p.exp.protocolVersion,
 		Profile:         profile,
 		Transcript:      p.opts.Transcript,
+		Redact:          p.redact,
 		Label:           label,
 		Network:         network,
 		Binds:           p.binds,

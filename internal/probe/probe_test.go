@@ -353,9 +353,12 @@ func TestProbeUsageErrors(t *testing.T) {
 			`/limit: is a number, want "integer"`},
 		{"dry-run variable passed", Options{Offline: true, Env: []string{"SAMPLE_NOTES_DRY_RUN=1"}}, "SAMPLE_NOTES_DRY_RUN is the package's dry-run variable"},
 		{"offline with calls", Options{Offline: true, Calls: []string{casesFile(t, "ok.json", `{"name": "list_sample_notes", "arguments": {}}`)}}, "--offline makes no business calls"},
-		{"expect on a dry-run case", Options{DryRunCalls: []string{casesFile(t, "dx.json", `{"name": "create_sample_note", "arguments": {"title": "x"}, "expect": {"httpStatus": 200}}`)}}, `a dry-run case sends nothing, so it has no "expect"`},
+		{"expect on a dry-run case", Options{DryRunCalls: []string{casesFile(t, "dx.json", `{"name": "create_sample_note", "arguments": {"title": "x"}, "expect": {"httpStatus": 200}}`)}}, `a dry-run case sends nothing, so it expects no "httpStatus"`},
 		{"expect not a status", Options{Calls: []string{casesFile(t, "ex.json", `{"name": "list_sample_notes", "arguments": {}, "expect": {"httpStatus": 99}}`)}}, `"httpStatus" must be an HTTP status (100-599)`},
 		{"expect an empty list", Options{Calls: []string{casesFile(t, "el.json", `{"name": "list_sample_notes", "arguments": {}, "expect": {"httpStatus": []}}`)}}, `must not be an empty list`},
+		{"equals not an object", Options{Calls: []string{casesFile(t, "eq.json", `{"name": "list_sample_notes", "arguments": {}, "expect": {"equals": ["/x"]}}`)}}, `"equals" must be a non-empty object of JSON Pointers`},
+		{"contains not a string", Options{Calls: []string{casesFile(t, "co.json", `{"name": "list_sample_notes", "arguments": {}, "expect": {"contains": {"/x": 3}}}`)}}, `"contains": "/x" must be given a string`},
+		{"not a pointer", Options{Calls: []string{casesFile(t, "np.json", `{"name": "list_sample_notes", "arguments": {}, "expect": {"equals": {"x": 1}}}`)}}, `"x" is not a JSON Pointer`},
 		{"expect another key", Options{Calls: []string{casesFile(t, "ek.json", `{"name": "list_sample_notes", "arguments": {}, "expect": {"status": 200}}`)}}, `unknown key "status" in "expect"`},
 		{"a FIFO case file", Options{Calls: []string{fifo(t)}}, "not a regular file"},
 	} {
@@ -453,12 +456,14 @@ func TestProbeCorePackage(t *testing.T) {
 	}
 	want := []*ToolStatus{
 		{Name: "list_sample_shelves", Discovery: Passed, Success: Passed, Error: NotRun, DryRun: NotRun},
-		{Name: "add_sample_shelf", Discovery: Passed, Success: NotRun, Error: Passed, DryRun: NotRun},
+		{Name: "add_sample_shelf", Discovery: Passed, Success: NotRun, Error: Passed, DryRun: Passed},
 	}
 	if diff := cmp.Diff(want, r.Tools); diff != "" {
 		t.Errorf("table (-want +got)\n%s", diff)
 	}
+	// The write's dry-run case is generated: the protocol session makes it.
 	calls := []*CallStatus{
+		{Case: "generated case", Tool: "add_sample_shelf", Kind: "dry-run-call", Verdict: Passed},
 		{Case: opts.Calls[0] + "[0]", Tool: "list_sample_shelves", Kind: "call", HTTPStatus: 200, Verdict: Passed},
 		{Case: opts.Calls[0] + "[1]", Tool: "list_sample_shelves", Kind: "call", HTTPStatus: 404, Verdict: Passed},
 		{Case: opts.ErrorCalls[0] + "[0]", Tool: "add_sample_shelf", Kind: "error-call", Verdict: Passed},
@@ -468,8 +473,8 @@ func TestProbeCorePackage(t *testing.T) {
 	if diff := cmp.Diff(calls, r.Calls); diff != "" {
 		t.Errorf("calls (-want +got)\n%s", diff)
 	}
-	if r.NodeProcesses != 1 || r.Profile != pkgdir.ProfileCore {
-		t.Errorf("%d node processes, profile %q", r.NodeProcesses, r.Profile)
+	if r.NodeProcesses != 2 || r.Profile != pkgdir.ProfileCore || !slices.Equal(r.GeneratedDryRunCases, []string{"add_sample_shelf"}) {
+		t.Errorf("%d node processes, profile %q, generated %v", r.NodeProcesses, r.Profile, r.GeneratedDryRunCases)
 	}
 	if s := r.Summary(); s.RuntimeVerificationRequired || !strings.HasPrefix(s.Message, "passed: 2 tool(s)") || s.Message != r.Message() {
 		t.Errorf("summary: runtime verification required %v, message %q", s.RuntimeVerificationRequired, s.Message)

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/pkgdir"
 	"github.com/code2skill/code2skill/internal/sandbox"
 )
 
@@ -155,7 +156,11 @@ func (r *Result) Message() string {
 		}
 	}
 	if n := len(r.GeneratedDryRunCases); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d dry-run case(s) generated from the contract (%s)", n, strings.Join(r.GeneratedDryRunCases, ", ")))
+		from := "the contract"
+		if r.Profile != pkgdir.ProfileStrict {
+			from = "the input schemas"
+		}
+		parts = append(parts, fmt.Sprintf("%d dry-run case(s) generated from %s (%s)", n, from, strings.Join(r.GeneratedDryRunCases, ", ")))
 	}
 	switch r.UnknownToolAnswer {
 	case AnswerProtocolError:

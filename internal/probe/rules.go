@@ -58,6 +58,12 @@ var (
 		"an --error-call case did not fail: neither a Tool error (isError: true) nor an HTTP error status (or the one its case expects)")
 	RuleErrorEnvelope = diag.Register("PROBE_ERROR_ENVELOPE", diag.Error,
 		"a Tool error lacks the declared envelope: code, message, details, retryability")
+	RuleResultCredential = diag.Register("PROBE_RESULT_CREDENTIAL", diag.Error,
+		"no credential leaves through a Tool's result, dry-run result or error: none the credential judge finds, none of the credential values the server was given")
+	RuleResultAssertion = diag.Register("PROBE_RESULT_ASSERTION", diag.Error,
+		`a case's result assertions hold: the value at each "equals" pointer is equal, the one at each "contains" pointer holds the text`)
+	RuleTranscriptRedacted = diag.Register("PROBE_TRANSCRIPT_REDACTED", diag.Info,
+		"the transcript holds no credential: those the exchange carried were written as [redacted]")
 	RuleDryRun = diag.Register("PROBE_DRY_RUN", diag.Error,
 		"a dry-run result is not exactly {dryRun: true, validatedInput, operationPolicy, operationSummary} matching the arguments and the contract")
 )

@@ -27,6 +27,10 @@ type prober struct {
 	result *Result
 	cases  []*Case
 	rows   []*ToolStatus
+	// redact writes the transcript without credentials; redacted counts
+	// the lines it changed.
+	redact   mcpcheck.Redactor
+	redacted *int
 }
 
 // initTable starts the per-tool table with the contract's tools, in
@@ -67,24 +71,23 @@ func (p *prober) run(ctx context.Context) error {
 	}
 
 	// The protocol session runs under the dry-run variable, without the
-	// network, whenever it makes dry-run calls or (strict) may call a
-	// tool with invalid arguments: nothing it does can dispatch a write.
-	// A core package without dry-run cases makes its business calls in
-	// the same session, which saves a node process.
-	separate := p.exp.strict || len(p.casesOf(DryRun)) > 0
-	env, protocolNetwork, protocolCases := []string{p.exp.dryRunVariable + "=1"}, sandbox.DenyNetwork, p.casesOf(DryRun)
-	if !separate {
-		env, protocolNetwork, protocolCases = nil, network, business
+	// network: it calls tools with invalid arguments (strict) and makes
+	// the dry-run calls, given or generated for every write without one,
+	// and nothing it does can dispatch a write. The business calls get a
+	// session of their own.
+	env := []string{p.exp.dryRunVariable + "=1"}
+	if p.exp.config != nil {
+		env = append(p.exp.config.Env(), env...)
 	}
-	s, err := p.start(ctx, "protocol", env, protocolNetwork)
+	s, err := p.start(ctx, "protocol", env, sandbox.DenyNetwork)
 	if err != nil {
 		return err
 	}
-	err = p.protocolSession(ctx, s, protocolCases)
+	err = p.protocolSession(ctx, s, p.casesOf(DryRun))
 	if err := p.finish(s, err); err != nil {
 		return err
 	}
-	if !separate || len(business) == 0 || p.result.ProtocolVersion == "" {
+	if len(business) == 0 || p.result.ProtocolVersion == "" {
 		return nil
 	}
 	s, err = p.start(ctx, "business", nil, network)
@@ -160,6 +163,7 @@ func (p *prober) protocolSession(ctx context.Context, s *mcpcheck.Session, cases
 			if err := p.checkCaseTools(tools); err != nil {
 				return err
 			}
+			cases = append(cases, p.generateCoreDryRunCases(tools)...)
 		}
 	}
 	if err := p.unknownTool(ctx, s); err != nil {
@@ -205,7 +209,8 @@ func (p *prober) casesOf(kinds ...Kind) []*Case {
 	return out
 }
 
-// callAll makes each case's call and judges its answer.
+// callAll makes each case's call and judges its answer: what its kind
+// requires, its assertions, and that it carries no credential.
 func (p *prober) callAll(ctx context.Context, s *mcpcheck.Session, cases []*Case) error {
 	cases = p.withoutUnguardedBusiness(s, cases)
 	for _, c := range cases {
@@ -213,20 +218,28 @@ func (p *prober) callAll(ctx context.Context, s *mcpcheck.Session, cases []*Case
 		if err != nil {
 			return err
 		}
-		row := p.row(c.Name)
 		var ok bool
 		var status int
 		switch c.Kind {
 		case Success:
 			ok, status = p.checkSuccess(c, res)
+		case Failure:
+			ok, status = p.checkFailure(c, res)
+		case DryRun:
+			ok = p.checkDryRun(c, res)
+		}
+		clean := p.scanCredentials(c, res)
+		held := p.checkAssertions(c, res)
+		ok = ok && clean && held
+		row := p.row(c.Name)
+		switch c.Kind {
+		case Success:
 			mark(&row.Success, ok)
 			p.result.Checks.Success.add(ok)
 		case Failure:
-			ok, status = p.checkFailure(c, res)
 			mark(&row.Error, ok)
 			p.result.Checks.Error.add(ok)
 		case DryRun:
-			ok = p.checkDryRun(c, res)
 			mark(&row.DryRun, ok)
 			p.result.Checks.DryRun.add(ok)
 		}

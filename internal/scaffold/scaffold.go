@@ -62,7 +62,21 @@ type Options struct {
 	// Auth is how the service authenticates a caller, one of AuthStyles;
 	// "" is AuthNone.
 	Auth string
+	// AuthHeader is the header the credential travels in: for AuthBearer
+	// (default Authorization) and AuthAPIKey (default x-api-key) only.
+	AuthHeader string
+	// AuthScheme is the word before the token, for AuthBearer only
+	// (default Bearer): Token for Authorization: Token <jwt>.
+	AuthScheme string
 }
+
+// Default headers and scheme of the styles that send a credential in a
+// header.
+const (
+	DefaultBearerHeader = "Authorization"
+	DefaultBearerScheme = "Bearer"
+	DefaultAPIKeyHeader = "x-api-key"
+)
 
 // Authentication styles: how send() authenticates every request.
 const (
@@ -87,11 +101,13 @@ var credentialSuffixes = map[string][]string{
 var (
 	idRE      = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
 	serviceRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
+	httpToken = regexp.MustCompile("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$") // RFC 9110 token
 )
 
 const (
 	maxIDLen      = 64 // Agent Skills limit on a Skill name
 	maxServiceLen = 32
+	maxHeaderLen  = 64
 )
 
 // RootSkill reports whether the package has one Skill at its root.
@@ -116,7 +132,47 @@ func (o Options) Check() error {
 	if o.Auth != "" && !slices.Contains(AuthStyles, o.Auth) {
 		return fmt.Errorf("auth %q: use one of %s", o.Auth, strings.Join(AuthStyles, ", "))
 	}
+	if o.AuthHeader != "" {
+		if a := o.auth(); a != AuthBearer && a != AuthAPIKey {
+			return fmt.Errorf("auth header %q: only the bearer and api-key styles send their credential in a header", o.AuthHeader)
+		}
+		if !httpToken.MatchString(o.AuthHeader) || len(o.AuthHeader) > maxHeaderLen {
+			return fmt.Errorf("auth header %q: use a header name (letters, digits and - . _ ! # $ %% & ' * + ^ ` | ~, up to %d)", o.AuthHeader, maxHeaderLen)
+		}
+		if l := strings.ToLower(o.AuthHeader); l == "cookie" || l == "content-type" || l == "accept" {
+			return fmt.Errorf("auth header %q: init sets that header itself; name the header the service reads the credential from", o.AuthHeader)
+		}
+	}
+	if o.AuthScheme != "" {
+		if o.auth() != AuthBearer {
+			return fmt.Errorf("auth scheme %q: only the bearer style puts a scheme before its token", o.AuthScheme)
+		}
+		if !httpToken.MatchString(o.AuthScheme) || len(o.AuthScheme) > maxHeaderLen {
+			return fmt.Errorf("auth scheme %q: use one word such as Bearer or Token", o.AuthScheme)
+		}
+	}
 	return nil
+}
+
+// authHeader returns the header a style sends its credential in, lower-
+// cased as fetch sends it, or "".
+func (o Options) authHeader() string {
+	switch {
+	case o.AuthHeader != "":
+		return strings.ToLower(o.AuthHeader)
+	case o.auth() == AuthBearer:
+		return strings.ToLower(DefaultBearerHeader)
+	case o.auth() == AuthAPIKey:
+		return DefaultAPIKeyHeader
+	}
+	return ""
+}
+
+func (o Options) authScheme() string {
+	if o.AuthScheme != "" {
+		return o.AuthScheme
+	}
+	return DefaultBearerScheme
 }
 
 func (o Options) auth() string {
@@ -159,6 +215,8 @@ type pkgData struct {
 	Tools          []toolData
 
 	Auth             string // one of AuthStyles
+	AuthHeader       string // the header the credential travels in, lower-cased; "" without one
+	AuthScheme       string // bearer: the word before the token
 	AuthSummary      string // what send() does to authenticate, for comments
 	Credentials      []credentialData
 	CredentialConsts []string // the JS constants of Credentials, in order
@@ -209,10 +267,14 @@ func newPkgData(o Options) *pkgData {
 		TestBaseURL:    "https://" + strings.ReplaceAll(strings.ToLower(service), "_", "-") + ".invalid/",
 		FeatureContext: o.FeatureContext,
 		Auth:           o.auth(),
+		AuthHeader:     o.authHeader(),
+	}
+	if d.Auth == AuthBearer {
+		d.AuthScheme = o.authScheme()
 	}
 	what := map[string]string{
-		"TOKEN":    "the token the " + service + " service expects as Authorization: Bearer",
-		"API_KEY":  "the key the " + service + " service expects in its API key header",
+		"TOKEN":    "the token the " + service + " service expects as `" + headerTitle(d.AuthHeader) + ": " + d.AuthScheme + " <token>`",
+		"API_KEY":  "the key the " + service + " service expects in its `" + headerTitle(d.AuthHeader) + "` header",
 		"USERNAME": "the user name the server logs in to the " + service + " service with",
 		"PASSWORD": "the password the server logs in to the " + service + " service with",
 	}
@@ -229,8 +291,8 @@ func newPkgData(o Options) *pkgData {
 	}
 	d.AuthSummary = map[string]string{
 		AuthNone:        "none, the service takes no credential",
-		AuthBearer:      "the host's token, as Authorization: Bearer",
-		AuthAPIKey:      "the host's key, in the API key header",
+		AuthBearer:      "the host's token, as `" + headerTitle(d.AuthHeader) + ": " + d.AuthScheme + " <token>`",
+		AuthAPIKey:      "the host's key, in the `" + headerTitle(d.AuthHeader) + "` header",
 		AuthCookieLogin: "a session cookie from logging in once, renewed on a 401",
 	}[d.Auth]
 	goals := o.Goals
@@ -259,6 +321,18 @@ func newPkgData(o Options) *pkgData {
 		d.Tools = append(d.Tools, t)
 	}
 	return d
+}
+
+// headerTitle writes a lower-cased header name the way documents show
+// it: authorization is Authorization, x-api-key X-Api-Key.
+func headerTitle(h string) string {
+	parts := strings.Split(h, "-")
+	for i, p := range parts {
+		if p != "" {
+			parts[i] = strings.ToUpper(p[:1]) + p[1:]
+		}
+	}
+	return strings.Join(parts, "-")
 }
 
 //go:embed templates/*.tmpl

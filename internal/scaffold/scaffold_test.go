@@ -29,7 +29,7 @@ var cases = []struct {
 	opts Options
 }{
 	{"root-skill", Options{FeatureID: "order-desk"}},
-	{"root-skill-one-goal", Options{FeatureID: "order-desk", Goals: []string{"find-orders"}, Service: "catalog", Auth: AuthAPIKey}},
+	{"root-skill-one-goal", Options{FeatureID: "order-desk", Goals: []string{"find-orders"}, Service: "catalog", Auth: AuthAPIKey, AuthHeader: "X-Catalog-Key"}},
 	{"goal-skills", Options{
 		FeatureID:      "order-desk",
 		Goals:          []string{"find-orders", "track-shipment", "delete"},
@@ -38,6 +38,7 @@ var cases = []struct {
 		Auth:           AuthCookieLogin,
 	}},
 	{"root-skill-bearer", Options{FeatureID: "order-desk", Auth: AuthBearer}},
+	{"root-skill-token", Options{FeatureID: "order-desk", Auth: AuthBearer, AuthScheme: "Token"}},
 }
 
 // TestFiles compares each layout with its golden archive
@@ -151,6 +152,13 @@ func TestCheck(t *testing.T) {
 		{FeatureID: "ok", Service: strings.Repeat("A", 33)},
 		{FeatureID: "ok", Auth: "oauth"},
 		{FeatureID: "ok", Auth: "Bearer"},
+		{FeatureID: "ok", AuthHeader: "X-Api-Key"},
+		{FeatureID: "ok", Auth: AuthCookieLogin, AuthHeader: "X-Api-Key"},
+		{FeatureID: "ok", Auth: AuthAPIKey, AuthScheme: "Token"},
+		{FeatureID: "ok", Auth: AuthBearer, AuthHeader: "X Api Key"},
+		{FeatureID: "ok", Auth: AuthBearer, AuthHeader: "Cookie"},
+		{FeatureID: "ok", Auth: AuthBearer, AuthScheme: "Token abc"},
+		{FeatureID: "ok", Auth: AuthBearer, AuthScheme: "'Token'\n"},
 	} {
 		if err := o.Check(); err == nil {
 			t.Errorf("Check(%+v) = nil, want an error", o)
@@ -164,6 +172,8 @@ func TestCheck(t *testing.T) {
 		{FeatureID: strings.Repeat("a", 64), Goals: []string{"x1", "y-2"}, Service: "Api_2"},
 		{FeatureID: "a", Auth: AuthNone},
 		{FeatureID: "a", Auth: AuthCookieLogin},
+		{FeatureID: "a", Auth: AuthBearer, AuthScheme: "Token", AuthHeader: "X-Api-Key"},
+		{FeatureID: "a", Auth: AuthAPIKey, AuthHeader: "X-Catalog-Key"},
 	} {
 		if err := o.Check(); err != nil {
 			t.Errorf("Check(%+v) = %v", o, err)
@@ -325,8 +335,8 @@ func TestGeneratedPackageTestsPass(t *testing.T) {
 				t.Fatalf("the package's tests failed:\n%s", out)
 			}
 			// Five tests per Tool, five for the server (six with
-			// credentials), six for send() and those of the auth style.
-			want := 5*max(1, len(c.opts.Goals)) + 5 + 6
+			// credentials), seven for send() and those of the auth style.
+			want := 5*max(1, len(c.opts.Goals)) + 5 + 7
 			switch c.opts.Auth {
 			case AuthBearer, AuthAPIKey:
 				want += 1 + 3

@@ -20,6 +20,15 @@ var fillIn = strings.NewReplacer(
 	" Scaffolded by code2skill init as an illustrative request; describe the real one here.", "",
 )
 
+// realRequest does what a Producer does to the illustrative requests: each
+// Function sends another request (here: to <goal>/search), and its test
+// pins that one.
+var realRequest = regexp.MustCompile(`(path: '|\.invalid/)(find-orders|track-shipment|order-desk)('|\?q=)`)
+
+func rewrite(data string) string {
+	return realRequest.ReplaceAllString(fillIn.Replace(data), "$1$2/search$3")
+}
+
 // TestEveryAuthStyleValidates runs code2skill validate on a package of each
 // authentication style, with the pinned SDK and zod installed: untouched,
 // its only findings are the scaffold's placeholders (the untouched
@@ -46,16 +55,37 @@ func TestEveryAuthStyleValidates(t *testing.T) {
 			for _, d := range res.Diagnostics.Sorted() {
 				rules = append(rules, d.Rule)
 			}
-			// Two Skills and two Tool descriptions hold placeholders.
-			if want := slices.Repeat([]string{core.RulePlaceholder.ID}, 4); !slices.Equal(rules, want) {
+			// Two Skills and two Tool descriptions hold placeholders, and
+			// two Functions send the illustrative request.
+			want := append(slices.Repeat([]string{core.RulePlaceholderRequest.ID}, 2), slices.Repeat([]string{core.RulePlaceholder.ID}, 4)...)
+			slices.Sort(rules)
+			if !slices.Equal(rules, want) {
 				t.Errorf("untouched: rules %v, want %v", rules, want)
 			}
 			if res.Discovery != core.StagePassed || res.Tests != core.StagePassed {
 				t.Errorf("untouched: discovery %s, tests %s", res.Discovery, res.Tests)
 			}
 
+			// Without its placeholder sentences the scaffold is still the
+			// scaffold: its requests say so.
+			sentencesOnly := slices.Clone(files)
+			for i := range sentencesOnly {
+				sentencesOnly[i].Data = []byte(fillIn.Replace(string(files[i].Data)))
+			}
+			if err := Write(dir, sentencesOnly, true); err != nil {
+				t.Fatal(err)
+			}
+			res = validatePackage(t, dir)
+			rules = nil
+			for _, d := range res.Diagnostics.Sorted() {
+				rules = append(rules, d.Rule)
+			}
+			if want := slices.Repeat([]string{core.RulePlaceholderRequest.ID}, 2); !slices.Equal(rules, want) {
+				t.Errorf("placeholder sentences deleted: rules %v, want %v", rules, want)
+			}
+
 			for i := range files {
-				files[i].Data = []byte(fillIn.Replace(string(files[i].Data)))
+				files[i].Data = []byte(rewrite(string(files[i].Data)))
 			}
 			if err := Write(dir, files, true); err != nil {
 				t.Fatal(err)
@@ -121,7 +151,7 @@ func TestValidateSeesTheScaffoldsConfiguration(t *testing.T) {
 			for i, f := range files {
 				after := tc.edit(f.Path, string(f.Data))
 				changed = changed || after != string(f.Data)
-				files[i].Data = []byte(fillIn.Replace(after))
+				files[i].Data = []byte(rewrite(after))
 			}
 			if !changed {
 				t.Fatal("the edit changed nothing: the scaffold no longer has what this test edits")

@@ -4,6 +4,10 @@
 // result through unchanged (httpStatus + bodyText): deciding what a status
 // or body means is left to the agent.
 //
+// Two services: the catalog, which anyone may read, and the reservation
+// service, which knows the member by the token the host injects
+// (Authorization: Token <token>).
+//
 // Every function takes the Tool input and an optional runtime context:
 //   context.fetch      the fetch implementation (default: globalThis.fetch)
 //   context.env        the environment to read (default: process.env)
@@ -13,16 +17,28 @@
 
 import { readHttpResponse } from '../portable-agent-result.mjs';
 
+/** The variables the host sets: the two services' base URLs and the member's token. */
+export const CATALOG_BASE_URL = 'CODE2SKILL_SEED_LIBRARY_CATALOG_BASE_URL';
+export const RESERVATIONS_BASE_URL = 'CODE2SKILL_SEED_LIBRARY_RESERVATIONS_BASE_URL';
+export const RESERVATIONS_TOKEN = 'CODE2SKILL_SEED_LIBRARY_RESERVATIONS_TOKEN';
+
+/** With '1', a write returns the request it would send instead of sending it. */
+export const DRY_RUN = 'CODE2SKILL_DRY_RUN';
+
 /** The time limit of one request, body included, unless context.timeoutMs says otherwise. */
 export const REQUEST_TIMEOUT_MS = 30_000;
 
+/** What a dry run shows instead of the member's token. */
+export const NOT_SHOWN = '[credential, not shown]';
+
 /**
- * Thrown before any request when the host has not configured a service's
- * base URL. There is no default environment: a missing address stops here.
+ * Thrown before any request when the host has not configured a variable
+ * the call needs. There is no default environment and no default token:
+ * a missing one stops here.
  */
 export class MissingConfigurationError extends Error {
-  constructor(variable) {
-    super(`${variable} is not set: the host must configure the service's base URL before this Tool can run`);
+  constructor(variable, what = "the service's base URL") {
+    super(`${variable} is not set: the host must configure ${what} before this Tool can run`);
     this.name = 'MissingConfigurationError';
     this.code = 'MISSING_CONFIGURATION';
     this.variable = variable;
@@ -50,9 +66,11 @@ function requestSignal(context) {
   return context.signal ? AbortSignal.any([context.signal, timeout]) : timeout;
 }
 
-// serviceUrl resolves path against a service's base URL, read by the caller
-// from the variable it names.
-function serviceUrl(base, variable, path) {
+// serviceUrl resolves path against the base URL held by a variable, keeping
+// the base URL's own path ("https://host/v2" + "reservations" is
+// "https://host/v2/reservations").
+function serviceUrl(env, variable, path) {
+  const base = env[variable];
   if (typeof base !== 'string' || base.trim() === '') {
     throw new MissingConfigurationError(variable);
   }
@@ -78,6 +96,18 @@ function count(value) {
 }
 
 /**
+ * Returns an input as one encoded URL path segment, or stops the call when
+ * it is missing: DELETE reservations/ is not "the reservation".
+ */
+export function pathSegment(value, input) {
+  const segment = text(value);
+  if (segment === undefined) {
+    throw new MissingInputError(input);
+  }
+  return encodeURIComponent(segment);
+}
+
+/**
  * The pickup slot as the reservation client sends it: the chosen date and
  * time joined into one local ISO timestamp, "2026-04-03" + "9:30" →
  * "2026-04-03T09:30:00".
@@ -92,13 +122,66 @@ export function pickupTimestamp(date, time) {
 }
 
 /**
+ * Sends one request to the reservation service as the member the host's
+ * token names, and returns its answer as { httpStatus, bodyText }. A write
+ * under CODE2SKILL_DRY_RUN=1 is not sent: the result is
+ * { dryRun: true, request } with the token not shown.
+ */
+async function reservations(method, path, body, context) {
+  const env = context.env ?? process.env;
+  const fetch = context.fetch ?? globalThis.fetch;
+  const url = serviceUrl(env, RESERVATIONS_BASE_URL, path);
+  const token = text(env[RESERVATIONS_TOKEN]);
+  if (token === undefined) {
+    throw new MissingConfigurationError(RESERVATIONS_TOKEN, "the member's reservation token");
+  }
+  const headers = { accept: 'application/json', authorization: `Token ${token}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const request = { method, url: url.href, headers, body: body === undefined ? undefined : JSON.stringify(body) };
+  if (method !== 'GET' && env[DRY_RUN] === '1') {
+    const shown = request.body === undefined ? undefined : JSON.parse(request.body); // exactly what would be sent
+    return { dryRun: true, request: { method, url: url.href, headers: { ...headers, authorization: NOT_SHOWN }, body: shown } };
+  }
+  const response = await fetch(request.url, { ...request, signal: requestSignal(context) });
+  return readHttpResponse(response);
+}
+
+/**
+ * Removes fields from a JSON body passed through: the reservation service
+ * repeats the member's session token in its answers, and a credential never
+ * reaches the agent. Everything else, and any body that is not JSON, stays
+ * as it was.
+ */
+export function withoutFields(result, paths) {
+  let body;
+  try {
+    body = JSON.parse(result.bodyText);
+  } catch {
+    return result;
+  }
+  let removed = false;
+  for (const path of paths) {
+    const parent = path.slice(0, -1).reduce((value, key) => (value && typeof value === 'object' ? value[key] : undefined), body);
+    const last = path[path.length - 1];
+    if (parent && typeof parent === 'object' && Object.hasOwn(parent, last)) {
+      delete parent[last];
+      removed = true;
+    }
+  }
+  return removed ? { ...result, bodyText: JSON.stringify(body) } : result;
+}
+
+/** The credential fields of the reservation service's answers. */
+export const CREDENTIAL_FIELDS = [['member', 'sessionToken']];
+
+/**
  * Lists the varieties of the catalog, optionally filtered by a search phrase
  * and by the month they are sown in. Read-only.
  */
 export async function searchSeedVarieties(input = {}, context = {}) {
   const env = context.env ?? process.env;
   const fetch = context.fetch ?? globalThis.fetch;
-  const url = serviceUrl(env.CODE2SKILL_SEED_LIBRARY_CATALOG_BASE_URL, 'CODE2SKILL_SEED_LIBRARY_CATALOG_BASE_URL', 'varieties');
+  const url = serviceUrl(env, CATALOG_BASE_URL, 'varieties');
   const query = text(input.query);
   if (query !== undefined) url.searchParams.set('q', query);
   const month = count(input.sowingMonth);
@@ -110,39 +193,39 @@ export async function searchSeedVarieties(input = {}, context = {}) {
 /**
  * Reserves seed packets of the variety the member selected from a search
  * result. The selected record is passed whole: its id and lot both go into
- * the request, and nothing from an earlier selection is kept.
+ * the request, and nothing from an earlier selection is kept. The service
+ * reads the reservation under a "reservation" key.
  */
 export async function reserveSeedPackets(input = {}, context = {}) {
-  const env = context.env ?? process.env;
-  const fetch = context.fetch ?? globalThis.fetch;
-  const url = serviceUrl(env.CODE2SKILL_SEED_LIBRARY_RESERVATIONS_BASE_URL, 'CODE2SKILL_SEED_LIBRARY_RESERVATIONS_BASE_URL', 'reservations');
   const selected = input.selectedVariety && typeof input.selectedVariety === 'object' ? input.selectedVariety : {};
   const varietyId = text(selected.varietyId);
   if (varietyId === undefined) {
     throw new MissingInputError('selectedVariety.varietyId');
   }
-  const body = {
+  const reservation = {
     variety_id: varietyId,
     lot_code: text(selected.lotCode),
     packet_count: count(input.packetCount),
     pickup_at: pickupTimestamp(input.pickupDate, input.pickupTime),
     member_note: text(input.note),
   };
-  const request = {
-    method: 'POST',
-    url: url.href,
-    headers: { accept: 'application/json', 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  };
-  // Dry-run: CODE2SKILL_DRY_RUN=1 returns the request instead of sending it.
-  if (env.CODE2SKILL_DRY_RUN === '1') {
-    return { dryRun: true, request: { ...request, body: JSON.parse(request.body) } };
-  }
-  const response = await fetch(request.url, {
-    method: request.method,
-    headers: request.headers,
-    body: request.body,
-    signal: requestSignal(context),
-  });
-  return readHttpResponse(response);
+  return reservations('POST', 'reservations', { reservation }, context);
+}
+
+/**
+ * Lists the member's own reservations, optionally only those in one state.
+ * Read-only. The member's session token the service repeats is removed.
+ */
+export async function listMyReservations(input = {}, context = {}) {
+  const status = text(input.status);
+  const path = status === undefined ? 'members/me/reservations' : `members/me/reservations?status=${encodeURIComponent(status)}`;
+  return withoutFields(await reservations('GET', path, undefined, context), CREDENTIAL_FIELDS);
+}
+
+/**
+ * Cancels one of the member's reservations. The packets go back to the
+ * shelf for anyone to reserve; a cancelled reservation cannot be restored.
+ */
+export async function cancelReservation(input = {}, context = {}) {
+  return reservations('DELETE', `reservations/${pathSegment(input.reservationId, 'reservationId')}`, undefined, context);
 }

@@ -8,7 +8,7 @@
 
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { searchSeedVarieties, reserveSeedPackets } from '../function-core/index.mjs';
+import { searchSeedVarieties, reserveSeedPackets, listMyReservations, cancelReservation } from '../function-core/index.mjs';
 import { toAgentResult, toAgentError } from '../portable-agent-result.mjs';
 
 const looseText = (description) => z.union([z.string(), z.number()]).nullish().describe(description);
@@ -58,8 +58,9 @@ export function createServer(context = {}) {
       description:
         'Reserves packets of one seed variety for pickup at the seed library. Pass the variety record the member selected from ' +
         'search_seed_varieties whole as selectedVariety (its varietyId and lotCode both go into the reservation), the number of ' +
-        'packets and the pickup date and time. Creates a reservation unless CODE2SKILL_DRY_RUN=1, in which case it returns the ' +
-        'request it would send. Returns the reservation service answer unchanged as httpStatus and bodyText.',
+        'packets and the pickup date and time. Creates a reservation for the member the host signed in unless CODE2SKILL_DRY_RUN=1, ' +
+        'in which case it returns the request it would send (the token not shown). Returns the reservation service answer unchanged ' +
+        'as httpStatus and bodyText: 201 with the reservation, 409 when fewer packets are left than asked, 401 without a valid token.',
       inputSchema: z.looseObject({
         selectedVariety: z
           .looseObject({
@@ -76,6 +77,41 @@ export function createServer(context = {}) {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     async (input, extra) => call(reserveSeedPackets, input, context, extra),
+  );
+
+  server.registerTool(
+    'list_my_reservations',
+    {
+      title: 'List my reservations',
+      description:
+        'Lists the reservations of the member the host signed in, newest first, optionally only those in one state. Read-only. ' +
+        'Returns the reservation service answer as httpStatus and bodyText; each reservation (reservationId, varietyName, ' +
+        'packetCount, pickupAt, status) can be passed by its reservationId to cancel_reservation. The member session token the ' +
+        'service repeats in its answer (member.sessionToken) is removed; everything else is unchanged. A 401 means the host has ' +
+        'no valid token for the member.',
+      inputSchema: z.looseObject({
+        status: looseText('Only reservations in this state: active, collected or cancelled. Optional; all when left out.'),
+      }),
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    },
+    async (input, extra) => call(listMyReservations, input, context, extra),
+  );
+
+  server.registerTool(
+    'cancel_reservation',
+    {
+      title: 'Cancel a reservation',
+      description:
+        'Cancels one of the member\'s active reservations by its reservationId (from list_my_reservations): the packets go back ' +
+        'on the shelf for anyone to reserve, and a cancelled reservation cannot be restored. Unless CODE2SKILL_DRY_RUN=1, in which ' +
+        'case it returns the request it would send. Returns the reservation service answer unchanged as httpStatus and bodyText ' +
+        '(404 when the reservation is not the member\'s or does not exist, 409 when it was already collected).',
+      inputSchema: z.looseObject({
+        reservationId: looseText('Identifier of the reservation to cancel, from list_my_reservations.'),
+      }),
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    },
+    async (input, extra) => call(cancelReservation, input, context, extra),
   );
 
   return server;

@@ -14,17 +14,16 @@ async function connect(context) {
   return client;
 }
 
-test('tools/list shows both tools with open input schemas and no output schema', async () => {
+test('tools/list shows every tool with open input schemas and no output schema', async () => {
   const client = await connect({ env, fetch: forbiddenFetch() });
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name), ['search_seed_varieties', 'reserve_seed_packets']);
+  assert.deepEqual(tools.map((t) => t.name), ['search_seed_varieties', 'reserve_seed_packets', 'list_my_reservations', 'cancel_reservation']);
   for (const tool of tools) {
     assert.ok(tool.title && tool.description, `${tool.name} lacks a title or description`);
     assert.notEqual(tool.inputSchema.additionalProperties, false, `${tool.name} closes its input schema`);
     assert.equal(tool.outputSchema, undefined, `${tool.name} declares an output schema`);
   }
-  assert.equal(tools[0].annotations.readOnlyHint, true);
-  assert.equal(tools[1].annotations.readOnlyHint, false);
+  assert.deepEqual(tools.map((t) => [t.annotations.readOnlyHint, t.annotations.destructiveHint]), [[true, false], [false, false], [true, false], [false, true]]);
   await client.close();
 });
 
@@ -41,7 +40,7 @@ test('a call returns the HTTP result as structured content and text', async () =
 
 test('a call without a configured service is a Tool error, not a crash', async () => {
   const client = await connect({ env: {}, fetch: forbiddenFetch() });
-  const result = await client.callTool({ name: 'reserve_seed_packets', arguments: { packetCount: 1 } });
+  const result = await client.callTool({ name: 'reserve_seed_packets', arguments: { selectedVariety: { varietyId: 'var-0001' }, packetCount: 1 } });
   assert.equal(result.isError, true);
   assert.match(result.content[0].text, /CODE2SKILL_SEED_LIBRARY_RESERVATIONS_BASE_URL/);
   await client.close();

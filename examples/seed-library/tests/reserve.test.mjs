@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { reserveSeedPackets, pickupTimestamp, MissingConfigurationError, MissingInputError } from '../function-core/index.mjs';
-import { env, recordingFetch, forbiddenFetch } from './helpers.mjs';
+import { env, token, recordingFetch, forbiddenFetch } from './helpers.mjs';
 
 // Two anonymous records as search_seed_varieties returns them. The second has
 // no lot code: switching to it must not carry the first record's lot along.
@@ -16,26 +16,25 @@ test('the selected record is passed whole and switches completely between calls'
 
   assert.equal(calls.length, 2);
   assert.deepEqual(JSON.parse(calls[0].body), {
-    variety_id: 'var-0001',
-    lot_code: 'lot-a',
-    packet_count: 2,
-    pickup_at: '2026-04-03T09:30:00',
+    reservation: { variety_id: 'var-0001', lot_code: 'lot-a', packet_count: 2, pickup_at: '2026-04-03T09:30:00' },
   });
   assert.deepEqual(JSON.parse(calls[1].body), {
-    variety_id: 'var-0002',
-    packet_count: 1,
-    pickup_at: '2026-04-04T00:00:00',
+    reservation: { variety_id: 'var-0002', packet_count: 1, pickup_at: '2026-04-04T00:00:00' },
   });
   assert.ok(!calls[1].body.includes('lot-a'), 'the second request still carries the first record');
 });
 
-test('a reservation is a POST to the reservation service', async () => {
+test('a reservation is a POST to the reservation service as the member', async () => {
   const { fetch, calls } = recordingFetch(201, '{"reservationId":"r-2"}');
   const result = await reserveSeedPackets({ selectedVariety: firstRecord, packetCount: 1, pickupDate: '2026-05-01', note: ' for the school garden ' }, { env, fetch });
-  assert.equal(calls[0].method, 'POST');
-  assert.equal(calls[0].url, 'https://reservations.seed-library.invalid/v2/reservations');
-  assert.equal(calls[0].headers['content-type'], 'application/json');
-  assert.equal(JSON.parse(calls[0].body).member_note, 'for the school garden');
+  assert.deepEqual(calls, [{
+    method: 'POST',
+    url: 'https://reservations.seed-library.invalid/v2/reservations',
+    headers: { accept: 'application/json', authorization: `Token ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      reservation: { variety_id: 'var-0001', lot_code: 'lot-a', packet_count: 1, pickup_at: '2026-05-01T00:00:00', member_note: 'for the school garden' },
+    }),
+  }]);
   assert.deepEqual(result, { httpStatus: 201, bodyText: '{"reservationId":"r-2"}' });
 });
 
@@ -45,15 +44,29 @@ test('a rejection is passed through as status and body', async () => {
   assert.deepEqual(result, { httpStatus: 409, bodyText: '{"error":"only 4 packets left"}' });
 });
 
-test('dry-run returns the request and sends nothing', async () => {
+test('dry-run returns the request, token not shown, and sends nothing', async () => {
   const result = await reserveSeedPackets(
     { selectedVariety: firstRecord, packetCount: 3, pickupDate: '2026-04-03', pickupTime: '14:05' },
     { env: { ...env, CODE2SKILL_DRY_RUN: '1' }, fetch: forbiddenFetch() },
   );
-  assert.equal(result.dryRun, true);
-  assert.equal(result.request.method, 'POST');
-  assert.equal(result.request.url, 'https://reservations.seed-library.invalid/v2/reservations');
-  assert.deepEqual(result.request.body, { variety_id: 'var-0001', lot_code: 'lot-a', packet_count: 3, pickup_at: '2026-04-03T14:05:00' });
+  assert.deepEqual(result, {
+    dryRun: true,
+    request: {
+      method: 'POST',
+      url: 'https://reservations.seed-library.invalid/v2/reservations',
+      headers: { accept: 'application/json', authorization: '[credential, not shown]', 'content-type': 'application/json' },
+      body: { reservation: { variety_id: 'var-0001', lot_code: 'lot-a', packet_count: 3, pickup_at: '2026-04-03T14:05:00' } },
+    },
+  });
+  assert.ok(!JSON.stringify(result).includes(token), 'the dry run shows the token');
+});
+
+test('a missing token stops before any request', async () => {
+  const { CODE2SKILL_SEED_LIBRARY_RESERVATIONS_TOKEN, ...withoutToken } = env;
+  await assert.rejects(
+    reserveSeedPackets({ selectedVariety: firstRecord, packetCount: 1 }, { env: withoutToken, fetch: forbiddenFetch() }),
+    (error) => error instanceof MissingConfigurationError && error.variable === 'CODE2SKILL_SEED_LIBRARY_RESERVATIONS_TOKEN' && !error.message.includes(token),
+  );
 });
 
 test('a missing base URL stops before any request', async () => {

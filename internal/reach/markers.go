@@ -1,0 +1,388 @@
+package reach
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/credential"
+	"github.com/code2skill/code2skill/internal/diag"
+)
+
+// Marker values.
+//
+// Every scalar an input schema declares (at any depth: the members of a
+// declared object, the items of an array) is one input to check. It gets
+// a value a Function accepts as readily as a real one, yet distinct from
+// every other input's and from anything a request holds by accident:
+//
+//   - text: "c2s" and eight digits (c2s73000004); a number, or text that
+//     may be a number: the eight digits alone (73000004), which survive
+//     Number(), String(), a conversion to cents and a template;
+//   - a format the schema states: a date, time, date-time, e-mail, URI or
+//     UUID holding the input's digits;
+//   - a value the schema fixes or suggests: its first enum or examples
+//     value, a boolean true, a number inside its bounds. Such a value is
+//     not distinct, so the input is checked only by changing it (its
+//     second value, false, another number): the request must change too.
+//
+// A Tool documents an input as local, used by the Function but never
+// sent (a confirmation the Function checks, a choice of how to read the
+// answer), by giving its schema "x-code2skill-local" with the reason
+// (zod: .meta({ "x-code2skill-local": "…" })). Local inputs still get a
+// value; they are not required to reach the request.
+
+// LocalKey is the input-schema keyword that documents an input as local.
+const LocalKey = "x-code2skill-local"
+
+// input is one scalar of a Tool's arguments.
+type input struct {
+	path    string // "selectedVariety.varietyId", "tags[]"
+	pointer string // into the tools/list entry
+	local   string // the documented reason, for a local input
+	value   canonjson.Value
+	// marker is the lower-cased text that stands for value in a request;
+	// "" when value is not distinct (only the differential call tells).
+	marker string
+	// alt is the value of the differential call; nil when there is none
+	// (a const, an enum of one value): the input is then not checked.
+	alt canonjson.Value
+	// configuration marks an input named like a credential or a service
+	// address, which no Tool may take (the input rules report it): where
+	// it goes is not asked.
+	configuration bool
+}
+
+// shape is how a Tool's arguments are built: an object of members, an
+// array of one item, or an input.
+type shape struct {
+	members []member
+	item    *shape
+	leaf    *input
+	array   bool
+}
+
+type member struct {
+	name  string
+	shape *shape
+}
+
+// plan is what the calls of one Tool send.
+type plan struct {
+	root   *shape
+	inputs []*input
+}
+
+// markerBase is the first marker's digits; altBase the first differential
+// value's.
+const (
+	markerBase = 73000000
+	altBase    = 74000000
+)
+
+// planFor builds a Tool's arguments from its input schema.
+func planFor(t Tool) *plan {
+	p := &plan{root: &shape{}}
+	if t.InputSchema == nil {
+		return p
+	}
+	ptr := diag.Pointer("tools", t.Index, "inputSchema")
+	p.root = p.object(t.InputSchema, "", ptr, localReason(t.InputSchema))
+	return p
+}
+
+// localReason returns the reason a schema documents for being local.
+func localReason(s *canonjson.Object) string {
+	r, _ := s.At(LocalKey).(canonjson.String)
+	return strings.TrimSpace(string(r))
+}
+
+// alternatives returns a schema and the schemas it unites (anyOf, oneOf),
+// the nullable forms SDKs write included.
+func alternatives(s *canonjson.Object) []*canonjson.Object {
+	out := []*canonjson.Object{s}
+	for _, k := range []string{"anyOf", "oneOf"} {
+		if arr, ok := s.At(k).(canonjson.Array); ok {
+			for _, a := range arr {
+				if o, ok := a.(*canonjson.Object); ok {
+					out = append(out, alternatives(o)...)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// types returns the JSON types a schema and its alternatives admit.
+func types(s *canonjson.Object) map[string]bool {
+	out := map[string]bool{}
+	for _, a := range alternatives(s) {
+		switch t := a.At("type").(type) {
+		case canonjson.String:
+			out[string(t)] = true
+		case canonjson.Array:
+			for _, e := range t {
+				if str, ok := e.(canonjson.String); ok {
+					out[string(str)] = true
+				}
+			}
+		}
+		if a.Has("properties") {
+			out["object"] = true
+		}
+		if a.Has("items") {
+			out["array"] = true
+		}
+	}
+	return out
+}
+
+// first returns the first alternative holding key.
+func first(s *canonjson.Object, key string) (*canonjson.Object, canonjson.Value) {
+	for _, a := range alternatives(s) {
+		if v, ok := a.Get(key); ok {
+			return a, v
+		}
+	}
+	return nil, nil
+}
+
+func (p *plan) object(s *canonjson.Object, path, ptr, local string) *shape {
+	out := &shape{}
+	alt, props := first(s, "properties")
+	o, ok := props.(*canonjson.Object)
+	if !ok {
+		return out
+	}
+	altPtr := ptr + alternativeIndex(s, alt)
+	for name, v := range o.All() {
+		child, ok := v.(*canonjson.Object)
+		if !ok {
+			continue
+		}
+		childPath := name
+		if path != "" {
+			childPath = path + "." + name
+		}
+		childLocal := local
+		if r := localReason(child); r != "" {
+			childLocal = r
+		}
+		out.members = append(out.members, member{name, p.schema(child, childPath, altPtr+"/properties/"+diag.EscapeToken(name), childLocal)})
+	}
+	return out
+}
+
+// alternativeIndex returns the pointer suffix of the alternative of s
+// that is a, "" when a is s itself.
+func alternativeIndex(s, a *canonjson.Object) string {
+	if a == nil || a == s {
+		return ""
+	}
+	for _, k := range []string{"anyOf", "oneOf"} {
+		if arr, ok := s.At(k).(canonjson.Array); ok {
+			for i, e := range arr {
+				if e == canonjson.Value(a) {
+					return fmt.Sprintf("/%s/%d", k, i)
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// schema builds the shape of one value.
+func (p *plan) schema(s *canonjson.Object, path, ptr, local string) *shape {
+	ts := types(s)
+	switch {
+	case ts["object"] && !ts["string"] && !ts["number"] && !ts["integer"]:
+		return p.object(s, path, ptr, local)
+	case ts["array"] && !ts["string"]:
+		_, items := first(s, "items")
+		item, ok := items.(*canonjson.Object)
+		if !ok {
+			return &shape{array: true}
+		}
+		return &shape{array: true, item: p.schema(item, path+"[]", ptr+"/items", local)}
+	}
+	name := path[strings.LastIndexAny(path, ".]")+1:]
+	in := &input{path: path, pointer: ptr, local: local,
+		configuration: credential.Name(name) || !strings.ContainsAny(path, ".[") && credential.Address(name)}
+	p.inputs = append(p.inputs, in)
+	n := len(p.inputs)
+	p.leafValue(in, s, ts, n)
+	return &shape{leaf: in}
+}
+
+// leafValue chooses an input's value, marker and differential value.
+func (p *plan) leafValue(in *input, s *canonjson.Object, ts map[string]bool, n int) {
+	digits := markerBase + n
+	if _, v := first(s, "const"); v != nil {
+		in.value = v
+		return
+	}
+	if _, v := first(s, "enum"); v != nil {
+		if vals := nonNull(v); len(vals) > 0 {
+			in.value = vals[0]
+			if len(vals) > 1 {
+				in.alt = vals[1]
+			}
+			return
+		}
+	}
+	if _, v := first(s, "examples"); v != nil {
+		if vals := nonNull(v); len(vals) > 0 {
+			in.value = vals[0]
+			if len(vals) > 1 {
+				in.alt = vals[1]
+			}
+			return
+		}
+	}
+	switch {
+	case ts["number"] || ts["integer"]:
+		lo, hi := bounds(s)
+		if float64(digits) >= lo && float64(digits) <= hi {
+			in.value, in.marker, in.alt = canonjson.Int(digits), fmt.Sprint(digits), canonjson.Int(altBase+n)
+			return
+		}
+		v := math.Max(lo, math.Min(hi, 1))
+		if math.IsInf(v, 0) {
+			v = 0
+		}
+		v = math.Ceil(v)
+		in.value = canonjson.Int(int(v))
+		if v+1 <= hi {
+			in.alt = canonjson.Int(int(v + 1))
+		}
+	case ts["string"] || len(ts) == 0 || ts["null"] && len(ts) == 1:
+		if ts["null"] && len(ts) == 1 {
+			in.value = canonjson.Null{}
+			return
+		}
+		_, f := first(s, "format")
+		format, _ := f.(canonjson.String)
+		text, alt := formatted(string(format), n)
+		if _, ml := first(s, "maxLength"); ml != nil {
+			if m, ok := ml.(canonjson.Number).Int64(); ok && int(m) < len(text) {
+				text, alt = "a", "b"
+				in.value, in.alt = canonjson.String(text), canonjson.String(alt)
+				return
+			}
+		}
+		marker := strings.ToLower(text)
+		if _, ml := first(s, "minLength"); ml != nil {
+			// A longer value still holds the marker.
+			if m, ok := ml.(canonjson.Number).Int64(); ok && int(m) > len(text) {
+				text += strings.Repeat("x", int(m)-len(text))
+				alt += strings.Repeat("x", max(0, int(m)-len(alt)))
+			}
+		}
+		in.value, in.marker, in.alt = canonjson.String(text), marker, canonjson.String(alt)
+	case ts["boolean"]:
+		in.value, in.alt = canonjson.Bool(true), canonjson.Bool(false)
+	default:
+		in.value = canonjson.Null{}
+	}
+}
+
+// formatted returns the n-th marker text of a string format and its
+// differential value.
+func formatted(format string, n int) (string, string) {
+	digits, alt := markerBase+n, altBase+n
+	month, day := 1+n%12, 1+n%28
+	switch format {
+	case "date":
+		return fmt.Sprintf("2031-%02d-%02d", month, day), fmt.Sprintf("2032-%02d-%02d", month, day)
+	case "date-time":
+		return fmt.Sprintf("2031-%02d-%02dT10:%02d:%02dZ", month, day, n%60, n%60), fmt.Sprintf("2032-%02d-%02dT11:%02d:%02dZ", month, day, n%60, n%60)
+	case "time":
+		return fmt.Sprintf("21:%02d:%02d", n%60, (n+30)%60), fmt.Sprintf("22:%02d:%02d", n%60, (n+30)%60)
+	case "email":
+		return fmt.Sprintf("c2s%d@reach.invalid", digits), fmt.Sprintf("c2s%d@reach.invalid", alt)
+	case "uri", "url", "uri-reference", "iri":
+		return fmt.Sprintf("https://c2s%d.reach.invalid/", digits), fmt.Sprintf("https://c2s%d.reach.invalid/", alt)
+	case "uuid":
+		return fmt.Sprintf("%08d-0000-4000-8000-%012d", digits, n), fmt.Sprintf("%08d-0000-4000-8000-%012d", alt, n)
+	}
+	return fmt.Sprintf("c2s%d", digits), fmt.Sprintf("c2s%d", alt)
+}
+
+// bounds returns the inclusive range a number schema admits.
+func bounds(s *canonjson.Object) (float64, float64) {
+	lo, hi := math.Inf(-1), math.Inf(1)
+	for _, a := range alternatives(s) {
+		for key, set := range map[string]func(float64){
+			"minimum":          func(v float64) { lo = math.Max(lo, v) },
+			"exclusiveMinimum": func(v float64) { lo = math.Max(lo, v+1) },
+			"maximum":          func(v float64) { hi = math.Min(hi, v) },
+			"exclusiveMaximum": func(v float64) { hi = math.Min(hi, v-1) },
+		} {
+			if n, ok := a.At(key).(canonjson.Number); ok {
+				if f, ok := n.Float64(); ok {
+					set(f)
+				}
+			}
+		}
+	}
+	return lo, hi
+}
+
+// nonNull returns the values of an enum or examples array but null.
+func nonNull(v canonjson.Value) []canonjson.Value {
+	arr, _ := v.(canonjson.Array)
+	var out []canonjson.Value
+	for _, e := range arr {
+		if _, isNull := e.(canonjson.Null); !isNull {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// args builds the arguments, with some inputs given other values.
+func (p *plan) args(override map[*input]canonjson.Value) *canonjson.Object {
+	v := build(p.root, override)
+	if o, ok := v.(*canonjson.Object); ok {
+		return o
+	}
+	return &canonjson.Object{}
+}
+
+func build(s *shape, override map[*input]canonjson.Value) canonjson.Value {
+	switch {
+	case s.leaf != nil:
+		if v, ok := override[s.leaf]; ok {
+			return v
+		}
+		return s.leaf.value
+	case s.array:
+		if s.item == nil {
+			return canonjson.Array{}
+		}
+		return canonjson.Array{build(s.item, override)}
+	}
+	o := &canonjson.Object{}
+	for _, m := range s.members {
+		o.Set(m.name, build(m.shape, override))
+	}
+	return o
+}
+
+// markers returns the marker texts of the plan, for the recorder to tell
+// the Tool's own requests from others (a login).
+func (p *plan) markers() []string {
+	var out []string
+	for _, in := range p.inputs {
+		if in.marker != "" {
+			out = append(out, in.marker)
+		}
+	}
+	return out
+}
+
+// Arguments returns the arguments the reachability calls give a Tool:
+// a marker value for every input its schema declares. The probe uses
+// them for the dry-run case of a write it has no case for.
+func Arguments(t Tool) *canonjson.Object { return planFor(t).args(nil) }

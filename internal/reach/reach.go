@@ -1,0 +1,110 @@
+// Package reach checks, by calling each Tool of a running MCP server, that
+// what a Tool is given reaches the request its Function sends, and that
+// the Function behaves as spec 003 requires around that request. Nothing
+// leaves the server's process: a small recorder preloaded into it (the
+// driver, driver.cjs for node) replaces fetch, records every request
+// whole and answers it as the call's plan says. The checks are made here,
+// in Go, on what the recorder observed and on the Tool results; another
+// runtime needs only a recorder of its own that answers the same plan.
+//
+// Every Tool is called, through the real server over stdio, as a host
+// would call it, with a distinct marker value for every input its schema
+// declares (markers.go), the service base URLs set to distinct .invalid
+// addresses and the credential variables to fake values:
+//
+//   - three times with the same arguments, the recorder answering 200,
+//     404 and 503 in turn: the result must pass httpStatus and the
+//     complete bodyText of the last response through unchanged, and every
+//     request must go under a configured base URL;
+//   - each input must be found in a request (matching.go says how) or,
+//     when its value is transformed beyond recognition, change the request
+//     when it changes (a differential call), unless the Tool documents it
+//     as local ("x-code2skill-local" in its input schema);
+//   - a write (readOnlyHint not true) again with the dry-run variable set:
+//     it must send no write request and return {dryRun: true, …};
+//   - again with every base URL variable unset: no request may leave, and
+//     the result must be a Tool error;
+//   - every result, dry-run result and error must hold no credential: none
+//     the credential judge finds, and none of the fake values injected.
+//
+// A call that hangs, makes the process exit, or writes to stdout is a
+// finding naming the Tool; the plan goes on with the next call while the
+// server answers.
+package reach
+
+import (
+	"time"
+
+	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/mcpcheck"
+)
+
+// MetaKey is the _meta key of a reachability call's plan in the request
+// and of the recorder's observation in the response.
+const MetaKey = "code2skill/reach"
+
+// DefaultCallTimeout bounds each call when Config leaves it zero.
+const DefaultCallTimeout = 2 * time.Second
+
+// Tool is a listed Tool as the reachability calls see it.
+type Tool struct {
+	Name string
+	// InputSchema is the entry's inputSchema; nil when it has none.
+	InputSchema *canonjson.Object
+	// Hints are the boolean annotation hints the entry states.
+	Hints map[string]bool
+	// Index is the entry's position in tools/list, for JSON Pointers.
+	Index int
+}
+
+// ReadOnly reports whether the Tool states readOnlyHint: true.
+func (t Tool) ReadOnly() bool { return t.Hints["readOnlyHint"] }
+
+// ToolsOf reads the Tools of a tools/list answer; entries without a name
+// are left out (the shape rules report them).
+func ToolsOf(listed []mcpcheck.Tool) []Tool {
+	var out []Tool
+	for i := range listed {
+		v, err := canonjson.Decode(listed[i].Raw)
+		if err != nil {
+			continue
+		}
+		o, _ := v.(*canonjson.Object)
+		name, _ := o.At("name").(canonjson.String)
+		if o == nil || name == "" {
+			continue
+		}
+		t := Tool{Name: string(name), Index: listed[i].Index, Hints: map[string]bool{}}
+		t.InputSchema, _ = o.At("inputSchema").(*canonjson.Object)
+		if ann, ok := o.At("annotations").(*canonjson.Object); ok {
+			for k, v := range ann.All() {
+				if b, ok := v.(canonjson.Bool); ok {
+					t.Hints[k] = bool(b)
+				}
+			}
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// Config says what the reachability calls may rely on.
+type Config struct {
+	// Variables are the environment variables the package's code reads,
+	// as the static analysis found them: the service addresses among them
+	// get .invalid base URLs, the credentials fake values.
+	Variables []string
+	// DryRunVariable is the variable that turns writes into dry runs.
+	DryRunVariable string
+	// CallTimeout bounds each call in the server; 0 means
+	// DefaultCallTimeout. It must stay under the session's request time
+	// limit, which stops the server.
+	CallTimeout time.Duration
+}
+
+func (c Config) callTimeout() time.Duration {
+	if c.CallTimeout > 0 {
+		return c.CallTimeout
+	}
+	return DefaultCallTimeout
+}
