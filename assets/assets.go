@@ -63,6 +63,8 @@ var (
 	runtimeEntry string
 	//go:embed strict/portable-http-dispatch.mjs
 	httpDispatch string
+	//go:embed strict/portable-host-runtime.mjs
+	hostRuntime string
 )
 
 // The runtime assets.
@@ -91,6 +93,15 @@ var (
 	// requests.
 	HTTPDispatch = Asset{"portable-http-dispatch.mjs", StrictProfile, httpDispatch}
 
+	// HostRuntime is the runtime a standard MCP stdio host starts a strict
+	// package through: it builds each call's trusted context (dispatch to
+	// the deployed base URLs with the credentials of the environment, the
+	// user's confirmation through elicitation, the session's protected
+	// operations) from what the host gives a stdio server, then loads the
+	// package's MCP server. A package carries it when its export profile
+	// declares hostRuntime.
+	HostRuntime = Asset{"portable-host-runtime.mjs", StrictProfile, hostRuntime}
+
 	// RuntimeEntry re-exports McpServer, StdioServerTransport and z. It is
 	// the entry bundled into a strict package's mcp-tool/runtime.mjs, not a
 	// file the package carries.
@@ -99,5 +110,5 @@ var (
 
 // Runtime returns every runtime asset, in a fixed order.
 func Runtime() []Asset {
-	return []Asset{AgentResult, ErrorNormalizer, WorkflowGuard, HTTPDispatch, RuntimeEntry}
+	return []Asset{AgentResult, ErrorNormalizer, WorkflowGuard, HTTPDispatch, HostRuntime, RuntimeEntry}
 }

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -31,10 +29,10 @@ func TestStrictNode(t *testing.T) {
 	runNodeTests(t, "strict", sandbox.DenyNetwork)
 }
 
-// TestHTTPDispatchNode runs the dispatcher's node --test suite, which
-// serves HTTP on the loopback interface inside the node process: the
-// sandbox's network namespace has no usable loopback, so this one process
-// keeps the network.
+// TestHTTPDispatchNode runs the node --test suites of the dispatcher and the
+// host runtime, which serve HTTP on the loopback interface inside the node
+// process: the sandbox's network namespace has no usable loopback, so this
+// one process keeps the network.
 func TestHTTPDispatchNode(t *testing.T) {
 	t.Parallel()
 	runNodeTests(t, "strict", sandbox.AllowNetwork)
@@ -43,7 +41,7 @@ func TestHTTPDispatchNode(t *testing.T) {
 // networkSuites are the test files that need the network (the loopback
 // interface): they run only with sandbox.AllowNetwork, the others only
 // without.
-var networkSuites = []string{"portable-http-dispatch.test.mjs"}
+var networkSuites = []string{"portable-http-dispatch.test.mjs", "portable-host-runtime.test.mjs"}
 
 // runNodeTests runs the test files of one asset set that match network in
 // a single sandboxed node --test process and fails unless at least one test
@@ -72,22 +70,11 @@ func runNodeTests(t *testing.T, set string, network sandbox.Network) {
 	if res.ExitCode != 0 {
 		t.Fatalf("node --test %s failed (exit %d):\n%s", set, res.ExitCode, out)
 	}
-	pass := tapCount(out, "pass")
-	if pass == 0 || tapCount(out, "fail") != 0 {
+	pass := testnode.TAPCount(out, "pass")
+	if pass == 0 || testnode.TAPCount(out, "fail") != 0 {
 		t.Fatalf("node --test %s: want passing tests and no failures:\n%s", set, out)
 	}
 	t.Logf("node --test %s: %d tests passed", set, pass)
-}
-
-// tapCount reads a "# pass N" style summary line of a TAP report; -1 when it
-// is missing.
-func tapCount(out, key string) int {
-	m := regexp.MustCompile(`(?m)^# ` + key + ` (\d+)$`).FindStringSubmatch(out)
-	if m == nil {
-		return -1
-	}
-	n, _ := strconv.Atoi(m[1])
-	return n
 }
 
 // TestRuntimeMatchesSources guards the embedded copies against drift from the
@@ -98,6 +85,7 @@ func TestRuntimeMatchesSources(t *testing.T) {
 		ErrorNormalizer.Name(): "strict/portable-error-normalizer.mjs",
 		WorkflowGuard.Name():   "strict/portable-workflow-guard.mjs",
 		HTTPDispatch.Name():    "strict/portable-http-dispatch.mjs",
+		HostRuntime.Name():     "strict/portable-host-runtime.mjs",
 		RuntimeEntry.Name():    "strict/mcp-runtime-entry.mjs",
 	}
 	if len(sources) != len(Runtime()) {
@@ -151,9 +139,10 @@ func TestStrictContracts(t *testing.T) {
 	}
 }
 
-// TestHTTPDispatchSurface pins what the dispatcher offers a Function core:
-// exactly one export, the async function dispatchHttp, and nothing it
-// imports. The runtime rules let a Function core import that one name.
+// TestHTTPDispatchSurface pins what the dispatcher offers: exactly two
+// exports, the async functions dispatchHttp (a Function core's default) and
+// dispatchHostHttp (the host runtime's), and nothing it imports. The
+// runtime rules let a Function core import dispatchHttp only.
 func TestHTTPDispatchSurface(t *testing.T) {
 	m, ds := jsmod.Parse(HTTPDispatch.Name(), HTTPDispatch.Bytes())
 	if m == nil {
@@ -175,8 +164,8 @@ func TestHTTPDispatchSurface(t *testing.T) {
 		}
 		exports = append(exports, string(f.Name.Data))
 	}
-	if !slices.Equal(exports, []string{"dispatchHttp"}) {
-		t.Errorf("the dispatcher exports %v, want exactly dispatchHttp", exports)
+	if !slices.Equal(exports, []string{"dispatchHttp", "dispatchHostHttp"}) {
+		t.Errorf("the dispatcher exports %v, want exactly dispatchHttp and dispatchHostHttp", exports)
 	}
 }
 

@@ -1,12 +1,8 @@
 package examples
 
 import (
-	"context"
 	"embed"
-	"errors"
-	"fmt"
 	"io/fs"
-	"net/http"
 
 	"github.com/code2skill/code2skill/examples/equipment-lending/app/client"
 )
@@ -18,7 +14,7 @@ import (
 //	equipment-lending/app/server   the desk's backend (Go, net/http, JSON)
 //	equipment-lending/app/client   the borrowing screen's requests
 //	equipment-lending/package      the authored package inputs
-//	equipment-lending/live-cases   the live calls of its read Tools
+//	equipment-lending/live-cases   the live calls of its Tools
 //
 // The package inputs are what a Producer writes by hand: the Portable Core
 // (source topology, canonical contract, Host and export profiles), the Tool
@@ -55,12 +51,17 @@ const (
 	// the Host's dispatcher sends with every request
 	// (Authorization: Bearer …). Tools never see it.
 	StrictSampleTokenVariable = client.TokenVariable
-	// StrictSampleWrite is the capability ID of the sample's only write,
-	// the one a runtime verification must be authorised to call.
+	// StrictSampleWrite is the capability ID of the sample's loan, the
+	// write guarded by a deterministic workflow (StrictSampleWorkflow),
+	// which a runtime verification must be authorised to call.
 	StrictSampleWrite = "create-equipment-loan"
 	// StrictSampleWorkflow is the ID of the deterministic workflow that
 	// guards StrictSampleWrite.
 	StrictSampleWorkflow = "create-equipment-loan"
+	// StrictSampleConfirmedWrite is the capability ID of the sample's
+	// return, the write the member must confirm (through elicitation, in
+	// the host runtime).
+	StrictSampleConfirmedWrite = "return-equipment-loan"
 )
 
 // StrictSample returns the authored inputs of the strict sample package:
@@ -80,10 +81,11 @@ func StrictSampleSource() fs.FS {
 	return sub(strictSource, StrictSampleName)
 }
 
-// StrictSampleLiveCases returns the live calls of the sample's read Tools,
-// one file per capability (<capabilityId>.json, {"name", "arguments"}).
-// They hold against the desk's seeded inventory. The write's call depends on
-// a quote the desk issues at run time: see StrictSampleLoan.
+// StrictSampleLiveCases returns the live calls of the sample's Tools, one
+// file per capability (<capabilityId>.json, {"name", "arguments"}). The
+// reads hold against the desk's seeded inventory; each write passes on
+// what an earlier call of the run returned ({"$result": …}): the loan
+// redeems the quote the session was issued, the return ends that loan.
 func StrictSampleLiveCases() fs.FS {
 	return sub(strictLiveCases, StrictSampleName+"/live-cases")
 }
@@ -94,62 +96,4 @@ func sub(fsys fs.FS, dir string) fs.FS {
 		panic(err) // the embedded tree is fixed at build time
 	}
 	return s
-}
-
-// SampleLoan is a create_equipment_loan call that redeems a quote the desk
-// really issued, and what the trusted side must protect for it.
-type SampleLoan struct {
-	// Arguments are the Tool's arguments: the quote exactly as issued and
-	// the terms it was issued for.
-	Arguments map[string]any
-	// Expected holds the expected values of the workflow's
-	// protected-runtime-state bindings, by binding name: "quote" (the
-	// issued quote) and "payloadDigest" (the quote's digest of the terms).
-	// They come from the desk's answer, never from the arguments.
-	Expected map[string]any
-	// ExpiresAt is when the quote, and with it the protected operation,
-	// expires (RFC 3339).
-	ExpiresAt string
-}
-
-// StrictSampleLoan prepares a loan on the sample desk at baseURL the way the
-// borrowing screen does: it lists the catalogue, selects the first available
-// item and asks for a quote on fixed terms, as the member whose token is
-// given. The quote is issued by the desk and is valid for one loan until it
-// expires; nothing is borrowed yet.
-func StrictSampleLoan(ctx context.Context, baseURL, token string, hc *http.Client) (*SampleLoan, error) {
-	c := client.New(baseURL, token, hc)
-	items, err := c.ListEquipment(ctx, "")
-	if err != nil {
-		return nil, fmt.Errorf("listing the sample desk's equipment: %w", err)
-	}
-	var selected *client.Item
-	for i := range items {
-		if items[i].Available {
-			selected = &items[i]
-			break
-		}
-	}
-	if selected == nil {
-		return nil, errors.New("the sample desk has no available equipment to quote")
-	}
-	note := "demo loan"
-	terms := client.Terms{Days: 2, Note: &note}
-	q, err := c.QuoteLoan(ctx, *selected, terms)
-	if err != nil {
-		return nil, fmt.Errorf("quoting a loan of %s: %w", selected.ItemID, err)
-	}
-	issued := func() map[string]any {
-		return map[string]any{
-			"grantId":       q.Quote.GrantID,
-			"itemId":        q.Quote.ItemID,
-			"payloadDigest": q.Quote.PayloadDigest,
-			"expiresAt":     q.Quote.ExpiresAt,
-		}
-	}
-	return &SampleLoan{
-		Arguments: map[string]any{"quote": issued(), "terms": map[string]any{"days": terms.Days, "note": note}},
-		Expected:  map[string]any{"quote": issued(), "payloadDigest": q.Quote.PayloadDigest},
-		ExpiresAt: q.Quote.ExpiresAt,
-	}, nil
 }

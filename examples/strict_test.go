@@ -3,7 +3,6 @@ package examples
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -27,6 +26,7 @@ import (
 	"github.com/code2skill/code2skill/internal/compile"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
+	"github.com/code2skill/code2skill/internal/hostruntime"
 	"github.com/code2skill/code2skill/internal/jsonschema"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/strict"
@@ -113,8 +113,8 @@ func TestStrictSampleIsValid(t *testing.T) {
 	for _, d := range res.Diagnostics.Sorted() {
 		t.Errorf("%s", d)
 	}
-	if res.Capabilities != 3 {
-		t.Errorf("the validator saw %d capabilities, want 3", res.Capabilities)
+	if res.Capabilities != 4 {
+		t.Errorf("the validator saw %d capabilities, want 4", res.Capabilities)
 	}
 	for _, s := range res.Stages {
 		switch s.ID {
@@ -164,6 +164,52 @@ func TestStrictSampleDocumentsFail(t *testing.T) {
 		if !slices.Contains(rules, want) {
 			t.Errorf("want %s among the findings %v", want, rules)
 		}
+	}
+}
+
+// TestStrictSampleHostRuntimeIsReviewed: the host runtime a stdio host
+// starts is the reviewed asset and its binding is compile's derivation; an
+// edited copy of either, or a missing one, fails the validator.
+func TestStrictSampleHostRuntimeIsReviewed(t *testing.T) {
+	for _, c := range []struct {
+		name, file string
+		change     func(data []byte) []byte
+		rule       string
+	}{
+		{"edited runtime", hostruntime.RuntimeFile, func(b []byte) []byte {
+			return append(b, []byte("\nglobalThis.patched = true;\n")...)
+		}, strict.RuleHostRuntimeAsset.ID},
+		{"edited binding", hostruntime.BindingFile, func(b []byte) []byte {
+			return []byte(strings.Replace(string(b), `"LENDING_DESK_TOKEN"`, `"ANOTHER_TOKEN"`, 1))
+		}, strict.RuleHostRuntimeBinding.ID},
+		{"missing runtime", hostruntime.RuntimeFile, nil, strict.RuleFileMissing.ID},
+		{"missing binding", hostruntime.BindingFile, nil, strict.RuleFileMissing.ID},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			pkg, src := strictSample(t)
+			p := filepath.Join(pkg, filepath.FromSlash(c.file))
+			if c.change == nil {
+				if err := os.Remove(p); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				data, err := os.ReadFile(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, c.change(data), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res := strict.Validate(context.Background(), pkg, strict.Options{PreFinalize: true, Sources: contract.Sources{Base: src}})
+			var got []string
+			for _, d := range res.Diagnostics.Sorted() {
+				got = append(got, d.Rule+" "+d.File)
+			}
+			if want := c.rule + " " + c.file; !slices.Contains(got, want) {
+				t.Errorf("want %s among %v", want, got)
+			}
+		})
 	}
 }
 
@@ -311,14 +357,15 @@ func TestStrictSampleStepsAreRoutes(t *testing.T) {
 			}
 		}
 	}
-	if steps != 3 {
-		t.Errorf("%d steps, want 3", steps)
+	if steps != 4 {
+		t.Errorf("%d steps, want 4", steps)
 	}
 }
 
 // TestStrictSampleLiveCases: each read Tool has a live case whose arguments
 // satisfy the Tool's derived input schema and that the sample desk answers
-// with a success the output schema accepts.
+// with a success the output schema accepts; each write has one that passes
+// on what an earlier capability returned.
 func TestStrictSampleLiveCases(t *testing.T) {
 	in, _, err := derive.ReadInputs(writeInputs(t))
 	if err != nil {
@@ -342,8 +389,27 @@ func TestStrictSampleLiveCases(t *testing.T) {
 	defer ts.Close()
 	c := client.New(ts.URL, "token-test", ts.Client())
 	cases := 0
+	var earlier []string
 	for _, cp := range in.Contract.Capabilities {
+		prior := slices.Clone(earlier)
+		earlier = append(earlier, cp.ID)
 		if cp.SideEffect != "read" {
+			// A write's case passes on what an earlier capability of
+			// the run returned; runtime verification resolves it.
+			data, err := fs.ReadFile(StrictSampleLiveCases(), cp.ID+".json")
+			if err != nil {
+				t.Errorf("write capability %s has no live case: %v", cp.ID, err)
+				continue
+			}
+			refs := regexp.MustCompile(`"\$result":\s*\{\s*"capabilityId":\s*"([a-z-]+)"`).FindAllStringSubmatch(string(data), -1)
+			if len(refs) == 0 {
+				t.Errorf("%s: the live case passes on no issued value", cp.ID)
+			}
+			for _, m := range refs {
+				if !slices.Contains(prior, m[1]) {
+					t.Errorf("%s: the live case passes on a result of %s, which is not called before it", cp.ID, m[1])
+				}
+			}
 			continue
 		}
 		cases++
@@ -394,57 +460,6 @@ func TestStrictSampleLiveCases(t *testing.T) {
 	}
 	if cases != 2 {
 		t.Errorf("%d read capabilities, want 2", cases)
-	}
-}
-
-// TestStrictSampleLoan: the loan StrictSampleLoan prepares is one the desk
-// accepts once, and its expected values are those the desk issued.
-func TestStrictSampleLoan(t *testing.T) {
-	desk := server.New(server.Config{Members: map[string]string{"token-test": "member-test"}})
-	ts := httptest.NewServer(desk)
-	defer ts.Close()
-	ctx := context.Background()
-	loan, err := StrictSampleLoan(ctx, ts.URL, "token-test", ts.Client())
-	if err != nil {
-		t.Fatal(err)
-	}
-	quote := loan.Expected["quote"].(map[string]any)
-	if loan.Expected["payloadDigest"] != quote["payloadDigest"] || loan.ExpiresAt != quote["expiresAt"] {
-		t.Errorf("expected values %v disagree with the quote", loan.Expected)
-	}
-	var terms server.Terms
-	b, _ := json.Marshal(loan.Arguments["terms"])
-	if err := json.Unmarshal(b, &terms); err != nil {
-		t.Fatal(err)
-	}
-	if server.TermsDigest(terms) != quote["payloadDigest"] {
-		t.Error("the quote's digest is not the digest of the arguments' terms")
-	}
-	if fmt.Sprint(loan.Arguments["quote"]) != fmt.Sprint(quote) {
-		t.Errorf("the arguments carry %v, not the issued quote %v", loan.Arguments["quote"], quote)
-	}
-	quote["grantId"] = "changed"
-	if loan.Arguments["quote"].(map[string]any)["grantId"] == "changed" {
-		t.Error("the arguments and the expected values share the quote: editing one edits the other")
-	}
-
-	body, _ := json.Marshal(loan.Arguments)
-	post := func() int {
-		req, _ := http.NewRequest("POST", ts.URL+"/api/loans", strings.NewReader(string(body)))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Authorization", "Bearer token-test")
-		resp, err := ts.Client().Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		return resp.StatusCode
-	}
-	if status := post(); status != http.StatusCreated {
-		t.Fatalf("the prepared loan: status %d", status)
-	}
-	if status := post(); status != http.StatusConflict || len(desk.Loans()) != 1 {
-		t.Fatalf("the prepared loan sent twice: status %d, %d loans", status, len(desk.Loans()))
 	}
 }
 

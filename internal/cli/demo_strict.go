@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -52,9 +51,10 @@ type strictSample struct {
 	// Env are further values for variables the package declares
 	// (credentials the sample backend accepts, fictional).
 	Env map[string]string
-	// PrepareLive, when set, makes further live cases once the backend
-	// serves at base: calls whose arguments the running backend issues.
-	PrepareLive func(ctx context.Context, base string) (map[string][]byte, error)
+	// HostVerify runs host verification too: the package carries a host
+	// runtime, and its Host profile is one a standard stdio host running
+	// it can meet.
+	HostVerify bool
 }
 
 // strictSampleApp returns the sample application the demo runs on: the
@@ -64,9 +64,10 @@ var strictSampleApp = equipmentLendingSample
 
 // runStrictDemo writes the sample application and its strict package under
 // dir, serves the sample backend on a loopback port in-process, runs the
-// pipeline with runtime verification enabled and the sample's writes
-// authorised for this one run, stops the backend and prints the
-// per-capability verification.
+// pipeline with runtime and host verification enabled and the sample's
+// writes authorised for this one run (the host env holding the backend's
+// address and the member's token, as a host's MCP configuration would),
+// stops the backend and prints the per-capability verification.
 func runStrictDemo(ctx context.Context, stdio *Stdio, c *command, format *formatFlag, dir string, force bool) int {
 	sample := strictSampleApp()
 	pkgDir := filepath.Join(dir, sample.Name)
@@ -124,15 +125,7 @@ func runStrictDemo(ctx context.Context, stdio *Stdio, c *command, format *format
 		stop()
 		return pc.fail(err)
 	}
-	cases := maps.Clone(sample.LiveCases)
-	if sample.PrepareLive != nil {
-		more, err := sample.PrepareLive(ctx, base)
-		if err != nil {
-			stop()
-			return pc.fail(fmt.Errorf("preparing the sample's live cases: %w", err))
-		}
-		maps.Copy(cases, more)
-	}
+	cases := sample.LiveCases
 	var caseFiles []atomicfile.File
 	for _, id := range sortedIDs(cases) {
 		caseFiles = append(caseFiles, atomicfile.File{Path: pipeline.LiveCasesDir + "/" + id + ".json", Data: cases[id], Perm: 0o644})
@@ -142,11 +135,20 @@ func runStrictDemo(ctx context.Context, stdio *Stdio, c *command, format *format
 		return pc.fail(err)
 	}
 	opts := pipeline.RunOptions{EnableRuntimeVerify: true, AuthorizeWrites: sample.Writes, Env: map[string]string{}}
+	if sample.HostVerify {
+		opts.EnableHostVerify, opts.HostEnv = true, map[string]string{}
+	}
 	for k, v := range sample.Env {
 		opts.Env[k] = v
+		if opts.HostEnv != nil {
+			opts.HostEnv[k] = v
+		}
 	}
 	if sample.BaseURLVariable != "" {
 		opts.Env[sample.BaseURLVariable] = base
+		if opts.HostEnv != nil {
+			opts.HostEnv[sample.BaseURLVariable] = base
+		}
 	} else {
 		opts.Origins = map[string]string{sample.Origin: base}
 	}

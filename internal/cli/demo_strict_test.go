@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,6 +18,7 @@ import (
 	"testing/fstest"
 
 	"github.com/code2skill/code2skill/assets"
+	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/code2skill/code2skill/internal/testnode"
 )
@@ -61,33 +64,17 @@ func voucherSample(repo string) (*strictSample, *requestCount, error) {
 			"service/vouchers/rules":          {Data: []byte("const quoteMustMatch = true\n")},
 			"tests/vouchers/redeem.test":      {Data: []byte("test rejectsBypass() {}\n")},
 		},
-		Backend: func() http.Handler { return voucherBackend(counts.add) },
-		Origin:  "https://vouchers.example:8443",
-		Writes:  []string{"redeem-voucher"},
+		Backend:         func() http.Handler { return voucherBackend(counts.add) },
+		Origin:          "https://vouchers.example:8443",
+		BaseURLVariable: "VOUCHER_BASE_URL",
+		// The voucher's write binds an expiry claim and a confirmation
+		// input that the host runtime cannot provide: it is not authorised.
 		LiveCases: map[string][]byte{
-			"quote-voucher":  []byte(`{"name": "quote_voucher", "arguments": {"voucherCode": "AB12CD34"}, "trusted": {"headers": {"Authorization": "Bearer voucher-token"}}}`),
-			"redeem-voucher": []byte(redeemLiveCase),
+			"quote-voucher": []byte(`{"name": "quote_voucher", "arguments": {"voucherCode": "AB12CD34"}}`),
 		},
+		Env: map[string]string{"VOUCHER_TOKEN": "voucher-token"},
 	}, counts, nil
 }
-
-const redeemLiveCase = `{
-  "name": "redeem_voucher",
-  "arguments": {
-    "voucherCode": "AB12CD34",
-    "quote": {"quoteId": "quote-7", "payloadDigest": "2f5d4ac38b3d0b1d6e9f53a0a4e1c7b3b8e3b0a25c2b57e3d7c0a7d1f6e8a9b0", "credit": 5},
-    "confirmation": {"grantId": "confirm-3", "quoteId": "quote-7"}
-  },
-  "trusted": {
-    "runtimeContext": {"subjectId": "holder-1", "sessionId": "session-1", "expiresAt": "2099-01-01T00:00:00Z"},
-    "protectedValues": {
-      "subject": "holder-1", "session": "session-1",
-      "payloadDigest": "e29d2e582319414e6e720557dd2b88821ebf1e9fdc21acdc8917ac5f090d172a",
-      "quoteId": "quote-7", "confirmationGrantId": "confirm-3", "expiresAt": "2099-01-01T00:00:00Z"
-    },
-    "headers": {"Authorization": "Bearer voucher-token"}
-  }
-}`
 
 type requestCount struct {
 	mu    sync.Mutex
@@ -107,9 +94,10 @@ func (c *requestCount) get(path string) int {
 }
 
 // TestStrictDemo runs demo --strict end to end on the voucher sample, with
-// compile, the vectors and finalize faked: the live calls of the read and
-// of the authorised write reach the sample backend the demo serves, the
-// backend is stopped, and the table shows it.
+// compile, the vectors and finalize faked: the live call of the read
+// reaches the sample backend the demo serves, through the package's host
+// runtime with the member's token of its variable, the backend is stopped,
+// and the table shows it.
 func TestStrictDemo(t *testing.T) {
 	testnode.Node(t)
 	repo, _ := filepath.Abs("../..")
@@ -127,16 +115,16 @@ func TestStrictDemo(t *testing.T) {
 	if code != ExitPassed {
 		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errOut.String())
 	}
-	if q, r := counts.get("/api/quotes"), counts.get("/api/redemptions"); q != 1 || r != 1 {
-		t.Errorf("the sample backend got %d quote and %d redemption request(s), want 1 each", q, r)
+	if q, r := counts.get("/api/quotes"), counts.get("/api/redemptions"); q != 1 || r != 0 {
+		t.Errorf("the sample backend got %d quote and %d redemption request(s), want 1 and 0", q, r)
 	}
 	// The fake vectors prove one behaviour check of each capability, so
 	// neither is behaviour-verified; the read is runtime-verified, the
-	// write's declared runtime check (a guard vector) has no evidence.
+	// write is not called.
 	for _, want := range []string{
 		`(?m)^quote-voucher +yes +no +yes +no `,
 		`(?m)^redeem-voucher +yes +no +no +no `,
-		`decision: requires-review; host verification: not done by the pipeline`,
+		`decision: requires-review; host verification: not run`,
 	} {
 		if !regexp.MustCompile(want).MatchString(out.String()) {
 			t.Errorf("the demo's output lacks %s:\n%s", want, out.String())
@@ -146,7 +134,7 @@ func TestStrictDemo(t *testing.T) {
 		t.Errorf("stderr:\n%s", errOut.String())
 	}
 	for _, f := range []string{"source/service/vouchers/quotes", "voucher/canonical-contract.json", "voucher/capability-bundle.json",
-		"voucher.producer-state/verification/live/redeem-voucher.result.json"} {
+		"voucher/portable-host-runtime.mjs", "voucher.producer-state/verification/live/quote-voucher.result.json"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
@@ -155,10 +143,10 @@ func TestStrictDemo(t *testing.T) {
 
 // BenchmarkStrictDemo measures the strict demo on the voucher sample: the
 // first run (demo --strict: write the sample, serve its backend, init,
-// every stage, real live calls through one node process), then, against a
-// backend serving the package, a one-field change of the contract and an
-// unchanged re-run, both with runtime verification enabled and the write
-// authorised: the change runs every stage again, live calls included; the
+// every stage, a real live call through one node process), then, against
+// a backend serving the package, a one-field change of the contract and an
+// unchanged re-run, both with runtime verification enabled: the change
+// runs every stage again, the live call included; the
 // unchanged run fingerprints every stage and skips it, starting no node.
 // Compile, the vectors and finalize are faked; so is the probe, which a
 // full build runs in one or two more node processes. node-processes/op
@@ -210,8 +198,8 @@ func BenchmarkStrictDemo(b *testing.B) {
 	pkg := filepath.Join(dir, "voucher")
 	srv := httptest.NewServer(sample.Backend())
 	defer srv.Close()
-	live := []string{"pipeline", "run", pkg, "--enable-runtime-verify", "--authorize-write", "redeem-voucher",
-		"--runtime-origin", sample.Origin + "=" + srv.URL}
+	live := []string{"pipeline", "run", pkg, "--enable-runtime-verify", "--runtime-origin", sample.Origin + "=" + srv.URL,
+		"--env", "VOUCHER_TOKEN=voucher-token"}
 	b.Run("one-field-change", func(b *testing.B) {
 		path := filepath.Join(pkg, "canonical-contract.json")
 		data, err := os.ReadFile(path)
@@ -241,4 +229,69 @@ func BenchmarkStrictDemo(b *testing.B) {
 		}
 		b.ReportMetric(float64(nodes)/float64(b.N), "nodeProcesses/op")
 	})
+}
+
+// overlay is fsys with some files replaced.
+type overlay struct {
+	fs.FS
+	files fstest.MapFS
+}
+
+func (o overlay) Open(name string) (fs.File, error) {
+	if _, ok := o.files[name]; ok {
+		return o.files.Open(name)
+	}
+	return o.FS.Open(name)
+}
+
+// TestStrictDemoWithoutElicitation runs the real demo on the strict sample
+// under its second Host profile, a host whose client declares no
+// elicitation: degradation is precise. The reads and the loan are approved;
+// the return, which needs the member's confirmation, is disabled by the
+// Host, verified to be refused, and not approved.
+func TestStrictDemoWithoutElicitation(t *testing.T) {
+	testnode.Node(t)
+	profile, err := os.ReadFile(filepath.Join(testnode.Root(), "examples", "equipment-lending", "host-profiles", "without-elicitation.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := strictSampleApp
+	strictSampleApp = func() *strictSample {
+		s := equipmentLendingSample()
+		s.Package = overlay{s.Package, fstest.MapFS{"host-profile.json": {Data: profile}}}
+		return s
+	}
+	defer func() { strictSampleApp = old }()
+	dir := filepath.Join(t.TempDir(), "demo")
+	var out, errOut bytes.Buffer
+	code := Run(context.Background(), []string{"demo", "--strict", dir}, &Stdio{Out: &out, Err: &errOut})
+	if code != ExitPassed {
+		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errOut.String())
+	}
+	for _, want := range []string{
+		`(?m)^list-lendable-equipment +yes +yes +yes +yes$`,
+		`(?m)^quote-equipment-loan +yes +yes +yes +yes$`,
+		`(?m)^create-equipment-loan +yes +yes +yes +yes$`,
+		`(?m)^return-equipment-loan +yes +yes +yes +no +requires review; Host profile: disabled \(trusted-confirmation\)$`,
+		`decision: partially-approved; host verification: \d+ of \d+ checks passed by the code2skill reference MCP host \(no elicitation, as the Host profile says\)`,
+	} {
+		if !regexp.MustCompile(want).MatchString(out.String()) {
+			t.Errorf("the demo's output lacks %s:\n%s", want, out.String())
+		}
+	}
+	pkg := filepath.Join(dir, "equipment-lending")
+	compat, err := os.ReadFile(filepath.Join(pkg, "host-compatibility-report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, _ := canonjson.Decode(compat)
+	for i, want := range []string{"enabled", "enabled", "enabled", "disabled"} {
+		if got, _ := canonjson.Resolve(doc, fmt.Sprintf("/capabilityAssessments/%d/status", i)); got != canonjson.String(want) {
+			t.Errorf("capability %d: %v, want %s", i, got, want)
+		}
+	}
+	matrix, _ := os.ReadFile(filepath.Join(pkg, "verification-matrix.json"))
+	if !strings.Contains(string(matrix), "host-not-fully-compatible") {
+		t.Errorf("the final matrix gives no Host reason:\n%s", matrix)
+	}
 }

@@ -20,10 +20,10 @@ var envKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // double quotes is taken without them (double quotes understand \n, \" and
 // \\); any other value is taken as written, trimmed, with no comment or
 // substitution. Errors name the file and line, never a value.
-func readEnvFile(file string) ([]string, error) {
+func readEnvFile(flagName, file string) ([]string, error) {
 	data, err := pkgdir.ReadFile(file, maxEnvFile)
 	if err != nil {
-		return nil, fmt.Errorf("--env-file %s: %v", file, err)
+		return nil, fmt.Errorf("%s %s: %v", flagName, file, err)
 	}
 	var env []string
 	for i, line := range strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") {
@@ -34,11 +34,11 @@ func readEnvFile(file string) ([]string, error) {
 		key, value, ok := strings.Cut(strings.TrimPrefix(line, "export "), "=")
 		key = strings.TrimSpace(key)
 		if !ok || !envKey.MatchString(key) {
-			return nil, fmt.Errorf("--env-file %s:%d: want KEY=VALUE with a KEY of letters, digits and underscores", file, i+1)
+			return nil, fmt.Errorf("%s %s:%d: want KEY=VALUE with a KEY of letters, digits and underscores", flagName, file, i+1)
 		}
 		value, err := envValue(strings.TrimSpace(value))
 		if err != nil {
-			return nil, fmt.Errorf("--env-file %s:%d: %s: %v", file, i+1, key, err)
+			return nil, fmt.Errorf("%s %s:%d: %s: %v", flagName, file, i+1, key, err)
 		}
 		env = append(env, key+"="+value)
 	}

@@ -18,11 +18,11 @@ func TestReadEnvFile(t *testing.T) {
 		}
 		return p
 	}
-	got, err := readEnvFile(write("# the shop's staging service\r\n" +
-		"CODE2SKILL_SHOP_API_BASE_URL=https://shop.example.test/api/\n" +
-		"\n" +
-		"export CODE2SKILL_SHOP_API_TOKEN = 's3cr3t value # kept'\n" +
-		`QUOTED="line\nbreak \"q\" \\ \t"` + "\n" +
+	got, err := readEnvFile("--env-file", write("# the shop's staging service\r\n"+
+		"CODE2SKILL_SHOP_API_BASE_URL=https://shop.example.test/api/\n"+
+		"\n"+
+		"export CODE2SKILL_SHOP_API_TOKEN = 's3cr3t value # kept'\n"+
+		`QUOTED="line\nbreak \"q\" \\ \t"`+"\n"+
 		"EMPTY=\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -42,12 +42,12 @@ func TestReadEnvFile(t *testing.T) {
 		"1A=x\n":                "server.env:1: want KEY=VALUE",
 		"TOKEN=\"s3cr3t\n":      "server.env:1: TOKEN: the value's closing \" is missing",
 	} {
-		_, err := readEnvFile(write(content))
+		_, err := readEnvFile("--env-file", write(content))
 		if err == nil || !strings.Contains(err.Error(), msg) || strings.Contains(err.Error(), "s3cr3t") {
 			t.Errorf("readEnvFile(%q) = %v, want an error holding %q and no value", content, err, msg)
 		}
 	}
-	if _, err := readEnvFile(filepath.Join(dir, "missing.env")); err == nil || !strings.Contains(err.Error(), "--env-file") {
+	if _, err := readEnvFile("--env-file", filepath.Join(dir, "missing.env")); err == nil || !strings.Contains(err.Error(), "--env-file") {
 		t.Errorf("missing file: %v", err)
 	}
 }

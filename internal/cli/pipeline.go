@@ -25,8 +25,8 @@ func pipelineCmd() *command {
 		usage: `Usage:
   code2skill pipeline init <pkg> [--state-dir D] [--source-map ID=PATH]... [--acknowledge-migration] [--format text|json]
   code2skill pipeline run <pkg> [--state-dir D] [--only STAGE,...] [--force]
-                          [--enable-runtime-verify] [--authorize-write CAPABILITY_ID]...
-                          [--runtime-origin ORIGIN=URL]... [--env KEY[=VALUE]]...
+                          [--enable-runtime-verify] [--enable-host-verify] [--authorize-write CAPABILITY_ID]...
+                          [--runtime-origin ORIGIN=URL]... [--env KEY[=VALUE]]... [--host-env-file F]
                           [--acknowledge-contract-change DIGEST] [--evidence-key FILE]
                           [--format text|json|sarif]
   code2skill pipeline status <pkg> [--state-dir D] [--evidence-key FILE] [--format text|json]
@@ -39,7 +39,9 @@ remembering between runs what passed:
   analyze         read and judge the Portable Core, evidence against the mapped sources
   generate        compile the runtime, derive the views, refresh the documents' markers
   verify          strict validation, the offline probe, the behaviour vectors
-  runtime-verify  authorised live calls through the package's own server (opt-in)
+  runtime-verify  authorised live calls through the package's own host runtime (opt-in)
+  host-verify     the Host-phase checks under the Host profile, code2skill playing
+                  the reference MCP host (opt-in)
   finalize        the verification report from the records, then the final files
 
 A stage runs again only when its inputs changed (the files it reads, the
@@ -52,14 +54,17 @@ is created), changed-only (it has a canonical contract) or migrate (legacy
 files): init never changes a package file, and a migration must be
 acknowledged before the first run.
 
-Runtime verification runs only with --enable-runtime-verify, and calls a
-write capability only with --authorize-write <capabilityId>, for this run;
-neither is remembered. Live cases are read from
-<state-dir>/verification/cases/live/<capabilityId>.json. code2skill plays the
-trusted host: it gives the server only the variables the package reads, the
-network for this run, and, for a write guarded by a deterministic workflow,
-a guard protecting the values the case's trusted part gives. Live inputs and
-results are sanitised before they are stored.
+Runtime verification runs only with --enable-runtime-verify, host
+verification only with --enable-host-verify, and either calls a write
+capability only with --authorize-write <capabilityId>, for this run; none of
+them is remembered. Live cases are read from
+<state-dir>/verification/cases/live/<capabilityId>.json. Both start the
+package through its own host runtime (portable-host-runtime.mjs), with the
+network for this run and only the variables the package reads: runtime
+verification with --env, --runtime-origin and code2skill's own values, host
+verification exactly as MCP-SETUP.md registers it, with the values of
+--host-env-file. Live inputs and results are sanitised before they are
+stored.
 
 A package is re-finalized only for the interpretation that was reviewed:
 the state keeps a copy of the last finalized contract, and when the
@@ -101,6 +106,9 @@ run:
                                 served for this run (repeatable)
   --env KEY[=VALUE]             a value for a variable the package declares: KEY=VALUE,
                                 or KEY to pass code2skill's own (repeatable)
+  --enable-host-verify          run host-verify in this run
+  --host-env-file F             host-verify: KEY=VALUE lines, the values your host's MCP
+                                configuration gives the variables MCP-SETUP.md names
   --acknowledge-contract-change DIGEST
                                 finalize although the contract changed semantically
                                 since the last finalization: the digest of that diff,
@@ -146,7 +154,8 @@ Exit codes:
 			format = addFormatFlag(fs)
 		}
 		var sources *sourcesFlags
-		var ack, force, enable, full *bool
+		var ack, force, enable, enableHost, full *bool
+		var hostEnvFile *string
 		var only, stage, capability, ackChange *string
 		var maxErrors *int
 		var authorize, origins, env stringsFlag
@@ -163,6 +172,8 @@ Exit codes:
 			only = fs.String("only", "", "")
 			force = fs.Bool("force", false, "")
 			enable = fs.Bool("enable-runtime-verify", false, "")
+			enableHost = fs.Bool("enable-host-verify", false, "")
+			hostEnvFile = fs.String("host-env-file", "", "")
 			fs.Var(&authorize, "authorize-write", "")
 			fs.Var(&origins, "runtime-origin", "")
 			fs.Var(&env, "env", "")
@@ -200,7 +211,7 @@ Exit codes:
 			return pc.init(pipeline.InitOptions{SourceMaps: sources.sources.Map, AcknowledgeMigration: *ack})
 		case "run":
 			opts := pipeline.RunOptions{Force: *force, EnableRuntimeVerify: *enable, AuthorizeWrites: authorize,
-				AcknowledgeContractChange: *ackChange}
+				EnableHostVerify: *enableHost, AcknowledgeContractChange: *ackChange}
 			if flagSet(fs, "only") {
 				opts.Only = splitList(*only)
 			}
@@ -210,6 +221,17 @@ Exit codes:
 			}
 			if opts.Env, err = envValues(env); err != nil {
 				return usageError(stdio, c, "%v", err)
+			}
+			if flagSet(fs, "host-env-file") {
+				kvs, err := readEnvFile("--host-env-file", *hostEnvFile)
+				if err != nil {
+					return usageError(stdio, c, "%v", err)
+				}
+				opts.HostEnv = map[string]string{}
+				for _, kv := range kvs {
+					k, v, _ := strings.Cut(kv, "=")
+					opts.HostEnv[k] = v
+				}
 			}
 			return pc.run(ctx, opts)
 		case "status":
@@ -383,8 +405,29 @@ func (pc *pipelineCommand) line(rep *pipeline.Report, failed string) string {
 	if len(notDone) > 0 {
 		fmt.Fprintf(&b, "; not completed: %s", strings.Join(notDone, ", "))
 	}
-	fmt.Fprintf(&b, "; decision: %s; host verification: not done by the pipeline", rep.Decision)
+	fmt.Fprintf(&b, "; decision: %s; host verification: %s", rep.Decision, hostLine(rep))
 	return b.String()
+}
+
+// hostLine says how far host verification went, and by which host.
+func hostLine(rep *pipeline.Report) string {
+	h := rep.HostVerify
+	for _, s := range rep.Stages {
+		if s.Name == pipeline.StageHostVerify && s.Status != pipeline.StatusCompleted {
+			h = nil
+		}
+	}
+	if h == nil {
+		return "not run"
+	}
+	line := fmt.Sprintf("%d of %d checks passed by the %s", h.Passed, h.Checks, h.Host)
+	if h.Skipped > 0 {
+		line += fmt.Sprintf(", %d not run", h.Skipped)
+	}
+	if !h.Elicitation {
+		line += " (no elicitation, as the Host profile says)"
+	}
+	return line
 }
 
 // writePipelineTables prints the stage table, the capability and workflow

@@ -16,11 +16,13 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/code2skill/code2skill/assets"
 	"github.com/code2skill/code2skill/internal/atomicfile"
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/hostruntime"
 	"github.com/code2skill/code2skill/internal/pipeline"
 )
 
@@ -46,12 +48,25 @@ func fakePipelineSteps() pipeline.Steps {
 	}
 	steps := realPipelineSteps()
 	steps.Compile = func(ctx context.Context, dir string, in *derive.Inputs) (*pipeline.CompileResult, error) {
-		// The package's runtime is written by hand: report it as compiled.
+		// The package's Function core and adapter are written by hand:
+		// report them as compiled, and write what compile copies and
+		// derives besides them, the host runtime and its binding.
 		res := &pipeline.CompileResult{Findings: failing("compile")}
 		for _, f := range []string{"function-core/index.mjs", "mcp-tool/index.mjs"} {
 			if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
 				res.Files = append(res.Files, f)
 			}
+		}
+		if binding, _ := hostruntime.Binding(in); binding != nil && !res.Findings.HasErrors() {
+			files := []atomicfile.File{
+				{Path: hostruntime.BindingFile, Data: binding, Perm: 0o644},
+				{Path: hostruntime.RuntimeFile, Data: assets.HostRuntime.Bytes(), Perm: 0o644},
+				{Path: assets.HTTPDispatch.Name(), Data: assets.HTTPDispatch.Bytes(), Perm: 0o644},
+			}
+			for _, f := range files {
+				res.Files = append(res.Files, f.Path)
+			}
+			return res, atomicfile.WriteAll(dir, files)
 		}
 		return res, nil
 	}
@@ -207,7 +222,8 @@ func voucherBackend(seen func(path string)) http.Handler {
 		}
 		switch r.URL.Path {
 		case "/api/quotes":
-			json.NewEncoder(w).Encode(map[string]any{"quote": map[string]any{"quoteId": "quote-7", "credit": 5}})
+			json.NewEncoder(w).Encode(map[string]any{"quote": map[string]any{"quoteId": "quote-7", "credit": 5,
+				"payloadDigest": "e29d2e582319414e6e720557dd2b88821ebf1e9fdc21acdc8917ac5f090d172a"}})
 		case "/api/redemptions":
 			w.WriteHeader(http.StatusCreated)
 			json.NewEncoder(w).Encode(map[string]any{"redemptionId": "redemption-1", "credited": 5})

@@ -11,6 +11,7 @@ import (
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/finalize"
+	"github.com/code2skill/code2skill/internal/hostverify"
 	"github.com/code2skill/code2skill/internal/livecall"
 	"github.com/code2skill/code2skill/internal/pipeline"
 	"github.com/code2skill/code2skill/internal/probe"
@@ -52,6 +53,7 @@ func realPipelineSteps() pipeline.Steps {
 		Vectors:           vectorsStep,
 		DeclaredVariables: livecall.DeclaredVariables,
 		LiveCalls:         livecall.Run,
+		HostVerify:        hostverify.Run,
 		Finalize:          finalizeStep,
 	}
 }

@@ -124,7 +124,7 @@ Flags:
 		}
 		var fromFiles [][]string
 		for _, f := range envFiles {
-			vars, err := readEnvFile(f)
+			vars, err := readEnvFile("--env-file", f)
 			if err != nil {
 				return usageError(stdio, c, "%v", err)
 			}

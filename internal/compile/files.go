@@ -5,6 +5,7 @@ import (
 
 	"github.com/code2skill/code2skill/assets"
 	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/hostruntime"
 )
 
 // files returns the runtime of a program whose capabilities all compile, in
@@ -22,6 +23,9 @@ func (p *program) files() []File {
 	}
 	if p.guarded() {
 		files = append(files, File{GuardFile, assets.WorkflowGuard.Bytes()})
+	}
+	if p.hostBinding != nil {
+		files = append(files, File{hostruntime.BindingFile, p.hostBinding}, File{hostruntime.RuntimeFile, assets.HostRuntime.Bytes()})
 	}
 	return files
 }

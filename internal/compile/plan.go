@@ -10,6 +10,7 @@ import (
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/hostruntime"
 )
 
 // program is everything the generated modules are written from, decided
@@ -18,6 +19,9 @@ type program struct {
 	contract *contract.Contract
 	dryRun   string // the dry-run environment variable
 	caps     []*capPlan
+	// hostBinding is mcp-tool/host-runtime.json; nil when the export
+	// profile declares no host runtime.
+	hostBinding []byte
 }
 
 // capPlan is how one capability compiles, or why it cannot.
@@ -67,6 +71,9 @@ func plan(in *Inputs, list *diag.List) *program {
 	if e := in.Core.Export; e != nil && e.DryRunEnvironmentVariable != "" {
 		p.dryRun = e.DryRunEnvironmentVariable
 	}
+	var limits []diag.Diagnostic
+	p.hostBinding, limits = hostruntime.Binding(in.Core)
+	list.Add(limits...)
 	entries, _ := member(derive.SchemaContract(c), "capabilities").(canonjson.Array)
 	for i := range c.Capabilities {
 		cp := &capPlan{cap: &c.Capabilities[i]}

@@ -182,6 +182,67 @@ type ExportProfile struct {
 	AllowedRuntimeOrigins     []string
 	AllowedRuntimeOriginsAt   string
 	DryRunEnvironmentVariable string // "" when absent
+	// HostRuntime is nil when the profile declares none.
+	HostRuntime *HostRuntime
+}
+
+// HostRuntime is the export profile's hostRuntime: how a standard MCP stdio
+// host that runs the package through its reviewed host runtime
+// (portable-host-runtime.mjs) serves it, in the environment variables the
+// host's MCP configuration sets.
+//
+//	"hostRuntime": {
+//	  "baseUrlVariables": {"https://desk.example": "DESK_BASE_URL"},
+//	  "credentials": {
+//	    "runtime_context": {"variable": "DESK_TOKEN", "header": "Authorization", "scheme": "Bearer"},
+//	    "cookie_session": {"variable": "DESK_SESSION", "cookie": "session"}
+//	  },
+//	  "subjectVariable": "DESK_MEMBER_ID"
+//	}
+type HostRuntime struct {
+	At string
+
+	// BaseURLVariables map each allowed runtime origin to the variable
+	// holding the base URL it is deployed at, in document order.
+	BaseURLVariables []OriginVariable
+	// Credentials say, per authentication kind, which variable holds the
+	// credential and how a request carries it, in document order.
+	Credentials []HostCredential
+	// SubjectVariable holds the subject the deployment acts for (the
+	// deployer's claim); "" when absent.
+	SubjectVariable   string
+	SubjectVariableAt string
+}
+
+// OriginVariable is one member of hostRuntime.baseUrlVariables.
+type OriginVariable struct {
+	At       string
+	Origin   string
+	Variable string
+}
+
+// HostCredential is one member of hostRuntime.credentials: a header
+// (Header, with an optional Scheme before the credential) or a cookie.
+type HostCredential struct {
+	At             string
+	Authentication string
+	Variable       string
+	Header         string
+	Scheme         string
+	Cookie         string
+}
+
+// Credential returns the credential of an authentication kind.
+func (h *HostRuntime) Credential(kind string) (*HostCredential, bool) {
+	return find(h.Credentials, func(c *HostCredential) bool { return c.Authentication == kind })
+}
+
+// BaseURLVariable returns the base URL variable of an origin, or "".
+func (h *HostRuntime) BaseURLVariable(origin string) string {
+	if o, ok := find(h.BaseURLVariables, func(o *OriginVariable) bool { return o.Origin == origin }); ok {
+		return o.Variable
+	}
+	return ""
 }
 
 // DecodeExportProfile decodes export-profile.json. The profile is nil only
@@ -209,8 +270,41 @@ func DecodeExportProfile(file string, data []byte) (*ExportProfile, *diag.List) 
 	p.AllowedRuntimeOrigins = r.strs("allowedRuntimeOrigins", req)
 	p.AllowedRuntimeOriginsAt = "/allowedRuntimeOrigins"
 	p.DryRunEnvironmentVariable = r.str("dryRunEnvironmentVariable", opt)
+	if r.has("hostRuntime") {
+		p.HostRuntime = decodeHostRuntime(r.object("hostRuntime", opt))
+	}
 	r.forbid("pageRoute", "vNext packages describe their surface in featureSurface and references/feature-context.md")
 	r.open()
 	p.Deferred = rd.deferred
 	return p, &rd.diags
+}
+
+// decodeHostRuntime reads the export profile's hostRuntime: a closed record
+// whose two maps are keyed by origin and by authentication kind.
+func decodeHostRuntime(r *record) *HostRuntime {
+	h := &HostRuntime{At: r.at}
+	if m := r.object("baseUrlVariables", req); m.obj != nil {
+		for origin, v := range m.obj.All() {
+			at := child(m.at, origin)
+			h.BaseURLVariables = append(h.BaseURLVariables, OriginVariable{
+				At: at, Origin: origin, Variable: r.rd.str(v, loc{parent: m.at, key: origin}, req),
+			})
+		}
+	}
+	if m := r.object("credentials", req); m.obj != nil {
+		for kind, v := range m.obj.All() {
+			cr := r.rd.record(v, child(m.at, kind))
+			c := HostCredential{At: cr.at, Authentication: kind}
+			c.Variable = cr.str("variable", req)
+			c.Header = cr.str("header", opt)
+			c.Scheme = cr.str("scheme", opt)
+			c.Cookie = cr.str("cookie", opt)
+			cr.closed()
+			h.Credentials = append(h.Credentials, c)
+		}
+	}
+	h.SubjectVariable = r.str("subjectVariable", opt)
+	h.SubjectVariableAt = child(r.at, "subjectVariable")
+	r.closed()
+	return h
 }

@@ -163,6 +163,19 @@ var (
 	vocabSurfaceKind     = []string{"route", "backend-api", "rpc", "message", "worker", "other"}
 )
 
+// CredentialKinds names the credentials a request of the given
+// authentication needs: none for "none" (or ""), both cookie_session and
+// runtime_context for cookie_and_runtime_context, else the kind itself.
+func CredentialKinds(authentication string) []string {
+	switch authentication {
+	case "", "none":
+		return nil
+	case "cookie_and_runtime_context":
+		return []string{"cookie_session", "runtime_context"}
+	}
+	return []string{authentication}
+}
+
 // IsWrite reports whether a capability side effect changes state.
 func IsWrite(sideEffect string) bool { return sideEffect != SideEffectRead }
 

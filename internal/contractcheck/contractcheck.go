@@ -104,6 +104,7 @@ func (k *checker) run() {
 	}
 	if k.in.Export != nil {
 		k.exportProfile()
+		k.hostRuntime()
 	}
 	k.resolveEvidence()
 }

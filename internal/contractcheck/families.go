@@ -81,8 +81,9 @@ func Families() []Family {
 			[]*diag.Rule{derive.RuleWorkflowEntry, RuleWorkflowTarget, RuleWorkflowInputSource, RuleWorkflowRuntimeClaim, RuleWorkflowExpected, RuleWorkflowZeroDispatch}},
 		{"X", "Portable schema subset", "schemas use only the keywords every runtime reads alike, closed objects, sane bounds and patterns that run",
 			[]*diag.Rule{RuleSchemaType, RuleSchemaKeyword, RuleSchemaEnum, RuleSchemaFormat, RuleSchemaBounds, RuleSchemaObject, RuleSchemaArray, RuleSchemaPattern}},
-		{"", "Export profile", "the runtime profile names its surface and dry-run variable properly and allows exactly the origins the contract calls",
-			[]*diag.Rule{RuleFeatureSurface, RuleDryRunVariable, RuleOrigins}},
+		{"", "Export profile", "the runtime profile names its surface and dry-run variable properly, allows exactly the origins the contract calls, and gives its host runtime a base URL, credential and subject variable for exactly what the contract needs",
+			[]*diag.Rule{RuleFeatureSurface, RuleDryRunVariable, RuleOrigins,
+				RuleHostRuntimeOrigins, RuleHostRuntimeCredentials, RuleHostRuntimeVariable, RuleHostRuntimeSubject}},
 	}
 }
 

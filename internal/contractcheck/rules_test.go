@@ -263,6 +263,47 @@ var ruleCases = []ruleCase{
 	{"PROFILE_ORIGINS", ef, ops(set("/allowedRuntimeOrigins/0", `"https://application.example/api"`)), "", "/allowedRuntimeOrigins/0"},
 	{"PROFILE_ORIGINS", ef, ops(set("/allowedRuntimeOrigins", `[]`)), "", "/allowedRuntimeOrigins"},
 	{"PROFILE_ORIGINS", ef, ops(add("/allowedRuntimeOrigins", `"https://other.example"`)), "", "/allowedRuntimeOrigins/1"},
+
+	// The export profile's host runtime (hostRuntime, the passing
+	// fixture of TestHostRuntimeFixture, edited).
+	{"PROFILE_HOST_RUNTIME_ORIGINS", ef, hostRuntime(set("/hostRuntime/baseUrlVariables", `{}`)), "", "/hostRuntime/baseUrlVariables"},
+	{"PROFILE_HOST_RUNTIME_ORIGINS", ef, hostRuntime(set("/hostRuntime/baseUrlVariables/https:~1~1other.example", `"OTHER_BASE_URL"`)), "", "/hostRuntime/baseUrlVariables/https:~1~1other.example"},
+	{"PROFILE_HOST_RUNTIME_CREDENTIALS", ef, hostRuntime(set("/hostRuntime/credentials", `{}`)), "", "/hostRuntime/credentials"},
+	{"PROFILE_HOST_RUNTIME_CREDENTIALS", ef, hostRuntime(set("/hostRuntime/credentials/cookie_session", `{"variable": "SAMPLE_SESSION", "cookie": "sid"}`)), "", "/hostRuntime/credentials/cookie_session"},
+	{"PROFILE_HOST_RUNTIME_CREDENTIALS", ef, hostRuntime(set("/hostRuntime/credentials/runtime_context/cookie", `"sid"`)), "", "/hostRuntime/credentials/runtime_context"},
+	{"PROFILE_HOST_RUNTIME_CREDENTIALS", ef, hostRuntime(set("/hostRuntime/credentials/runtime_context/header", `"Content-Type"`)), "", "/hostRuntime/credentials/runtime_context/header"},
+	{"PROFILE_HOST_RUNTIME_CREDENTIALS", ef, hostRuntime(set("/hostRuntime/credentials/runtime_context/scheme", `"Bearer token"`)), "", "/hostRuntime/credentials/runtime_context/scheme"},
+	{"PROFILE_HOST_RUNTIME_VARIABLE", ef, hostRuntime(set("/hostRuntime/credentials/runtime_context/variable", `"sample_token"`)), "", "/hostRuntime/credentials/runtime_context/variable"},
+	{"PROFILE_HOST_RUNTIME_VARIABLE", ef, hostRuntime(set("/hostRuntime/subjectVariable", `"SAMPLE_BASE_URL"`)), "", "/hostRuntime/subjectVariable"},
+	{"PROFILE_HOST_RUNTIME_VARIABLE", ef, hostRuntime(set("/hostRuntime/baseUrlVariables/https:~1~1application.example", `"CODE2SKILL_DRY_RUN"`)), "", "/hostRuntime/baseUrlVariables/https:~1~1application.example"},
+	{"PROFILE_HOST_RUNTIME_SUBJECT", ef, hostRuntime(remove("/hostRuntime/subjectVariable")), "", "/hostRuntime"},
+	{"FORMAT_FIELD_UNKNOWN", ef, hostRuntime(set("/hostRuntime/baseUrl", `"https://application.example"`)), "", "/hostRuntime/baseUrl"},
+}
+
+// hostRuntimeFixture is a hostRuntime the reference export profile can
+// declare without a finding: the reference contract's one origin and one
+// authentication kind, and the subject its workflows bind.
+const hostRuntimeFixture = `{
+  "baseUrlVariables": {"https://application.example": "SAMPLE_BASE_URL"},
+  "credentials": {"runtime_context": {"variable": "SAMPLE_TOKEN", "header": "Authorization", "scheme": "Bearer"}},
+  "subjectVariable": "SAMPLE_SUBJECT_ID"
+}`
+
+// hostRuntime declares hostRuntimeFixture, then applies the edits.
+func hostRuntime(edits ...contracttest.Op) []contracttest.Op {
+	return append([]contracttest.Op{set("/hostRuntime", hostRuntimeFixture)}, edits...)
+}
+
+// TestHostRuntimeFixture: a hostRuntime that names a base URL for every
+// allowed origin, a credential for every authentication kind the requests
+// need and the subject the workflows bind has no finding.
+func TestHostRuntimeFixture(t *testing.T) {
+	l := check(t, ef, contractcheck.Options{}, hostRuntime()...)
+	for _, d := range l.Sorted() {
+		if d.Rule != contractcheck.RuleNotChecked.ID {
+			t.Errorf("%s", d)
+		}
+	}
 }
 
 func TestRulesFireOnTheirFixtures(t *testing.T) {

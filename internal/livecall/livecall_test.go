@@ -3,101 +3,31 @@ package livecall
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/code2skill/code2skill/assets"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/code2skill/code2skill/examples"
+	"github.com/code2skill/code2skill/examples/equipment-lending/app/server"
 	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/hostruntime"
+	"github.com/code2skill/code2skill/internal/reftest"
 	"github.com/code2skill/code2skill/internal/testnode"
 )
 
-// itemsPackage lays out testdata/items with the reviewed assets and a
-// self-contained MCP runtime, as a strict package ships.
-func itemsPackage(t testing.TB) string {
-	t.Helper()
-	testnode.Node(t)
-	dir := filepath.Join(t.TempDir(), "items")
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "items"))); err != nil {
-		t.Fatal(err)
-	}
-	files := map[string][]byte{
-		"mcp-tool/runtime.mjs":          assets.MCPRuntime.Bytes(),
-		"portable-error-normalizer.mjs": assets.ErrorNormalizer.Bytes(),
-		"portable-workflow-guard.mjs":   assets.WorkflowGuard.Bytes(),
-	}
-	for name, data := range files {
-		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(name)), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
-// backend is the fictional items service: it records every request it gets.
-type backend struct {
-	mu       sync.Mutex
-	requests []request
-}
-
-type request struct {
-	Method, Path, Query, Authorization string
-	Body                               map[string]any
-}
-
-func (b *backend) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	data, _ := io.ReadAll(r.Body)
-	req := request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Authorization: r.Header.Get("Authorization")}
-	json.Unmarshal(data, &req.Body)
-	b.mu.Lock()
-	b.requests = append(b.requests, req)
-	b.mu.Unlock()
-	w.Header().Set("Content-Type", "application/json")
-	switch r.Method {
-	case http.MethodGet:
-		json.NewEncoder(w).Encode(map[string]any{"items": []string{"item-a", "item-b"}})
-	case http.MethodPost:
-		w.WriteHeader(http.StatusCreated)
-		json.NewEncoder(w).Encode(map[string]any{"id": "item-c"})
-	}
-}
-
-func (b *backend) got() []request {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return slices.Clone(b.requests)
-}
-
-func object(t *testing.T, s string) *canonjson.Object {
+func object(t testing.TB, s string) *canonjson.Object {
 	t.Helper()
 	v, err := canonjson.Decode([]byte(s))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return v.(*canonjson.Object)
-}
-
-// protection is the protected operation of submit_item: the grant must be
-// the one the trusted side recorded, and the subject the session's.
-func protection(t *testing.T, grant string) *Protection {
-	return &Protection{
-		WorkflowID: "submit-item",
-		BindingSources: object(t, `{
-			"grant": {"kind": "capability-input", "inputName": "grant"},
-			"subject": {"kind": "runtime-context", "claim": "subject", "requirementId": "authentication-injection", "path": ["subjectId"]}
-		}`),
-		ExpectedValues: canonjson.NewObject(
-			canonjson.Member{Key: "grant", Value: canonjson.String(grant)},
-			canonjson.Member{Key: "subject", Value: canonjson.String("subject-1")},
-		),
-	}
 }
 
 type toolResult struct {
@@ -121,114 +51,140 @@ func decodeResult(t *testing.T, o *Outcome) toolResult {
 	return r
 }
 
-func run(t *testing.T, dir string, calls []Call, be *backend) *Result {
+const token = "token-live"
+
+// desk serves the strict sample's desk for one test and returns it with
+// the host runtime's environment that reaches it.
+func desk(t *testing.T) (*server.Server, []string) {
 	t.Helper()
-	srv := httptest.NewServer(be)
-	t.Cleanup(srv.Close)
-	res, err := Run(context.Background(), dir, calls, Options{
-		AllowedOrigins: []string{"https://items.example"},
-		Origins:        map[string]string{"https://items.example": srv.URL},
-		RequestTimeout: time.Minute,
-	})
+	d := server.New(server.Config{Members: map[string]string{token: "member-live"}})
+	ts := httptest.NewServer(d)
+	t.Cleanup(ts.Close)
+	return d, []string{examples.StrictSampleBaseURLVariable + "=" + ts.URL, examples.StrictSampleTokenVariable + "=" + token}
+}
+
+// accept answers every elicitation as a person who confirms.
+func accept(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	var schema struct {
+		Properties map[string]any `json:"properties"`
+	}
+	b, _ := json.Marshal(req.Params.RequestedSchema)
+	json.Unmarshal(b, &schema)
+	content := map[string]any{}
+	for k := range schema.Properties {
+		content[k] = true
+	}
+	return &mcp.ElicitResult{Action: "accept", Content: content}, nil
+}
+
+// sampleCalls are the strict sample's four Tools, each write passing on
+// what the call before it returned.
+func sampleCalls(t *testing.T) []Call {
+	return []Call{
+		{CapabilityID: "list-lendable-equipment", Tool: "list_lendable_equipment", Arguments: object(t, `{"category": "camping"}`)},
+		{CapabilityID: "quote-equipment-loan", Tool: "quote_equipment_loan", Arguments: object(t, `{"itemId": "eq-tent-04", "terms": {"days": 2}}`)},
+		{CapabilityID: "create-equipment-loan", Tool: "create_equipment_loan",
+			Arguments: object(t, `{"quote": {"$result": {"capabilityId": "quote-equipment-loan", "path": ["quote"]}}, "terms": {"days": 2}}`)},
+		{CapabilityID: "return-equipment-loan", Tool: "return_equipment_loan",
+			Arguments: object(t, `{"loanId": {"$result": {"capabilityId": "create-equipment-loan", "path": ["loanId"]}}}`)},
+	}
+}
+
+// TestLiveCallsThroughTheHostRuntime makes every call of the strict sample
+// through its own host runtime, in one node process: the reads reach the
+// desk, the loan redeems the quote the session was issued, and the return,
+// confirmed through elicitation, ends that loan.
+func TestLiveCallsThroughTheHostRuntime(t *testing.T) {
+	t.Parallel()
+	testnode.Node(t)
+	pkg := reftest.StrictSamplePackage(t)
+	d, env := desk(t)
+	res, err := Run(context.Background(), pkg, sampleCalls(t), Options{Env: env, RequestTimeout: time.Minute, Elicitation: accept})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Outcomes) != len(calls) {
-		t.Fatalf("%d outcomes for %d calls", len(res.Outcomes), len(calls))
-	}
-	return res
-}
-
-// TestLiveCallsReachTheBackend makes a read and a protected write through
-// the package's own server and proves both requests reached the backend,
-// at the origin the run bound, with the host's credentials on the request
-// that needs authentication only, in one node process.
-func TestLiveCallsReachTheBackend(t *testing.T) {
-	t.Parallel()
-	dir := itemsPackage(t)
-	be := &backend{}
-	res := run(t, dir, []Call{
-		{CapabilityID: "list-items", Tool: "list_items", Arguments: object(t, `{"kind": "sample"}`),
-			Headers: map[string]string{"Authorization": "Bearer host-token"}},
-		{CapabilityID: "submit-item", Tool: "submit_item", Arguments: object(t, `{"name": "item-c", "grant": "grant-7"}`),
-			Context: object(t, `{"subjectId": "subject-1"}`), Protection: protection(t, "grant-7"),
-			Headers: map[string]string{"Authorization": "Bearer host-token"}},
-	}, be)
 	if res.NodeProcesses != 1 {
 		t.Errorf("%d node processes, want 1", res.NodeProcesses)
 	}
-	read := decodeResult(t, res.Outcomes[0])
-	if read.IsError || read.StructuredContent.Status != 200 || read.StructuredContent.Data["items"] == nil {
-		t.Errorf("list_items = %s", res.Outcomes[0].Result)
-	}
-	write := decodeResult(t, res.Outcomes[1])
-	if write.IsError || write.StructuredContent.Status != 201 || write.StructuredContent.Data["id"] != "item-c" {
-		t.Errorf("submit_item = %s", res.Outcomes[1].Result)
-	}
-	got := be.got()
-	want := []request{
-		{Method: "GET", Path: "/items", Query: "kind=sample", Authorization: "Bearer host-token"},
-		{Method: "POST", Path: "/items", Body: map[string]any{"name": "item-c", "grant": "grant-7"}},
-	}
-	if len(got) != len(want) {
-		t.Fatalf("backend got %+v, want %+v", got, want)
-	}
-	for i := range want {
-		if got[i].Method != want[i].Method || got[i].Path != want[i].Path || got[i].Query != want[i].Query ||
-			got[i].Authorization != want[i].Authorization || !sameBody(got[i].Body, want[i].Body) {
-			t.Errorf("request %d = %+v, want %+v", i, got[i], want[i])
+	for _, o := range res.Outcomes {
+		if r := decodeResult(t, o); r.IsError {
+			t.Errorf("%s = %s", o.Tool, o.Result)
 		}
 	}
-}
-
-func sameBody(a, b map[string]any) bool {
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
-	return string(x) == string(y)
-}
-
-// TestGuardRefusalsDispatchNothing proves that a protected write the
-// trusted side did not protect, or protected with another value than the
-// one the arguments carry, is refused by the package's guard before any
-// request: the backend sees nothing, and the result is an error naming
-// the refusal.
-func TestGuardRefusalsDispatchNothing(t *testing.T) {
-	t.Parallel()
-	dir := itemsPackage(t)
-	for _, tc := range []struct {
-		name       string
-		protection *Protection
-		wantCode   string
-	}{
-		{"no guard in the session", nil, "WORKFLOW_GUARD_UNAVAILABLE"},
-		{"another grant protected", protection(t, "grant-other"), "WORKFLOW_BINDING_VIOLATION"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			be := &backend{}
-			res := run(t, dir, []Call{{CapabilityID: "submit-item", Tool: "submit_item",
-				Arguments: object(t, `{"name": "item-c", "grant": "grant-7"}`),
-				Context:   object(t, `{"subjectId": "subject-1"}`), Protection: tc.protection}}, be)
-			r := decodeResult(t, res.Outcomes[0])
-			if !r.IsError || !strings.Contains(string(res.Outcomes[0].Result), tc.wantCode) {
-				t.Errorf("submit_item = %s, want an error carrying %s", res.Outcomes[0].Result, tc.wantCode)
-			}
-			if got := be.got(); len(got) != 0 {
-				t.Errorf("the backend got %+v; a refused write must dispatch nothing", got)
-			}
-		})
+	if got := res.Outcomes[3].Arguments.At("loanId"); got != canonjson.String("loan-0001") {
+		t.Errorf("the return was sent for %v, want the loan the session created", got)
+	}
+	if loans := d.Loans(); len(loans) != 1 || loans[0].Status != server.LoanReturned {
+		t.Errorf("the desk holds %+v", loans)
 	}
 }
 
-// TestHostRefusesOtherOrigins proves the host sends nothing to an origin
-// the export profile does not allow.
-func TestHostRefusesOtherOrigins(t *testing.T) {
+// TestNoElicitationNoReturn: a client that declares no elicitation gets
+// the return refused before anything reaches the desk.
+func TestNoElicitationNoReturn(t *testing.T) {
 	t.Parallel()
-	dir := itemsPackage(t)
-	be := &backend{}
-	res := run(t, dir, []Call{{CapabilityID: "fetch-elsewhere", Tool: "fetch_elsewhere"}}, be)
-	r := decodeResult(t, res.Outcomes[0])
-	if !r.IsError || !strings.Contains(string(res.Outcomes[0].Result), "HOST_DISPATCH_REFUSED") {
-		t.Errorf("fetch_elsewhere = %s, want the host's refusal", res.Outcomes[0].Result)
+	testnode.Node(t)
+	pkg := reftest.StrictSamplePackage(t)
+	d, env := desk(t)
+	res, err := Run(context.Background(), pkg, sampleCalls(t), Options{Env: env, RequestTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := decodeResult(t, res.Outcomes[3]); !r.IsError || r.StructuredContent.Code != "HOST_CONFIRMATION_UNAVAILABLE" {
+		t.Errorf("return_equipment_loan = %s", res.Outcomes[3].Result)
+	}
+	if loans := d.Loans(); len(loans) != 1 || loans[0].Status != server.LoanActive {
+		t.Errorf("the desk holds %+v", loans)
+	}
+}
+
+// TestNoHostRuntimeNoCalls: a package without the host runtime is not run.
+func TestNoHostRuntimeNoCalls(t *testing.T) {
+	t.Parallel()
+	pkg := reftest.StrictSamplePackage(t)
+	if err := os.Remove(filepath.Join(pkg, hostruntime.RuntimeFile)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), pkg, sampleCalls(t)[:1], Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.NodeProcesses != 0 || !strings.Contains(res.Outcomes[0].ProtocolError, "no host runtime") {
+		t.Errorf("%d node processes, outcome %+v", res.NodeProcesses, res.Outcomes[0])
+	}
+}
+
+// TestResolve replaces references with the results they name, and says why
+// one cannot be resolved.
+func TestResolve(t *testing.T) {
+	rs := Results{}
+	rs.Record("a", []byte(`{"isError": false, "structuredContent": {"status": 200, "data": {"grant": {"id": "g-1"}, "list": ["x"]}}}`))
+	rs.Record("b", []byte(`{"isError": true, "structuredContent": {"code": "NO"}}`))
+	args := object(t, `{"grant": {"$result": {"capabilityId": "a", "path": ["grant"]}}, "items": [{"$result": {"capabilityId": "a", "path": ["grant", "id"]}}], "kept": 1}`)
+	got, err := rs.Resolve(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"grant":{"id":"g-1"},"items":["g-1"],"kept":1}`; string(canonjson.DigestForm(got)) != want {
+		t.Errorf("Resolve = %s, want %s", canonjson.DigestForm(got), want)
+	}
+	if _, ok := args.At("grant").(*canonjson.Object); !ok || args.At("grant").(*canonjson.Object).Has("id") {
+		t.Error("Resolve changed its argument")
+	}
+	refs, err := References(args)
+	if err != nil || len(refs) != 2 || refs[1].At != "/items/0" || refs[1].CapabilityID != "a" {
+		t.Errorf("References = %+v, %v", refs, err)
+	}
+	for _, bad := range []string{
+		`{"x": {"$result": {"capabilityId": "b", "path": ["code"]}}}`,
+		`{"x": {"$result": {"capabilityId": "a", "path": ["missing"]}}}`,
+		`{"x": {"$result": {"capabilityId": "a", "path": "grant"}}}`,
+		`{"x": {"$result": {"capabilityId": "a", "path": []}, "also": 1}}`,
+		`{"x": {"$result": {"capabilityId": "a", "path": [], "other": 1}}}`,
+	} {
+		if _, err := rs.Resolve(object(t, bad)); err == nil {
+			t.Errorf("Resolve(%s) gave no error", bad)
+		}
 	}
 }
 

@@ -35,8 +35,11 @@
 package mcpcheck
 
 import (
+	"context"
 	"io"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/code2skill/code2skill/internal/sandbox"
 )
@@ -102,12 +105,16 @@ type Options struct {
 	// request recorder of the reachability calls. Findings still name
 	// ServerFile.
 	Preload string
-	// Entry is the module node runs, relative to the package directory;
-	// "" means ServerFile. A host that wraps the server (runtime
-	// verification's trusted host) names its own module, which then
-	// imports ServerFile. Findings still name ServerFile: the server is
-	// what they are about.
+	// Entry is the module node runs, relative to the package directory
+	// or absolute; "" means ServerFile. A host runtime that wraps the
+	// server (portable-host-runtime.mjs) is named here; it imports
+	// ServerFile. Findings still name ServerFile: the server is what they
+	// are about.
 	Entry string
+	// Elicitation answers the server's elicitation/create requests. When
+	// set, the session declares the elicitation capability (form mode);
+	// nil declares none, and the server must not ask.
+	Elicitation func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)
 }
 
 func (o Options) discoveryTimeout() time.Duration {

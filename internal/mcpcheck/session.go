@@ -102,8 +102,10 @@ func Start(ctx context.Context, dir string, opts Options) (*Session, error) {
 	reader, done := s.wire.serverReader(proc.Stdout)
 	s.sdkReader, s.stdoutDone = reader, done
 	client := mcp.NewClient(clientInfo, &mcp.ClientOptions{
-		// Nothing to offer the server: no roots, sampling or elicitation.
-		Capabilities: &mcp.ClientCapabilities{},
+		// Nothing to offer the server but, when asked for, elicitation:
+		// no roots, no sampling.
+		Capabilities:       &mcp.ClientCapabilities{},
+		ElicitationHandler: opts.Elicitation,
 	})
 	transport := &mcp.IOTransport{Reader: reader, Writer: s.wire.clientWriter(proc.Stdin)}
 	want := opts.protocolVersion()

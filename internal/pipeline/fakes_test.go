@@ -18,6 +18,7 @@ import (
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/hostverify"
 	"github.com/code2skill/code2skill/internal/livecall"
 )
 
@@ -45,6 +46,10 @@ type fakes struct {
 	// liveResults maps a Tool to the result it answers with; default a
 	// success whose data echoes nothing secret.
 	liveResults map[string]string
+	// hostOpts are the options HostVerify last got; skipHost and failHost
+	// name "<scope>/<checkId>" Host-phase checks it skips or fails.
+	hostOpts           hostverify.Options
+	skipHost, failHost map[string]bool
 	// finalized is the request Finalize last got, and the report it read.
 	finalized FinalizeRequest
 	report    *canonjson.Object
@@ -57,7 +62,8 @@ type fakes struct {
 }
 
 func newFakes() *fakes {
-	return &fakes{calls: map[string]int{}, fail: map[string]bool{}, failVectors: map[string]bool{}, uncovered: map[string]bool{}, liveResults: map[string]string{}}
+	return &fakes{calls: map[string]int{}, fail: map[string]bool{}, failVectors: map[string]bool{}, uncovered: map[string]bool{}, liveResults: map[string]string{},
+		skipHost: map[string]bool{}, failHost: map[string]bool{}}
 }
 
 func (f *fakes) count(step string) {
@@ -120,9 +126,45 @@ func (f *fakes) steps() Steps {
 			f.count("declared-variables")
 			return f.declared, nil
 		},
-		LiveCalls: f.live,
-		Finalize:  f.finalize,
+		LiveCalls:  f.live,
+		HostVerify: f.host,
+		Finalize:   f.finalize,
 	}
+}
+
+// host passes every Host-phase check host verification expects, but those
+// named in skipHost ("<scope>/<checkId>") which it skips and those in
+// failHost which fail.
+func (f *fakes) host(ctx context.Context, opts hostverify.Options) (*hostverify.Result, error) {
+	f.count("host")
+	f.mu.Lock()
+	f.hostOpts = opts
+	f.mu.Unlock()
+	res := &hostverify.Result{Diagnostics: &diag.List{}, NodeProcesses: 2, Host: canonjson.NewObject()}
+	exp := hostverify.ExpectedChecks(opts.Inputs)
+	add := func(capID, wfID string, ids []string) {
+		for _, id := range ids {
+			scope := capID + wfID
+			c := &hostverify.Check{CheckID: id, CapabilityID: capID, WorkflowID: wfID, Passed: true,
+				Evidence: canonjson.NewObject(canonjson.Member{Key: "checkId", Value: canonjson.String(id)},
+					canonjson.Member{Key: "scope", Value: canonjson.String(scope)})}
+			switch {
+			case f.skipHost[scope+"/"+id]:
+				c.Passed, c.Skipped = false, "told to skip"
+			case f.failHost[scope+"/"+id]:
+				c.Passed, c.Rule, c.Detail = false, hostverify.RuleCall, "told to fail"
+				res.Diagnostics.Add(hostverify.RuleCall.New("", "%s: %s: told to fail", scope, id))
+			}
+			res.Checks = append(res.Checks, c)
+		}
+	}
+	for _, cp := range opts.Inputs.Contract.Capabilities {
+		add(cp.ID, "", exp.Capabilities[cp.ID])
+	}
+	for _, w := range opts.Inputs.Contract.Workflows {
+		add("", w.ID, exp.Workflows[w.ID])
+	}
+	return res, nil
 }
 
 // vectors passes every behaviour and bypass check the baseline expects,
@@ -186,12 +228,21 @@ func (f *fakes) live(ctx context.Context, dir string, calls []livecall.Call, opt
 	f.liveCalls, f.liveOpts = slices.Clone(calls), opts
 	f.mu.Unlock()
 	res := &livecall.Result{Diagnostics: &diag.List{}, NodeProcesses: 1}
+	results := livecall.Results{}
 	for _, c := range calls {
+		out := &livecall.Outcome{CapabilityID: c.CapabilityID, Tool: c.Tool}
+		res.Outcomes = append(res.Outcomes, out)
+		args, problem := c.Prepare(results)
+		if out.Arguments = args; problem != "" {
+			out.ProtocolError = problem
+			continue
+		}
 		raw, ok := f.liveResults[c.Tool]
 		if !ok {
 			raw = defaultLiveResult
 		}
-		res.Outcomes = append(res.Outcomes, &livecall.Outcome{CapabilityID: c.CapabilityID, Tool: c.Tool, Result: json.RawMessage(raw)})
+		out.Result = json.RawMessage(raw)
+		results.Record(c.CapabilityID, out.Result)
 	}
 	return res, nil
 }

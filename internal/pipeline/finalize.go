@@ -10,6 +10,7 @@ import (
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/hostverify"
 	"github.com/code2skill/code2skill/internal/verdict"
 )
 
@@ -83,6 +84,25 @@ func expectedChecks(views []derive.View) (*expectations, error) {
 	exp.capabilities = read("/capabilities", "capabilityId", PhaseBehavior)
 	exp.workflows = read("/workflows", "workflowId", PhaseBypass)
 	return exp, nil
+}
+
+// withHostChecks adds the Host-phase checks host verification runs under
+// the package's profile (hostverify.ExpectedChecks) to the expectations,
+// so that a Host phase passes only when every one of them passed.
+func withHostChecks(exp *expectations, in *derive.Inputs) *expectations {
+	host := hostverify.ExpectedChecks(in)
+	add := func(scopes []scopeChecks, ids map[string][]string) {
+		for i := range scopes {
+			for _, id := range ids[scopes[i].id] {
+				if !slices.Contains(scopes[i].phases[PhaseHost], id) {
+					scopes[i].phases[PhaseHost] = append(scopes[i].phases[PhaseHost], id)
+				}
+			}
+		}
+	}
+	add(exp.capabilities, host.Capabilities)
+	add(exp.workflows, host.Workflows)
+	return exp
 }
 
 func stringOf(v canonjson.Value) string {
@@ -213,6 +233,7 @@ func (r *runner) finalize() (*stageOutcome, error) {
 	if err != nil {
 		return out, err
 	}
+	exp = withHostChecks(exp, in)
 	recs, problems, err := r.p.readRecords()
 	if err != nil {
 		return out, err

@@ -74,6 +74,12 @@ func (r *runner) inputs(name string) ([]input, error) {
 			add(r.stateTree(labelLiveCases, LiveCasesDir)),
 			add(r.runtimeAuthority()),
 		)
+	case StageHostVerify:
+		err = firstError(
+			add(r.candidate()),
+			add(r.stateTree(labelLiveCases, LiveCasesDir)),
+		)
+		in = append(in, r.hostAuthority()...)
 	case StageFinalize:
 		err = firstError(
 			add(r.candidate()),

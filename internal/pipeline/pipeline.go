@@ -7,9 +7,11 @@
 //	                documents' markers are refreshed
 //	verify          the strict validator (pre-finalization), the offline
 //	                probe and the behaviour vectors, each a check record
-//	runtime-verify  authorised live calls through the package's own server,
-//	                code2skill acting as the trusted host (only when the run
-//	                enables it)
+//	runtime-verify  authorised live calls through the package's own host
+//	                runtime (only when the run enables it)
+//	host-verify     the Host-phase checks under the declared Host profile,
+//	                code2skill playing the reference MCP host (only when the
+//	                run enables it)
 //	finalize        the verification report built from the records, then
 //	                finalize writes the final files
 //
@@ -37,9 +39,9 @@
 // does not verify, or whose final files changed since, is never shown as a
 // decision.
 //
-// Authorisation is per run: runtime-verify runs only when the run enables
-// it, and a write capability is called only when the run authorises that
-// capability. Neither is ever read back from the state. Live inputs and
+// Authorisation is per run: runtime-verify and host-verify run only when
+// the run enables them, and a write capability is called only when the run
+// authorises that capability. Neither is ever read back from the state. Live inputs and
 // results are sanitised (credentials, tokens, cookies) before they are
 // persisted and hashed.
 //
@@ -63,11 +65,16 @@ const (
 	StageGenerate      = "generate"
 	StageVerify        = "verify"
 	StageRuntimeVerify = "runtime-verify"
+	StageHostVerify    = "host-verify"
 	StageFinalize      = "finalize"
 )
 
 // Stages lists the stage names in order.
-var Stages = []string{StageAnalyze, StageGenerate, StageVerify, StageRuntimeVerify, StageFinalize}
+var Stages = []string{StageAnalyze, StageGenerate, StageVerify, StageRuntimeVerify, StageHostVerify, StageFinalize}
+
+// optional are the stages a run executes only when it enables them; no
+// stage needs them upstream.
+var optional = []string{StageRuntimeVerify, StageHostVerify}
 
 // StateDirSuffix names the default state directory: <pkg><suffix> beside
 // the package.

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
+	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
@@ -24,10 +26,13 @@ type Report struct {
 	CandidateDir  string              `json:"candidateDir"`
 	StateDir      string              `json:"stateDir"`
 	RuntimeVerify RuntimeVerifyReport `json:"runtimeVerify"`
-	Stages        []StageReport       `json:"stages"`
-	Capabilities  []RowReport         `json:"capabilities"`
-	Workflows     []RowReport         `json:"workflows"`
-	Delivery      Delivery            `json:"delivery"`
+	// HostVerify is how host verification last ran, and which host ran
+	// it; nil before it ever did.
+	HostVerify   *HostRun      `json:"hostVerify,omitempty"`
+	Stages       []StageReport `json:"stages"`
+	Capabilities []RowReport   `json:"capabilities"`
+	Workflows    []RowReport   `json:"workflows"`
+	Delivery     Delivery      `json:"delivery"`
 	// Decision is the last finalization's decision, "not-finalized", or
 	// "unverified" when the finalization the state remembers does not
 	// verify (see PIPELINE_FINALIZATION_UNVERIFIED): a decision is shown
@@ -124,6 +129,7 @@ func (p *Pipeline) report(st *State, findings *diag.List) (*Report, error) {
 			LastRun:       st.RuntimeVerify.LastRun,
 			LastSkipped:   st.RuntimeVerify.LastSkipped,
 		},
+		HostVerify:   st.HostVerify,
 		Capabilities: []RowReport{},
 		Workflows:    []RowReport{},
 		Decision:     "not-finalized",
@@ -147,16 +153,25 @@ func (p *Pipeline) report(st *State, findings *diag.List) (*Report, error) {
 	}
 	addOnce(findings, problems...)
 	var exp *expectations
+	hostNotes := map[string]string{}
 	if in.Contract != nil && !derive.Check(in).HasErrors() {
-		if exp, err = expectedChecks(derive.Views(in)); err != nil {
+		views := derive.Views(in)
+		if exp, err = expectedChecks(views); err != nil {
 			return nil, err
 		}
+		exp = withHostChecks(exp, in)
+		hostNotes = hostRestrictions(in, views)
 	}
 	fin, problem, err := p.verifiedFinalization(st)
 	if err != nil {
 		return nil, err
 	}
 	rows(rep, st, fin, in.Contract, exp, recs)
+	for i := range rep.Capabilities {
+		if n, ok := hostNotes[rep.Capabilities[i].ID]; ok {
+			rep.Capabilities[i].Note = joinNote(rep.Capabilities[i].Note, n)
+		}
+	}
 	rep.Delivery = delivery(rep, fin != nil)
 	switch {
 	case fin != nil:
@@ -199,6 +214,7 @@ func rows(rep *Report, st *State, fin *Finalization, c *contract.Contract, exp *
 	}
 	verified := st.Stages[StageVerify].Status == StatusCompleted
 	runtimeDone := st.Stages[StageRuntimeVerify].Status == StatusCompleted
+	hostDone := st.Stages[StageHostVerify].Status == StatusCompleted
 	skipNote := func(capID, wfID string) (string, bool) {
 		for _, s := range st.RuntimeVerify.LastSkipped {
 			if s.CapabilityID == capID && s.WorkflowID == wfID {
@@ -231,6 +247,9 @@ func rows(rep *Report, st *State, fin *Finalization, c *contract.Contract, exp *
 			if reason, ok := skipNote(capID, wfID); ok {
 				row.RuntimeVerified, row.Note = SkippedCall, "not called at runtime: "+reason
 			}
+		}
+		if hostDone {
+			row.HostVerified = outcomeValue(phaseOutcome(PhaseHost, sc.phases[PhaseHost], rowRecords(recs, capID, wfID, PhaseHost)))
 		}
 		return row
 	}
@@ -342,10 +361,12 @@ func nextSteps(st *State, unverified string) []string {
 	for _, w := range writes {
 		out = append(out, fmt.Sprintf("the write %s was not called at runtime: authorise it with --authorize-write %s if it may be", w, w))
 	}
+	if st.Stages[StageHostVerify].Status != StatusCompleted {
+		out = append(out, "host verification has not run: with the backend reachable, run code2skill pipeline run --enable-host-verify --host-env-file <file> (the values your host's MCP configuration gives the variables MCP-SETUP.md names; add --authorize-write <capabilityId> for each write you allow to be called)")
+	}
 	if st.Stages[StageFinalize].Status != StatusCompleted {
 		out = append(out, "the package is not finalized: finalize runs when every earlier stage has completed")
 	}
-	out = append(out, "Host verification is never done by the pipeline: verify the package in the Host that will run it")
 	return out
 }
 
@@ -360,4 +381,40 @@ func (p *Pipeline) writeReport(rep *Report) error {
 		return nil
 	}
 	return writeStateFile(p.statePath(PipelineReportFile), data)
+}
+
+// hostRestrictions says, per capability the Host profile does not enable,
+// how it restricts it: "the Host profile disables it (missing: …)", from
+// host-compatibility-report.json.
+func hostRestrictions(in *derive.Inputs, views []derive.View) map[string]string {
+	out := map[string]string{}
+	for _, v := range views {
+		if v.Path != derive.HostCompatibilityFile {
+			continue
+		}
+		doc, err := canonjson.Decode(v.Data)
+		if err != nil {
+			return out
+		}
+		list, _ := canonjson.Resolve(doc, "/capabilityAssessments")
+		arr, _ := list.(canonjson.Array)
+		for _, a := range arr {
+			id, _ := canonjson.Resolve(a, "/capabilityId")
+			status, _ := canonjson.Resolve(a, "/status")
+			if stringOf(status) == "enabled" {
+				continue
+			}
+			var needs []string
+			for _, key := range []string{"/missingRequirementIds", "/externalIntegrationRequirementIds"} {
+				ids, _ := canonjson.Resolve(a, key)
+				needs = append(needs, canonjson.StringsOf(ids)...)
+			}
+			note := "Host profile: " + stringOf(status)
+			if len(needs) > 0 {
+				note += " (" + strings.Join(needs, ", ") + ")"
+			}
+			out[stringOf(id)] = note
+		}
+	}
+	return out
 }

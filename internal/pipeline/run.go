@@ -30,9 +30,25 @@ type RunOptions struct {
 	// Env gives values to variables the package declares (runtime-verify);
 	// a declared variable without one takes code2skill's own value.
 	Env map[string]string
+	// EnableHostVerify lets host-verify run in this run.
+	EnableHostVerify bool
+	// HostEnv is the host env file: the values a host's MCP configuration
+	// gives the host runtime's variables (host-verify).
+	HostEnv map[string]string
 	// AcknowledgeContractChange is the digest of the contract diff this
 	// run accepts finalizing (contractchange.go).
 	AcknowledgeContractChange string
+}
+
+// enabled reports whether the run enables an optional stage.
+func (o *RunOptions) enabled(stage string) bool {
+	switch stage {
+	case StageRuntimeVerify:
+		return o.EnableRuntimeVerify
+	case StageHostVerify:
+		return o.EnableHostVerify
+	}
+	return true
 }
 
 // stageOutcome is what one execution of a stage did.
@@ -149,6 +165,9 @@ func (p *Pipeline) Run(ctx context.Context, opts RunOptions) (*Report, error) {
 	if err := r.invalidateStaleRuntime(); err != nil {
 		return nil, err
 	}
+	if err := r.invalidateStaleHost(); err != nil {
+		return nil, err
+	}
 	runErr := r.stages(selected)
 	rep, err := p.report(st, &r.findings)
 	if err != nil {
@@ -201,21 +220,18 @@ func recoverInterrupted(st *State) bool {
 // selectStages returns the stages a run may execute, in order, after
 // checking --only against the runtime-verify flag.
 func selectStages(opts RunOptions) ([]string, error) {
-	if !opts.EnableRuntimeVerify {
-		switch {
-		case len(opts.AuthorizeWrites) > 0:
-			return nil, usagef("--authorize-write needs --enable-runtime-verify: writes are called only by runtime verification")
-		case len(opts.Origins) > 0:
-			return nil, usagef("--runtime-origin needs --enable-runtime-verify")
-		case len(opts.Env) > 0:
-			return nil, usagef("--env needs --enable-runtime-verify")
-		}
+	switch {
+	case len(opts.AuthorizeWrites) > 0 && !opts.EnableRuntimeVerify && !opts.EnableHostVerify:
+		return nil, usagef("--authorize-write needs --enable-runtime-verify or --enable-host-verify: writes are called only by runtime or host verification")
+	case !opts.EnableRuntimeVerify && len(opts.Origins) > 0:
+		return nil, usagef("--runtime-origin needs --enable-runtime-verify")
+	case !opts.EnableRuntimeVerify && len(opts.Env) > 0:
+		return nil, usagef("--env needs --enable-runtime-verify")
+	case !opts.EnableHostVerify && opts.HostEnv != nil:
+		return nil, usagef("--host-env-file needs --enable-host-verify")
 	}
 	if opts.Only == nil {
-		if !opts.EnableRuntimeVerify {
-			return slices.DeleteFunc(slices.Clone(Stages), func(s string) bool { return s == StageRuntimeVerify }), nil
-		}
-		return slices.Clone(Stages), nil
+		return slices.DeleteFunc(slices.Clone(Stages), func(s string) bool { return !opts.enabled(s) }), nil
 	}
 	if len(opts.Only) == 0 {
 		return nil, usagef("--only names no stage; the stages are %s", strings.Join(Stages, ", "))
@@ -231,24 +247,26 @@ func selectStages(opts RunOptions) ([]string, error) {
 			out = append(out, name)
 		}
 	}
-	hasRuntime := slices.Contains(out, StageRuntimeVerify)
-	switch {
-	case hasRuntime && !opts.EnableRuntimeVerify:
-		return nil, usagef("--only runtime-verify needs --enable-runtime-verify for this run")
-	case !hasRuntime && opts.EnableRuntimeVerify:
-		return nil, usagef("--enable-runtime-verify with --only needs runtime-verify among the stages")
+	for _, o := range []struct{ stage, flag string }{{StageRuntimeVerify, "--enable-runtime-verify"}, {StageHostVerify, "--enable-host-verify"}} {
+		has := slices.Contains(out, o.stage)
+		switch {
+		case has && !opts.enabled(o.stage):
+			return nil, usagef("--only %s needs %s for this run", o.stage, o.flag)
+		case !has && opts.enabled(o.stage):
+			return nil, usagef("%s with --only needs %s among the stages", o.flag, o.stage)
+		}
 	}
 	return out, nil
 }
 
 // checkUpstream refuses --only when a stage upstream of a selected one,
 // and not selected itself, is not completed and fresh: a stage must never
-// build on stale results. Runtime verification is optional evidence and
-// is not required upstream.
+// build on stale results. Runtime and host verification are optional
+// evidence and are not required upstream.
 func (r *runner) checkUpstream(selected []string) error {
 	for _, name := range selected {
 		for _, up := range Stages[:slices.Index(Stages, name)] {
-			if up == StageRuntimeVerify || slices.Contains(selected, up) {
+			if slices.Contains(optional, up) || slices.Contains(selected, up) {
 				continue
 			}
 			fresh, err := r.fresh(up)
@@ -301,8 +319,10 @@ func (r *runner) stages(selected []string) error {
 	for _, name := range Stages {
 		s := r.st.Stages[name]
 		if !slices.Contains(selected, name) {
-			if name == StageRuntimeVerify && !r.opts.EnableRuntimeVerify && r.opts.Only == nil {
-				s.LastAction, s.SkipReason = ActionSkippedDisabled, "runtime verification was not enabled for this run (--enable-runtime-verify)"
+			if slices.Contains(optional, name) && !r.opts.enabled(name) && r.opts.Only == nil {
+				flag := map[string]string{StageRuntimeVerify: "runtime verification was not enabled for this run (--enable-runtime-verify)",
+					StageHostVerify: "host verification was not enabled for this run (--enable-host-verify)"}[name]
+				s.LastAction, s.SkipReason = ActionSkippedDisabled, flag
 				r.p.progress("pipeline: %s skipped: not enabled for this run", name)
 			}
 			continue
@@ -391,6 +411,11 @@ func (r *runner) execute(name string, s *StageState, fp string, pairs [][]string
 			err = cerr
 		}
 	}
+	if name == StageHostVerify && s.Status != StatusCompleted {
+		if cerr := r.p.clearRecords([]string{PhaseHost}); cerr != nil && err == nil {
+			err = cerr
+		}
+	}
 	took := ended.Sub(began).Round(time.Millisecond)
 	if s.Status == StatusCompleted {
 		r.p.progress("pipeline: %s completed in %s", name, took)
@@ -426,6 +451,8 @@ func (r *runner) run(name string) (*stageOutcome, error) {
 		return r.verify()
 	case StageRuntimeVerify:
 		return r.runtimeVerify()
+	case StageHostVerify:
+		return r.hostVerify()
 	case StageFinalize:
 		return r.finalize()
 	}

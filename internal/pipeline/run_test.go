@@ -18,7 +18,7 @@ import (
 // allExecutedButRuntime is a first run without runtime verification.
 var allExecutedButRuntime = map[string]string{
 	StageAnalyze: ActionExecuted, StageGenerate: ActionExecuted, StageVerify: ActionExecuted,
-	StageRuntimeVerify: ActionSkippedDisabled, StageFinalize: ActionExecuted,
+	StageRuntimeVerify: ActionSkippedDisabled, StageHostVerify: ActionSkippedDisabled, StageFinalize: ActionExecuted,
 }
 
 func TestFirstRunThenUnchangedRerun(t *testing.T) {
@@ -49,7 +49,7 @@ func TestFirstRunThenUnchangedRerun(t *testing.T) {
 	fx.run(RunOptions{})
 	want := map[string]string{
 		StageAnalyze: ActionSkippedUnchanged, StageGenerate: ActionSkippedUnchanged, StageVerify: ActionSkippedUnchanged,
-		StageRuntimeVerify: ActionSkippedDisabled, StageFinalize: ActionSkippedUnchanged,
+		StageRuntimeVerify: ActionSkippedDisabled, StageHostVerify: ActionSkippedDisabled, StageFinalize: ActionSkippedUnchanged,
 	}
 	if diff := cmp.Diff(want, fx.actions()); diff != "" {
 		t.Errorf("unchanged re-run (-want +got)\n%s", diff)
@@ -117,6 +117,7 @@ func TestOneChangeRerunsOnlyWhatItTouches(t *testing.T) {
 			fx.run(RunOptions{})
 			got := fx.actions()
 			delete(got, StageRuntimeVerify)
+			delete(got, StageHostVerify)
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("(-want +got)\n%s", diff)
 			}
@@ -184,7 +185,7 @@ func TestOnly(t *testing.T) {
 		{RunOptions{Only: []string{"compile"}}, "unknown stage"},
 		{RunOptions{Only: []string{StageRuntimeVerify}}, "needs --enable-runtime-verify"},
 		{RunOptions{Only: []string{StageVerify}, EnableRuntimeVerify: true}, "needs runtime-verify among the stages"},
-		{RunOptions{AuthorizeWrites: []string{"redeem-voucher"}}, "--authorize-write needs --enable-runtime-verify"},
+		{RunOptions{AuthorizeWrites: []string{"redeem-voucher"}}, "--authorize-write needs --enable-runtime-verify or --enable-host-verify"},
 		{RunOptions{EnableRuntimeVerify: true, AuthorizeWrites: []string{"quote-voucher"}}, "is a read"},
 		{RunOptions{EnableRuntimeVerify: true, AuthorizeWrites: []string{"no-such"}}, "has no capability"},
 		{RunOptions{EnableRuntimeVerify: true, Origins: map[string]string{"https://elsewhere.example": "http://127.0.0.1:1"}}, "not among the export profile"},
@@ -248,7 +249,7 @@ func TestFailedStageInvalidatesDownstream(t *testing.T) {
 	writeFile(t, filepath.Join(fx.dir, "MCP-SETUP.md"), "# Setup, changed\n")
 	rep := fx.run(RunOptions{})
 	want := map[string]string{StageAnalyze: StatusCompleted, StageGenerate: StatusFailed, StageVerify: StatusInvalidated,
-		StageRuntimeVerify: StatusPending, StageFinalize: StatusInvalidated}
+		StageRuntimeVerify: StatusPending, StageHostVerify: StatusPending, StageFinalize: StatusInvalidated}
 	if diff := cmp.Diff(want, fx.statuses()); diff != "" {
 		t.Errorf("(-want +got)\n%s", diff)
 	}
@@ -264,7 +265,7 @@ func TestFailedStageInvalidatesDownstream(t *testing.T) {
 	fx.f.fail["compile"] = false
 	fx.run(RunOptions{})
 	for name, s := range fx.statuses() {
-		if name != StageRuntimeVerify && s != StatusCompleted {
+		if name != StageRuntimeVerify && name != StageHostVerify && s != StatusCompleted {
 			t.Errorf("after the fix %s is %s", name, s)
 		}
 	}
@@ -474,7 +475,7 @@ func TestNodeProcessesAreCounted(t *testing.T) {
 	}
 	// The fakes report one node process for the vectors and one for the
 	// live calls; the fake probe starts none.
-	want := map[string]int{StageAnalyze: 0, StageGenerate: 0, StageVerify: 1, StageRuntimeVerify: 1, StageFinalize: 0}
+	want := map[string]int{StageAnalyze: 0, StageGenerate: 0, StageVerify: 1, StageRuntimeVerify: 1, StageHostVerify: 0, StageFinalize: 0}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("node processes per stage (-want +got)\n%s", diff)
 	}

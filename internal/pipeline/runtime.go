@@ -1,8 +1,10 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -11,7 +13,10 @@ import (
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/credential"
 	"github.com/code2skill/code2skill/internal/derive"
+	"github.com/code2skill/code2skill/internal/hostruntime"
 	"github.com/code2skill/code2skill/internal/livecall"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Reasons a live call is not made.
@@ -19,8 +24,8 @@ const (
 	SkipWriteNotAuthorized = "write-authorization-required"
 	SkipNoLiveCase         = "no-live-case"
 	SkipInvalidLiveCase    = "invalid-live-case"
-	SkipNoProtectedValue   = "no-trusted-protected-value"
-	SkipCredentialNotSet   = "credential-not-set"
+	SkipNoHostRuntime      = "no-host-runtime"
+	SkipReferenceNotCalled = "referenced-call-not-made"
 	SkipWorkflowNotCalled  = "workflow-entry-not-verified"
 )
 
@@ -29,20 +34,20 @@ const (
 const defaultDryRunVariable = "CODE2SKILL_DRY_RUN"
 
 // runtimeVerify makes one live call per capability that may and can be
-// called, through the package's own server with code2skill as the trusted
-// host, and records each as a runtime check bound to its sanitised live
-// input and result.
+// called, in contract order and in one MCP session, through the package's
+// own host runtime, and records each as a runtime check bound to its
+// sanitised live input and result.
 //
-// A write is called only when this run authorises it. A write guarded by a
-// deterministic workflow is called with its guard protecting one operation
-// whose expected values come from the trusted part of the live case (and
-// the contract's constants), never from the arguments the guard checks: a
-// real call through real package code and the real network, which proves
-// the runtime path but is never Host evidence. A guard refusal is a failed
-// check. A workflow's runtime phase reuses its entry's call when every
-// member write was authorised.
+// A write is called only when this run authorises it; a write that asks
+// for the user's confirmation is confirmed for this run by that
+// authorisation (the run's client answers the confirmation form, and only
+// it). The host runtime records a workflow's protected values from the
+// issuing call earlier in the session, so a guarded write is verified as a
+// host runs it, and a guard refusal is a failed check. A workflow's
+// runtime phase reuses its entry's call when every member write was
+// authorised.
 func (r *runner) runtimeVerify() (*stageOutcome, error) {
-	out := &stageOutcome{steps: []string{"live tools/call through the package's server, code2skill as the trusted host"}}
+	out := &stageOutcome{steps: []string{"live tools/call through the package's host runtime (" + hostruntime.RuntimeFile + ")"}}
 	auth := slices.Clone(r.opts.AuthorizeWrites)
 	slices.Sort(auth)
 	out.authorized = slices.Compact(auth)
@@ -65,7 +70,7 @@ func (r *runner) runtimeVerify() (*stageOutcome, error) {
 	var calls []livecall.Call
 	for i := range c.Capabilities {
 		cp := &c.Capabilities[i]
-		call, reason, err := r.planCall(c, cp, schemas[cp.ID], out)
+		call, reason, err := r.planCall(in, cp, schemas[cp.ID], calls, out)
 		if err != nil {
 			return out, err
 		}
@@ -82,10 +87,9 @@ func (r *runner) runtimeVerify() (*stageOutcome, error) {
 	res := &livecall.Result{}
 	if len(calls) > 0 {
 		res, err = r.p.Steps.LiveCalls(r.ctx, r.p.abs, calls, livecall.Options{
-			AllowedOrigins:  in.Export.AllowedRuntimeOrigins,
-			Origins:         r.opts.Origins,
 			Env:             env,
 			ProtocolVersion: in.Export.ProtocolVersion,
+			Elicitation:     ConfirmAuthorized,
 		})
 		if errors.Is(err, ErrNotAvailable) {
 			out.findings.Add(RuleStepUnavailable.New("", "live calls are not available in this build"))
@@ -113,6 +117,19 @@ func (r *runner) runtimeVerify() (*stageOutcome, error) {
 	return out, nil
 }
 
+// ConfirmAuthorized answers the host runtime's elicitations during an
+// authorised run: it gives the confirmation of a write (the run's
+// --authorize-write is the operator's confirmation, and writes that were
+// not authorised are never called), and declines everything else, such as
+// stating that an unknown outcome was reconciled, which only a person who
+// checked may state.
+func ConfirmAuthorized(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	if livecall.FormField(req) == hostruntime.ConfirmField {
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{hostruntime.ConfirmField: true}}, nil
+	}
+	return &mcp.ElicitResult{Action: "decline"}, nil
+}
+
 func (r *runner) skip(out *stageOutcome, s Skipped) {
 	r.skipped = append(r.skipped, s)
 	out.findings.Add(RuleLiveSkipped.New("", "%s was not called at runtime: %s", scopeOf(s.CapabilityID, s.WorkflowID), skipText(s.Reason)))
@@ -126,10 +143,10 @@ func skipText(reason string) string {
 		return "it has required inputs and no live case (" + LiveCasesDir + "/<capabilityId>.json)"
 	case SkipInvalidLiveCase:
 		return "its live case is invalid"
-	case SkipNoProtectedValue:
-		return "its workflow guard needs protected values the live case's trusted part does not give"
-	case SkipCredentialNotSet:
-		return "a credential its live case names is not set in the environment"
+	case SkipNoHostRuntime:
+		return "the package carries no host runtime (declare hostRuntime in export-profile.json and compile)"
+	case SkipReferenceNotCalled:
+		return "its live case passes on a result of a capability that is not called before it"
 	case SkipWorkflowNotCalled:
 		return "its entry was not verified at runtime, or a member write was not authorised"
 	}
@@ -137,7 +154,11 @@ func skipText(reason string) string {
 }
 
 // planCall builds the live call of a capability, or says why there is none.
-func (r *runner) planCall(c *contract.Contract, cp *contract.Capability, schema []byte, out *stageOutcome) (*livecall.Call, string, error) {
+// planned are the calls planned before it, in order.
+func (r *runner) planCall(in *derive.Inputs, cp *contract.Capability, schema []byte, planned []livecall.Call, out *stageOutcome) (*livecall.Call, string, error) {
+	if !hostruntime.Declared(in) {
+		return nil, SkipNoHostRuntime, nil
+	}
 	if cp.IsWrite() && !slices.Contains(r.opts.AuthorizeWrites, cp.ID) {
 		return nil, SkipWriteNotAuthorized, nil
 	}
@@ -155,60 +176,16 @@ func (r *runner) planCall(c *contract.Contract, cp *contract.Capability, schema 
 		}
 		lc = &LiveCase{Name: cp.ToolName, Arguments: &canonjson.Object{}}
 	}
-	call := &livecall.Call{CapabilityID: cp.ID, Tool: cp.ToolName, Arguments: lc.Arguments, Context: lc.Trusted.RuntimeContext}
-	if lc.Trusted.Headers != nil {
-		call.Headers = map[string]string{}
-		for name, h := range lc.Trusted.Headers.All() {
-			v, literal := h.(canonjson.String)
-			if !literal {
-				env := envName(h)
-				if v = canonjson.String(r.p.Getenv(env)); v == "" {
-					return nil, SkipCredentialNotSet, nil
-				}
-			}
-			call.Headers[name] = string(v)
+	for _, ref := range lc.References {
+		if !slices.ContainsFunc(planned, func(c livecall.Call) bool { return c.CapabilityID == ref.CapabilityID }) {
+			return nil, SkipReferenceNotCalled, nil
 		}
 	}
-	if cp.RuntimeProtection != nil && cp.RuntimeProtection.Mode == contract.ProtectionDeterministicWorkflow {
-		p, ok := protection(c, cp, &lc.Trusted)
-		if !ok {
-			return nil, SkipNoProtectedValue, nil
-		}
-		call.Protection = p
+	call := &livecall.Call{CapabilityID: cp.ID, Tool: cp.ToolName, Arguments: lc.Arguments}
+	if len(lc.References) > 0 {
+		call.Check = func(args *canonjson.Object) string { return validArguments(schema, args) }
 	}
 	return call, "", nil
-}
-
-// protection builds the protected operation of a guarded write: binding
-// sources from the contract's workflow, expected values from its constants
-// and from the trusted part of the live case. ok is false when a
-// protected value is missing.
-func protection(c *contract.Contract, cp *contract.Capability, t *Trusted) (*livecall.Protection, bool) {
-	id := cp.RuntimeProtection.WorkflowID
-	i := slices.IndexFunc(c.Workflows, func(w contract.Workflow) bool { return w.ID == id })
-	if i < 0 {
-		return nil, false
-	}
-	p := &livecall.Protection{WorkflowID: id, BindingSources: &canonjson.Object{}, ExpectedValues: &canonjson.Object{},
-		ExpiresAt: t.ExpiresAt, SingleUse: t.SingleUse}
-	for _, b := range c.Workflows[i].Bindings {
-		src, _ := b.Raw.Get("actualSource")
-		p.BindingSources.Set(b.Name, canonjson.Clone(src))
-		switch b.ExpectedSource.Kind {
-		case "constant":
-			p.ExpectedValues.Set(b.Name, canonjson.Clone(b.ExpectedSource.Value))
-		default:
-			if t.ProtectedValues == nil {
-				return nil, false
-			}
-			v, ok := t.ProtectedValues.Get(b.Name)
-			if !ok {
-				return nil, false
-			}
-			p.ExpectedValues.Set(b.Name, canonjson.Clone(v))
-		}
-	}
-	return p, true
 }
 
 // recordLiveCall records one live call: for a successful call its
@@ -216,13 +193,17 @@ func protection(c *contract.Contract, cp *contract.Capability, t *Trusted) (*liv
 // otherwise a failed check whose evidence says why.
 func (r *runner) recordLiveCall(call *livecall.Call, o *livecall.Outcome, out *stageOutcome) error {
 	began := r.p.Now()
+	args := o.Arguments
+	if args == nil {
+		args = call.Arguments // the references could not be resolved
+	}
 	input := canonjson.NewObject(
 		canonjson.Member{Key: "name", Value: canonjson.String(call.Tool)},
-		canonjson.Member{Key: "arguments", Value: call.Arguments},
+		canonjson.Member{Key: "arguments", Value: args},
 	)
 	input = credential.Sanitize(input).(*canonjson.Object)
 	rec := &Record{CheckID: CheckLiveCall, Name: "live tools/call " + o.Tool, Phase: PhaseRuntime, CapabilityID: o.CapabilityID,
-		Command: "tools/call " + o.Tool + " through code2skill's trusted host", ExitCode: 1, Status: CheckFailed,
+		Command: "tools/call " + o.Tool + " through the package's host runtime", ExitCode: 1, Status: CheckFailed,
 		ToolName: o.Tool, InputHash: canonjson.Digest(input)}
 	evidence := canonjson.NewObject(
 		canonjson.Member{Key: "capabilityId", Value: canonjson.String(o.CapabilityID)},
@@ -382,8 +363,10 @@ func inputSchemas(views []derive.View) (map[string][]byte, error) {
 }
 
 // serverEnv returns the environment the server gets: each variable the
-// package declares, with the value this run gives it or code2skill's own.
-// The dry-run variable is never passed.
+// host runtime reads (base URLs, credentials, subject) and each one the
+// package's modules read, with the value this run gives it (--env, or
+// --runtime-origin for an origin's base URL) or code2skill's own. The
+// dry-run variable is never passed.
 func (r *runner) serverEnv() ([]string, error) {
 	if r.env != nil {
 		return r.env, nil
@@ -400,6 +383,22 @@ func (r *runner) serverEnv() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	values := maps.Clone(r.opts.Env)
+	if values == nil {
+		values = map[string]string{}
+	}
+	for _, v := range hostruntime.Variables(in) {
+		if !slices.Contains(names, v.Name) {
+			names = append(names, v.Name)
+		}
+		if url, ok := r.opts.Origins[v.Origin]; ok && v.Role == hostruntime.RoleBaseURL {
+			if _, both := r.opts.Env[v.Name]; both {
+				return nil, usagef("--runtime-origin %s and --env %s both give the base URL of %s; give one", v.Origin, v.Name, v.Origin)
+			}
+			values[v.Name] = url
+		}
+	}
+	slices.Sort(names)
 	for _, k := range sortedKeys(r.opts.Env) {
 		switch {
 		case k == dry:
@@ -410,7 +409,7 @@ func (r *runner) serverEnv() ([]string, error) {
 	}
 	env := []string{}
 	for _, n := range names {
-		v, ok := r.opts.Env[n]
+		v, ok := values[n]
 		if !ok {
 			v = r.p.Getenv(n)
 		}
@@ -453,6 +452,9 @@ func (r *runner) checkRuntimeRequest() error {
 	for _, o := range sortedKeys(r.opts.Origins) {
 		if in.Export == nil || !slices.Contains(in.Export.AllowedRuntimeOrigins, o) {
 			return usagef("--runtime-origin %s: not among the export profile's allowedRuntimeOrigins", o)
+		}
+		if !hostruntime.Declared(in) || in.Export.HostRuntime.BaseURLVariable(o) == "" {
+			return usagef("--runtime-origin %s: the export profile's hostRuntime names no base URL variable for it", o)
 		}
 		if err := checkOrigin(r.opts.Origins[o]); err != nil {
 			return usagef("--runtime-origin %s=%s: %v", o, r.opts.Origins[o], err)

@@ -10,30 +10,31 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/credential"
+	"github.com/code2skill/code2skill/internal/hostruntime"
 	"github.com/code2skill/code2skill/internal/livecall"
 )
 
 const quoteCase = `{"name": "quote_voucher", "arguments": {"voucherCode": "AB12CD34"}}`
 
-// redeemCase is the live case of the guarded write: the arguments, and the
-// trusted side's protected values, which the guard compares them with.
+// redeemCase is the live case of the guarded write: its quote is the one
+// the quote call of the same session returned (quotedResult), which the
+// host runtime recorded as the protected value the guard compares with.
 const redeemCase = `{
   "name": "redeem_voucher",
   "arguments": {
     "voucherCode": "AB12CD34",
-    "quote": {"quoteId": "quote-7", "payloadDigest": "` + "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" + `", "credit": 5},
+    "quote": {"$result": {"capabilityId": "quote-voucher", "path": ["quote"]}},
     "confirmation": {"grantId": "confirm-3", "quoteId": "quote-7"}
-  },
-  "trusted": {
-    "runtimeContext": {"subjectId": "holder-1", "sessionId": "session-1", "expiresAt": "2030-01-01T00:00:00Z"},
-    "protectedValues": {
-      "subject": "holder-1", "session": "session-1", "payloadDigest": "digest-of-the-code",
-      "quoteId": "quote-trusted", "confirmationGrantId": "confirm-3", "expiresAt": "2030-01-01T00:00:00Z"
-    }
   }
 }`
+
+// quotedResult is a quote_voucher result carrying the quote redeemCase
+// passes on.
+const quotedResult = `{"content":[{"type":"text","text":"{}"}],"structuredContent":{"status":200,"data":{"quote":{"quoteId":"quote-7","payloadDigest":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","credit":5}}},"isError":false}`
 
 func (fx *fixture) liveCase(capabilityID, text string) {
 	fx.t.Helper()
@@ -97,44 +98,37 @@ func TestUnauthorisedWriteIsNeverCalled(t *testing.T) {
 }
 
 // TestAuthorisedGuardedWrite authorises the write for one run: it is called
-// with a protected operation whose expected values come from the trusted
-// part of the live case and the contract's constants, never from the
-// arguments. The authorisation is not remembered: the next run without it
-// does not call the write.
+// after the quote in the same session, with the quote that call returned,
+// through the host runtime, whose base URL the run's --runtime-origin gives
+// and whose confirmation form the run answers. The authorisation is not
+// remembered: the next run without it does not call the write.
 func TestAuthorisedGuardedWrite(t *testing.T) {
 	t.Parallel()
 	fx := newFixture(t)
 	fx.init(InitOptions{})
 	fx.liveCase("quote-voucher", quoteCase)
 	fx.liveCase("redeem-voucher", redeemCase)
+	fx.f.liveResults["quote_voucher"] = quotedResult
 	fx.run(RunOptions{EnableRuntimeVerify: true, AuthorizeWrites: []string{"redeem-voucher"},
 		Origins: map[string]string{"https://vouchers.example:8443": "http://127.0.0.1:8080"}})
 	if got := fx.called(); !slices.Equal(got, []string{"quote_voucher", "redeem_voucher"}) {
 		t.Fatalf("live calls %q", got)
 	}
-	redeem := fx.f.liveCalls[1]
-	p := redeem.Protection
-	if p == nil || p.WorkflowID != "redeem-voucher" {
-		t.Fatalf("the guarded write has no protected operation: %+v", redeem)
+	if got := fx.f.liveOpts.Env; !slices.Contains(got, "VOUCHER_BASE_URL=http://127.0.0.1:8080") {
+		t.Errorf("the host runtime's environment %q does not carry the origin's base URL", got)
 	}
-	expect := func(name string) string {
-		v, _ := p.ExpectedValues.Get(name)
-		return string(canonjson.DigestForm(v))
+	if fx.f.liveOpts.Elicitation == nil {
+		t.Error("the run answers no confirmation")
 	}
-	if expect("quoteId") != `"quote-trusted"` {
-		t.Errorf("expected quoteId %s: it must come from the trusted side, not the arguments (quote-7)", expect("quoteId"))
+	if fx.f.liveCalls[1].Check == nil {
+		t.Error("the write's resolved arguments are not checked against its input schema")
 	}
-	if expect("target") != `"redeem-voucher"` {
-		t.Errorf("expected target %s: the contract's constant", expect("target"))
+	input, err := os.ReadFile(fx.statePath(LiveDir + "/redeem-voucher.input.json"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if src, _ := p.BindingSources.Get("quoteId"); string(canonjson.DigestForm(src)) != `{"inputName":"quote","kind":"capability-input","path":["quoteId"]}` {
-		t.Errorf("binding source of quoteId %s", canonjson.DigestForm(src))
-	}
-	if s, _ := redeem.Context.Get("subjectId"); s != canonjson.String("holder-1") {
-		t.Errorf("runtime context %s", canonjson.DigestForm(redeem.Context))
-	}
-	if got := fx.f.liveOpts.Origins["https://vouchers.example:8443"]; got != "http://127.0.0.1:8080" {
-		t.Errorf("origin binding %q", got)
+	if !strings.Contains(string(input), `"quoteId": "quote-7"`) || strings.Contains(string(input), livecall.ReferenceKey) {
+		t.Errorf("the live input is not the arguments sent, references resolved:\n%s", input)
 	}
 	// Records: both calls passed, the workflow reuses the entry's call.
 	recs, err := fx.pipeline().readRecordsForTest()
@@ -165,18 +159,32 @@ func TestAuthorisedGuardedWrite(t *testing.T) {
 	}
 }
 
-func TestGuardedWriteWithoutTrustedValuesIsNotCalled(t *testing.T) {
+// TestReferenceToACallNotMade: a write whose case passes on the result of
+// a capability that is not called before it is not called.
+func TestReferenceToACallNotMade(t *testing.T) {
 	t.Parallel()
 	fx := newFixture(t)
 	fx.init(InitOptions{})
-	fx.liveCase("quote-voucher", quoteCase)
-	fx.liveCase("redeem-voucher", strings.Replace(redeemCase, `"quoteId": "quote-trusted", `, "", 1))
+	fx.liveCase("redeem-voucher", redeemCase) // and no case for the quote
 	fx.run(RunOptions{EnableRuntimeVerify: true, AuthorizeWrites: []string{"redeem-voucher"}})
-	if got := fx.called(); slices.Contains(got, "redeem_voucher") {
-		t.Errorf("a guarded write was called without its trusted protected values: %q", got)
+	if got := fx.called(); len(got) != 0 {
+		t.Errorf("calls %q", got)
 	}
-	if got := fx.skippedReasons()["redeem-voucher"]; got != SkipNoProtectedValue {
+	if got := fx.skippedReasons()["redeem-voucher"]; got != SkipReferenceNotCalled {
 		t.Errorf("skip reason %q", got)
+	}
+}
+
+// TestConfirmAuthorized: an authorised run confirms a write, and never
+// states that an unknown outcome was reconciled.
+func TestConfirmAuthorized(t *testing.T) {
+	for field, want := range map[string]string{hostruntime.ConfirmField: "accept", hostruntime.ReconciledField: "decline", "other": "decline"} {
+		req := &mcp.ElicitRequest{Params: &mcp.ElicitParams{Mode: "form", RequestedSchema: map[string]any{
+			"type": "object", "properties": map[string]any{field: map[string]any{"type": "boolean"}}, "required": []string{field}}}}
+		res, err := ConfirmAuthorized(context.Background(), req)
+		if err != nil || res.Action != want || (want == "accept" && res.Content[field] != true) {
+			t.Errorf("%s: %+v %v, want %s", field, res, err, want)
+		}
 	}
 }
 
@@ -188,7 +196,8 @@ func TestGuardRefusalIsAFailedCheck(t *testing.T) {
 	fx.init(InitOptions{})
 	fx.liveCase("quote-voucher", quoteCase)
 	fx.liveCase("redeem-voucher", redeemCase)
-	fx.f.liveResults["redeem_voucher"] = `{"content":[{"type":"text","text":"{}"}],"structuredContent":{"code":"WORKFLOW_GUARD_UNAVAILABLE","message":"no guard","details":{},"retryable":false},"isError":true}`
+	fx.f.liveResults["quote_voucher"] = quotedResult
+	fx.f.liveResults["redeem_voucher"] = `{"content":[{"type":"text","text":"{}"}],"structuredContent":{"code":"WORKFLOW_BINDING_VIOLATION","message":"no match","details":{},"retryable":false},"isError":true}`
 	rep := fx.run(RunOptions{EnableRuntimeVerify: true, AuthorizeWrites: []string{"redeem-voucher"}})
 	if !rep.Findings.Has(RuleCheckFailed) {
 		t.Error("the refusal is not reported as a failed check")
@@ -217,14 +226,13 @@ func TestLiveEvidenceIsSanitised(t *testing.T) {
 	t.Parallel()
 	fx := newFixture(t)
 	fx.init(InitOptions{})
-	fx.liveCase("quote-voucher", `{"name": "quote_voucher", "arguments": {"voucherCode": "AB12CD34"},
-		"trusted": {"headers": {"Authorization": {"env": "VOUCHER_TOKEN"}}}}`)
-	fx.env["VOUCHER_TOKEN"] = "Bearer host-secret-0123456789"
+	fx.liveCase("quote-voucher", quoteCase)
+	fx.env["VOUCHER_TOKEN"] = "host-secret-0123456789"
 	data := `{"status":200,"data":{"accessToken":"tok-0123456789abcdef","note":"use Bearer abcdefghijklmnop0123 next time","credit":5}}`
 	fx.f.liveResults["quote_voucher"] = `{"content":[{"type":"text","text":` + jsonString(data) + `}],"structuredContent":` + data + `,"isError":false}`
 	fx.run(RunOptions{EnableRuntimeVerify: true})
-	if h := fx.f.liveCalls[0].Headers["Authorization"]; h != "Bearer host-secret-0123456789" {
-		t.Errorf("the host's credential did not reach the call: %q", h)
+	if got := fx.f.liveOpts.Env; !slices.Contains(got, "VOUCHER_TOKEN=host-secret-0123456789") {
+		t.Errorf("the credential did not reach the host runtime's environment: %q", got)
 	}
 	result, err := os.ReadFile(fx.statePath(LiveDir + "/quote-voucher.result.json"))
 	if err != nil {
@@ -267,14 +275,23 @@ func TestLiveEvidenceIsSanitised(t *testing.T) {
 
 func jsonString(s string) string { return string(canonjson.DigestForm(canonjson.String(s))) }
 
-func TestCredentialNotSetSkipsTheCall(t *testing.T) {
+// TestNoHostRuntimeSkipsTheCalls: a package whose export profile declares
+// no host runtime is not called: no stdio host could reach its backend.
+func TestNoHostRuntimeSkipsTheCalls(t *testing.T) {
 	t.Parallel()
 	fx := newFixture(t)
 	fx.init(InitOptions{})
-	fx.liveCase("quote-voucher", `{"name": "quote_voucher", "arguments": {"voucherCode": "AB12CD34"},
-		"trusted": {"headers": {"Authorization": {"env": "VOUCHER_TOKEN"}}}}`)
+	profile := filepath.Join(fx.dir, "export-profile.json")
+	data, err := os.ReadFile(profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, _ := canonjson.Decode(data)
+	doc.(*canonjson.Object).Delete("hostRuntime")
+	writeFile(t, profile, string(canonjson.Encode(doc)))
+	fx.liveCase("quote-voucher", quoteCase)
 	fx.run(RunOptions{EnableRuntimeVerify: true})
-	if got := fx.skippedReasons()["quote-voucher"]; got != SkipCredentialNotSet || len(fx.called()) != 0 {
+	if got := fx.skippedReasons()["quote-voucher"]; got != SkipNoHostRuntime || len(fx.called()) != 0 {
 		t.Errorf("skip %q, calls %q", got, fx.called())
 	}
 }
@@ -282,11 +299,12 @@ func TestCredentialNotSetSkipsTheCall(t *testing.T) {
 func TestInvalidLiveCases(t *testing.T) {
 	t.Parallel()
 	for name, text := range map[string]string{
-		"another Tool":    `{"name": "redeem_voucher", "arguments": {"voucherCode": "AB12CD34"}}`,
-		"bad arguments":   `{"name": "quote_voucher", "arguments": {"voucherCode": "lowercase"}}`,
-		"unknown member":  `{"name": "quote_voucher", "arguments": {"voucherCode": "AB12CD34"}, "expected": {}}`,
-		"not JSON":        `{"name": `,
-		"trusted literal": `{"name": "quote_voucher", "arguments": {"voucherCode": "AB12CD34"}, "trusted": {"headers": {"x": 1}}}`,
+		"another Tool":   `{"name": "redeem_voucher", "arguments": {"voucherCode": "AB12CD34"}}`,
+		"bad arguments":  `{"name": "quote_voucher", "arguments": {"voucherCode": "lowercase"}}`,
+		"unknown member": `{"name": "quote_voucher", "arguments": {"voucherCode": "AB12CD34"}, "expected": {}}`,
+		"not JSON":       `{"name": `,
+		"a trusted part": `{"name": "quote_voucher", "arguments": {"voucherCode": "AB12CD34"}, "trusted": {"headers": {"x": "y"}}}`,
+		"bad reference":  `{"name": "quote_voucher", "arguments": {"voucherCode": {"$result": {"capabilityId": "x"}}}}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			fx := newFixture(t)

@@ -86,9 +86,12 @@ type State struct {
 	MigrationAcknowledged bool         `json:"migrationAcknowledged"`
 	// SourceMaps locate the topology's sources on this machine: source ID
 	// to absolute directory.
-	SourceMaps    map[string]string      `json:"sourceMaps"`
-	RuntimeVerify RuntimeVerifyInfo      `json:"runtimeVerify"`
-	Stages        map[string]*StageState `json:"stages"`
+	SourceMaps    map[string]string `json:"sourceMaps"`
+	RuntimeVerify RuntimeVerifyInfo `json:"runtimeVerify"`
+	// HostVerify records, for information only, how host verification
+	// last ran; nil before it ever did.
+	HostVerify *HostRun               `json:"hostVerify,omitempty"`
+	Stages     map[string]*StageState `json:"stages"`
 	// Capabilities maps each capability ID to the digest of its contract
 	// entry, as analyze last saw it.
 	Capabilities     map[string]string `json:"capabilities"`

@@ -8,6 +8,7 @@ import (
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/hostverify"
 	"github.com/code2skill/code2skill/internal/livecall"
 )
 
@@ -38,9 +39,12 @@ type Steps struct {
 	// DeclaredVariables names the environment variables the package's
 	// modules read, without the dry-run variable (runtime-verify).
 	DeclaredVariables func(dir, dryRunVariable string) ([]string, error)
-	// LiveCalls makes authorised live calls against dir's server, the
-	// pipeline acting as the trusted host (runtime-verify).
+	// LiveCalls makes authorised live calls against dir's server, started
+	// through the package's own host runtime (runtime-verify).
 	LiveCalls func(ctx context.Context, dir string, calls []livecall.Call, opts livecall.Options) (*livecall.Result, error)
+	// HostVerify verifies the package under its Host profile, code2skill
+	// playing the reference MCP host (host-verify).
+	HostVerify func(ctx context.Context, opts hostverify.Options) (*hostverify.Result, error)
 	// Finalize finalizes dir from the verification report and live
 	// evidence (finalize).
 	Finalize func(ctx context.Context, dir string, req FinalizeRequest) (*FinalizeResult, error)

@@ -37,6 +37,13 @@ func SyntheticPackage(tb testing.TB, name string) string {
 // runtime compile writes.
 func StrictSamplePackage(tb testing.TB) string {
 	tb.Helper()
+	return StrictSamplePackageWith(tb, nil)
+}
+
+// StrictSamplePackageWith is StrictSamplePackage with the authored files
+// (path -> content) changed by edit first; nil changes nothing.
+func StrictSamplePackageWith(tb testing.TB, edit func(files map[string][]byte)) string {
+	tb.Helper()
 	files := map[string][]byte{}
 	err := fs.WalkDir(examples.StrictSample(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || !d.Type().IsRegular() {
@@ -47,6 +54,9 @@ func StrictSamplePackage(tb testing.TB) string {
 	})
 	if err != nil {
 		tb.Fatal(err)
+	}
+	if edit != nil {
+		edit(files)
 	}
 	return compiledPackage(tb, examples.StrictSampleName, files)
 }

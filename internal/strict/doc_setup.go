@@ -65,6 +65,9 @@ func checkSetup(d *document, f *facts) []diag.Diagnostic {
 	if !startCommand.MatchString(d.text) {
 		out = append(out, RuleSetupStartCommand.New(d.file, "does not show the command that starts the stdio server (node mcp-tool/index.mjs)"))
 	}
+	if f.hostRuntime {
+		out = append(out, checkSetupHost(d, f)...)
+	}
 	return out
 }
 

@@ -20,6 +20,10 @@ type facts struct {
 	evidence                  []string
 	hasWrite                  bool
 	needsAttachmentResolution bool
+	// hostRuntime: the package carries the host runtime, which reads the
+	// variables of host.
+	hostRuntime bool
+	host        []string
 }
 
 // toolFacts are the facts of one capability's Tool.

@@ -41,6 +41,7 @@ import (
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/finalcheck"
+	"github.com/code2skill/code2skill/internal/hostruntime"
 	"github.com/code2skill/code2skill/internal/pkgdir"
 	"github.com/code2skill/code2skill/internal/strictjs"
 )
@@ -255,6 +256,10 @@ func (v *validator) inputs() *derive.Inputs {
 			ds = append(ds, requireFiles(v.pkg, []string{guardFile}, RuleFileMissing,
 				"a package whose writes are protected by a deterministic workflow carries the reviewed guard")...)
 		}
+		if hostruntime.Declared(in) {
+			ds = append(ds, requireFiles(v.pkg, hostRuntimeFiles, RuleFileMissing,
+				"a package whose export profile declares hostRuntime carries the host runtime and its binding")...)
+		}
 	}
 	v.record(StageFiles, "", ds)
 	if !v.live() {
@@ -316,7 +321,7 @@ func (v *validator) runtime(in *derive.Inputs, sound bool) {
 		v.skip(StageRuntime, unsound)
 		return
 	}
-	v.record(StageRuntime, "", strictjs.Check(v.pkg, in).Sorted())
+	v.record(StageRuntime, "", append(strictjs.Check(v.pkg, in).Sorted(), checkHostRuntime(v.pkg, in)...))
 }
 
 func (v *validator) documents(in *derive.Inputs, views []derive.View, sound bool) {
@@ -325,6 +330,12 @@ func (v *validator) documents(in *derive.Inputs, views []derive.View, sound bool
 		return
 	}
 	f := newFacts(in.Contract, in.Export, packageName(v.dir, v.pkg), derive.Marker(views))
+	if hostruntime.Declared(in) {
+		f.hostRuntime = true
+		for _, hv := range hostruntime.Variables(in) {
+			f.host = append(f.host, hv.Name)
+		}
+	}
 	var unread []diag.Diagnostic
 	docs := checkDocuments(f, func(file string) ([]byte, bool) {
 		return v.read(file, maxDocumentSize, &unread)

@@ -211,6 +211,8 @@ func TestRulesFire(t *testing.T) {
 		{"the default dispatcher imported as a namespace", RuleCoreImport, []edit{{core, dispatcherImp, `import * as dispatcher from "../portable-http-dispatch.mjs";`}}, nil},
 		{"the default dispatcher re-exported", RuleCoreImport, []edit{{core, dispatcherImp, dispatcherImp + "\nexport { dispatchHttp } from \"../portable-http-dispatch.mjs\";"}}, nil},
 		{"the default dispatcher imported without HTTP", RuleCoreImport, nil, allLocal()},
+		{"the Host's dispatcher imported", RuleCoreImport, []edit{{core, dispatcherImp, `import { dispatchHttp, dispatchHostHttp } from "../portable-http-dispatch.mjs";`}}, nil},
+		{"the host runtime imported", RuleCoreImport, []edit{{core, dispatcherImp, dispatcherImp + "\nimport \"../portable-host-runtime.mjs\";"}}, nil},
 		{"an edited dispatcher", RuleDispatcherAsset, []edit{{DispatcherFile, "const NO_AUTHENTICATION = 'none';", "const NO_AUTHENTICATION = 'runtime_context';"}}, nil},
 
 		{"a local Function sending a request", RuleCoreLocalNetwork, []edit{{core, "return { status: \"success\"", "await context.dispatch(\"https://application.example/api/sample-request/draft\", {});\n  return { status: \"success\""}}, localDraft},

@@ -7,7 +7,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 
-import { dispatchHttp } from '../portable-http-dispatch.mjs';
+import { dispatchHostHttp, dispatchHttp } from '../portable-http-dispatch.mjs';
 import { normalizeToolError } from '../portable-error-normalizer.mjs';
 
 const readPolicy = { sideEffect: 'read', idempotency: 'safe', automaticRetry: 'read-only-bounded', confirmation: 'not-required', unknownOutcome: 'not-applicable' };
@@ -274,6 +274,50 @@ describe('authentication', () => {
       assert.equal(received.length, 0);
       assert.equal(error.outcomeKnown, true);
       assert.equal(error.details.header, header.toLowerCase());
+    });
+  }
+});
+
+describe('requests sent on behalf of a Host', () => {
+  it('adds the Host\'s credential headers to a request of any declared authentication', async () => {
+    const answer = await dispatchHostHttp(`${origin}/json?page=2`, { method: 'GET', authentication: 'runtime_context', headers: { accept: 'application/json' } },
+      { headers: { Authorization: 'Bearer host-held', 'x-desk-key': 'k-1' } });
+    assert.deepEqual(answer, { status: 200, data: { kinds: ['a', 'b'], total: 2 } });
+    assert.equal(received.length, 1);
+    assert.equal(received[0].url, '/json?page=2');
+    assert.equal(received[0].headers.authorization, 'Bearer host-held');
+    assert.equal(received[0].headers['x-desk-key'], 'k-1');
+    assert.equal(received[0].headers.accept, 'application/json');
+  });
+
+  it('lets the Host\'s header win over a Function\'s header of the same name', async () => {
+    await dispatchHostHttp(`${origin}/json`, { method: 'GET', authentication: 'runtime_context', headers: { 'x-desk-key': 'from-arguments' } },
+      { headers: { 'x-desk-key': 'host-held' } });
+    assert.equal(received[0].headers['x-desk-key'], 'host-held');
+  });
+
+  it('still refuses a credential header from the Function, with zero requests', async () => {
+    const error = await rejects(() => dispatchHostHttp(`${origin}/json`,
+      { method: 'GET', authentication: 'runtime_context', headers: { Authorization: 'Bearer from-arguments' } },
+      { headers: { authorization: 'Bearer host-held' } }), 'HOST_AUTHENTICATION_REQUIRED');
+    assert.equal(received.length, 0);
+    assert.equal(error.outcomeKnown, true);
+  });
+
+  for (const [what, authentication, credentials] of [
+    ['an authentication that names no kind', '', { headers: {} }],
+    ['no authentication at all', undefined, { headers: {} }],
+    ['credentials that are not {headers}', 'runtime_context', { authorization: 'Bearer x' }],
+    ['a credential value with a line break', 'runtime_context', { headers: { authorization: 'Bearer a\r\nx-injected: 1' } }],
+    ['a credential header name that is not a token', 'runtime_context', { headers: { 'bad header': 'x' } }],
+    ['a credential that is not a string', 'runtime_context', { headers: { authorization: 7 } }],
+  ]) {
+    it(`refuses ${what} with zero requests, naming no credential`, async () => {
+      const error = await rejects(() => dispatchHostHttp(`${origin}/json`, { method: 'GET', authentication, headers: {} }, credentials),
+        'DISPATCH_REQUEST_INVALID');
+      assert.equal(received.length, 0);
+      assert.equal(error.outcomeKnown, true);
+      assert.doesNotMatch(error.message, /Bearer|x-injected/);
     });
   }
 });

@@ -56,6 +56,16 @@
 // anything is sent (DISPATCH_REQUEST_INVALID): the dispatcher never guesses
 // an encoding.
 //
+// dispatchHostHttp(url, options, credentials) is the same request sent on
+// behalf of a Host: the Host's runtime (portable-host-runtime.mjs) uses it
+// inside the context.dispatch it hands a Function, after it has chosen the
+// deployed address and the credentials the request's authentication needs.
+// options.authentication may then name any kind, and credentials.headers
+// ({name: value}) are added to the request after the Function's own
+// headers were checked: a credential header still never comes from the
+// Function. A Function core never imports it; the strict runtime rules
+// allow it { dispatchHttp } only.
+//
 // Exactly one request is sent. Redirects are not followed: a 3xx status is
 // the answer, for the contract's success statuses to judge, so that no
 // request goes to a URL the contract does not name. The answer is
@@ -107,7 +117,24 @@ const MAX_DEPTH = 64;
  * @returns {Promise<{status: number, data: unknown}>}
  */
 export async function dispatchHttp(url, options) {
-  const request = prepare(url, options);
+  return send(prepare(url, options, null));
+}
+
+/**
+ * Sends one HTTP request on behalf of a Host, with the credentials the Host
+ * adds, and returns its status and data.
+ *
+ * @param {string} url the absolute http(s) URL the Host chose, with its own query terms
+ * @param {object} options the Function's options, as dispatchHttp takes them
+ * @param {{headers: Record<string, string>}} credentials the credential headers the Host adds
+ * @returns {Promise<{status: number, data: unknown}>}
+ */
+export async function dispatchHostHttp(url, options, credentials) {
+  return send(prepare(url, options, hostHeadersOf(credentials)));
+}
+
+// send sends a prepared request and reads its answer.
+async function send(request) {
   const timeout = AbortSignal.timeout(request.timeoutMs);
   const signal = request.signal === undefined ? timeout : AbortSignal.any([request.signal, timeout]);
   const where = { method: request.method, url: request.shownURL };
@@ -157,8 +184,9 @@ function invalid(message, details = {}) {
 }
 
 // prepare checks every option and builds what fetch sends, or throws before
-// anything is sent.
-function prepare(url, options) {
+// anything is sent. hostHeaders are the credential headers a Host adds, or
+// null for a request that must need no credentials.
+function prepare(url, options, hostHeaders) {
   if (!isRecord(options)) {
     throw invalid('the options must be an object');
   }
@@ -168,7 +196,11 @@ function prepare(url, options) {
     }
   }
   const authentication = ownValue(options, 'authentication');
-  if (authentication !== NO_AUTHENTICATION) {
+  if (hostHeaders !== null) {
+    if (typeof authentication !== 'string' || authentication === '') {
+      throw invalid('the authentication must name the kind the request needs', { option: 'authentication' });
+    }
+  } else if (authentication !== NO_AUTHENTICATION) {
     const named = typeof authentication === 'string' ? authentication : null;
     throw new DispatchError('HOST_AUTHENTICATION_REQUIRED',
       `this request needs ${named === null ? 'an undeclared' : named} authentication, whose credentials only the Host ` +
@@ -190,6 +222,9 @@ function prepare(url, options) {
     signal: signalOf(ownValue(options, 'signal')),
     timeoutMs: timeoutOf(ownValue(options, 'timeoutMs')),
   };
+  for (const [name, value] of hostHeaders ?? []) {
+    request.headers.set(name, value);
+  }
 
   const query = ownValue(options, 'query');
   if (query !== undefined) {
@@ -297,6 +332,28 @@ function headersOf(headers) {
     } catch {
       throw invalid(`the ${lower} header is not a valid HTTP header`, { option: 'headers', header: lower });
     }
+  }
+  return out;
+}
+
+// hostHeadersOf checks the credential headers a Host adds: HTTP header
+// names and values, each name once. It returns [name, value] pairs.
+function hostHeadersOf(credentials) {
+  const headers = isRecord(credentials) ? ownValue(credentials, 'headers') : undefined;
+  if (!isRecord(headers)) {
+    throw invalid('the Host\'s credentials must be {headers: {name: value}}', { option: 'credentials' });
+  }
+  const out = [];
+  for (const name of Object.keys(headers)) {
+    const lower = name.toLowerCase();
+    const value = ownValue(headers, name);
+    if (!HEADER_NAME.test(lower) || typeof value !== 'string' || !HEADER_VALUE.test(value) ||
+        out.some(([seen]) => seen === lower)) {
+      // The value is a credential: it stays out of the message.
+      throw invalid(`the Host's credential header ${JSON.stringify(lower)} is not a valid HTTP header`,
+        { option: 'credentials', header: lower });
+    }
+    out.push([lower, value]);
   }
   return out;
 }

@@ -77,3 +77,19 @@ func (c *Client) CreateLoan(ctx context.Context, quote Quote, terms Terms) (Loan
 	err := c.do(ctx, http.MethodPost, "/api/loans", nil, body, http.StatusCreated, &loan)
 	return loan, err
 }
+
+// ReturnReceipt is what the desk answers when a loan is returned.
+type ReturnReceipt struct {
+	LoanID     string `json:"loanId"`
+	ItemID     string `json:"itemId"`
+	Status     string `json:"status"`
+	ReturnedOn string `json:"returnedOn"`
+}
+
+// ReturnLoan returns a borrowed item: POST /api/loans/{loanId}/return with
+// no body; the desk answers 200 with the receipt.
+func (c *Client) ReturnLoan(ctx context.Context, loanID string) (ReturnReceipt, error) {
+	var receipt ReturnReceipt
+	err := c.do(ctx, http.MethodPost, "/api/loans/"+url.PathEscape(loanID)+"/return", nil, nil, http.StatusOK, &receipt)
+	return receipt, err
+}

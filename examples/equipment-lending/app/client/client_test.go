@@ -251,3 +251,42 @@ func TestNewSelectionDropsTheQuote(t *testing.T) {
 		t.Fatalf("the desk holds %d loans", n)
 	}
 }
+
+// TestReturnAsksFirst: the Return button sends nothing unless the member
+// confirms, and then ends the loan.
+func TestReturnAsksFirst(t *testing.T) {
+	ctx := context.Background()
+	desk, c := startDesk(t)
+	screen := client.NewScreen(c)
+	if _, err := screen.Open(ctx, "camping"); err != nil {
+		t.Fatal(err)
+	}
+	if err := screen.Select("eq-tent-04"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := screen.RequestQuote(ctx, client.Terms{Days: 2}); err != nil {
+		t.Fatal(err)
+	}
+	loan, err := screen.Borrow(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked []string
+	declined := func(prompt string) bool { asked = append(asked, prompt); return false }
+	if _, err := screen.Return(ctx, loan.LoanID, declined); err == nil {
+		t.Fatal("a declined return was sent")
+	}
+	if got := desk.Loans(); got[0].Status != "active" || len(asked) != 1 || !strings.Contains(asked[0], loan.LoanID) {
+		t.Fatalf("after declining: loans %+v, asked %q", got, asked)
+	}
+	receipt, err := screen.Return(ctx, loan.LoanID, func(string) bool { return true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if receipt.Status != "returned" || receipt.LoanID != loan.LoanID || desk.Loans()[0].Status != "returned" {
+		t.Errorf("receipt %+v, loans %+v", receipt, desk.Loans())
+	}
+	if _, err := c.ReturnLoan(ctx, loan.LoanID); !errors.As(err, new(*client.Error)) {
+		t.Errorf("a second return: %v", err)
+	}
+}

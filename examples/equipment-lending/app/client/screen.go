@@ -8,7 +8,8 @@ import (
 
 // Screen is the borrowing screen: the member opens the catalogue, selects a
 // row, enters the terms and asks for a quote, reads the due date, and
-// presses Borrow. Screen holds what the screen shows; each method is what
+// presses Borrow; later, the member presses Return on a loan and confirms
+// it in a dialog. Screen holds what the screen shows; each method is what
 // one of those actions does.
 type Screen struct {
 	client   *Client
@@ -73,4 +74,19 @@ func (s *Screen) Borrow(ctx context.Context) (Loan, error) {
 	q, terms := s.quote.Quote, s.terms
 	s.quote = nil
 	return s.client.CreateLoan(ctx, q, terms)
+}
+
+// Confirm is the screen's confirmation dialog: it shows the member what is
+// about to happen and reports whether the member pressed Confirm. Nothing
+// the screen sends depends on anything but that answer.
+type Confirm func(prompt string) bool
+
+// Return is the Return button of a loan: a return ends the loan and lends
+// the item to the next member, so the screen asks the member to confirm it
+// first and sends nothing unless the member does.
+func (s *Screen) Return(ctx context.Context, loanID string, confirm Confirm) (ReturnReceipt, error) {
+	if !confirm(fmt.Sprintf("Return loan %s? The item goes back to the desk and the loan ends.", loanID)) {
+		return ReturnReceipt{}, errors.New("the member did not confirm the return")
+	}
+	return s.client.ReturnLoan(ctx, loanID)
 }

@@ -44,6 +44,8 @@ const (
 	CodeQuoteExpired    = "QUOTE_EXPIRED"
 	CodeQuoteConsumed   = "QUOTE_CONSUMED"
 	CodeQuoteMismatch   = "QUOTE_MISMATCH"
+	CodeLoanNotFound    = "LOAN_NOT_FOUND"
+	CodeLoanReturned    = "LOAN_ALREADY_RETURNED"
 	CodeInternal        = "INTERNAL"
 )
 
@@ -84,6 +86,16 @@ func errItemUnavailable(itemID string) *APIError {
 
 func errQuote(status int, code, message, grantID string) *APIError {
 	return &APIError{Status: status, Code: code, Message: message, Details: map[string]any{"grantId": grantID}}
+}
+
+func errLoanNotFound(loanID string) *APIError {
+	return &APIError{Status: http.StatusNotFound, Code: CodeLoanNotFound,
+		Message: fmt.Sprintf("no loan %q of this member", loanID), Details: map[string]any{"loanId": loanID}}
+}
+
+func errLoanReturned(loanID string) *APIError {
+	return &APIError{Status: http.StatusConflict, Code: CodeLoanReturned,
+		Message: fmt.Sprintf("loan %q was already returned", loanID), Details: map[string]any{"loanId": loanID}}
 }
 
 func errInternal() *APIError {

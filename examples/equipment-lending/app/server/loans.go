@@ -13,13 +13,19 @@ type LoanRequest struct {
 	Terms Terms `json:"terms"`
 }
 
+// Loan statuses.
+const (
+	LoanActive   = "active"
+	LoanReturned = "returned"
+)
+
 // Loan is a loan the desk created.
 type Loan struct {
 	LoanID   string `json:"loanId"`
 	ItemID   string `json:"itemId"`
 	MemberID string `json:"-"`
 	DueDate  string `json:"dueDate"` // YYYY-MM-DD
-	Status   string `json:"status"`  // "active"
+	Status   string `json:"status"`  // "active", then "returned"
 }
 
 // createLoan answers POST /api/loans: it redeems the member's quote grant
@@ -85,20 +91,24 @@ func (s *Server) redeemQuote(memberID string, req LoanRequest) (Loan, *APIError)
 	}
 	q.consumed = true
 	e.onLoan = true
-	loan := Loan{
+	loan := &Loan{
 		LoanID:   fmt.Sprintf("loan-%04d", len(s.loans)+1),
 		ItemID:   e.id,
 		MemberID: memberID,
 		DueDate:  dueDate(now, req.Terms.Days),
-		Status:   "active",
+		Status:   LoanActive,
 	}
 	s.loans = append(s.loans, loan)
-	return loan, nil
+	return *loan, nil
 }
 
 // Loans returns the loans the desk created, oldest first.
 func (s *Server) Loans() []Loan {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]Loan(nil), s.loans...)
+	out := make([]Loan, len(s.loans))
+	for i, l := range s.loans {
+		out[i] = *l
+	}
+	return out
 }

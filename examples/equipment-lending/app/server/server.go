@@ -8,11 +8,14 @@
 //	GET  /api/equipment[?category=C]  the catalogue, with availability
 //	POST /api/loans/quotes            quote a loan; issues a quote grant
 //	POST /api/loans                   borrow an item with a quote grant
+//	POST /api/loans/{loanId}/return   return a borrowed item; ends the loan
 //
 // A loan can only be created with a quote grant: the desk issues it for one
 // member, one item and the exact loan terms (bound by their digest), it
 // expires after QuoteTTL and it is consumed by the loan it creates, so a
-// loan is created at most once per quote. Failures are JSON error objects
+// loan is created at most once per quote. A member returns an item with the
+// loan's ID; only the member who borrowed it can, and only once. Failures
+// are JSON error objects
 // with a code, a message, details and whether a retry may help.
 //
 // State lives in memory; New seeds the workshop's inventory.
@@ -65,7 +68,7 @@ type Server struct {
 	mu        sync.Mutex
 	inventory []*equipment // catalogue order
 	quotes    map[string]*quote
-	loans     []Loan
+	loans     []*Loan
 }
 
 // New returns a desk with the workshop's inventory and no loans.
@@ -91,6 +94,7 @@ func New(cfg Config) *Server {
 	s.mux.HandleFunc("GET /api/equipment", s.member(s.listEquipment))
 	s.mux.HandleFunc("POST /api/loans/quotes", s.member(s.quoteLoan))
 	s.mux.HandleFunc("POST /api/loans", s.member(s.createLoan))
+	s.mux.HandleFunc("POST /api/loans/{loanId}/return", s.member(s.returnLoan))
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errNotFound(r.Method, r.URL.Path))
 	})

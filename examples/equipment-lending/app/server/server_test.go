@@ -393,3 +393,36 @@ func TestConcurrentRedemption(t *testing.T) {
 		t.Fatalf("%d requests created a loan (%d loans); want exactly one", created, len(d.s.Loans()))
 	}
 }
+
+func TestReturnEndsTheLoanOnce(t *testing.T) {
+	d := newDesk(t)
+	q := d.quote("eq-tent-04", `{"days":4}`)
+	if status, v := d.call(aliceToken, "POST", "/api/loans", loanBody(q.Quote, `{"days":4}`)); status != http.StatusCreated {
+		t.Fatalf("status %d: %v", status, v)
+	}
+	// Another member's loan is not found, and stays active.
+	status, v := d.call(bobToken, "POST", "/api/loans/loan-0001/return", "")
+	wantError(t, status, v, http.StatusNotFound, CodeLoanNotFound)
+	status, v = d.call(aliceToken, "POST", "/api/loans/loan-0009/return", "")
+	wantError(t, status, v, http.StatusNotFound, CodeLoanNotFound)
+	if loans := d.s.Loans(); loans[0].Status != LoanActive {
+		t.Fatalf("a refused return changed the loan: %+v", loans)
+	}
+
+	status, v = d.call(aliceToken, "POST", "/api/loans/loan-0001/return", "")
+	if status != http.StatusOK {
+		t.Fatalf("status %d: %v", status, v)
+	}
+	if v["loanId"] != "loan-0001" || v["itemId"] != "eq-tent-04" || v["status"] != "returned" || v["returnedOn"] != "2030-05-06" || len(v) != 4 {
+		t.Errorf("receipt %v", v)
+	}
+	_, list := d.call(aliceToken, "GET", "/api/equipment?category=camping", "")
+	if tent := list["items"].([]any)[0].(map[string]any); tent["available"] != true {
+		t.Errorf("the returned tent is listed as %v", tent)
+	}
+	status, v = d.call(aliceToken, "POST", "/api/loans/loan-0001/return", "")
+	wantError(t, status, v, http.StatusConflict, CodeLoanReturned)
+	if loans := d.s.Loans(); len(loans) != 1 || loans[0].Status != LoanReturned {
+		t.Errorf("the desk holds loans %+v", loans)
+	}
+}

@@ -1,0 +1,159 @@
+// The strict sample in a plain MCP client: the official SDK Client starts
+// the package exactly as MCP-SETUP.md's mcpServers entry registers it
+// (command, arguments, and only the environment variables it names), and
+// talks to the lending desk the Go test serves. The desk counts every
+// request it receives (GET /__received), so each test can say what reached
+// it, or that nothing did.
+//
+// PLAIN_PACKAGE is the package directory, PLAIN_BASE_URL the desk's base
+// URL, PLAIN_TOKEN a member's token the desk accepts.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
+const pkg = process.env.PLAIN_PACKAGE;
+const values = { LENDING_DESK_BASE_URL: process.env.PLAIN_BASE_URL, LENDING_DESK_TOKEN: process.env.PLAIN_TOKEN };
+
+// registration reads MCP-SETUP.md's mcpServers entry: the command, the
+// arguments with the documented package path replaced by the real one,
+// and the names of the variables it sets.
+function registration() {
+  const doc = readFileSync(join(pkg, 'MCP-SETUP.md'), 'utf8');
+  for (const [, block] of doc.matchAll(/```json\n([\s\S]*?)```/g)) {
+    const config = JSON.parse(block);
+    if (config.mcpServers === undefined) {
+      continue;
+    }
+    const [entry] = Object.values(config.mcpServers);
+    return {
+      command: entry.command,
+      args: entry.args.map((a) => a.replace('/absolute/path/to/equipment-lending', pkg)),
+      names: Object.keys(entry.env),
+    };
+  }
+  throw new Error('MCP-SETUP.md has no mcpServers registration');
+}
+
+const reg = registration();
+
+async function received() {
+  return (await fetch(`${values.LENDING_DESK_BASE_URL}/__received`)).json();
+}
+
+// connect starts the server as MCP-SETUP.md registers it, with env given
+// for the names it lists (a value of undefined leaves a name out). answer,
+// when given, declares the elicitation capability and answers each form.
+async function connect({ env = values, answer } = {}) {
+  assert.equal(reg.command, 'node');
+  const set = {};
+  for (const name of reg.names) {
+    assert.ok(Object.hasOwn(values, name), `MCP-SETUP.md registers ${name}, which this test does not know`);
+    if (env[name] !== undefined) {
+      set[name] = env[name];
+    }
+  }
+  const transport = new StdioClientTransport({ command: process.execPath, args: reg.args, env: set, stderr: 'pipe' });
+  const client = new Client({ name: 'plain-client', version: '1' }, { capabilities: answer ? { elicitation: { form: {} } } : {} });
+  const asked = [];
+  if (answer) {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params);
+      return answer(request.params);
+    });
+  }
+  await client.connect(transport);
+  return { client, asked };
+}
+
+function ok(result) {
+  assert.equal(result.isError, false, JSON.stringify(result));
+  return result.structuredContent.data;
+}
+
+function refused(result, code) {
+  assert.equal(result.isError, true, JSON.stringify(result));
+  assert.equal(result.structuredContent.code, code, JSON.stringify(result.structuredContent));
+}
+
+// call calls a Tool that should succeed: the SDK checks the result
+// against the Tool's output schema. fail calls one that should fail: SDK
+// 1.32.2's callTool also checks an error result against the output schema
+// (a known client bug), so the request goes out without that check.
+const call = (client, name, args) => client.callTool({ name, arguments: args });
+const fail = (client, name, args) => client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema);
+const terms = { days: 2, note: 'plain client' };
+
+describe('the strict sample in a plain MCP client', () => {
+  it('lists its four Tools, calls every read and, with confirmation accepted, every write', async () => {
+    let answer = { action: 'accept', content: { confirm: true } };
+    const { client, asked } = await connect({ answer: () => answer });
+    try {
+      const { tools } = await client.listTools();
+      assert.deepEqual(tools.map((t) => t.name).sort(),
+        ['create_equipment_loan', 'list_lendable_equipment', 'quote_equipment_loan', 'return_equipment_loan']);
+
+      const { items } = ok(await call(client, 'list_lendable_equipment', {}));
+      const item = items.find((i) => i.available);
+      const { quote } = ok(await call(client, 'quote_equipment_loan', { itemId: item.itemId, terms }));
+      const loan = ok(await call(client, 'create_equipment_loan', { quote, terms }));
+      assert.equal(loan.status, 'active');
+      assert.equal(asked.length, 0, 'the loan needs no confirmation');
+
+      const before = await received();
+      for (const action of ['decline', 'cancel']) {
+        answer = { action };
+        refused(await fail(client, 'return_equipment_loan', { loanId: loan.loanId }),
+          action === 'decline' ? 'HOST_CONFIRMATION_DECLINED' : 'HOST_CONFIRMATION_CANCELLED');
+      }
+      assert.deepEqual(await received(), before, 'declined and cancelled returns reach nothing');
+      assert.equal(asked.length, 2);
+      assert.match(asked[0].message, new RegExp(loan.loanId), 'the member sees which loan');
+
+      answer = { action: 'accept', content: { confirm: true } };
+      const returned = ok(await call(client, 'return_equipment_loan', { loanId: loan.loanId }));
+      assert.deepEqual([returned.loanId, returned.status], [loan.loanId, 'returned']);
+      const after = await received();
+      assert.equal(after[`POST /api/loans/${loan.loanId}/return`], 1, 'the accepted return was sent once');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('refuses the return before dispatch in a client without elicitation, and another session\'s quote', async () => {
+    const first = await connect();
+    const second = await connect();
+    try {
+      const { items } = ok(await call(first.client, 'list_lendable_equipment', {}));
+      const item = items.find((i) => i.available);
+      const { quote } = ok(await call(first.client, 'quote_equipment_loan', { itemId: item.itemId, terms }));
+      const before = await received();
+      refused(await fail(second.client, 'create_equipment_loan', { quote, terms }), 'PROTECTED_OPERATION_MISSING');
+      refused(await fail(second.client, 'return_equipment_loan', { loanId: 'loan-0001' }), 'HOST_CONFIRMATION_UNAVAILABLE');
+      assert.deepEqual(await received(), before, 'nothing reached the desk');
+      const loan = ok(await call(first.client, 'create_equipment_loan', { quote, terms }));
+      assert.equal(loan.status, 'active', 'the session that was issued the quote borrows with it');
+    } finally {
+      await first.client.close();
+      await second.client.close();
+    }
+  });
+
+  it('refuses every call without the deployment the registration names', async () => {
+    const before = await received();
+    for (const [name, code] of [['LENDING_DESK_BASE_URL', 'HOST_BASE_URL_MISSING'], ['LENDING_DESK_TOKEN', 'HOST_CREDENTIAL_MISSING']]) {
+      const { client } = await connect({ env: { ...values, [name]: undefined } });
+      try {
+        refused(await fail(client, 'list_lendable_equipment', {}), code);
+      } finally {
+        await client.close();
+      }
+    }
+    assert.deepEqual(await received(), before);
+  });
+});

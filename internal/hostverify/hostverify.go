@@ -1,0 +1,392 @@
+// Package hostverify verifies a strict package under its declared Host
+// profile, in a host: code2skill plays a standard MCP stdio host (the
+// reference MCP host, over the official Go SDK client) and starts the
+// package exactly as MCP-SETUP.md registers it, node with the absolute path
+// of its host runtime, in the package directory, with the environment the
+// user's host env file gives the runtime's variables. Its client declares
+// elicitation (form mode) exactly when the Host profile says trusted
+// confirmation is supported, and answers each form as the check needs:
+// accept, decline or cancel.
+//
+// Every base URL the package is given is a counting relay of code2skill's
+// in front of the one the host env file names, so that what an attempt
+// dispatched is counted outside the package: an attempt that must dispatch
+// nothing is blocked at the relay (nothing reaches the backend even if the
+// package is wrong), and an unknown outcome is produced by closing the
+// request's connection unanswered, again sending nothing on.
+//
+// Two MCP sessions, two node processes: the first is the host of the
+// profile (discovery, each capability's call end to end, a confirmed
+// write's decline and cancel, a write's unknown outcome); the second is
+// another session of a client that declares no elicitation, in which a
+// confirmed write must be refused and a protected value the first session
+// was issued must be unusable. A third starts only for a write that both
+// needs the user's confirmation and redeems issued values: its isolation is
+// checked by a client that confirms. The later servers start while the
+// first session's checks run, so that their start-up costs no wall time of
+// its own. The checks
+// (ExpectedChecks) are Host-phase checks, each with its evidence; a write
+// is called for real only when the run authorises it.
+//
+// The server runs in the sandbox with the network allowed for this run
+// only.
+package hostverify
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/credential"
+	"github.com/code2skill/code2skill/internal/derive"
+	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/hostruntime"
+	"github.com/code2skill/code2skill/internal/livecall"
+	"github.com/code2skill/code2skill/internal/mcpcheck"
+	"github.com/code2skill/code2skill/internal/sandbox"
+)
+
+// DefaultRequestTimeout bounds each call of host verification.
+const DefaultRequestTimeout = 15 * time.Second
+
+// Options configure a host verification.
+type Options struct {
+	// Dir is the package directory, absolute: the host starts node with
+	// Dir/portable-host-runtime.mjs, in Dir.
+	Dir string
+	// Inputs are the package's Portable Core inputs, which derive.Check
+	// accepted.
+	Inputs *derive.Inputs
+	// Cases are each capability's call: its arguments, which may pass on
+	// results of earlier calls of the session (livecall.Resolve). A
+	// capability without required inputs is called with {} when it has
+	// none.
+	Cases map[string]*canonjson.Object
+	// Check judges a capability's resolved arguments (its input schema);
+	// nil accepts them.
+	Check func(capabilityID string, args *canonjson.Object) string
+	// AuthorizedWrites are the writes whose calls may really be sent.
+	AuthorizedWrites []string
+	// Env is the host env file: values of the host runtime's variables.
+	Env map[string]string
+	// RequestTimeout bounds each call; 0 means DefaultRequestTimeout.
+	RequestTimeout time.Duration
+	// Progress receives a line per check; nil for none.
+	Progress io.Writer
+}
+
+// Check is the outcome of one Host-phase check.
+type Check struct {
+	CheckID string
+	// CapabilityID or WorkflowID is the row the check is about.
+	CapabilityID, WorkflowID string
+	Passed                   bool
+	// Skipped says why a check did not run; it is neither passed nor
+	// failed, and its phase cannot pass.
+	Skipped string
+	// Rule is the rule a failure is reported under; Detail says why.
+	Rule   *diag.Rule
+	Detail string
+	// Evidence is what the check saw, sanitised: the host, the session,
+	// the calls, their results and what reached the relay.
+	Evidence *canonjson.Object
+}
+
+// Result is what host verification did.
+type Result struct {
+	Checks []*Check
+	// Host says which host verified: HostName, its client, protocol,
+	// elicitation and facilities.
+	Host *canonjson.Object
+	// NodeProcesses counts the servers started.
+	NodeProcesses int
+	Isolation     sandbox.Isolation
+	// Diagnostics are the findings: failed checks by rule, the server's
+	// own problems, the host env file's gaps.
+	Diagnostics *diag.List
+}
+
+// Run verifies the package under its Host profile. err means the job could
+// not be done: node missing (it wraps sandbox.ErrNotFound), a relay could
+// not listen, ctx ended.
+func Run(ctx context.Context, opts Options) (*Result, error) {
+	if opts.RequestTimeout <= 0 {
+		opts.RequestTimeout = DefaultRequestTimeout
+	}
+	in := opts.Inputs
+	v := &verifier{opts: opts, in: in, res: &Result{Diagnostics: &diag.List{}}, expected: ExpectedChecks(in),
+		elicitation: Elicitation(in), tools: map[string]*canonjson.Object{}, workflows: map[string]*canonjson.Object{}}
+	if !hostruntime.Declared(in) {
+		v.res.Diagnostics.Add(RuleNoRuntime.New(contract.ExportProfileFile,
+			"the export profile declares no hostRuntime, so the package carries no host runtime a stdio host can start it through"))
+		return v.res, nil
+	}
+	binding, _ := hostruntime.Binding(in)
+	doc, _ := canonjson.Decode(binding)
+	for _, t := range arrayAt(doc, "/tools") {
+		v.tools[stringAt(t, "/capabilityId")] = t.(*canonjson.Object)
+	}
+	for _, w := range arrayAt(doc, "/workflows") {
+		v.workflows[stringAt(w, "/workflowId")] = w.(*canonjson.Object)
+	}
+	v.schemas = map[string]canonjson.Value{}
+	for _, c := range arrayAt(derive.SchemaContract(in.Contract), "/capabilities") {
+		v.schemas[stringAt(c, "/capabilityId")], _ = canonjson.Resolve(c, "/inputSchema")
+	}
+	env, err := v.environment(doc)
+	defer v.closeRelays()
+	if err != nil {
+		return nil, err
+	}
+	v.env = env
+	v.res.Host = v.host()
+	if err := v.run(ctx); err != nil {
+		return nil, err
+	}
+	return v.res, nil
+}
+
+// verifier carries one host verification.
+type verifier struct {
+	opts        Options
+	in          *derive.Inputs
+	res         *Result
+	expected    *Expected
+	elicitation bool
+	tools       map[string]*canonjson.Object // capability ID -> binding Tool
+	schemas     map[string]canonjson.Value   // capability ID -> input schema
+	workflows   map[string]*canonjson.Object // workflow ID -> binding workflow
+	env         []string
+	relays      []*relay
+	names       []string // the variables the server gets
+}
+
+// environment builds the server's environment from the host env file: a
+// relay for each base URL, the credentials and subject as they are. A
+// variable the runtime reads that the file lacks is a warning (the calls
+// that need it fail with the runtime's own error); one it does not read is
+// not passed.
+func (v *verifier) environment(binding canonjson.Value) ([]string, error) {
+	var credentialHeaders []string
+	for _, c := range arrayAt(binding, "/credentials") {
+		h := stringAt(c, "/header")
+		if stringAt(c, "/cookie") != "" {
+			h = "cookie"
+		}
+		if !slices.Contains(credentialHeaders, h) {
+			credentialHeaders = append(credentialHeaders, h)
+		}
+	}
+	var env []string
+	read := map[string]bool{}
+	for _, hv := range hostruntime.Variables(v.in) {
+		read[hv.Name] = true
+		value, ok := v.opts.Env[hv.Name]
+		if !ok || value == "" {
+			v.res.Diagnostics.Add(RuleEnv.New("", "the host env file gives no value for %s (%s); the calls that need it are refused by the host runtime", hv.Name, hv.Role))
+			continue
+		}
+		v.names = append(v.names, hv.Name)
+		if hv.Role != hostruntime.RoleBaseURL {
+			env = append(env, hv.Name+"="+value)
+			continue
+		}
+		target, err := url.Parse(value)
+		if err != nil || (target.Scheme != "http" && target.Scheme != "https") || target.Host == "" {
+			// The runtime judges the value; host verification passes it on.
+			env = append(env, hv.Name+"="+value)
+			continue
+		}
+		r, err := startRelay(target, credentialHeaders)
+		if err != nil {
+			return nil, fmt.Errorf("starting the relay for %s: %w", hv.Name, err)
+		}
+		v.relays = append(v.relays, r)
+		env = append(env, hv.Name+"="+r.URL())
+	}
+	for _, k := range sortedKeys(v.opts.Env) {
+		if !read[k] {
+			v.res.Diagnostics.Add(RuleEnv.New("", "the host env file sets %s, which the host runtime does not read; it is not passed", k))
+		}
+	}
+	return env, nil
+}
+
+func (v *verifier) closeRelays() {
+	for _, r := range v.relays {
+		r.close()
+	}
+}
+
+// host describes the host that verifies, for every check's evidence.
+func (v *verifier) host() *canonjson.Object {
+	elicitation := "not declared"
+	if v.elicitation {
+		elicitation = "form"
+	}
+	return canonjson.NewObject(
+		member("host", canonjson.String(HostName)),
+		member("client", canonjson.String("the official MCP Go SDK client")),
+		member("transport", canonjson.String("stdio")),
+		member("protocolVersion", canonjson.String(v.in.Export.ProtocolVersion)),
+		member("hostProfile", canonjson.String(v.in.Host.ProfileID)),
+		member("elicitation", canonjson.String(elicitation)),
+		member("facilities", canonjson.Strings(Facilities(v.elicitation))),
+		member("start", canonjson.String("node <package>/"+hostruntime.RuntimeFile+", in <package>, as MCP-SETUP.md registers it")),
+		member("environment", canonjson.Strings(v.names)),
+		member("dispatchCounting", canonjson.String("each base URL is a counting relay of code2skill to the host env file's")),
+	)
+}
+
+// session is one MCP session of the reference host.
+type session struct {
+	label string
+	// declares: the session's client declares elicitation.
+	declares bool
+	s        *mcpcheck.Session
+	// answer answers the next elicitation; asked records them.
+	mu     sync.Mutex
+	answer func(field string) *mcp.ElicitResult
+	asked  []canonjson.Value
+	// results are the data of the session's successful calls.
+	results livecall.Results
+}
+
+// start starts a session; with elicitation its client declares it.
+func (v *verifier) start(ctx context.Context, label string, elicitation bool) (*session, error) {
+	return v.early(ctx, label, elicitation).wait(v.res)
+}
+
+// early starts a session's server now, while other checks run; wait
+// returns the session. Every session started early must be waited for.
+func (v *verifier) early(ctx context.Context, label string, elicitation bool) *starting {
+	st := &starting{done: make(chan struct{})}
+	go func() {
+		defer close(st.done)
+		ss := &session{label: label, declares: elicitation, results: livecall.Results{}}
+		opts := mcpcheck.Options{
+			Env:             v.env,
+			RequestTimeout:  v.opts.RequestTimeout,
+			ProtocolVersion: v.in.Export.ProtocolVersion,
+			Profile:         mcpcheck.ProfileStrict,
+			Label:           label,
+			Network:         sandbox.AllowNetwork,
+			Entry:           strings.TrimSuffix(v.opts.Dir, "/") + "/" + hostruntime.RuntimeFile,
+		}
+		if elicitation {
+			opts.Elicitation = ss.elicit
+		}
+		ss.s, st.err = mcpcheck.Start(ctx, v.opts.Dir, opts)
+		if st.err == nil {
+			st.ss = ss
+		}
+	}()
+	return st
+}
+
+// starting is a session whose server is starting.
+type starting struct {
+	done   chan struct{}
+	ss     *session
+	err    error
+	waited bool
+}
+
+// wait waits for the server and counts it.
+func (st *starting) wait(res *Result) (*session, error) {
+	<-st.done
+	if st.waited {
+		return st.ss, st.err
+	}
+	st.waited = true
+	if st.err != nil {
+		return nil, st.err
+	}
+	res.NodeProcesses++
+	res.Isolation = st.ss.s.Isolation()
+	return st.ss, nil
+}
+
+// discard closes a session started early that was not used, as when a
+// check before it could not be done.
+func (st *starting) discard(res *Result) {
+	if st == nil || st.waited {
+		return
+	}
+	if ss, err := st.wait(res); err == nil {
+		ss.close(res)
+	}
+}
+
+func (ss *session) close(res *Result) {
+	ss.s.Close()
+	res.Diagnostics.Merge(ss.s.Diagnostics())
+}
+
+// elicit answers an elicitation with the session's current answer.
+func (ss *session) elicit(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	field := livecall.FormField(req)
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	params, _ := json.Marshal(req.Params)
+	asked, _ := canonjson.Decode(params)
+	ss.asked = append(ss.asked, asked)
+	if ss.answer == nil {
+		return &mcp.ElicitResult{Action: "cancel"}, nil
+	}
+	return ss.answer(field), nil
+}
+
+// answers sets how the session answers elicitations until the next call of
+// answers: accept (true for the form's field) for the fields listed in
+// accept, decline for decline, cancel for the rest.
+func (ss *session) answers(accept []string, decline []string) {
+	ss.mu.Lock()
+	ss.answer = func(field string) *mcp.ElicitResult {
+		switch {
+		case slices.Contains(accept, field):
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{field: true}}
+		case slices.Contains(decline, field):
+			return &mcp.ElicitResult{Action: "decline"}
+		}
+		return &mcp.ElicitResult{Action: "cancel"}
+	}
+	ss.asked = nil
+	ss.mu.Unlock()
+}
+
+func member(k string, v canonjson.Value) canonjson.Member { return canonjson.Member{Key: k, Value: v} }
+
+func arrayAt(v canonjson.Value, pointer string) canonjson.Array {
+	x, _ := canonjson.Resolve(v, pointer)
+	a, _ := x.(canonjson.Array)
+	return a
+}
+
+func stringAt(v canonjson.Value, pointer string) string {
+	x, _ := canonjson.Resolve(v, pointer)
+	s, _ := x.(canonjson.String)
+	return string(s)
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// sanitized is a value with credentials redacted, as evidence keeps it.
+func sanitized(v canonjson.Value) canonjson.Value { return credential.Sanitize(v) }

@@ -1,0 +1,172 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/derive"
+	"github.com/code2skill/code2skill/internal/hostruntime"
+	"github.com/code2skill/code2skill/internal/hostverify"
+)
+
+// Labels of host-verify's fingerprint inputs.
+const (
+	labelHostEnabled = "host-verify:enabled"
+	labelHostWrites  = "host-verify:authorized-writes"
+	labelHostEnv     = "host-verify:environment"
+)
+
+// HostRun is how host verification last ran, for information only:
+// authorisations are never read back.
+type HostRun struct {
+	Host             string   `json:"host"`
+	Elicitation      bool     `json:"elicitation"`
+	AuthorizedWrites []string `json:"authorizedWrites"`
+	Checks           int      `json:"checks"`
+	Passed           int      `json:"passed"`
+	Skipped          int      `json:"skipped"`
+	RanAt            string   `json:"ranAt"`
+}
+
+// hostVerify verifies the package under its declared Host profile, with
+// code2skill as the reference MCP host (internal/hostverify): the package
+// started as MCP-SETUP.md registers it, through its host runtime, with the
+// host env file's values; each capability's and workflow's Host-phase
+// checks recorded with their evidence. A write is called for real only
+// when this run authorises it; the checks that prove a refusal never let a
+// request through to the backend.
+func (r *runner) hostVerify() (*stageOutcome, error) {
+	out := &stageOutcome{steps: []string{"the " + hostverify.HostName + " starts node <package>/" + hostruntime.RuntimeFile + " and runs the Host-phase checks"}}
+	auth := slices.Clone(r.opts.AuthorizeWrites)
+	slices.Sort(auth)
+	out.authorized = slices.Compact(auth)
+	if err := r.p.clearRecords([]string{PhaseHost}); err != nil {
+		return out, err
+	}
+	in, err := r.checkedCore(out)
+	if in == nil || err != nil {
+		return out, err
+	}
+	if in.Export == nil || !hostruntime.Declared(in) {
+		out.findings.Add(hostverify.RuleNoRuntime.New("export-profile.json", "host verification starts the package through its host runtime, and the export profile declares no hostRuntime"))
+		return out.fail("the package carries no host runtime"), nil
+	}
+	schemas, err := inputSchemas(derive.Views(in))
+	if err != nil {
+		return out, err
+	}
+	cases := map[string]*canonjson.Object{}
+	for i := range in.Contract.Capabilities {
+		cp := &in.Contract.Capabilities[i]
+		lc, ds, err := r.p.readLiveCase(cp, schemas[cp.ID])
+		if err != nil {
+			return out, err
+		}
+		out.findings.Add(ds...)
+		if lc != nil {
+			cases[cp.ID] = lc.Arguments
+		}
+	}
+	res, err := r.p.Steps.HostVerify(r.ctx, hostverify.Options{
+		Dir:              r.p.abs,
+		Inputs:           in,
+		Cases:            cases,
+		Check:            func(id string, args *canonjson.Object) string { return validArguments(schemas[id], args) },
+		AuthorizedWrites: r.opts.AuthorizeWrites,
+		Env:              r.opts.HostEnv,
+		Progress:         r.p.Progress,
+	})
+	if errors.Is(err, ErrNotAvailable) {
+		out.findings.Add(RuleStepUnavailable.New("", "host verification is not available in this build"))
+		return out.fail("host verification is not available in this build"), nil
+	}
+	if err != nil {
+		return out, fmt.Errorf("host verification: %w", err)
+	}
+	out.findings.Merge(res.Diagnostics)
+	out.nodes += res.NodeProcesses
+	run := &HostRun{Host: hostverify.HostName, Elicitation: hostverify.Elicitation(in), AuthorizedWrites: out.authorized, RanAt: r.p.now()}
+	for _, c := range res.Checks {
+		run.Checks++
+		if c.Skipped != "" {
+			run.Skipped++
+			continue // not run: the phase cannot pass, and no record says otherwise
+		}
+		if c.Passed {
+			run.Passed++
+		}
+		if err := r.recordHostCheck(c); err != nil {
+			return out, err
+		}
+	}
+	r.st.HostVerify = run
+	return out, nil
+}
+
+// recordHostCheck records one Host-phase check with its evidence.
+func (r *runner) recordHostCheck(c *hostverify.Check) error {
+	began := r.p.Now()
+	tool := ""
+	if c.Evidence != nil {
+		s, _ := c.Evidence.At("toolName").(canonjson.String)
+		tool = string(s)
+	}
+	rec := &Record{CheckID: c.CheckID, Name: strings.TrimSpace("host " + c.CheckID + " " + tool), Phase: PhaseHost,
+		CapabilityID: c.CapabilityID, WorkflowID: c.WorkflowID,
+		Command: c.CheckID + " by the " + hostverify.HostName + " (MCP over stdio)", ExitCode: 1, Status: CheckFailed}
+	if c.Passed {
+		rec.ExitCode, rec.Status = 0, CheckPassed
+	} else {
+		rec.Detail = c.Detail
+	}
+	evidence := c.Evidence
+	if evidence == nil {
+		evidence = &canonjson.Object{}
+	}
+	return r.finish(rec, began, r.p.Now(), canonjson.Encode(evidence))
+}
+
+// invalidateStaleHost invalidates, before anything runs, a completed host
+// verification of a package that changed since: its checks no longer
+// vouch for the package, so its records are deleted and the last
+// finalization, which relied on them, is forgotten.
+func (r *runner) invalidateStaleHost() error {
+	s := r.st.Stages[StageHostVerify]
+	if s.Status != StatusCompleted {
+		return nil
+	}
+	now, err := r.candidate()
+	if err != nil {
+		return err
+	}
+	for _, pair := range s.FingerprintInputs {
+		if len(pair) == 2 && pair[0] == labelCandidate && pair[1] == now[0].digest {
+			return nil
+		}
+	}
+	s.Status, s.InvalidatedReason = StatusInvalidated, "the package changed since it ran; its Host-phase records were removed"
+	r.st.LastFinalization = nil
+	if err := r.p.clearRecords([]string{PhaseHost}); err != nil {
+		return err
+	}
+	r.p.progress("pipeline: %s invalidated: %s", StageHostVerify, s.InvalidatedReason)
+	return r.save()
+}
+
+// hostAuthority digests what this run authorises host verification to do:
+// that it is enabled, the writes it may call, and the host env file's
+// values (hashed, never stored).
+func (r *runner) hostAuthority() []input {
+	var lines []string
+	for _, k := range sortedKeys(r.opts.HostEnv) {
+		lines = append(lines, k+"="+stringDigest(r.opts.HostEnv[k]))
+	}
+	return []input{
+		{labelHostEnabled, "true"},
+		{labelHostWrites, writesDigest(r.opts.AuthorizeWrites)},
+		{labelHostEnv, stringDigest(strings.Join(lines, "\n"))},
+	}
+}
