@@ -83,8 +83,10 @@ for (const call of job.calls) {
   }
   emit({ id: call.id, runs });
 }
-emit({ done: true });
-process.exit(0);
+// stdout may be a pipe the reader drains slower than the driver writes;
+// node then queues the writes, and process.exit would drop what is still
+// queued. Exit once the last report has reached the pipe.
+process.stdout.write(job.marker + JSON.stringify({ done: true }) + '\n', () => process.exit(0));
 
 // run performs one call of the target and reports its outcome.
 async function run(call, context) {

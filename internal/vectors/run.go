@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -214,6 +215,11 @@ func (s *onceState) why() string {
 	return b.String()
 }
 
+// slowReader, when set (by tests), wraps the stdout of each node process
+// before it is read, to reproduce a reader that drains the pipe slower than
+// node writes into it.
+var slowReader func(io.Reader) io.Reader
+
 // once runs one node process over calls.
 func (r *runner) once(ctx context.Context, calls []*call) (*onceState, error) {
 	marker := newMarker()
@@ -235,7 +241,11 @@ func (r *runner) once(ctx context.Context, calls []*call) (*onceState, error) {
 	lines := make(chan []byte)
 	go func() {
 		defer close(lines)
-		br := bufio.NewReaderSize(p.Stdout, 64<<10)
+		var stdout io.Reader = p.Stdout
+		if slowReader != nil {
+			stdout = slowReader(stdout)
+		}
+		br := bufio.NewReaderSize(stdout, 64<<10)
 		for {
 			line, err := br.ReadBytes('\n')
 			if len(line) > 0 {

@@ -5,9 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -137,6 +139,48 @@ func TestReferenceSummary(t *testing.T) {
 		t.Fatalf("last file %s, want %s", summary.Path, SummaryFile)
 	}
 	golden.Check(t, "testdata/reference-summary.json", summary.Data)
+}
+
+// TestSlowReaderLosesNoReport: when code2skill reads the driver's reports
+// slower than node writes them, node queues its writes, and a driver that
+// exited without waiting for them to drain would drop the last reports
+// (a run's calls then read as "the node process ended during this call").
+func TestSlowReaderLosesNoReport(t *testing.T) {
+	dir := buildPackage(t, "reference", nil)
+	var read atomic.Int64
+	slowReader = func(r io.Reader) io.Reader { return &lateReader{r: r, delay: 500 * time.Millisecond, n: &read} }
+	defer func() { slowReader = nil }()
+	res := runVectors(t, dir, Options{})
+	// The reports must overflow a pipe's buffer for the reader to lag.
+	if n := read.Load(); n < 64<<10 {
+		t.Fatalf("the driver wrote %d bytes: too few to fill a pipe", n)
+	}
+	if res.NodeProcesses != 1 {
+		t.Errorf("%d node processes, want 1", res.NodeProcesses)
+	}
+	for _, c := range res.Checks {
+		if c.Status != StatusPassed && strings.Contains(c.Detail, "node process") {
+			t.Errorf("%s%s %s: a report was lost: %s", c.CapabilityID, c.WorkflowID, c.CheckID, c.Detail)
+		}
+	}
+}
+
+// lateReader waits before its first read, then counts what it reads.
+type lateReader struct {
+	r       io.Reader
+	delay   time.Duration
+	started bool
+	n       *atomic.Int64
+}
+
+func (l *lateReader) Read(p []byte) (int, error) {
+	if !l.started {
+		l.started = true
+		time.Sleep(l.delay)
+	}
+	n, err := l.r.Read(p)
+	l.n.Add(int64(n))
+	return n, err
 }
 
 // TestReferenceStatuses pins what the reference example proves and what it
