@@ -138,3 +138,75 @@ func TestLoadErrors(t *testing.T) {
 		t.Errorf("Load of a file that does not parse: err = %v, want one naming bad.go", err)
 	}
 }
+
+// TestReadmeLayout checks that README.md's Layout section lists every
+// package under the floor it stands on.
+func TestReadmeLayout(t *testing.T) {
+	root := filepath.Join("..", "..")
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## Layout\n")
+	if !ok {
+		t.Fatal("README.md has no Layout section")
+	}
+	_, block, ok := strings.Cut(section, "\n```\n")
+	if !ok {
+		t.Fatal("README.md's Layout section has no listing")
+	}
+	block, _, _ = strings.Cut(block, "\n```\n")
+	_, pkgs, err := Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, msg := range CheckLayout(Code2skill, block, pkgs) {
+		t.Errorf("README.md, Layout: %s", msg)
+	}
+}
+
+func TestCheckLayout(t *testing.T) {
+	r := fixtureRules
+	r.Floors = append([]Floor(nil), r.Floors...)
+	r.Floors[2].Packages = []string{"app", "app/sub"}
+	pkgs := []Package{{Path: ""}, {Path: "lib"}, {Path: "run"}, {Path: "proc"}, {Path: "app"}, {Path: "app/sub"}, {Path: "helper"}}
+	const good = `
+[high]
+app/         the app, and app/sub below it
+[middle]
+run/         runs
+proc/        processes
+[low]
+m.go         the root package
+lib/         a library
+docs/        not a package: may stand anywhere
+[test support]
+helper/      for tests
+[not Go]
+bench/run    benchmarks
+`
+	if got := CheckLayout(r, good, pkgs); len(got) != 0 {
+		t.Errorf("CheckLayout(good) = %q, want nothing", got)
+	}
+	const bad = `
+[middle]
+run/         runs
+app/         the app, on the wrong floor
+[high]
+[low]
+lib/
+[test support]
+helper/
+`
+	want := []string{
+		`app/ is listed under [middle]; it stands on high`,
+		`sections are [middle] [high] [low] [test support]; want [high] [middle] [low] [test support] first`,
+		`the module's root package is not listed under [low]`,
+		`proc is not listed under [middle]`,
+		`app is not listed under [high]`,
+		`app/sub is not listed under [high]`,
+	}
+	if diff := cmp.Diff(want, CheckLayout(r, bad, pkgs)); diff != "" {
+		t.Errorf("CheckLayout(bad) (-want +got):\n%s", diff)
+	}
+}
