@@ -60,7 +60,6 @@ type inputFacts struct {
 
 // Defaults of the export profile when a field is absent.
 const (
-	defaultDryRunVariable  = "CODE2SKILL_DRY_RUN"
 	defaultProtocolVersion = "2025-11-25"
 	attachmentResolution   = "attachment-resolution"
 )
@@ -71,13 +70,10 @@ func newFacts(c *contract.Contract, export *contract.ExportProfile, dir, marker 
 	f := &facts{
 		dir:             dir,
 		marker:          marker,
-		dryRunVariable:  defaultDryRunVariable,
+		dryRunVariable:  export.DryRunVariable(),
 		protocolVersion: defaultProtocolVersion,
 	}
 	if export != nil {
-		if export.DryRunEnvironmentVariable != "" {
-			f.dryRunVariable = export.DryRunEnvironmentVariable
-		}
 		if export.ProtocolVersion != "" {
 			f.protocolVersion = export.ProtocolVersion
 		}

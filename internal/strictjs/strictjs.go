@@ -107,10 +107,6 @@ const (
 	GuardFile        = "portable-workflow-guard.mjs"
 )
 
-// defaultDryRunVariable is the dry-run variable of a package whose export
-// profile names none.
-const defaultDryRunVariable = "CODE2SKILL_DRY_RUN"
-
 // Check applies the runtime rules to the JavaScript of the strict package
 // pkg, whose decoded Portable Core is in (the contract is required, the
 // export profile optional: it names the dry-run variable and the allowed
@@ -238,11 +234,8 @@ type capFacts struct {
 
 func newFacts(in *derive.Inputs) *facts {
 	c := in.Contract
-	f := &facts{contract: c, dryRun: defaultDryRunVariable}
+	f := &facts{contract: c, dryRun: in.Export.DryRunVariable()}
 	if e := in.Export; e != nil {
-		if e.DryRunEnvironmentVariable != "" {
-			f.dryRun = e.DryRunEnvironmentVariable
-		}
 		f.origins = append([]string{}, e.AllowedRuntimeOrigins...)
 	}
 	entries, _ := member(derive.SchemaContract(c), "capabilities").(canonjson.Array)
