@@ -223,13 +223,12 @@ type facts struct {
 
 // capFacts is what the contract says about one capability.
 type capFacts struct {
-	cap                *contract.Capability
-	input, output      canonjson.Value
-	annotations        canonjson.Value
-	policy, summary    canonjson.Value
-	workflowID         string // deterministic-workflow writes
-	http               bool
-	registered, export bool // seen by the rules
+	cap             *contract.Capability
+	input, output   canonjson.Value
+	annotations     canonjson.Value
+	policy, summary canonjson.Value
+	workflowID      string // deterministic-workflow writes
+	http            bool
 }
 
 func newFacts(in *derive.Inputs) *facts {
