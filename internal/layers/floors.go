@@ -69,6 +69,7 @@ var floors = []Floor{
 			"internal/atomicfile",
 			"internal/canonjson",
 			"internal/diag",
+			"internal/endpoint",
 			"internal/nofollow",
 			"internal/scratch",
 			"internal/symbol",
