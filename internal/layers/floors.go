@@ -70,6 +70,7 @@ var floors = []Floor{
 			"internal/canonjson",
 			"internal/diag",
 			"internal/endpoint",
+			"internal/markdown",
 			"internal/nofollow",
 			"internal/scratch",
 			"internal/symbol",
