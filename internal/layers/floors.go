@@ -69,6 +69,8 @@ var floors = []Floor{
 			"internal/atomicfile",
 			"internal/canonjson",
 			"internal/diag",
+			"internal/endpoint",
+			"internal/markdown",
 			"internal/nofollow",
 			"internal/scratch",
 			"internal/symbol",
