@@ -62,7 +62,7 @@ var floors = []Floor{
 	},
 	{
 		// Knows nothing of packages or contracts: findings, the JSON codec,
-		// safe file primitives.
+		// the Markdown scanner, safe file primitives.
 		Name: "foundation",
 		Packages: []string{
 			"internal/anchored",
