@@ -46,6 +46,10 @@ func (r *runner) hostVerify() (*stageOutcome, error) {
 	if err := r.p.clearRecords([]string{PhaseHost}); err != nil {
 		return out, err
 	}
+	if err := r.computeScopes(PhaseHost); err != nil {
+		return out, err
+	}
+	r.st.HostInvalidated = nil
 	in, err := r.checkedCore(out)
 	if in == nil || err != nil {
 		return out, err
@@ -127,33 +131,6 @@ func (r *runner) recordHostCheck(c *hostverify.Check) error {
 		evidence = &canonjson.Object{}
 	}
 	return r.finish(rec, began, r.p.Now(), canonjson.Encode(evidence))
-}
-
-// invalidateStaleHost invalidates, before anything runs, a completed host
-// verification of a package that changed since: its checks no longer
-// vouch for the package, so its records are deleted and the last
-// finalization, which relied on them, is forgotten.
-func (r *runner) invalidateStaleHost() error {
-	s := r.st.Stages[StageHostVerify]
-	if s.Status != StatusCompleted {
-		return nil
-	}
-	now, err := r.candidate()
-	if err != nil {
-		return err
-	}
-	for _, pair := range s.FingerprintInputs {
-		if len(pair) == 2 && pair[0] == labelCandidate && pair[1] == now[0].digest {
-			return nil
-		}
-	}
-	s.Status, s.InvalidatedReason = StatusInvalidated, "the package changed since it ran; its Host-phase records were removed"
-	r.st.LastFinalization = nil
-	if err := r.p.clearRecords([]string{PhaseHost}); err != nil {
-		return err
-	}
-	r.p.progress("pipeline: %s invalidated: %s", StageHostVerify, s.InvalidatedReason)
-	return r.save()
 }
 
 // hostAuthority digests what this run authorises host verification to do:

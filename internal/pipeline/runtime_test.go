@@ -359,13 +359,13 @@ func TestStaleRuntimeEvidenceIsRemoved(t *testing.T) {
 	if fx.statuses()[StageRuntimeVerify] != StatusCompleted {
 		t.Fatalf("runtime-verify %s after an unchanged run", fx.statuses()[StageRuntimeVerify])
 	}
-	writeFile(t, filepath.Join(fx.dir, "MCP-SETUP.md"), "# Setup, changed\n")
+	fx.editContract("Quote what redeeming a voucher would credit", "Quote what redeeming a voucher will credit")
 	rep := fx.run(RunOptions{})
 	if fx.statuses()[StageRuntimeVerify] != StatusInvalidated {
 		t.Errorf("runtime-verify %s after the package changed", fx.statuses()[StageRuntimeVerify])
 	}
-	if _, err := os.Stat(fx.statePath(LiveDir)); !os.IsNotExist(err) {
-		t.Error("stale live evidence was kept")
+	if got := fx.runtimeEvidence(); len(got) != 0 {
+		t.Errorf("stale live evidence was kept: %q", got)
 	}
 	for _, r := range rep.Capabilities {
 		if r.RuntimeVerified == Yes {
