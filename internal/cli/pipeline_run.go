@@ -42,7 +42,7 @@ func pipelineRun(ctx context.Context, c *command, stdio *Stdio, args []string) i
 		if err != nil {
 			return usageError(stdio, c, "%v", err)
 		}
-		opts.HostEnv = map[string]string{}
+		opts.HostEnv, opts.HostEnvFile = map[string]string{}, *hostEnvFile
 		for _, kv := range kvs {
 			k, v, _ := strings.Cut(kv, "=")
 			opts.HostEnv[k] = v

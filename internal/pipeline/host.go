@@ -29,6 +29,8 @@ type HostRun struct {
 	Passed           int      `json:"passed"`
 	Skipped          int      `json:"skipped"`
 	RanAt            string   `json:"ranAt"`
+	// EnvFile is the --host-env-file the run was given, as given.
+	EnvFile string `json:"envFile,omitempty"`
 }
 
 // hostVerify verifies the package under its declared Host profile, with
@@ -92,7 +94,7 @@ func (r *runner) hostVerify() (*stageOutcome, error) {
 	}
 	out.findings.Merge(res.Diagnostics)
 	out.nodes += res.NodeProcesses
-	run := &HostRun{Host: hostverify.HostName, Elicitation: hostverify.Elicitation(in), AuthorizedWrites: out.authorized, RanAt: r.p.now()}
+	run := &HostRun{Host: hostverify.HostName, Elicitation: hostverify.Elicitation(in), AuthorizedWrites: out.authorized, RanAt: r.p.now(), EnvFile: r.opts.HostEnvFile}
 	for _, c := range res.Checks {
 		run.Checks++
 		if c.Skipped != "" {

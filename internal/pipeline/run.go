@@ -35,6 +35,9 @@ type RunOptions struct {
 	// HostEnv is the host env file: the values a host's MCP configuration
 	// gives the host runtime's variables (host-verify).
 	HostEnv map[string]string
+	// HostEnvFile names the host env file HostEnv was read from, for the
+	// command that runs host verification again.
+	HostEnvFile string
 	// AcknowledgeContractChange is the digest of the contract diff this
 	// run accepts finalizing (contractchange.go).
 	AcknowledgeContractChange string

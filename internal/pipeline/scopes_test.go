@@ -92,6 +92,10 @@ func TestOneDescriptionInvalidatesOneCapability(t *testing.T) {
 	if fx.statuses()[StageFinalize] != StatusCompleted {
 		t.Fatalf("finalize %s: %v", fx.statuses()[StageFinalize], rep.Findings.Sorted())
 	}
+	restore := "restore it with code2skill pipeline run " + fx.dir + " --enable-runtime-verify --authorize-write redeem-voucher"
+	if !slices.ContainsFunc(rep.NextSteps, func(s string) bool { return strings.HasSuffix(s, restore) }) {
+		t.Errorf("no next step ends with %q: %q", restore, rep.NextSteps)
+	}
 	verified := map[string]string{}
 	for _, r := range rep.Capabilities {
 		verified[r.ID] = r.RuntimeVerified
