@@ -67,7 +67,7 @@ func (r *runner) hostVerify() (*stageOutcome, error) {
 	cases := map[string]*canonjson.Object{}
 	for i := range in.Contract.Capabilities {
 		cp := &in.Contract.Capabilities[i]
-		lc, ds, err := r.p.readLiveCase(cp, schemas[cp.ID])
+		lc, ds, err := r.p.readLiveCase(in.Contract, cp, schemas[cp.ID])
 		if err != nil {
 			return out, err
 		}

@@ -179,7 +179,7 @@ func (r *runner) planCall(in *derive.Inputs, cp *contract.Capability, schema []b
 	if cp.IsWrite() && !slices.Contains(r.opts.AuthorizeWrites, cp.ID) {
 		return nil, SkipWriteNotAuthorized, nil
 	}
-	lc, ds, err := r.p.readLiveCase(cp, schema)
+	lc, ds, err := r.p.readLiveCase(in.Contract, cp, schema)
 	if err != nil {
 		return nil, "", err
 	}
