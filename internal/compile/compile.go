@@ -152,6 +152,9 @@ type Result struct {
 	// Files is every file of the runtime, in a fixed order, or nil when
 	// any capability requires review.
 	Files []File
+	// Slices split Files into each capability's own code and what the
+	// capabilities share; nil when Files is.
+	Slices *Slices
 }
 
 // Compiled reports whether every capability compiled and Files holds the
@@ -193,5 +196,6 @@ func Compile(in *Inputs) (*Result, *diag.List) {
 		return res, &list
 	}
 	res.Files = p.files()
+	res.Slices = p.slices(res.Files)
 	return res, &list
 }

@@ -22,6 +22,16 @@ type program struct {
 	// hostBinding is mcp-tool/host-runtime.json; nil when the export
 	// profile declares no host runtime.
 	hostBinding []byte
+	// sections are the byte ranges of each capability's own code in the
+	// generated modules, by module path, as the writers produced them.
+	sections map[string][]section
+}
+
+// section is one capability's own code in a generated module: the bytes
+// [start, end) of that module.
+type section struct {
+	capabilityID string
+	start, end   int
 }
 
 // capPlan is how one capability compiles, or why it cannot.
