@@ -25,8 +25,6 @@ import (
 	_ "github.com/code2skill/code2skill/internal/strict"
 )
 
-
-
 // strictRoots are the packages of the two strict commands a Producer runs
 // on a contract: check-contract and the strict validate. Every rule of
 // them and of the packages they import can reach a Producer as a finding.
