@@ -58,6 +58,7 @@ var floors = []Floor{
 			"examples",
 			"examples/equipment-lending/app/client",
 			"examples/equipment-lending/app/server",
+			"examples/notice-comments/app/server",
 		},
 	},
 	{

@@ -13,8 +13,8 @@ import (
 // references/feature-context.md): each is bound to the fact view by its
 // marker, and none restates a contract fact the other way round.
 
-// checkAgentDoc checks the binding to the fact view and the restatement
-// guards of one Agent document.
+// checkAgentDoc checks the binding of one Agent document to the fact view.
+// The restatement guards apply to every document (checkEveryDocument).
 func checkAgentDoc(d *document, f *facts) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	if f.marker != "" && !strings.Contains(d.Text, f.marker) {
@@ -31,7 +31,7 @@ func checkAgentDoc(d *document, f *facts) []diag.Diagnostic {
 			"does not name %s, the fact view its statements about Tools, inputs and policies must agree with",
 			derive.CapabilityContractFile))
 	}
-	return append(out, restatements(d, f)...)
+	return out
 }
 
 // Claims a line can make. A claim is about one name on the same line (see

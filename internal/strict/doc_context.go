@@ -41,7 +41,6 @@ var (
 // checkContext checks references/feature-context.md.
 func checkContext(d *document, f *facts) []diag.Diagnostic {
 	out := checkAgentDoc(d, f)
-	out = append(out, placeholders(d, true)...)
 	out = append(out, tooShort(d, contextMinLength, contextMinCJK)...)
 	if d.FindHeading(1, func(string) bool { return true }) < 0 {
 		out = append(out, RuleContextTitle.New(d.file, "has no H1 title naming the feature"))

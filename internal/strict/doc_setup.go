@@ -33,7 +33,7 @@ var setupTopics = []topic{
 
 // checkSetup checks MCP-SETUP.md.
 func checkSetup(d *document, f *facts) []diag.Diagnostic {
-	out := placeholders(d, false)
+	var out []diag.Diagnostic
 	if !hasInstallLine(d, f.dir) {
 		out = append(out, RuleSetupInstall.New(d.file,
 			"has no line \"npx skills add …%s… -a <agent> -g -y\": name the package directory and the -a/--agent, -g/--global and -y/--yes flags", f.dir))
@@ -98,14 +98,14 @@ func hasInstallLine(d *document, dir string) bool {
 }
 
 // placeholders reports template placeholders left in a document, and the
-// feature-context template's title when template is true.
-func placeholders(d *document, template bool) []diag.Diagnostic {
+// feature-context template's title, in any of the four documents.
+func placeholders(d *document) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	for i, line := range d.Lines {
 		if m := placeholder.FindString(line); m != "" {
 			out = append(out, RuleDocPlaceholder.New(d.file, "still holds the placeholder %s: write the package's own value", m).At(lineOf(i), 0))
 		}
-		if template && strings.Contains(line, "业务背景模板") {
+		if strings.Contains(line, "业务背景模板") {
 			out = append(out, RuleDocPlaceholder.New(d.file, "still carries the template's title 业务背景模板").At(lineOf(i), 0))
 		}
 	}
