@@ -44,6 +44,7 @@ func TestGoTwinValidatesEndToEnd(t *testing.T) {
 	t.Run("a module the cache lacks", func(t *testing.T) {
 		dir := goTwin(t)
 		edit(t, dir, "go.mod", "require github.com/modelcontextprotocol/go-sdk v1.8.0", "require (\n\tgithub.com/modelcontextprotocol/go-sdk v1.8.0\n\texample.invalid/nothing v1.0.0\n)")
+		writeFile(t, dir, "function-core/extra.go", "package functioncore\n\nimport _ \"example.invalid/nothing\"\n")
 		res, err := Validate(ctx, dir, Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -158,3 +158,44 @@ func (c *checker) moduleFailure(out []byte) bool {
 	}
 	return false
 }
+
+// goProxyVars are the user's variables go mod download honours to reach
+// the module proxy: proxies, private modules, checksum database.
+var goProxyVars = []string{"GOPROXY", "GONOPROXY", "GOPRIVATE", "GONOSUMDB", "GONOSUMCHECK", "GOSUMDB", "GOINSECURE",
+	"HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "https_proxy", "http_proxy", "no_proxy", "SSL_CERT_FILE", "SSL_CERT_DIR"}
+
+// GoModDownload runs go mod download in the package dir, the user's step
+// before validate (as npm ci is for node-stdio): in the sandbox with the
+// network allowed, the user's proxy settings and the user's module cache
+// writable. Modules the cache holds are not fetched again.
+func GoModDownload(ctx context.Context, dir string) error {
+	tc, err := locateGo(ctx)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(tc.modcache, 0o755); err != nil {
+		return fmt.Errorf("creating the module cache: %w", err)
+	}
+	env := []string{"GOROOT=" + tc.goroot, "GOMODCACHE=" + tc.modcache, "GOTOOLCHAIN=local", "GOWORK=off", "GOFLAGS=-mod=readonly", "GOTELEMETRY=off"}
+	for _, k := range goProxyVars {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	res, err := sandbox.Run(ctx, []string{"go", "mod", "download"}, sandbox.Options{
+		Dir:     dir,
+		Env:     env,
+		Binds:   []sandbox.Bind{{Source: tc.goroot}, {Source: tc.modcache, Writable: true}},
+		Timeout: 10 * time.Minute,
+		Network: sandbox.AllowNetwork,
+	})
+	switch {
+	case err != nil:
+		return fmt.Errorf("go mod download: %w", err)
+	case res.TimedOut:
+		return errors.New("go mod download did not finish within 10m")
+	case res.ExitCode != 0:
+		return fmt.Errorf("go mod download failed (exit %d): check the network and GOPROXY (go env GOPROXY)\n%s", res.ExitCode, tail(res.Stderr, 20))
+	}
+	return nil
+}
