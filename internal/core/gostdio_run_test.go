@@ -3,8 +3,10 @@ package core
 import (
 	"context"
 	"errors"
+	"os"
 	"testing"
 
+	"github.com/code2skill/code2skill/examples"
 	"github.com/code2skill/code2skill/internal/sandbox"
 )
 
@@ -60,4 +62,23 @@ func TestGoTwinValidatesEndToEnd(t *testing.T) {
 			t.Errorf("error %v, want ErrGoMissing", err)
 		}
 	})
+}
+
+// BenchmarkValidateGoTwin is validate of the Go twin with a warm module
+// and build cache, to set beside BenchmarkValidateExample of the node
+// example.
+func BenchmarkValidateGoTwin(b *testing.B) {
+	if _, err := sandbox.LookPath("go"); err != nil {
+		b.Skip("go is not on PATH")
+	}
+	dir := b.TempDir()
+	if err := os.CopyFS(dir+"/seed-library-go", examples.SeedLibraryGo()); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		res, err := Validate(context.Background(), dir+"/seed-library-go", Options{})
+		if err != nil || res.Diagnostics.HasErrors() {
+			b.Fatalf("%v %v", err, res.Diagnostics.Sorted())
+		}
+	}
 }
