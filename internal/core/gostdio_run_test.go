@@ -43,6 +43,17 @@ func TestGoTwinValidatesEndToEnd(t *testing.T) {
 			t.Errorf("discovery %s:\n%v", res.Discovery, res.Diagnostics.Sorted())
 		}
 	})
+	t.Run("what go vet reports", func(t *testing.T) {
+		dir := goTwin(t)
+		writeFile(t, dir, "function-core/extra.go", "package functioncore\n\nimport \"fmt\"\n\nvar _ = fmt.Sprintf(\"%d\", \"not a number\")\n")
+		res, err := Validate(ctx, dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !has(res, RuleGoVet) || has(res, RuleGoBuild) || res.Structure != StageFailed {
+			t.Errorf("structure %s:\n%v", res.Structure, res.Diagnostics.Sorted())
+		}
+	})
 	t.Run("a module the cache lacks", func(t *testing.T) {
 		dir := goTwin(t)
 		edit(t, dir, "go.mod", "require github.com/modelcontextprotocol/go-sdk v1.8.0", "require (\n\tgithub.com/modelcontextprotocol/go-sdk v1.8.0\n\texample.invalid/nothing v1.0.0\n)")

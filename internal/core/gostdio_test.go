@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,9 +69,11 @@ func TestGoStructureRules(t *testing.T) {
 		rule  *diag.Rule
 		fires bool
 	}{
-		{"an absolute replace", func(t *testing.T, dir string) Options {
-			edit(t, dir, "go.mod", "require github.com", "replace example.com/app => /srv/app\n\nrequire github.com")
-			return Options{}
+		{"an absolute replace, even into the source root", func(t *testing.T, dir string) Options {
+			abs := filepath.ToSlash(outside)
+			edit(t, dir, "go.mod", "require github.com", "replace example.com/app => "+abs+"\n\nrequire github.com")
+			edit(t, dir, "MCP-SETUP.md", "## Environment", abs+"\n\n## Environment")
+			return Options{SourceRoots: []string{outside}}
 		}, RuleGoReplaceOutside, true},
 		{"a replace out of the package without a source root", func(t *testing.T, dir string) Options {
 			rel, _ := filepath.Rel(dir, outside)
@@ -151,17 +154,26 @@ func TestGoStructureRules(t *testing.T) {
 			edit(t, dir, "MCP-SETUP.md", "`go mod download` filled", "`go mod tidy` filled")
 			return Options{}
 		}, RuleSetupDependencies, true},
+		{"a go.mod block left open", func(t *testing.T, dir string) Options {
+			edit(t, dir, "go.mod", "\tgolang.org/x/time v0.15.0 // indirect\n)", "\tgolang.org/x/time v0.15.0 // indirect\n")
+			return Options{}
+		}, RuleGoModInvalid, true},
 		{"a Go file that does not parse", func(t *testing.T, dir string) Options {
 			edit(t, dir, "function-core/core.go", "func text(v any) string {", "func text(v any) string {{")
 			return Options{}
 		}, RuleGoSyntax, true},
 	}
+	// What a finding of some cases must say, beyond its rule.
+	says := map[string]string{"an absolute replace, even into the source root": "is an absolute path"}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := goTwin(t)
 			res := structureOnly(t, dir, c.setup(t, dir))
 			if got := has(res, c.rule); got != c.fires {
 				t.Errorf("%s fired: %v, want %v\n%v", c.rule.ID, got, c.fires, res.Diagnostics.Sorted())
+			}
+			if want := says[c.name]; want != "" && !strings.Contains(fmt.Sprint(res.Diagnostics.Sorted()), want) {
+				t.Errorf("no finding says %q:\n%v", want, res.Diagnostics.Sorted())
 			}
 		})
 	}
