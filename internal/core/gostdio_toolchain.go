@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/code2skill/code2skill/internal/sandbox"
+	"github.com/code2skill/code2skill/internal/scratch"
 )
 
 // ErrGoMissing means the go command is not on PATH, so a go-stdio package
@@ -198,4 +199,48 @@ func GoModDownload(ctx context.Context, dir string) error {
 		return fmt.Errorf("go mod download failed (exit %d): check the network and GOPROXY (go env GOPROXY)\n%s", res.ExitCode, tail(res.Stderr, 20))
 	}
 	return nil
+}
+
+// GoServer is the MCP server of a go-stdio package, built offline into a
+// directory of its own.
+type GoServer struct {
+	// Path is the built binary; Bind shows its directory to a sandboxed
+	// child read-only.
+	Path string
+	Bind sandbox.Bind
+	dir  string
+}
+
+// Remove deletes the built server.
+func (s *GoServer) Remove() { scratch.Remove(s.dir) }
+
+// BuildGoServer builds ./mcp-tool of the go-stdio package in dir as
+// validate does (offline, module cache read-only, the shared build
+// cache), for the commands that start its server (probe, the equivalence
+// checks). A build that fails is an error holding the go command's output.
+func BuildGoServer(ctx context.Context, dir string) (*GoServer, error) {
+	tc, err := locateGo(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if tc.work, err = scratch.Dir("", "code2skill-go-work-"); err != nil {
+		return nil, err
+	}
+	defer scratch.Remove(tc.work)
+	out, err := scratch.Dir("", "code2skill-go-server-")
+	if err != nil {
+		return nil, err
+	}
+	server := filepath.Join(out, "server")
+	res, err := sandbox.Run(ctx, []string{"go", "build", "-trimpath", "-o", server, "./mcp-tool"}, sandbox.Options{
+		Dir: dir, Env: tc.env(), Binds: append(tc.binds(nil), sandbox.Bind{Source: out, Writable: true}), Timeout: 5 * time.Minute,
+	})
+	if err == nil && res.ExitCode != 0 {
+		err = fmt.Errorf("go build ./mcp-tool failed (exit %d): %s", res.ExitCode, tail(append(res.Stderr, res.Stdout...), 20))
+	}
+	if err != nil {
+		scratch.Remove(out)
+		return nil, err
+	}
+	return &GoServer{Path: server, Bind: sandbox.Bind{Source: out}, dir: out}, nil
 }

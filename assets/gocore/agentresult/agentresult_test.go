@@ -67,7 +67,7 @@ func (configError) ErrorCode() string { return "MISSING_CONFIGURATION" }
 
 func TestToAgentErrorNamesAndMasks(t *testing.T) {
 	res := ToAgentError(configError{})
-	want := `{"error":{"code":"MISSING_CONFIGURATION","message":"X is not set","name":"MissingConfigurationError"}}`
+	want := `{"error":{"name":"MissingConfigurationError","message":"X is not set","code":"MISSING_CONFIGURATION"}}`
 	if !res.IsError || string(res.StructuredContent.(json.RawMessage)) != want {
 		t.Errorf("got %s", res.StructuredContent)
 	}
@@ -80,7 +80,7 @@ func TestToAgentErrorNamesAndMasks(t *testing.T) {
 	if strings.Contains(masked, "svc.internal.example") || strings.Contains(masked, "8443") {
 		t.Errorf("the location is shown: %s", masked)
 	}
-	if !strings.Contains(masked, `"cause":{"message":"dial tcp: connection refused","name":"Error"}`) {
+	if !strings.Contains(masked, `"cause":{"name":"Error","message":"dial tcp: connection refused"}`) {
 		t.Errorf("the cause is missing: %s", masked)
 	}
 }

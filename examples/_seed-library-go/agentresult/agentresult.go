@@ -104,7 +104,9 @@ func ToAgentResult(value any) *mcp.CallToolResult {
 // ToAgentError turns a call that obtained no response into an isError
 // result the agent can read.
 func ToAgentError(err error) *mcp.CallToolResult {
-	payload := map[string]any{"error": describe(err, 0)}
+	payload := struct {
+		Error *errorDescription `json:"error"`
+	}{describe(err, 0)}
 	raw, mErr := json.Marshal(payload)
 	if mErr != nil {
 		raw = []byte(`{"error":{"name":"Error","message":"the error could not be read"}}`)
@@ -123,40 +125,45 @@ type (
 	details interface{ ErrorDetails() any }
 )
 
+// errorDescription is the serializable form of an error, its fields in
+// the order portable-agent-result.mjs writes them.
+type errorDescription struct {
+	Name    string              `json:"name"`
+	Message string              `json:"message"`
+	Code    string              `json:"code,omitempty"`
+	Details any                 `json:"details,omitempty"`
+	Errors  []*errorDescription `json:"errors,omitempty"`
+	Cause   *errorDescription   `json:"cause,omitempty"`
+}
+
 // describe is the serializable form of err: name, message (locations
 // masked), code and details when the error says them, the errors it joins
 // and the error it wraps.
-func describe(err error, depth int) map[string]any {
+func describe(err error, depth int) *errorDescription {
 	if err == nil {
-		return map[string]any{"name": "Error", "message": "<nil>"}
+		return &errorDescription{Name: "Error", Message: "<nil>"}
 	}
-	out := map[string]any{"name": "Error", "message": maskLocation(err, err.Error())}
+	out := &errorDescription{Name: "Error", Message: maskLocation(err, err.Error())}
 	if n, ok := err.(named); ok && n.ErrorName() != "" {
-		out["name"] = n.ErrorName()
+		out.Name = n.ErrorName()
 	}
-	if c, ok := err.(coded); ok && c.ErrorCode() != "" {
-		out["code"] = c.ErrorCode()
+	if c, ok := err.(coded); ok {
+		out.Code = c.ErrorCode()
 	}
 	if d, ok := err.(details); ok {
-		if v := d.ErrorDetails(); v != nil {
-			out["details"] = v
-		}
+		out.Details = d.ErrorDetails()
 	}
 	if depth >= maxCauseDepth {
 		return out
 	}
 	switch u := err.(type) {
 	case interface{ Unwrap() []error }:
-		var list []any
 		for _, e := range u.Unwrap() {
-			list = append(list, describe(e, depth+1))
-		}
-		if len(list) > 0 {
-			out["errors"] = list
+			out.Errors = append(out.Errors, describe(e, depth+1))
 		}
 	case interface{ Unwrap() error }:
 		if cause := u.Unwrap(); cause != nil {
-			out["cause"] = describe(cause, depth+1)
+			out.Cause = describe(cause, depth+1)
 		}
 	}
 	return out
