@@ -38,6 +38,7 @@ func (c *checker) validateGo(ctx context.Context) (*Result, error) {
 	_, replaced := c.checkGoMod(setup)
 	src := c.parseGo()
 	c.checkGoSource(src)
+	c.checkGoIllustrative(src)
 	c.envVars = goEnvVars(src)
 	c.checkSetup(c.envVars)
 	c.checkPlaceholders()

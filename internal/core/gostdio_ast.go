@@ -492,3 +492,63 @@ func boolLit(e ast.Expr) (bool, bool) {
 	}
 	return id.Name == "true", true
 }
+
+// checkGoIllustrative reports each Tool whose Function still sends the
+// scaffold's illustrative request: its only statement returns send() of a
+// GET to the Tool's own goal name with the one query parameter q.
+func (c *checker) checkGoIllustrative(src *goSource) {
+	module := ""
+	if b, err := c.pkg.ReadFile("go.mod"); err == nil {
+		if m, _, err := parseGoMod(b); err == nil {
+			module = m.module
+		}
+	}
+	for _, file := range src.sortedFiles() {
+		if strings.HasSuffix(file, "_test.go") {
+			continue
+		}
+		for _, t := range goTools(src, file, module) {
+			fn, ok := src.funcs[t.fnDir][t.fnName]
+			if !ok || fn.decl.Body == nil || !illustrativeGo(fn.decl, strings.ReplaceAll(t.name, "_", "-")) {
+				continue
+			}
+			c.add(src.at(RulePlaceholderRequest, fn.file, fn.decl.Pos(), "tool %q still sends the scaffold's illustrative request (GET %s?q=…): replace %s with the request the application's client really sends", t.name, strings.ReplaceAll(t.name, "_", "-"), t.fnName))
+		}
+	}
+}
+
+// illustrativeGo reports whether a Function is the scaffold's: one return
+// of send(ctx, rt, http.MethodGet, "<goal>", url.Values{"q": …}, nil).
+func illustrativeGo(fd *ast.FuncDecl, goal string) bool {
+	if len(fd.Body.List) != 1 {
+		return false
+	}
+	ret, ok := fd.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return false
+	}
+	call, ok := ret.Results[0].(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	if id, ok := call.Fun.(*ast.Ident); !ok || id.Name != "send" || len(call.Args) != 6 {
+		return false
+	}
+	sel, ok := call.Args[2].(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "MethodGet" {
+		return false
+	}
+	if p, ok := goString(call.Args[3]); !ok || p != goal {
+		return false
+	}
+	cl, ok := call.Args[4].(*ast.CompositeLit)
+	if !ok || len(cl.Elts) != 1 {
+		return false
+	}
+	kv, ok := cl.Elts[0].(*ast.KeyValueExpr)
+	if !ok {
+		return false
+	}
+	k, ok := goString(kv.Key)
+	return ok && k == "q"
+}
