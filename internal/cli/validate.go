@@ -38,6 +38,13 @@ A core-export-v1 package is checked in three stages:
   tests       the package's tests/**/*.test.mjs under node --test in the
               sandbox, with CODE2SKILL_DRY_RUN=1, CI=1 and no network.
 
+A go-stdio package (go.mod carries "// code2skill:profile core-export-v1
+runtime=go-stdio") gets the same structure and discovery checks, its Go code
+read through go/ast, and go vet, go build ./mcp-tool, discovery of the built
+server and go test, offline in the sandbox (GOPROXY=off, the module cache
+read-only): run go mod download first. --source-root D authorises the
+application's source its replace directives may lead into.
+
 The sandbox gives child processes an allowlisted environment without
 credentials, a private HOME and /tmp, and, where the OS allows it, a view of
 the file system reduced to the package (read-only), node and the system
