@@ -155,6 +155,7 @@ func lastField(path []string) string {
 
 // joinPath writes a path the way documents do: segments joined by dots.
 func joinPath(path []string) string { return strings.Join(path, ".") }
+
 // toolNames returns the names of the Tools, in contract order.
 func (f *facts) toolNames() []string {
 	out := make([]string, len(f.tools))
