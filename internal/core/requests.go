@@ -32,7 +32,7 @@ func (c *checker) reachConfig() reach.Config {
 	}
 	setup, _ := c.pkg.ReadFile(setupFile)
 	vars := reach.Variables(c.envVars, setup)
-	return reach.Config{Variables: vars, DryRunVariable: dryRunVariable, CallTimeout: max(timeout, 100*time.Millisecond)}
+	return reach.Config{Variables: vars, DryRunVariable: dryRunVariable, Public: c.public, CallTimeout: max(timeout, 100*time.Millisecond)}
 }
 
 // checkRequests makes the reachability calls in the discovery session and

@@ -133,6 +133,12 @@ func (c *checker) checkSetup(envVars []string) {
 		c.add(RuleSetupRegistration.New(setupFile, "no stdio registration example with %s; hosts need command, args, cwd and env to start the server", joinAnd(missing)))
 	}
 
+	for _, e := range c.public {
+		if !strings.Contains(string(src), e) {
+			c.add(RuleSetupPublicEndpoint.New(setupFile, "package.json declares the public endpoint %s, but MCP-SETUP.md does not name it; "+
+				"say which public protocol it belongs to and that the package calls it at that fixed address", e))
+		}
+	}
 	for _, v := range envVars {
 		if regexp.MustCompile(`\b` + regexp.QuoteMeta(strings.ToLower(v)) + `\b`).MatchString(d.text) {
 			continue

@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/endpoint"
 	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/pkgdir"
@@ -115,6 +116,7 @@ type checker struct {
 	// Filled by the structure stage, read after it:
 	declared map[string]int            // per test file, the tests it declares that must run (jsmod's TestsDeclared)
 	envVars  []string                  // the environment variables the package's code reads
+	public   endpoint.List             // the public endpoints package.json declares
 	modules  map[string]*jsmod.Module  // the package's own modules (not its tests) that parse, by path
 	skills   map[string]*skillmd.Skill // the Skills that parse, by path
 	// listed is the tools/list answer of discovery; nil when it did not
@@ -208,6 +210,7 @@ func Validate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	m := c.checkManifest()
 	if m != nil {
 		res.RequiresHostIntegration = m.host
+		c.public = m.public
 	}
 	c.checkSkills(skills)
 	c.envVars = c.checkScripts()
