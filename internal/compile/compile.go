@@ -117,7 +117,7 @@ import (
 // Inputs are what compile reads.
 type Inputs struct {
 	// Core holds the decoded Portable Core. Contract is required; Export
-	// is optional (its dry-run variable, CODE2SKILL_DRY_RUN without it).
+	// is optional (its dry-run variable, contract.DefaultDryRunVariable without it).
 	// Compile assumes derive.Check found no error in it.
 	Core *derive.Inputs
 	// ToolDocs is authoring/tool-docs.json, or nil when the package has
@@ -168,10 +168,6 @@ const (
 	GuardFile        = "portable-workflow-guard.mjs"
 	ReportFile       = "compile-report.json"
 )
-
-// DefaultDryRunVariable is the dry-run variable of a package whose export
-// profile names none.
-const DefaultDryRunVariable = "CODE2SKILL_DRY_RUN"
 
 // Compile compiles the inputs. The findings say why capabilities require
 // review (errors) and what else is worth knowing (warnings); Files is set

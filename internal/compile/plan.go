@@ -67,10 +67,7 @@ func plan(in *Inputs, list *diag.List) *program {
 	// The canonical contract: the runtime must not depend on the order of
 	// what carries no meaning in the contract file.
 	c := in.Core.Contract.Canonical()
-	p := &program{contract: c, dryRun: DefaultDryRunVariable}
-	if e := in.Core.Export; e != nil && e.DryRunEnvironmentVariable != "" {
-		p.dryRun = e.DryRunEnvironmentVariable
-	}
+	p := &program{contract: c, dryRun: in.Core.Export.DryRunVariable()}
 	var limits []diag.Diagnostic
 	p.hostBinding, limits = hostruntime.Binding(in.Core)
 	list.Add(limits...)

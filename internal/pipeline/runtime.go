@@ -29,10 +29,6 @@ const (
 	SkipWorkflowNotCalled  = "workflow-entry-not-verified"
 )
 
-// defaultDryRunVariable is the dry-run variable of an export profile that
-// names none.
-const defaultDryRunVariable = "CODE2SKILL_DRY_RUN"
-
 // runtimeVerify makes one live call per capability that may and can be
 // called, in contract order and in one MCP session, through the package's
 // own host runtime, and records each as a runtime check bound to its
@@ -375,10 +371,7 @@ func (r *runner) serverEnv() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	dry := defaultDryRunVariable
-	if in.Export != nil && in.Export.DryRunEnvironmentVariable != "" {
-		dry = in.Export.DryRunEnvironmentVariable
-	}
+	dry := in.Export.DryRunVariable()
 	names, err := r.declaredVariables(dry)
 	if err != nil {
 		return nil, err

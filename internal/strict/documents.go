@@ -45,13 +45,13 @@ type toolSectionRule struct {
 // returns the section, its text and its first line, and found false, with
 // the finding, when there is none.
 func (r toolSectionRule) toolSection(d *document, t *toolFacts) (b block, text string, line int, found bool, out []diag.Diagnostic) {
-	i := d.findHeading(r.level, func(title string) bool { return strings.Contains(title, code(t.name)) })
+	i := d.FindHeading(r.level, func(title string) bool { return strings.Contains(title, code(t.name)) })
 	if i < 0 {
 		return block{}, "", 0, false, []diag.Diagnostic{r.missing.New(d.file, "has no \"%s …%s…\" section for the Tool", strings.Repeat("#", r.level), code(t.name))}
 	}
-	b = d.section(i)
-	text = d.textOf(b)
-	line = lineOf(b.start)
+	b = d.Section(i)
+	text = d.TextOf(b)
+	line = lineOf(b.Start)
 	var gaps []string
 	if n := countCJK(text); n < r.minCJK {
 		gaps = append(gaps, fmt.Sprintf("%s (at least %d)", plural(n, "Chinese character"), r.minCJK))

@@ -60,7 +60,6 @@ type inputFacts struct {
 
 // Defaults of the export profile when a field is absent.
 const (
-	defaultDryRunVariable  = "CODE2SKILL_DRY_RUN"
 	defaultProtocolVersion = "2025-11-25"
 	attachmentResolution   = "attachment-resolution"
 )
@@ -71,13 +70,10 @@ func newFacts(c *contract.Contract, export *contract.ExportProfile, dir, marker 
 	f := &facts{
 		dir:             dir,
 		marker:          marker,
-		dryRunVariable:  defaultDryRunVariable,
+		dryRunVariable:  export.DryRunVariable(),
 		protocolVersion: defaultProtocolVersion,
 	}
 	if export != nil {
-		if export.DryRunEnvironmentVariable != "" {
-			f.dryRunVariable = export.DryRunEnvironmentVariable
-		}
 		if export.ProtocolVersion != "" {
 			f.protocolVersion = export.ProtocolVersion
 		}
@@ -150,22 +146,3 @@ func lastField(path []string) string {
 
 // joinPath writes a path the way documents do: segments joined by dots.
 func joinPath(path []string) string { return strings.Join(path, ".") }
-
-// toolNames returns the names of the Tools, in contract order.
-func (f *facts) toolNames() []string {
-	out := make([]string, len(f.tools))
-	for i, t := range f.tools {
-		out[i] = t.name
-	}
-	return out
-}
-
-// tool returns the facts of the named Tool, or nil.
-func (f *facts) tool(name string) *toolFacts {
-	for _, t := range f.tools {
-		if t.name == name {
-			return t
-		}
-	}
-	return nil
-}
