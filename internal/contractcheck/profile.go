@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/code2skill/code2skill/internal/contract"
-	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
@@ -43,7 +42,7 @@ func (k *checker) exportProfile() {
 	var used []string // origins the HTTP steps call, in contract order
 	for _, cp := range k.c.Capabilities {
 		for _, s := range cp.Implementation.Steps {
-			if o, ok := derive.Origin(s.URL); ok && !slices.Contains(used, o) {
+			if o, ok := contract.Origin(s.URL); ok && !slices.Contains(used, o) {
 				used = append(used, o)
 			}
 		}
@@ -75,6 +74,6 @@ func bareOrigin(s string) bool {
 	if err != nil || u.User != nil || u.Path != "" || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.Opaque != "" {
 		return false
 	}
-	o, ok := derive.Origin(s)
+	o, ok := contract.Origin(s)
 	return ok && o == s
 }

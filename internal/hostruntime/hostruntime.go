@@ -201,7 +201,7 @@ func tool(cp *contract.Capability, issues map[string][]string) *canonjson.Object
 		if a := cmp.Or(s.Authentication, cp.Authentication); a != "none" && !slices.Contains(kinds, a) {
 			kinds = append(kinds, a)
 		}
-		if o, ok := derive.Origin(s.URL); ok && !slices.Contains(origins, o) {
+		if o, ok := contract.Origin(s.URL); ok && !slices.Contains(origins, o) {
 			origins = append(origins, o)
 		}
 	}

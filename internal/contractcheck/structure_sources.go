@@ -1,4 +1,4 @@
-package derive
+package contractcheck
 
 import (
 	"slices"
@@ -12,7 +12,7 @@ import (
 
 // topology checks source-topology.json: the producer searched explicitly
 // authorised, portable roots only.
-func (k *checker) topology(t *contract.Topology) {
+func (k *structure) topology(t *contract.Topology) {
 	const file = contract.TopologyFile
 	if t.MachineWideDiscovery {
 		k.report(RuleTopologyMachineWide, file, child(t.BoundaryAt, "machineWideDiscovery"),
@@ -37,7 +37,7 @@ func (k *checker) topology(t *contract.Topology) {
 
 // sourceRef reports a source ID the topology does not declare. Without a
 // decoded topology there is nothing to resolve against.
-func (k *checker) sourceRef(at, id string) {
+func (k *structure) sourceRef(at, id string) {
 	if k.in.Topology == nil || id == "" {
 		return
 	}
@@ -47,7 +47,7 @@ func (k *checker) sourceRef(at, id string) {
 }
 
 // topologyRef checks that the contract points at the topology.
-func (k *checker) topologyRef(c *contract.Contract) {
+func (k *structure) topologyRef(c *contract.Contract) {
 	ref := c.SourceTopologyRef
 	if ref == "" || ref == contract.TopologyFile || (k.in.Topology != nil && ref == k.in.Topology.TopologyID) {
 		return
@@ -58,7 +58,7 @@ func (k *checker) topologyRef(c *contract.Contract) {
 
 // featureBoundary checks that the boundary's source lists and inclusion rule
 // follow its primary evidence role.
-func (k *checker) featureBoundary(c *contract.Contract) {
+func (k *structure) featureBoundary(c *contract.Contract) {
 	b := &c.FeatureBoundary
 	primaryKey, rule := "clientSourceIds", "client-observed-only"
 	present := b.HasClientSourceIDs
@@ -96,7 +96,7 @@ func (k *checker) featureBoundary(c *contract.Contract) {
 
 // evidenceCatalog checks that evidence IDs are unique and name declared
 // sources.
-func (k *checker) evidenceCatalog(c *contract.Contract) {
+func (k *structure) evidenceCatalog(c *contract.Contract) {
 	ids := make([]string, len(c.EvidenceCatalog))
 	for i, e := range c.EvidenceCatalog {
 		ids[i] = e.ID
@@ -113,7 +113,7 @@ var freeFormKeys = []string{"schema", "value", "values", "enum", "const", "defau
 // evidenceRefs checks that every evidence reference anywhere in the contract
 // names an entry of the catalog: every "evidenceRefs" and "...EvidenceRefs"
 // list, and the lists of hardWorkflowEvidence.
-func (k *checker) evidenceRefs(c *contract.Contract) {
+func (k *structure) evidenceRefs(c *contract.Contract) {
 	// path holds the tokens of the value being walked; its pointer is
 	// built only for a finding.
 	type token struct {
@@ -178,7 +178,7 @@ func (k *checker) evidenceRefs(c *contract.Contract) {
 
 // conflicts checks conflict identities and the capabilities they affect,
 // which the verification matrix names.
-func (k *checker) conflicts(c *contract.Contract) {
+func (k *structure) conflicts(c *contract.Contract) {
 	ids := make([]string, len(c.Conflicts))
 	for i, cf := range c.Conflicts {
 		ids[i] = cf.ID

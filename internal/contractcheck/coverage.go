@@ -1,4 +1,4 @@
-package derive
+package contractcheck
 
 import (
 	"fmt"
@@ -105,10 +105,4 @@ func CoverageGaps(c *contract.Contract, cp *contract.Capability) []CoverageGap {
 		}
 	}
 	return gaps
-}
-
-// coverageComplete reports whether a capability's evidence coverage proves
-// what it must (see CoverageGaps).
-func coverageComplete(c *contract.Contract, cp *contract.Capability) bool {
-	return len(CoverageGaps(c, cp)) == 0
 }

@@ -1,4 +1,4 @@
-package derive
+package contractcheck
 
 import (
 	"regexp"
@@ -30,7 +30,7 @@ var reservedWords = []string{
 // identities checks the forms and uniqueness of the names a package is built
 // from: the server name and each capability's ID, Tool name and Function
 // export.
-func (k *checker) identities(server *contract.Server, caps []contract.Capability) {
+func (k *structure) identities(server *contract.Server, caps []contract.Capability) {
 	if name := server.Name; name != "" && !serverNameForm.MatchString(name) {
 		k.contractf(RuleIDFormat, child(server.At, "name"),
 			"server name %q must be 3 to 81 lower-case letters, digits and hyphens, starting with a letter", name)
@@ -64,7 +64,7 @@ func (k *checker) identities(server *contract.Server, caps []contract.Capability
 // capability checks one capability's layer-A facts: its own records (see
 // records), the Host requirements views resolve, the primary evidence of its
 // exposure, the workflow of a deterministic write, and target requiredness.
-func (k *checker) capability(c *contract.Contract, cp *contract.Capability) {
+func (k *structure) capability(c *contract.Contract, cp *contract.Capability) {
 	k.records(cp)
 
 	// consumer-requirements.json lists each capability's requirements.
@@ -83,7 +83,7 @@ func (k *checker) capability(c *contract.Contract, cp *contract.Capability) {
 // written (a contract or a capability bundle): readiness against its missing
 // evidence, unique input names, output paths and step IDs, and an output
 // step that is one of its steps.
-func (k *checker) records(cp *contract.Capability) {
+func (k *structure) records(cp *contract.Capability) {
 	switch {
 	case cp.Readiness == contract.ReadinessReady && len(cp.MissingEvidence) > 0:
 		k.contractf(RuleReadiness, child(cp.At, "missingEvidence"),
@@ -122,7 +122,7 @@ func (k *checker) records(cp *contract.Capability) {
 // exposure checks that the capability is exposed by the feature's primary
 // sources: supplementary (backend) evidence verifies a capability but cannot
 // create one.
-func (k *checker) exposure(c *contract.Contract, cp *contract.Capability) {
+func (k *structure) exposure(c *contract.Contract, cp *contract.Capability) {
 	primary := c.FeatureBoundary.PrimarySourceIDs()
 	key := "clientSourceIds"
 	if c.FeatureBoundary.PrimaryEvidenceRole == contract.BoundaryServiceFeature {
@@ -142,7 +142,7 @@ func (k *checker) exposure(c *contract.Contract, cp *contract.Capability) {
 // protection checks what views need of a deterministic-workflow write: its
 // hard-workflow evidence is an object, and exactly one workflow, the one it
 // names, guards it.
-func (k *checker) protection(c *contract.Contract, cp *contract.Capability) {
+func (k *structure) protection(c *contract.Contract, cp *contract.Capability) {
 	p := cp.RuntimeProtection
 	if p == nil || p.Mode != contract.ProtectionDeterministicWorkflow {
 		return

@@ -1,4 +1,4 @@
-package derive
+package contractcheck
 
 import (
 	"slices"
@@ -7,7 +7,7 @@ import (
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
-// CheckBundle checks the structural rules a legacy package's capability
+// Bundle checks the structural rules a legacy package's capability
 // bundle must satisfy before its views (the mirror and the draft) are
 // derived: the layer-A checks that need nothing outside the bundle — the
 // identities of the server and the capabilities, and each capability's own
@@ -19,8 +19,8 @@ import (
 // The layer-A checks that resolve references into the rest of a contract
 // (evidence, sources, Host requirements, workflows, goals, the graph) do not
 // apply: a legacy package has none of it.
-func CheckBundle(b *contract.Bundle) *diag.List {
-	k := &checker{in: &Inputs{}, file: BundleFile}
+func Bundle(b *contract.Bundle) *diag.List {
+	k := &structure{in: &contract.Inputs{}, file: contract.BundleFile}
 	if b == nil {
 		return &k.diags
 	}
@@ -39,7 +39,7 @@ func CheckBundle(b *contract.Bundle) *diag.List {
 // bindingInputs checks that every binding of an input (or of the attachment
 // an input refers to) names an input of its capability: the draft's request
 // chain lists the binding under that input.
-func (k *checker) bindingInputs(cp *contract.Capability) {
+func (k *structure) bindingInputs(cp *contract.Capability) {
 	if cp.Implementation.Kind != contract.ImplementationHTTP {
 		return
 	}
@@ -59,7 +59,7 @@ func (k *checker) bindingInputs(cp *contract.Capability) {
 // handoffs checks that each handoff joins two capabilities of the bundle
 // and maps into inputs of its target: the draft names the upstream Tool of
 // a mapped input by the handoff's source capability.
-func (k *checker) handoffs(hs []contract.Handoff) {
+func (k *structure) handoffs(hs []contract.Handoff) {
 	for _, h := range hs {
 		k.capabilityRef(child(h.At, "fromCapabilityId"), h.FromCapabilityID)
 		k.capabilityRef(child(h.At, "toCapabilityId"), h.ToCapabilityID)

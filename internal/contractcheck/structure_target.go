@@ -1,4 +1,4 @@
-package derive
+package contractcheck
 
 import (
 	"slices"
@@ -26,7 +26,7 @@ func NeedsTargetRequiredness(in *contract.Input) bool {
 // when needed, evidenced on the input itself with evidence of its status's
 // roles, naming one of the input's upstream strategies as the normal
 // provider, and fed by handoffs and observed edges that are optional.
-func (k *checker) targetRequiredness(c *contract.Contract, cp *contract.Capability, in *contract.Input) {
+func (k *structure) targetRequiredness(c *contract.Contract, cp *contract.Capability, in *contract.Input) {
 	tr := in.TargetRequiredness
 	needed := NeedsTargetRequiredness(in)
 	switch {
@@ -95,7 +95,7 @@ func (k *checker) targetRequiredness(c *contract.Contract, cp *contract.Capabili
 // requiredness feeds it through exactly one optional handoff and exactly one
 // optional, non-hard observed edge: the input may be omitted, so nothing may
 // make its provider a precondition.
-func (k *checker) optionalFeeds(c *contract.Contract, cp *contract.Capability, in *contract.Input, tr *contract.TargetRequiredness) {
+func (k *structure) optionalFeeds(c *contract.Contract, cp *contract.Capability, in *contract.Input, tr *contract.TargetRequiredness) {
 	var providers []string
 	for _, s := range in.SourceStrategies {
 		if s.Kind == contract.StrategyUpstreamTool && s.CapabilityID != "" && !slices.Contains(providers, s.CapabilityID) {

@@ -1,4 +1,4 @@
-package derive
+package contractcheck
 
 import (
 	"slices"
@@ -10,7 +10,7 @@ import (
 // requiredWhen needs or conditional handoffs make conditional is declared
 // conditional: the Host compatibility report lists conditional capabilities
 // separately.
-func (k *checker) goals(c *contract.Contract) {
+func (k *structure) goals(c *contract.Contract) {
 	ids := make([]string, len(c.Goals))
 	for i := range c.Goals {
 		g := &c.Goals[i]
@@ -57,7 +57,7 @@ func InferredConditional(c *contract.Contract, g *contract.Goal) []string {
 	return out
 }
 
-func (k *checker) conditionalCapabilities(c *contract.Contract, g *contract.Goal) {
+func (k *structure) conditionalCapabilities(c *contract.Contract, g *contract.Goal) {
 	for _, id := range InferredConditional(c, g) {
 		if !slices.ContainsFunc(g.ConditionalCapabilityIDs, func(cc contract.ConditionalCapability) bool { return cc.CapabilityID == id }) {
 			k.contractf(RuleGoalConditional, child(g.At, "conditionalCapabilityIds"),
@@ -68,7 +68,7 @@ func (k *checker) conditionalCapabilities(c *contract.Contract, g *contract.Goal
 
 // requirements checks consumer requirement identities and the fixed mapping
 // of the generic ones, which Host compatibility reads.
-func (k *checker) requirements(c *contract.Contract) {
+func (k *structure) requirements(c *contract.Contract) {
 	ids := make([]string, len(c.ConsumerRequirements))
 	for i, r := range c.ConsumerRequirements {
 		ids[i] = r.ID
@@ -93,7 +93,7 @@ func (k *checker) requirements(c *contract.Contract) {
 
 // workflows checks workflow identities and members: the entry and every
 // member are declared capabilities, listed once, entry included.
-func (k *checker) workflows(c *contract.Contract) {
+func (k *structure) workflows(c *contract.Contract) {
 	ids := make([]string, len(c.Workflows))
 	for i := range c.Workflows {
 		w := &c.Workflows[i]
