@@ -90,7 +90,7 @@ var (
 	// ToAgentResult, ToAgentError) every go-stdio package carries at
 	// agentresult/agentresult.go. It is not in Runtime(), which lists the
 	// JavaScript assets.
-	GoAgentResult = Asset{"agentresult/agentresult.go", CoreProfile, goAgentResult}
+	GoAgentResult = Asset{"agentresult/agentresult.go", CoreProfile, "gocore/agentresult/agentresult.go", goAgentResult}
 
 	// ErrorNormalizer turns anything a strict Tool's Function threw into
 	// {code, message, details, retryable}: normalizeToolError. Unmarked

@@ -94,13 +94,12 @@ var floors = []Floor{
 		// draws from them: no judgement of a whole package.
 		Name: "formats and facts",
 		Packages: []string{
+			"internal/assetcopy",
 			"internal/attest",
 			"internal/condition",
 			"internal/contract",
 			"internal/credential",
-			"internal/derive",
 			"internal/goalstate",
-			"internal/hostruntime",
 			"internal/jsmod",
 			"internal/jsonschema",
 			"internal/mcpruntime",
@@ -119,7 +118,9 @@ var floors = []Floor{
 			"internal/contamination",
 			"internal/contractcheck",
 			"internal/contractdiff",
+			"internal/derive",
 			"internal/finalcheck",
+			"internal/hostruntime",
 			"internal/mcpcheck",
 			"internal/reach",
 			"internal/strictjs",
@@ -155,6 +156,7 @@ var floors = []Floor{
 		Name: "programs",
 		Packages: []string{
 			"cmd/code2skill",
+			"internal/assetcopy/gencopies",
 			"internal/mcpruntime/genruntime",
 		},
 	},
