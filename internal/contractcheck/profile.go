@@ -2,7 +2,6 @@ package contractcheck
 
 import (
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -20,9 +19,6 @@ var (
 	RuleOrigins        = diag.Register("PROFILE_ORIGINS", diag.Error, "allowedRuntimeOrigins is not exactly the set of bare http(s) origins the contract's HTTP steps use")
 )
 
-// dryRunVariableForm is an upper-case environment variable name.
-var dryRunVariableForm = regexp.MustCompile(`^[A-Z][A-Z0-9_]{2,80}$`)
-
 // exportProfile checks the export profile's feature surface, dry-run
 // variable, and that its runtime origins are exactly those the contract's
 // HTTP steps call.
@@ -39,7 +35,7 @@ func (k *checker) exportProfile() {
 			k.report(RuleFeatureSurface, file, child(p.FeatureSurfaceAt, "identifier"), "a route identifier must start with /")
 		}
 	}
-	if v := p.DryRunEnvironmentVariable; v != "" && !dryRunVariableForm.MatchString(v) {
+	if v := p.DryRunEnvironmentVariable; v != "" && !contract.ValidVariableName(v) {
 		k.report(RuleDryRunVariable, file, "/dryRunEnvironmentVariable",
 			"%q must be 3 to 81 upper-case letters, digits and underscores, starting with a letter", v)
 	}

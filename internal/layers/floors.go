@@ -58,11 +58,12 @@ var floors = []Floor{
 			"examples",
 			"examples/equipment-lending/app/client",
 			"examples/equipment-lending/app/server",
+			"examples/notice-comments/app/server",
 		},
 	},
 	{
 		// Knows nothing of packages or contracts: findings, the JSON codec,
-		// safe file primitives.
+		// the Markdown scanner, safe file primitives.
 		Name: "foundation",
 		Packages: []string{
 			"internal/anchored",
@@ -70,6 +71,7 @@ var floors = []Floor{
 			"internal/canonjson",
 			"internal/diag",
 			"internal/endpoint",
+			"internal/markdown",
 			"internal/nofollow",
 			"internal/scratch",
 			"internal/symbol",

@@ -1,9 +1,10 @@
 package pkgdir
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
+
+	"github.com/code2skill/code2skill/internal/canonjson"
 )
 
 // Profile names the package format a directory holds.
@@ -22,15 +23,8 @@ const (
 // only those small files and never fails: an unreadable or malformed
 // package.json is left to the validators to report.
 func DetectProfile(dir string) Profile {
-	if b, err := readSmall(filepath.Join(dir, "package.json")); err == nil {
-		var pj struct {
-			Code2skill struct {
-				Profile string `json:"profile"`
-			} `json:"code2skill"`
-		}
-		if json.Unmarshal(b, &pj) == nil && pj.Code2skill.Profile != "" {
-			return Profile(pj.Code2skill.Profile)
-		}
+	if p := declaredProfile(dir); p != ProfileUnknown {
+		return p
 	}
 	for _, f := range []string{"canonical-contract.json", "export-profile.json"} {
 		if fi, err := os.Lstat(filepath.Join(dir, f)); err == nil && fi.Mode().IsRegular() {
@@ -38,6 +32,31 @@ func DetectProfile(dir string) Profile {
 		}
 	}
 	return ProfileUnknown
+}
+
+// declaredProfile returns package.json's code2skill.profile, or
+// ProfileUnknown when the file is unreadable, is not strict JSON (canonjson
+// rejects a repeated member) or declares none. Members are matched by their
+// exact names: "CODE2SKILL" or "Profile" is another member.
+func declaredProfile(dir string) Profile {
+	b, err := readSmall(filepath.Join(dir, "package.json"))
+	if err != nil {
+		return ProfileUnknown
+	}
+	v, err := canonjson.Decode(b)
+	if err != nil {
+		return ProfileUnknown
+	}
+	root, _ := v.(*canonjson.Object)
+	if root == nil {
+		return ProfileUnknown
+	}
+	c2s, _ := root.At("code2skill").(*canonjson.Object)
+	if c2s == nil {
+		return ProfileUnknown
+	}
+	s, _ := c2s.At("profile").(canonjson.String)
+	return Profile(s)
 }
 
 // readSmall reads a regular file (not a symlink) of at most MaxFileSize bytes.

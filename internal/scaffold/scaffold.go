@@ -32,6 +32,7 @@ import (
 
 	"github.com/code2skill/code2skill/assets"
 	"github.com/code2skill/code2skill/internal/atomicfile"
+	"github.com/code2skill/code2skill/internal/contract"
 )
 
 // Pinned versions of the packages a generated server imports: the versions
@@ -341,6 +342,8 @@ var templateFiles embed.FS
 var templates = template.Must(template.New("").Funcs(template.FuncMap{
 	"js":   quoteJS,
 	"yaml": quoteYAML,
+	// dryRunVariable is the variable a core package's writes honour.
+	"dryRunVariable": func() string { return contract.DefaultDryRunVariable },
 }).ParseFS(templateFiles, "templates/*.tmpl"))
 
 // Files returns every file of the package, in a fixed order, with
@@ -482,7 +485,7 @@ func setupData(d *pkgData) assets.SetupData {
 		s.Env = append(s.Env, assets.SetupVar{Name: c.Var, Purpose: purpose, Required: true, Example: c.Example})
 	}
 	s.Env = append(s.Env, assets.SetupVar{
-		Name:    "CODE2SKILL_DRY_RUN",
+		Name:    contract.DefaultDryRunVariable,
 		Purpose: "Set to `1` to make a write return the request it would send (credentials not shown) instead of sending it.",
 		Example: "0",
 	})
