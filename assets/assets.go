@@ -55,6 +55,8 @@ func (a Asset) Matches(data []byte) bool { return string(data) == a.text }
 var (
 	//go:embed core/portable-agent-result.mjs
 	agentResult string
+	//go:embed gocore/agentresult/agentresult.go
+	goAgentResult string
 	//go:embed strict/portable-error-normalizer.mjs
 	errorNormalizer string
 	//go:embed strict/portable-workflow-guard.mjs
@@ -73,6 +75,13 @@ var (
 	// core-export-v1 packages: toAgentResult, toAgentError,
 	// readHttpResponse, httpResultFromError.
 	AgentResult = Asset{"portable-agent-result.mjs", CoreProfile, agentResult}
+
+	// GoAgentResult is AgentResult of the go-stdio runtime profile: the
+	// Go package agentresult (ReadHTTPResponse, HTTPResultFromError,
+	// ToAgentResult, ToAgentError) every go-stdio package carries at
+	// agentresult/agentresult.go. It is not in Runtime(), which lists the
+	// JavaScript assets.
+	GoAgentResult = Asset{"agentresult/agentresult.go", CoreProfile, goAgentResult}
 
 	// ErrorNormalizer turns anything a strict Tool's Function threw into
 	// {code, message, details, retryable}: normalizeToolError. Unmarked

@@ -8,7 +8,10 @@ import (
 
 	"github.com/code2skill/code2skill/internal/credential"
 	"github.com/code2skill/code2skill/internal/markdown"
+	"github.com/code2skill/code2skill/internal/pkgdir"
 )
+
+var reGoModDownload = regexp.MustCompile(`\bgo mod download\b`)
 
 const setupFile = "MCP-SETUP.md"
 
@@ -123,7 +126,13 @@ func (c *checker) checkSetup(envVars []string) {
 	// Spec 003 installs with npm install; a package that ships a lockfile
 	// is installed with npm ci, which needs it.
 	missing = missing[:0]
-	if c.pkg.Has("package-lock.json") {
+	if c.result.Runtime == pkgdir.RuntimeGo {
+		// A go-stdio package is installed by the go command: go mod
+		// download fills the module cache from go.sum.
+		if !reGoModDownload.MatchString(d.text) {
+			c.add(RuleSetupDependencies.New(setupFile, "dependency installation does not mention `go mod download`; validate builds offline from the module cache it fills"))
+		}
+	} else if c.pkg.Has("package-lock.json") {
 		if !reNpmCI.MatchString(d.text) {
 			missing = append(missing, "`npm ci`")
 		}

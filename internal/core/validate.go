@@ -62,6 +62,10 @@ type Options struct {
 	RequestTimeout time.Duration
 	// Progress receives one line per stage; nil discards it.
 	Progress io.Writer
+	// SourceRoots are the authorised source roots of a go-stdio package
+	// whose go.mod replaces a module with the application's own source
+	// (style B): a replace must lead inside one of them.
+	SourceRoots []string
 }
 
 func (o Options) testTimeout() time.Duration {
@@ -101,6 +105,8 @@ type Result struct {
 	// NodeProcesses counts the node processes started, including the
 	// per-file children of node --test.
 	NodeProcesses int
+	// Runtime is the package's runtime profile: node-stdio or go-stdio.
+	Runtime pkgdir.Runtime
 }
 
 // ErrNodeMissing means node is not on PATH, so the package cannot be run.
@@ -188,7 +194,7 @@ func (c *checker) progress(format string, args ...any) {
 // package are in the Result; the error reports that validation itself could
 // not be done (node missing, I/O failure).
 func Validate(ctx context.Context, dir string, opts Options) (*Result, error) {
-	res := &Result{Structure: StageNotRun, Discovery: StageNotRun, Requests: StageNotRun, Tests: StageNotRun}
+	res := &Result{Structure: StageNotRun, Discovery: StageNotRun, Requests: StageNotRun, Tests: StageNotRun, Runtime: pkgdir.RuntimeNode}
 	pkg, ds, err := pkgdir.Open(dir)
 	if err != nil {
 		return nil, err
@@ -199,6 +205,10 @@ func Validate(ctx context.Context, dir string, opts Options) (*Result, error) {
 		return res, nil
 	}
 	c := newChecker(pkg, opts, res)
+	if pkgdir.DetectCoreGo(dir) {
+		res.Runtime = pkgdir.RuntimeGo
+		return c.validateGo(ctx)
+	}
 	if !opts.SkipTests {
 		// The walk of node_modules is file-system work: do it while the
 		// structure stage parses.

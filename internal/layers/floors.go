@@ -55,6 +55,7 @@ var floors = []Floor{
 		Packages: []string{
 			"", // the Producer Skills
 			"assets",
+			"assets/gocore/agentresult", // the reviewed Go asset; it imports the Go MCP SDK only
 			"examples",
 			"examples/equipment-lending/app/client",
 			"examples/equipment-lending/app/server",

@@ -220,7 +220,7 @@ func staleStatements(d *document, f *facts) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	sections := sectionTools(d, f)
 	assigned := map[string]bool{}
-	for _, m := range assignment.FindAllStringSubmatch(d.text, -1) {
+	for _, m := range assignment.FindAllStringSubmatch(d.Text, -1) {
 		assigned[m[1]] = true
 	}
 	isField := map[string]bool{}
@@ -229,12 +229,12 @@ func staleStatements(d *document, f *facts) []diag.Diagnostic {
 			isField[name] = true
 		}
 	}
-	for i, text := range d.lines {
+	for i, text := range d.Lines {
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
 		line := []rune(text)
-		if d.fenced[i] {
+		if d.Fenced[i] {
 			out = append(out, fencedStatements(d, i, text, f)...)
 			continue
 		}
@@ -430,7 +430,7 @@ func codeFindings(d *document, i int, names []string, f *facts, assigned map[str
 // unknownTools reports a name written as code that the line calls a Tool
 // (a heading's, or next to Tool/工具/调用) but the contract has no Tool of.
 func unknownTools(d *document, i int, line, masked []rune, spans []span, f *facts, isField map[string]bool) []diag.Diagnostic {
-	heading := slices.ContainsFunc(d.headings, func(h heading) bool { return h.line == i })
+	heading := slices.ContainsFunc(d.Headings, func(h heading) bool { return h.Line == i })
 	var out []diag.Diagnostic
 	for _, cs := range spans {
 		name := string(line[cs.start+1 : cs.end-1])

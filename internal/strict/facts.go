@@ -155,3 +155,22 @@ func lastField(path []string) string {
 
 // joinPath writes a path the way documents do: segments joined by dots.
 func joinPath(path []string) string { return strings.Join(path, ".") }
+
+// toolNames returns the names of the Tools, in contract order.
+func (f *facts) toolNames() []string {
+	out := make([]string, len(f.tools))
+	for i, t := range f.tools {
+		out[i] = t.name
+	}
+	return out
+}
+
+// tool returns the facts of the named Tool, or nil.
+func (f *facts) tool(name string) *toolFacts {
+	for _, t := range f.tools {
+		if t.name == name {
+			return t
+		}
+	}
+	return nil
+}
