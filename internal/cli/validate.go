@@ -61,9 +61,9 @@ finalization, the Function core, MCP adapter and copied assets byte for byte
 what compile generates; SKILL.md, MCP.zh-CN.md, MCP-SETUP.md and
 references/feature-context.md against the contract; no PAGE.md or
 workflow.json; the contamination gate over every file; with --pre-finalize
-the baseline verification matrix, otherwise the files finalize writes and
-the attestations of the evidence they record, verified with the evidence
-key. The summary names the mode and lists the stages that passed, failed
+the baseline verification matrix, otherwise the final matrix recomputed
+from the evidence it records, the files finalize writes and the
+attestations of that evidence, verified with the evidence key. The summary names the mode and lists the stages that passed, failed
 and did not run, and which rows rest on unattested evidence.
 
 Flags (core-export-v1):

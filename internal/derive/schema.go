@@ -134,15 +134,18 @@ func outputSchema(cp *contract.Capability) *canonjson.Object {
 
 // placeOutput walks data along the output's path, creating closed object
 // nodes as needed and requiring every segment it passes. A "*" segment makes
-// the current node an array and continues in its items. The last node takes
-// the output's declared schema (keeping children already placed under it) or
-// just its type, and its description.
+// the current node an array (keeping a null its parent's schema allows) and
+// continues in its items. The last node takes the output's declared schema
+// (keeping children already placed under it) or just its type, and its
+// description.
 func placeOutput(data *canonjson.Object, out *contract.Output) {
 	node := data
 	for i, seg := range out.Path {
 		last := i == len(out.Path)-1
 		if seg == "*" {
-			node.Set("type", str("array"))
+			if !nullableOf(member(node, "type", nil), "array") {
+				node.Set("type", str("array"))
+			}
 			node.Delete("additionalProperties")
 			node.Delete("properties")
 			node.Delete("required")

@@ -68,7 +68,8 @@ type Options struct {
 	Require bool
 }
 
-// Summary says what the attestation check found.
+// Summary says what the attestation check found, and how far the final
+// matrix was checked.
 type Summary struct {
 	// Checked: the attestations were checked.
 	Checked bool `json:"-"`
@@ -81,6 +82,12 @@ type Summary struct {
 	Unattested []string `json:"unattested"`
 	// Problem says why no check is attested, when none can be.
 	Problem string `json:"problem,omitempty"`
+
+	// MatrixChecked: the final matrix was recomputed from the evidence it
+	// records and compared with the file (not when the live verification
+	// could not be read first); MatrixFailed: that found errors.
+	MatrixChecked bool `json:"-"`
+	MatrixFailed  bool `json:"-"`
 }
 
 // maxDifferences is how many differences one final file reports: past a
@@ -146,7 +153,10 @@ func CheckWith(pkg *pkgdir.Package, in *derive.Inputs, opts Options) (*diag.List
 	}
 	var m *verdict.Matrix
 	if doc, ok := docs[verdict.MatrixFile]; ok && liveOK {
-		m = k.matrix(b, doc, live, docs[verdict.PreflightFile])
+		var found *diag.List
+		m, found = k.matrix(b, doc, live, docs[verdict.PreflightFile])
+		sum.MatrixChecked, sum.MatrixFailed = true, found.HasErrors()
+		k.list.Merge(found)
 	}
 	if doc, ok := docs[verdict.ApprovalFile]; ok && m != nil {
 		k.compare(RuleApproval, verdict.ApprovalFile, verdict.Approval(m, k.hashes), doc)
@@ -286,10 +296,11 @@ func (k *checker) live(b *verdict.Baseline, doc canonjson.Value) (map[string]ver
 
 // matrix rebuilds the evidence the final matrix records, recomputes the
 // matrix from it and reports every difference. It returns the recomputed
-// matrix, or nil when the recorded evidence is unreadable.
-func (k *checker) matrix(b *verdict.Baseline, doc canonjson.Value, live map[string]verdict.Live, preflight canonjson.Value) *verdict.Matrix {
+// matrix, or nil when the recorded evidence is unreadable, and its findings.
+func (k *checker) matrix(b *verdict.Baseline, doc canonjson.Value, live map[string]verdict.Live, preflight canonjson.Value) (*verdict.Matrix, *diag.List) {
+	found := &diag.List{}
 	ev, ds := verdict.FromMatrix(b, doc, live)
-	k.list.Add(ds...)
+	found.Add(ds...)
 	var global []verdict.Check
 	if list, ok := canonjson.Resolve(preflight, "/checks"); ok {
 		if arr, ok := list.(canonjson.Array); ok {
@@ -297,21 +308,21 @@ func (k *checker) matrix(b *verdict.Baseline, doc canonjson.Value, live map[stri
 		}
 	}
 	ds2 := verdict.CheckEvidence(b, ev, global...)
-	k.list.Add(ds2...)
+	found.Add(ds2...)
 	m, ds3 := verdict.Compute(b, ev)
-	k.list.Add(ds3...)
+	found.Add(ds3...)
 	if len(ds) > 0 || len(ds2) > 0 || len(ds3) > 0 {
-		return nil
+		return nil, found
 	}
 	n := 0
 	for d := range canonjson.Differences(m.JSON(), doc) {
 		if n++; n > maxDifferences {
 			break
 		}
-		k.list.Add(RuleMatrix.New(verdict.MatrixFile,
+		found.Add(RuleMatrix.New(verdict.MatrixFile,
 			"the matrix holds %s; the checks, reasons and live evidence it records give %s", show(d.B), show(d.A)).AtPointer(d.Pointer))
 	}
-	return m
+	return m, found
 }
 
 // manifest checks that the export manifest lists every file but itself,

@@ -18,18 +18,36 @@ const (
 	contextSideEffectMinCJK = 60
 )
 
-// contextSections are the eight H2 sections of a feature context, found by
-// the words their headings start with, so that a heading may go on
-// ("功能定位与用户目标").
-var contextSections = []topic{
-	newTopic("功能定位", `功能定位`),
-	newTopic("参与者与权限", `参与者与权限`),
-	newTopic("业务概念与字段语义 / 领域概念", `业务概念与字段语义|领域概念`),
-	newTopic("状态与业务规则", `状态与业务规则`),
-	newTopic("原客户端行为", `原客户端行为`),
-	newTopic("结果与失败", `结果与失败`),
-	newTopic("相关能力", `相关能力`),
-	newTopic("未知项", `未知项`),
+// contextSections are the eight H2 sections of a feature context. A
+// section is found by any of its keywords wherever its heading names one
+// ("一、功能定位", "业务目的", "相关能力与排除范围"): the eight topics'
+// established titles and the words the spec uses for the topics they cover
+// (feature purpose and user goals, actors, field semantics, rules, original
+// client behaviour, results and failures, excluded abilities, unknowns).
+var contextSections = []contextSection{
+	{newTopic("功能定位", `功能定位|目的|用户目标|(?i:\bpurpose\b|\buser goals?\b)`),
+		"功能定位, 目的, 用户目标, purpose or user goals"},
+	{newTopic("参与者与权限", `参与者|角色|权限|(?i:\bactors?\b|\bpermissions?\b)`),
+		"参与者, 角色, 权限, actors or permissions"},
+	{newTopic("业务概念与字段语义 / 领域概念", `业务概念|领域概念|字段语义|字段含义|(?i:\bfield semantics\b|\bdomain concepts?\b)`),
+		"业务概念, 领域概念, 字段语义, 字段含义, field semantics or domain concepts"},
+	{newTopic("状态与业务规则", `状态|规则|(?i:\brules?\b|\bstates?\b)`),
+		"状态, 规则, rules or states"},
+	{newTopic("原客户端行为", `客户端行为|(?i:\bclient behaviou?r\b)`),
+		"客户端行为 or client behaviour"},
+	{newTopic("结果与失败", `结果|失败|错误|(?i:\bresults?\b|\bfailures?\b|\berrors?\b)`),
+		"结果, 失败, 错误, results, failures or errors"},
+	{newTopic("相关能力", `相关能力|排除|(?i:\brelated capabilit(?:y|ies)\b|\bexcluded\b)`),
+		"相关能力, 排除, related capabilities or excluded"},
+	{newTopic("未知项", `未知|(?i:\bunknowns?\b)`),
+		"未知 or unknowns"},
+}
+
+// contextSection is a section of the feature context: its topic, and its
+// keywords as a finding lists them.
+type contextSection struct {
+	topic
+	keywords string
 }
 
 var (
@@ -48,7 +66,8 @@ func checkContext(d *document, f *facts) []diag.Diagnostic {
 	for _, s := range contextSections {
 		i := d.FindHeading(2, s.in)
 		if i < 0 {
-			out = append(out, RuleContextSection.New(d.file, "has no \"## %s…\" section", s.name))
+			out = append(out, RuleContextSection.New(d.file,
+				"has no \"## %s…\" section: no H2 heading names %s", s.name, s.keywords))
 			continue
 		}
 		b := d.Section(i)

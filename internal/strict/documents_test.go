@@ -356,3 +356,55 @@ func TestTooShort(t *testing.T) {
 		t.Errorf("a truncated MCP.zh-CN.md: %v", ruleIDs(ds))
 	}
 }
+
+// Each feature-context section is found by any of its keywords, wherever the
+// heading names it, and only by them: a heading naming none of a section's
+// keywords leaves the section missing.
+func TestContextSectionKeywords(t *testing.T) {
+	f := referenceFacts(t)
+	tests := []struct {
+		heading string   // a heading of the reference document
+		pass    []string // headings that still name its section
+		fail    []string // headings that do not
+	}{
+		{"## 功能定位与用户目标",
+			[]string{"## 业务目的", "## 本功能的目的", "## 用户目标", "## 一、功能定位", "## Purpose and user goals"},
+			[]string{"## 概述", "## 功能"}},
+		{"## 参与者与权限",
+			[]string{"## 角色与权限", "## 参与者", "## 谁能使用：权限", "## Actors"},
+			[]string{"## 用户"}},
+		{"## 业务概念与字段语义",
+			[]string{"## 领域概念", "## 主要业务概念", "## 字段语义", "## 字段含义", "## Field semantics"},
+			[]string{"## 字段", "## 概念"}},
+		{"## 状态与业务规则",
+			[]string{"## 业务规则", "## 申请状态", "## 校验规则与约束", "## Rules"},
+			[]string{"## 约束", "## Statements"}},
+		{"## 原客户端行为",
+			[]string{"## 客户端行为", "## 原始客户端行为", "## Client behaviour", "## Original client behavior"},
+			[]string{"## 客户端做了什么", "## 客户端"}},
+		{"## 结果与失败",
+			[]string{"## 返回结果", "## 失败与恢复", "## 错误处理", "## Results and failures"},
+			[]string{"## 返回"}},
+		{"## 相关能力与排除范围",
+			[]string{"## 相关能力", "## 排除范围", "## 被排除的能力", "## Related capabilities", "## Excluded abilities"},
+			[]string{"## 其他"}},
+		{"## 未知项与证据",
+			[]string{"## 未知项", "## 仍未知的问题", "## Unknowns"},
+			[]string{"## 证据", "## Known issues"}},
+	}
+	ref := referenceDoc(t, ContextFile)
+	for _, tt := range tests {
+		for _, h := range tt.pass {
+			text := apply(t, ref, []edit{{tt.heading + "\n", h + "\n"}})
+			if ds := checkDoc(ContextFile, text, f); len(ds) > 0 {
+				t.Errorf("%q in place of %q: unexpected findings %v", h, tt.heading, ds)
+			}
+		}
+		for _, h := range tt.fail {
+			text := apply(t, ref, []edit{{tt.heading + "\n", h + "\n"}})
+			if diff := cmp.Diff([]string{"STRICT_CONTEXT_SECTION"}, ruleIDs(checkDoc(ContextFile, text, f))); diff != "" {
+				t.Errorf("%q in place of %q: rules (-want +got):\n%s", h, tt.heading, diff)
+			}
+		}
+	}
+}

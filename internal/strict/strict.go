@@ -17,7 +17,9 @@
 //	forbidden       no PAGE.md or workflow.json
 //	contamination   the contamination gate over every file, run here rather
 //	                than trusted from a manifest's sanitized: true
-//	matrix          before finalization, the baseline verification matrix
+//	matrix          before finalization, the baseline verification matrix;
+//	                after, the final matrix recomputed from the evidence it
+//	                records (with the final files)
 //	final           after finalization, the files finalize writes, and the
 //	                attestations of the evidence they record
 //
@@ -87,8 +89,9 @@ type Stage struct {
 	ID     string `json:"id"`
 	Title  string `json:"-"`
 	Status Status `json:"status"`
-	// Note says what a stage that ran left out, or why a stage did not
-	// run. It is empty when the stage ran in full.
+	// Note says what a stage that ran left out or how it checked, or why
+	// a stage did not run. It is empty when the stage ran in full in its
+	// usual way.
 	Note string `json:"note,omitempty"`
 }
 
@@ -343,7 +346,8 @@ func (v *validator) documents(in *derive.Inputs, views []derive.View, sound bool
 func (v *validator) matrix(views []derive.View, sound bool) {
 	switch {
 	case !v.opts.PreFinalize:
-		v.skip(StageMatrix, "the final matrix is checked with the final files")
+		// The final matrix is recomputed with the final files: final
+		// records the stage.
 	case !sound:
 		v.skip(StageMatrix, unsound)
 	default:
@@ -364,10 +368,12 @@ func (v *validator) final(in *derive.Inputs, sound bool) {
 	ds := requireFiles(v.pkg, finalFiles, RuleFinalFileMissing,
 		"finalize writes it; validate a package that is not finalized with --pre-finalize")
 	if len(ds) > 0 {
+		v.skip(StageMatrix, "the final matrix is recomputed with the final files, and some are missing")
 		v.record(StageFinal, "", ds)
 		return
 	}
 	if !sound {
+		v.skip(StageMatrix, unsound)
 		v.skip(StageFinal, unsound)
 		return
 	}
@@ -378,8 +384,21 @@ func (v *validator) final(in *derive.Inputs, sound bool) {
 	if sum.Checked {
 		v.res.Attestation = sum
 	}
+	// The matrix's findings are among the final files' (each finding is
+	// reported once); its stage says whether it was recomputed and held.
+	switch {
+	case !sum.MatrixChecked:
+		v.skip(StageMatrix, "the final matrix was not recomputed: the live verification it rests on could not be read")
+	case sum.MatrixFailed:
+		v.res.Stages = append(v.res.Stages, Stage{ID: StageMatrix, Title: stageTitle(StageMatrix), Status: Failed, Note: matrixRecomputed})
+	default:
+		v.res.Stages = append(v.res.Stages, Stage{ID: StageMatrix, Title: stageTitle(StageMatrix), Status: Passed, Note: matrixRecomputed})
+	}
 	v.record(StageFinal, "", l.Sorted())
 }
+
+// matrixRecomputed is how the final matrix is checked.
+const matrixRecomputed = "recomputed from the evidence it records"
 
 // record adds the outcome of a stage that ran, and its findings.
 func (v *validator) record(id, note string, ds []diag.Diagnostic) {

@@ -91,21 +91,25 @@ const AttachmentRuntimeCheck = "attachment-resolution-runtime-vector"
 // Reasons a row can carry. The transient ones say what verification has not
 // shown yet; the others block approval whatever the evidence.
 const (
-	ReasonBehaviorPending  = "behavior-verification-pending"
-	ReasonRuntimePending   = "runtime-verification-pending"
-	ReasonHostPending      = "host-verification-pending"
-	ReasonChecksPending    = "canonical-verification-checks-pending"
-	ReasonBypassPending    = "workflow-bypass-verification-pending"
-	ReasonHostRestricted   = "host-not-fully-compatible"
-	ReasonWorkflowMissing  = "constrained-workflow-missing"
-	failedSuffix           = "-verification-failed"
-	blockedSuffix          = "-verification-blocked"
-	pendingSuffix          = "-verification-pending"
-	workflowBypassReasonAt = "workflow-bypass"
+	ReasonBehaviorPending = "behavior-verification-pending"
+	ReasonRuntimePending  = "runtime-verification-pending"
+	ReasonHostPending     = "host-verification-pending"
+	ReasonChecksPending   = "canonical-verification-checks-pending"
+	ReasonBypassPending   = "workflow-bypass-verification-pending"
+	// ReasonWorkflowApprovalPending is a guarded write's: a workflow
+	// guarding it passed its bypass check but is not approved yet (its own
+	// row says what it awaits).
+	ReasonWorkflowApprovalPending = "constrained-workflow-approval-pending"
+	ReasonHostRestricted          = "host-not-fully-compatible"
+	ReasonWorkflowMissing         = "constrained-workflow-missing"
+	failedSuffix                  = "-verification-failed"
+	blockedSuffix                 = "-verification-blocked"
+	pendingSuffix                 = "-verification-pending"
+	workflowBypassReasonAt        = "workflow-bypass"
 )
 
 // transient reasons are removed once verification shows what they await.
-var transient = []string{ReasonBehaviorPending, ReasonRuntimePending, ReasonHostPending, ReasonChecksPending, ReasonBypassPending}
+var transient = []string{ReasonBehaviorPending, ReasonRuntimePending, ReasonHostPending, ReasonChecksPending, ReasonBypassPending, ReasonWorkflowApprovalPending}
 
 // IsTransient reports whether a reason only says that verification is
 // pending, as opposed to one that blocks approval.

@@ -82,6 +82,10 @@ const (
 //	           checks, incomplete evidence coverage, Host restrictions,
 //	           conflicts, declared reasons), not unresolved, and every
 //	           guarding workflow approved
+//	reasons  = for a guarded write, what its workflow rows await:
+//	           workflow-bypass-verification-pending while one is not
+//	           bypass-verified, constrained-workflow-approval-pending while
+//	           one is bypass-verified but not approved
 //
 // requiresReview is neither blocked nor approved. A row's decision is
 // blocked, requires-review or approved; the package is approved when every
@@ -167,10 +171,15 @@ func capabilityRow(b *Baseline, ev *Evidence, m *Matrix, i int) (Row, []diag.Dia
 	// A runtime proof counts only on top of proven behaviour.
 	out.RuntimeVerified = bound && out.BehaviorVerified
 	workflowsReady, workflowsApproved := len(cb.Workflows) > 0, len(cb.Workflows) > 0
+	// What the guarding workflows still await, as their rows say it: a
+	// bypass not verified, or approval of a bypass-verified one.
+	bypassPending, approvalPending := false, false
 	for _, j := range cb.Workflows {
 		w := &m.Workflows[j]
 		workflowsReady = workflowsReady && w.BypassVerified && w.RuntimeVerified
 		workflowsApproved = workflowsApproved && w.Approved
+		bypassPending = bypassPending || !w.BypassVerified
+		approvalPending = approvalPending || w.BypassVerified && !w.Approved
 	}
 	if cb.Guarded && !workflowsReady {
 		out.RuntimeVerified = false
@@ -192,8 +201,13 @@ func capabilityRow(b *Baseline, ev *Evidence, m *Matrix, i int) (Row, []diag.Dia
 		switch {
 		case len(cb.Workflows) == 0:
 			out.Reasons = append(out.Reasons, ReasonWorkflowMissing)
-		case !workflowsApproved:
-			out.Reasons = append(out.Reasons, ReasonBypassPending)
+		default:
+			if bypassPending {
+				out.Reasons = append(out.Reasons, ReasonBypassPending)
+			}
+			if approvalPending {
+				out.Reasons = append(out.Reasons, ReasonWorkflowApprovalPending)
+			}
 		}
 	}
 	out.Reasons = append(out.Reasons, pendingReasons(r, out.BehaviorVerified, out.RuntimeVerified, out.HostVerified)...)

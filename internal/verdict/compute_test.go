@@ -276,7 +276,17 @@ func TestStatusRules(t *testing.T) {
 			edit:    func(t *testing.T, g *verdicttest.Green) { g.SetNotRun(t, "workflows", submit, "bypass") },
 			subject: submit,
 			want: want{behavior: true, host: true, review: true, decision: "requires-review",
-				reasons: []string{verdict.ReasonBypassPending, verdict.ReasonRuntimePending}},
+				reasons: []string{verdict.ReasonBypassPending, verdict.ReasonRuntimePending},
+				without: []string{verdict.ReasonWorkflowApprovalPending}},
+			affected: []string{submit + "/workflow"},
+		},
+		{
+			name:    "guarded write whose workflow passed its bypass but awaits runtime",
+			edit:    func(t *testing.T, g *verdicttest.Green) { g.SetNotRun(t, "workflows", submit, "runtime") },
+			subject: submit,
+			want: want{behavior: true, host: true, review: true, decision: "requires-review",
+				reasons: []string{verdict.ReasonWorkflowApprovalPending, verdict.ReasonRuntimePending},
+				without: []string{verdict.ReasonBypassPending}},
 			affected: []string{submit + "/workflow"},
 		},
 		{
@@ -340,6 +350,7 @@ func TestStatusRules(t *testing.T) {
 				tc.edit(t, g)
 			}
 			m := compute(t, b, g.Evidence(t, b))
+			workflowReasonsAgree(t, b, m)
 
 			id := strings.TrimSuffix(tc.subject, "/workflow")
 			var r verdict.Row
@@ -376,6 +387,29 @@ func TestStatusRules(t *testing.T) {
 				checkUnchanged(t, tc.subject, tc.affected, wb.ID, before, after, true)
 			}
 		})
+	}
+}
+
+// workflowReasonsAgree checks that what a guarded write's reasons say of
+// its workflows is what the workflow rows say: the bypass is pending exactly
+// when some guarding workflow is not bypass-verified, and approval is
+// pending exactly when some bypass-verified one is not approved.
+func workflowReasonsAgree(t *testing.T, b *verdict.Baseline, m *verdict.Matrix) {
+	t.Helper()
+	for i, cb := range b.Capabilities {
+		bypass, approval := false, false
+		for _, j := range cb.Workflows {
+			w := &m.Workflows[j]
+			bypass = bypass || !w.BypassVerified
+			approval = approval || w.BypassVerified && !w.Approved
+		}
+		r := &m.Capabilities[i]
+		if got := slices.Contains(r.Reasons, verdict.ReasonBypassPending); got != bypass {
+			t.Errorf("%s: reasons %v say the workflow bypass is pending: %v, the workflow rows: %v", cb.ID, r.Reasons, got, bypass)
+		}
+		if got := slices.Contains(r.Reasons, verdict.ReasonWorkflowApprovalPending); got != approval {
+			t.Errorf("%s: reasons %v say a workflow's approval is pending: %v, the workflow rows: %v", cb.ID, r.Reasons, got, approval)
+		}
 	}
 }
 
