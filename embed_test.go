@@ -68,11 +68,11 @@ func TestSkillAssetsAreReviewed(t *testing.T) {
 	for _, a := range assets.Runtime() {
 		b, err := fs.ReadFile(Skills(), path.Join(dir, a.Name()))
 		if err != nil {
-			t.Errorf("%s: %v; copy it from assets/", a.Name(), err)
+			t.Errorf("%s: %v; run \"go generate .\" at the repository root", a.Name(), err)
 			continue
 		}
 		if !a.Matches(b) {
-			t.Errorf("%s/%s differs from the reviewed asset; copy it again from assets/", dir, a.Name())
+			t.Errorf("%s/%s differs from the reviewed asset; run \"go generate .\" at the repository root", dir, a.Name())
 		}
 	}
 }

@@ -1,6 +1,6 @@
 module github.com/code2skill/code2skill
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/evanw/esbuild v0.28.2
@@ -10,8 +10,8 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/tdewolff/parse/v2 v2.8.20
 	go.yaml.in/yaml/v3 v3.0.6
-	golang.org/x/sys v0.41.0
-	golang.org/x/text v0.14.0
+	golang.org/x/sys v0.49.0
+	golang.org/x/text v0.44.0
 )
 
 require (
@@ -20,7 +20,7 @@ require (
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
-	golang.org/x/sync v0.20.0 // indirect
+	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
-	golang.org/x/tools v0.42.0 // indirect
+	golang.org/x/tools v0.52.0 // indirect
 )

@@ -2,12 +2,16 @@
 // byte-for-byte into generated packages, and the templates of the documents
 // every package carries.
 //
-// Each runtime asset exists once, here; packages, examples and validators
-// compare against these bytes rather than keeping copies of their own:
+// Each runtime asset is reviewed once, here; packages, examples and
+// validators compare against these bytes:
 //
 //	if !assets.AgentResult.Matches(data) {
 //		// the package's copy was edited
 //	}
+//
+// The copies the repository keeps elsewhere (the generate Skill's, an
+// example's) are generated from these files by go generate at the
+// repository root (internal/assetcopy).
 //
 // The JavaScript sources live next to this file (core/, strict/) with their
 // node --test suites (core/test/, strict/test/), which go test runs.
@@ -30,12 +34,17 @@ const (
 type Asset struct {
 	name    string
 	profile string
+	source  string
 	text    string
 }
 
 // Name is the path of the asset inside a generated package: a file at the
 // package root for every asset but MCPRuntime, which is mcp-tool/runtime.mjs.
 func (a Asset) Name() string { return a.name }
+
+// Source is the path of the asset's reviewed source, relative to this
+// directory (assets/): the file every copy is generated from.
+func (a Asset) Source() string { return a.source }
 
 // Profile is the package profile that uses the asset.
 func (a Asset) Profile() string { return a.profile }
@@ -55,6 +64,8 @@ func (a Asset) Matches(data []byte) bool { return string(data) == a.text }
 var (
 	//go:embed core/portable-agent-result.mjs
 	agentResult string
+	//go:embed gocore/agentresult/agentresult.go
+	goAgentResult string
 	//go:embed strict/portable-error-normalizer.mjs
 	errorNormalizer string
 	//go:embed strict/portable-workflow-guard.mjs
@@ -72,17 +83,24 @@ var (
 	// AgentResult projects Function results into MCP Tool results in
 	// core-export-v1 packages: toAgentResult, toAgentError,
 	// readHttpResponse, httpResultFromError.
-	AgentResult = Asset{"portable-agent-result.mjs", CoreProfile, agentResult}
+	AgentResult = Asset{"portable-agent-result.mjs", CoreProfile, "core/portable-agent-result.mjs", agentResult}
+
+	// GoAgentResult is AgentResult of the go-stdio runtime profile: the
+	// Go package agentresult (ReadHTTPResponse, HTTPResultFromError,
+	// ToAgentResult, ToAgentError) every go-stdio package carries at
+	// agentresult/agentresult.go. It is not in Runtime(), which lists the
+	// JavaScript assets.
+	GoAgentResult = Asset{"agentresult/agentresult.go", CoreProfile, goAgentResult}
 
 	// ErrorNormalizer turns anything a strict Tool's Function threw into
 	// {code, message, details, retryable}: normalizeToolError. Unmarked
 	// write failures become UNKNOWN_DISPATCH_OUTCOME.
-	ErrorNormalizer = Asset{"portable-error-normalizer.mjs", StrictProfile, errorNormalizer}
+	ErrorNormalizer = Asset{"portable-error-normalizer.mjs", StrictProfile, "strict/portable-error-normalizer.mjs", errorNormalizer}
 
 	// WorkflowGuard enforces source-proven hard edges of strict writes:
 	// PortableWorkflowGuard, dispatchWithPolicy, protectedWorkflowStateFor.
 	// A package carries it only when it declares a hard workflow.
-	WorkflowGuard = Asset{"portable-workflow-guard.mjs", StrictProfile, workflowGuard}
+	WorkflowGuard = Asset{"portable-workflow-guard.mjs", StrictProfile, "strict/portable-workflow-guard.mjs", workflowGuard}
 
 	// HTTPDispatch is the default dispatcher of a strict Function core:
 	// dispatchHttp(url, options) → {status, data} with node's fetch, for
@@ -91,7 +109,7 @@ var (
 	// A Function uses it only when its runtime context supplies no
 	// dispatch. A package carries it when a capability sends HTTP
 	// requests.
-	HTTPDispatch = Asset{"portable-http-dispatch.mjs", StrictProfile, httpDispatch}
+	HTTPDispatch = Asset{"portable-http-dispatch.mjs", StrictProfile, "strict/portable-http-dispatch.mjs", httpDispatch}
 
 	// HostRuntime is the runtime a standard MCP stdio host starts a strict
 	// package through: it builds each call's trusted context (dispatch to
@@ -100,12 +118,12 @@ var (
 	// operations) from what the host gives a stdio server, then loads the
 	// package's MCP server. A package carries it when its export profile
 	// declares hostRuntime.
-	HostRuntime = Asset{"portable-host-runtime.mjs", StrictProfile, hostRuntime}
+	HostRuntime = Asset{"portable-host-runtime.mjs", StrictProfile, "strict/portable-host-runtime.mjs", hostRuntime}
 
 	// RuntimeEntry re-exports McpServer, StdioServerTransport and z. It is
 	// the entry bundled into a strict package's mcp-tool/runtime.mjs, not a
 	// file the package carries.
-	RuntimeEntry = Asset{"mcp-runtime-entry.mjs", StrictProfile, runtimeEntry}
+	RuntimeEntry = Asset{"mcp-runtime-entry.mjs", StrictProfile, "strict/mcp-runtime-entry.mjs", runtimeEntry}
 )
 
 // Runtime returns every runtime asset, in a fixed order.

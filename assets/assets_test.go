@@ -99,6 +99,9 @@ func TestRuntimeMatchesSources(t *testing.T) {
 		if !a.Matches(data) {
 			t.Errorf("%s does not match %s", a.Name(), sources[a.Name()])
 		}
+		if a.Source() != sources[a.Name()] {
+			t.Errorf("%s: Source() = %q, want %q", a.Name(), a.Source(), sources[a.Name()])
+		}
 		if a.Matches(append(data, '\n')) {
 			t.Errorf("%s matches a modified copy", a.Name())
 		}

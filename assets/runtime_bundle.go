@@ -16,4 +16,4 @@ var mcpRuntime string
 // copied byte-for-byte by compile; internal/mcpruntime's tests rebuild it
 // and fail when it differs. Unlike the other assets it sits in mcp-tool/,
 // not at the package root, and Runtime does not list it.
-var MCPRuntime = Asset{"mcp-tool/runtime.mjs", StrictProfile, mcpRuntime}
+var MCPRuntime = Asset{"mcp-tool/runtime.mjs", StrictProfile, "strict/runtime.mjs", mcpRuntime}

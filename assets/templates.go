@@ -21,6 +21,9 @@ type SetupData struct {
 	Tools    []string   // the Tool names the server lists
 	Env      []SetupVar // every environment variable the server reads
 	Lockfile bool       // the package ships a package-lock.json
+	// Replaces are the relative paths go.mod's replace directives lead
+	// to (go-stdio, style B).
+	Replaces []string
 }
 
 // SetupVar is one environment variable the server reads.
@@ -40,6 +43,16 @@ func MCPSetup(d SetupData) ([]byte, error) {
 		return nil, errors.New("MCP-SETUP.md needs the package name, its Skills and its Tools")
 	}
 	return render("MCP-SETUP.md.tmpl", d)
+}
+
+// MCPSetupGo renders MCP-SETUP.md of a go-stdio package: as MCPSetup,
+// with go mod download and go build instead of npm, the built server as
+// the registration's command, and the paths replace directives lead to.
+func MCPSetupGo(d SetupData) ([]byte, error) {
+	if d.Package == "" || len(d.Skills) == 0 || len(d.Tools) == 0 {
+		return nil, errors.New("MCP-SETUP.md needs the package name, its Skills and its Tools")
+	}
+	return render("MCP-SETUP.go.md.tmpl", d)
 }
 
 // FeatureContextData is what the feature-context skeleton names.

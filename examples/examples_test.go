@@ -75,6 +75,6 @@ func TestRuntimeAssetIsTheReviewedOne(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !assets.AgentResult.Matches(b) {
-		t.Errorf("%s differs from the reviewed asset; copy it again from assets/", assets.AgentResult.Name())
+		t.Errorf("%s differs from the reviewed asset; run \"go generate .\" at the repository root", assets.AgentResult.Name())
 	}
 }

@@ -54,6 +54,13 @@ type Record struct {
 	// as it was, never for another or a later version.
 	ContractID      string `json:"contractId"`
 	CandidateDigest string `json:"candidateDigest"`
+	// ScopeDigest is the digest of what a runtime or host check of a
+	// capability or workflow depends on, as it was when the check ran:
+	// the scope's slice of the contract, its own compiled code, its live
+	// case and what the package's scopes share. While it is unchanged the
+	// check still vouches for its scope, whatever else changed in the
+	// package, and the pipeline binds it to the package as it is now.
+	ScopeDigest string `json:"scopeDigest,omitempty"`
 	// Attestation is the tag of the record (DomainRecord).
 	Attestation string `json:"attestation,omitempty"`
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/code2skill/code2skill/internal/core"
 	"github.com/code2skill/code2skill/internal/npm"
 	"github.com/code2skill/code2skill/internal/owned"
+	"github.com/code2skill/code2skill/internal/pkgdir"
 	"github.com/code2skill/code2skill/internal/sandbox"
 )
 
@@ -57,7 +58,13 @@ the backend and prints each capability's verification. Runtime-verified
 rows are those whose live calls reached the sample backend; Host
 verification is not done by the demo. It needs node, not npm.
 
+With --runtime go-stdio, the Go twin of the example (the same Skills and
+Tools as a Go module on the official Go MCP SDK): written to dir, its
+modules fetched with "go mod download" (your GOPROXY and module cache; the
+only step that uses the network), then validated. It needs go, not npm.
+
 Flags:
+  --runtime R           node-stdio (default) or go-stdio
   --strict              the strict flow on the sample application
   --force               refresh a previous demo in dir: replace the files demo
                         wrote there before, unless changed since, and leave
@@ -76,6 +83,7 @@ Exit codes:
 		fs := newFlagSet(c)
 		force := fs.Bool("force", false, "")
 		strictFlow := fs.Bool("strict", false, "")
+		runtime := fs.String("runtime", string(pkgdir.RuntimeNode), "")
 		format := addFormatFlag(fs)
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
 		if !ok {
@@ -92,11 +100,21 @@ Exit codes:
 		default:
 			return usageError(stdio, c, "at most one directory")
 		}
+		if *strictFlow && *runtime != string(pkgdir.RuntimeNode) {
+			return usageError(stdio, c, "--runtime does not apply to --strict")
+		}
 		if strings.TrimSpace(dir) == "" {
 			return usageError(stdio, c, "the directory is empty; name one, or leave it out for ./%s", defaultDemoDir)
 		}
 		if *strictFlow {
 			return runStrictDemo(ctx, stdio, c, format, dir, *force)
+		}
+		switch pkgdir.Runtime(*runtime) {
+		case pkgdir.RuntimeNode:
+		case pkgdir.RuntimeGo:
+			return runGoDemo(ctx, stdio, c, format, dir, *force)
+		default:
+			return usageError(stdio, c, "--runtime must be node-stdio or go-stdio, not %q", *runtime)
 		}
 		// Everything that could stop the install is checked before
 		// anything is written.
@@ -137,8 +155,10 @@ Exit codes:
 }
 
 // exampleFiles returns the files of the bundled example.
-func exampleFiles() ([]atomicfile.File, error) {
-	src := examples.SeedLibrary()
+func exampleFiles() ([]atomicfile.File, error) { return filesOf(examples.SeedLibrary()) }
+
+// filesOf returns the files of an embedded example.
+func filesOf(src fs.FS) ([]atomicfile.File, error) {
 	var files []atomicfile.File
 	err := fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {

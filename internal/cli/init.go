@@ -16,7 +16,7 @@ func initCmd() *command {
 		summary: "scaffold a new core-export-v1 package",
 		usage: `Usage: code2skill init <dir> [--feature-id ID] [--goal ID]... [--service NAME]
                        [--auth none|bearer|api-key|cookie-login] [--auth-header NAME] [--auth-scheme WORD]
-                       [--feature-context] [--force]
+                       [--feature-context] [--runtime node-stdio|go-stdio] [--force]
 
 Writes the starting point of a core-export-v1 package into <dir>: one Skill
 at the package root for a single goal, or skills/<goal>/SKILL.md for each of
@@ -60,6 +60,10 @@ Flags:
   --auth-scheme WORD  bearer: the word before the token (default Bearer)
   --feature-context   also write the references/feature-context.md skeleton
                       for each Skill
+  --runtime R         node-stdio (default) or go-stdio: a Go module pinning
+                      the official Go MCP SDK, a Function core package, a
+                      stdio server in mcp-tool and go test tests
+                      (none, bearer and api-key authentication)
   --force             write into a non-empty <dir>, replacing the files init
                       writes and leaving every other file as it is
 
@@ -79,6 +83,7 @@ Exit codes:
 		authHeader := fs.String("auth-header", "", "")
 		authScheme := fs.String("auth-scheme", "", "")
 		featureContext := fs.Bool("feature-context", false, "")
+		runtime := fs.String("runtime", scaffold.RuntimeNode, "")
 		force := fs.Bool("force", false, "")
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
 		if !ok {
@@ -106,6 +111,7 @@ Exit codes:
 			Auth:           *auth,
 			AuthHeader:     *authHeader,
 			AuthScheme:     *authScheme,
+			Runtime:        *runtime,
 		}
 		if opts.FeatureID == "" {
 			opts.FeatureID = filepath.Base(abs)
@@ -137,7 +143,11 @@ Exit codes:
 		}
 		fmt.Fprintf(stdio.Out, "wrote %s: a core-export-v1 package with %s, %d files\n", dir, skills, len(files))
 		fmt.Fprintf(stdio.Out, "next: replace the illustrative requests with the real call sites, then\n")
-		fmt.Fprintf(stdio.Out, "  (cd %s && npm install)\n  code2skill validate %s\n", dir, dir)
+		if opts.Runtime == scaffold.RuntimeGo {
+			fmt.Fprintf(stdio.Out, "  (cd %s && go mod download)\n  code2skill validate %s\n", dir, dir)
+		} else {
+			fmt.Fprintf(stdio.Out, "  (cd %s && npm install)\n  code2skill validate %s\n", dir, dir)
+		}
 		return ExitPassed
 	}
 	return c

@@ -1,23 +1,20 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"math"
 	"runtime/debug"
 	"strings"
-	"text/tabwriter"
-	"time"
 
-	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/pipeline"
 	"github.com/code2skill/code2skill/internal/sandbox"
 )
 
+// pipelineCmd is code2skill pipeline; each subcommand lives in its own
+// file: pipeline_init.go, pipeline_run.go, pipeline_status.go and
+// pipeline_diagnose.go.
 func pipelineCmd() *command {
 	c := &command{
 		name:    "pipeline",
@@ -141,111 +138,75 @@ Exit codes:
 		case "-h", "-help", "--help", "help":
 			fmt.Fprint(stdio.Out, c.usage)
 			return ExitPassed
-		case "init", "run", "status", "diagnose":
-		default:
-			return usageError(stdio, c, "unknown subcommand %q: want init, run, status or diagnose", sub)
-		}
-		fs := newFlagSet(c)
-		stateDir := fs.String("state-dir", "", "")
-		var format *formatFlag
-		if sub == "run" || sub == "diagnose" {
-			format = addFindingsFormatFlag(fs)
-		} else {
-			format = addFormatFlag(fs)
-		}
-		var sources *sourcesFlags
-		var ack, force, enable, enableHost, full *bool
-		var hostEnvFile *string
-		var only, stage, capability, ackChange *string
-		var maxErrors *int
-		var authorize, origins, env stringsFlag
-		var key *evidenceKeyFlag
-		if sub == "run" || sub == "status" {
-			key = addEvidenceKeyFlag(fs)
-		}
-		switch sub {
 		case "init":
-			sources = &sourcesFlags{}
-			fs.Func("source-map", "", sources.sources.AddMapping)
-			ack = fs.Bool("acknowledge-migration", false, "")
+			return pipelineInit(c, stdio, args)
 		case "run":
-			only = fs.String("only", "", "")
-			force = fs.Bool("force", false, "")
-			enable = fs.Bool("enable-runtime-verify", false, "")
-			enableHost = fs.Bool("enable-host-verify", false, "")
-			hostEnvFile = fs.String("host-env-file", "", "")
-			fs.Var(&authorize, "authorize-write", "")
-			fs.Var(&origins, "runtime-origin", "")
-			fs.Var(&env, "env", "")
-			ackChange = fs.String("acknowledge-contract-change", "", "")
-		case "diagnose":
-			stage = fs.String("stage", "", "")
-			capability = fs.String("capability", "", "")
-			maxErrors = fs.Int("max-errors", pipeline.DefaultMaxErrors, "")
-			full = fs.Bool("full", false, "")
-		}
-		pos, code, ok := parseOrExit(fs, c, stdio, args)
-		if !ok {
-			return code
-		}
-		if len(pos) != 1 {
-			return usageError(stdio, c, "pipeline %s: want exactly one package directory, got %d arguments", sub, len(pos))
-		}
-		p := &pipeline.Pipeline{
-			Dir:      pos[0],
-			StateDir: *stateDir,
-			Steps:    pipelineSteps(),
-			Version:  buildIdentity(),
-			Progress: stdio.Err,
-		}
-		if key != nil {
-			k, err := key.load(sub == "run")
-			if err != nil {
-				return keyFailure(stdio, c, err)
-			}
-			p.Key = k
-		}
-		pc := &pipelineCommand{c: c, stdio: stdio, format: format, p: p, sub: sub}
-		switch sub {
-		case "init":
-			return pc.init(pipeline.InitOptions{SourceMaps: sources.sources.Map, AcknowledgeMigration: *ack})
-		case "run":
-			opts := pipeline.RunOptions{Force: *force, EnableRuntimeVerify: *enable, AuthorizeWrites: authorize,
-				EnableHostVerify: *enableHost, AcknowledgeContractChange: *ackChange}
-			if flagSet(fs, "only") {
-				opts.Only = splitList(*only)
-			}
-			var err error
-			if opts.Origins, err = pairs(origins, "--runtime-origin", "ORIGIN=URL"); err != nil {
-				return usageError(stdio, c, "%v", err)
-			}
-			if opts.Env, err = envValues(env); err != nil {
-				return usageError(stdio, c, "%v", err)
-			}
-			if flagSet(fs, "host-env-file") {
-				kvs, err := readEnvFile("--host-env-file", *hostEnvFile)
-				if err != nil {
-					return usageError(stdio, c, "%v", err)
-				}
-				opts.HostEnv = map[string]string{}
-				for _, kv := range kvs {
-					k, v, _ := strings.Cut(kv, "=")
-					opts.HostEnv[k] = v
-				}
-			}
-			return pc.run(ctx, opts)
+			return pipelineRun(ctx, c, stdio, args)
 		case "status":
-			return pc.status()
+			return pipelineStatus(c, stdio, args)
+		case "diagnose":
+			return pipelineDiagnose(ctx, c, stdio, args)
 		}
-		opts := pipeline.DiagnoseOptions{Stage: *stage, Capability: *capability, MaxErrors: *maxErrors, Full: *full}
-		if *format == formatSARIF && !flagSet(fs, "max-errors") {
-			// --max-errors bounds what a reader scrolls through; a log for
-			// code scanning carries every error.
-			opts.MaxErrors = math.MaxInt
-		}
-		return pc.diagnose(ctx, opts)
+		return usageError(stdio, c, "unknown subcommand %q: want init, run, status or diagnose", sub)
 	}
 	return c
+}
+
+// pipelineFlags are the flags every pipeline subcommand takes, and the
+// evidence key of those that read or write check records.
+type pipelineFlags struct {
+	c        *command
+	sub      string
+	fs       *flag.FlagSet
+	stateDir *string
+	format   *formatFlag
+	key      *evidenceKeyFlag
+}
+
+// newPipelineFlags registers the common flags of a subcommand: --state-dir,
+// --format (with sarif when findings is true) and, when withKey is true,
+// --evidence-key.
+func newPipelineFlags(c *command, sub string, findings, withKey bool) *pipelineFlags {
+	pf := &pipelineFlags{c: c, sub: sub, fs: newFlagSet(c)}
+	pf.stateDir = pf.fs.String("state-dir", "", "")
+	if findings {
+		pf.format = addFindingsFormatFlag(pf.fs)
+	} else {
+		pf.format = addFormatFlag(pf.fs)
+	}
+	if withKey {
+		pf.key = addEvidenceKeyFlag(pf.fs)
+	}
+	return pf
+}
+
+// open parses the command line and prepares the pipeline of its one
+// package directory; ok is false when the subcommand should stop with the
+// returned exit code. createKey says whether a missing default evidence
+// key is created.
+func (pf *pipelineFlags) open(stdio *Stdio, args []string, createKey bool) (pc *pipelineCommand, code int, ok bool) {
+	pos, code, ok := parseOrExit(pf.fs, pf.c, stdio, args)
+	if !ok {
+		return nil, code, false
+	}
+	if len(pos) != 1 {
+		return nil, usageError(stdio, pf.c, "pipeline %s: want exactly one package directory, got %d arguments", pf.sub, len(pos)), false
+	}
+	p := &pipeline.Pipeline{
+		Dir:      pos[0],
+		StateDir: *pf.stateDir,
+		Steps:    pipelineSteps(),
+		Version:  buildIdentity(),
+		Progress: stdio.Err,
+	}
+	if pf.key != nil {
+		k, err := pf.key.load(createKey)
+		if err != nil {
+			return nil, keyFailure(stdio, pf.c, err), false
+		}
+		p.Key = k
+	}
+	return &pipelineCommand{c: pf.c, stdio: stdio, format: pf.format, p: p, sub: pf.sub}, 0, true
 }
 
 // pipelineCommand carries one pipeline invocation.
@@ -280,250 +241,6 @@ func (pc *pipelineCommand) stateName() string {
 		return pc.p.StateDir
 	}
 	return pipeline.DefaultStateDir(pc.p.Dir)
-}
-
-func (pc *pipelineCommand) init(opts pipeline.InitOptions) int {
-	res, err := pc.p.Init(opts)
-	if err != nil {
-		return pc.fail(err)
-	}
-	summary := struct {
-		Mode                  string                `json:"mode"`
-		StateDir              string                `json:"stateDir"`
-		Created               bool                  `json:"created"`
-		MigrationAcknowledged bool                  `json:"migrationAcknowledged"`
-		ModeSummary           *pipeline.ModeSummary `json:"modeSummary"`
-	}{res.Mode, pc.stateName(), res.Created, res.MigrationAcknowledged, res.Summary}
-	if *pc.format == formatJSON {
-		return printReport(pc.stdio, pc.format, &diag.Report{Command: "pipeline init", Status: diag.StatusPassed, Summary: summary})
-	}
-	w := pc.stdio.Out
-	fmt.Fprintf(w, "MODE %s\n", res.Mode)
-	fmt.Fprintf(w, "STATE-DIR %s\n", pc.stateName())
-	s := res.Summary
-	switch res.Mode {
-	case pipeline.ModeChangedOnly:
-		fmt.Fprintf(w, "CHANGE-SUMMARY added=%d removed=%d changed=%d unchanged=%d\n", len(s.Added), len(s.Removed), len(s.Changed), len(s.Unchanged))
-		for _, group := range []struct {
-			word string
-			ids  []string
-		}{{"added", s.Added}, {"removed", s.Removed}, {"changed", s.Changed}} {
-			for _, id := range group.ids {
-				fmt.Fprintf(w, "  %s %s\n", group.word, id)
-			}
-		}
-	case pipeline.ModeMigrate:
-		ack := "no"
-		if res.MigrationAcknowledged {
-			ack = "yes"
-		}
-		fmt.Fprintf(w, "MIGRATION-SUMMARY files=%d actions=%d acknowledged=%s (see %s)\n", len(s.Files), len(s.RequiredActions), ack, pipeline.ModeSummaryFile)
-		for _, a := range s.RequiredActions {
-			fmt.Fprintf(w, "  action: %s\n", a)
-		}
-	}
-	for _, n := range s.NextSteps {
-		fmt.Fprintf(w, "NEXT %s\n", n)
-	}
-	return ExitPassed
-}
-
-func (pc *pipelineCommand) run(ctx context.Context, opts pipeline.RunOptions) int {
-	rep, err := pc.p.Run(ctx, opts)
-	if rep == nil {
-		return pc.fail(err)
-	}
-	code := pc.printPipeline(rep, err)
-	if err != nil {
-		pc.fail(err)
-		return ExitFailure
-	}
-	return code
-}
-
-func (pc *pipelineCommand) status() int {
-	rep, err := pc.p.Status()
-	if err != nil {
-		return pc.fail(err)
-	}
-	pc.printPipeline(rep, nil)
-	return ExitPassed
-}
-
-// printPipeline prints a pipeline report and returns the exit code its
-// content implies.
-func (pc *pipelineCommand) printPipeline(rep *pipeline.Report, runErr error) int {
-	status := diag.StatusPassed
-	failed := ""
-	for _, s := range rep.Stages {
-		if s.Status == pipeline.StatusFailed && s.LastAction == pipeline.ActionExecuted && pc.sub == "run" {
-			failed = s.Name
-		}
-	}
-	switch {
-	case runErr != nil:
-		status = diag.StatusError
-	case failed != "" || rep.Findings.HasErrors():
-		status = diag.StatusFailed
-	}
-	r := &diag.Report{Command: "pipeline " + pc.sub, Status: status, List: rep.Findings, Summary: rep,
-		Line: pc.line(rep, failed), Roots: []string{pc.p.Dir, pc.stateName()}, Anchor: contractAnchor}
-	if *pc.format == formatText {
-		writePipelineTables(pc.stdio.Out, rep)
-	}
-	code := printReport(pc.stdio, pc.format, r)
-	if pc.sub == "status" {
-		return ExitPassed
-	}
-	return code
-}
-
-// line is the one summary line of run and status.
-func (pc *pipelineCommand) line(rep *pipeline.Report, failed string) string {
-	var done, notDone []string
-	for _, s := range rep.Stages {
-		if s.Status == pipeline.StatusCompleted {
-			done = append(done, s.Name)
-		} else {
-			notDone = append(notDone, s.Name+" "+s.Status)
-		}
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: ", rep.FeatureID)
-	n, _ := rep.Findings.Counts()
-	switch {
-	case failed != "":
-		fmt.Fprintf(&b, "%s failed", failed)
-	case n > 0:
-		fmt.Fprintf(&b, "%s in the checks", plural(n, "error"))
-	default:
-		b.WriteString("ok")
-	}
-	if len(done) > 0 {
-		fmt.Fprintf(&b, "; completed: %s", strings.Join(done, ", "))
-	}
-	if len(notDone) > 0 {
-		fmt.Fprintf(&b, "; not completed: %s", strings.Join(notDone, ", "))
-	}
-	fmt.Fprintf(&b, "; decision: %s; host verification: %s", rep.Decision, hostLine(rep))
-	return b.String()
-}
-
-// hostLine says how far host verification went, and by which host.
-func hostLine(rep *pipeline.Report) string {
-	h := rep.HostVerify
-	for _, s := range rep.Stages {
-		if s.Name == pipeline.StageHostVerify && s.Status != pipeline.StatusCompleted {
-			h = nil
-		}
-	}
-	if h == nil {
-		return "not run"
-	}
-	line := fmt.Sprintf("%d of %d checks passed by the %s", h.Passed, h.Checks, h.Host)
-	if h.Skipped > 0 {
-		line += fmt.Sprintf(", %d not run", h.Skipped)
-	}
-	if !h.Elicitation {
-		line += " (no elicitation, as the Host profile says)"
-	}
-	return line
-}
-
-// writePipelineTables prints the stage table, the capability and workflow
-// tables and the next steps.
-func writePipelineTables(w io.Writer, rep *pipeline.Report) {
-	var table bytes.Buffer
-	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "STAGE\tSTATUS\tLAST ACTION\tDURATION\tNOTE")
-	for _, s := range rep.Stages {
-		note := s.ErrorSummary
-		if note == "" {
-			note = s.InvalidatedReason
-		}
-		action := s.LastAction
-		if action == "" {
-			action = "-"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.Name, s.Status, action, time.Duration(s.DurationMs)*time.Millisecond, note)
-	}
-	tw.Flush()
-	writeTrimmed(w, &table)
-	for _, t := range []struct {
-		title string
-		rows  []pipeline.RowReport
-	}{{"CAPABILITY", rep.Capabilities}, {"WORKFLOW", rep.Workflows}} {
-		if len(t.rows) == 0 {
-			continue
-		}
-		fmt.Fprintln(w)
-		tw = tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "%s\tGENERATED\tBEHAVIOUR-VERIFIED\tRUNTIME-VERIFIED\tHOST-VERIFIED\tNOTE\n", t.title)
-		for _, r := range t.rows {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Generated, r.BehaviorVerified, r.RuntimeVerified, r.HostVerified, r.Note)
-		}
-		tw.Flush()
-		writeTrimmed(w, &table)
-	}
-	fmt.Fprintln(w)
-	for _, n := range rep.NextSteps {
-		fmt.Fprintf(w, "NEXT %s\n", n)
-	}
-}
-
-// writeTrimmed writes a table's lines to w without the padding a last
-// column left empty leaves at their ends, and empties the table.
-func writeTrimmed(w io.Writer, table *bytes.Buffer) {
-	for line := range strings.Lines(table.String()) {
-		fmt.Fprintln(w, strings.TrimRight(line, " \n"))
-	}
-	table.Reset()
-}
-
-func (pc *pipelineCommand) diagnose(ctx context.Context, opts pipeline.DiagnoseOptions) int {
-	d, err := pc.p.Diagnose(ctx, opts)
-	if err != nil {
-		return pc.fail(err)
-	}
-	status := diag.StatusPassed
-	if d.Errors > 0 {
-		status = diag.StatusFailed
-	}
-	if *pc.format != formatText {
-		var shown diag.List
-		for _, cat := range d.Categories {
-			shown.Add(cat.Errors...)
-		}
-		return printReport(pc.stdio, pc.format, &diag.Report{Command: "pipeline diagnose", Status: status, List: &shown, Summary: d,
-			Line: d.Summary, Roots: []string{pc.p.Dir}, Anchor: contractAnchor})
-	}
-	w := pc.stdio.Out
-	phase := "final"
-	if d.PreFinalize {
-		phase = "pre-finalize"
-	}
-	fmt.Fprintf(w, "DIAGNOSIS candidate=%s errors=%d phase=%s\n", d.Candidate, d.Errors, phase)
-	for _, cat := range d.Categories {
-		head := "CATEGORY"
-		if cat.RootCause {
-			head = "ROOT-CAUSE"
-		}
-		fmt.Fprintf(w, "%s %s (%s):\n", head, cat.Category, plural(cat.Count, "error"))
-		for _, e := range cat.Errors {
-			fmt.Fprintf(w, "  %s\n", e)
-		}
-		if more := cat.Count - len(cat.Errors); more > 0 {
-			fmt.Fprintf(w, "  ... %d more (--max-errors)\n", more)
-		}
-	}
-	if s := d.SuppressedDownstream; s != nil {
-		fmt.Fprintf(w, "DOWNSTREAM-SUPPRESSED %s in %s; fix the root cause first, or pass --full\n", plural(s.Errors, "error"), strings.Join(s.Categories, ", "))
-	}
-	if d.Errors == 0 {
-		fmt.Fprintf(w, "OK no validation errors (%s)\n", d.Summary)
-		return ExitPassed
-	}
-	return ExitFindings
 }
 
 // buildIdentity identifies this build in every stage's fingerprint: the
@@ -564,20 +281,6 @@ func pairs(values []string, flagName, form string) (map[string]string, error) {
 			return nil, fmt.Errorf("%s %s is given twice", flagName, k)
 		}
 		out[k] = val
-	}
-	return out, nil
-}
-
-// envValues parses --env: KEY=VALUE, or KEY for code2skill's own value.
-func envValues(values []string) (map[string]string, error) {
-	kvs, err := serverEnv(values)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]string{}
-	for _, kv := range kvs {
-		k, v, _ := strings.Cut(kv, "=")
-		out[k] = v
 	}
 	return out, nil
 }

@@ -13,7 +13,8 @@ import (
 
 // TestEveryRuleHasATest guards "every rule has a fixture where it fires": a
 // registered rule must be named in some test, by its ID (testscripts,
-// goldens) or by the Go identifier it is registered under (unit tests). It
+// goldens) or by the Go identifier it is registered under (unit tests and
+// the fixtures of test-support packages). It
 // cannot prove that the test makes the rule fire, but it catches a rule
 // nobody tests at all.
 func TestEveryRuleHasATest(t *testing.T) {
@@ -34,7 +35,12 @@ func TestEveryRuleHasATest(t *testing.T) {
 		if d.IsDir() {
 			return nil
 		}
-		isTest := strings.HasSuffix(p, "_test.go") || strings.Contains(filepath.ToSlash(p), "/testdata/")
+		// A package's test-support package (contract/contracttest,
+		// verdict/verdicttest, ...) holds fixtures several packages' tests
+		// share.
+		dir := filepath.Dir(p)
+		helper := filepath.Base(dir) == filepath.Base(filepath.Dir(dir))+"test"
+		isTest := strings.HasSuffix(p, "_test.go") || strings.Contains(filepath.ToSlash(p), "/testdata/") || helper
 		isSource := strings.HasSuffix(p, ".go") && !isTest
 		if !isTest && !isSource {
 			return nil

@@ -38,6 +38,13 @@ A core-export-v1 package is checked in three stages:
   tests       the package's tests/**/*.test.mjs under node --test in the
               sandbox, with CODE2SKILL_DRY_RUN=1, CI=1 and no network.
 
+A go-stdio package (go.mod carries "// code2skill:profile core-export-v1
+runtime=go-stdio") gets the same structure and discovery checks, its Go code
+read through go/ast, and go vet, go build ./mcp-tool, discovery of the built
+server and go test, offline in the sandbox (GOPROXY=off, the module cache
+read-only): run go mod download first. --source-root D authorises the
+application's source its replace directives may lead into.
+
 The sandbox gives child processes an allowlisted environment without
 credentials, a private HOME and /tmp, and, where the OS allows it, a view of
 the file system reduced to the package (read-only), node and the system
@@ -101,9 +108,16 @@ Flags (strict-export-v1):
 		// A directory of no known profile is checked as the flags ask:
 		// strict with a strict-only flag, else core.
 		profile := pkgdir.DetectProfile(pos[0])
-		isStrict := profile == pkgdir.ProfileStrict || profile == pkgdir.ProfileUnknown && anyFlagSet(fs, strictOnlyFlags)
-		if msg := profileFlagError(fs, isStrict); msg != "" {
+		goStdio := pkgdir.DetectCoreGo(pos[0])
+		isStrict := !goStdio && (profile == pkgdir.ProfileStrict || profile == pkgdir.ProfileUnknown && anyFlagSet(fs, strictOnlyFlags))
+		if msg := profileFlagError(fs, isStrict, goStdio); msg != "" {
 			return usageError(stdio, c, "%s", msg)
+		}
+		var sourceRoots []string
+		if goStdio && sources.sources.Base != "" {
+			// A go-stdio package's replace directives must lead inside
+			// the authorised source root (style B).
+			sourceRoots = []string{sources.sources.Base}
 		}
 		if isStrict {
 			k, err := key.load(false)
@@ -124,6 +138,7 @@ Flags (strict-export-v1):
 			TestTimeout:    *timeout,
 			RequestTimeout: *requestTimeout,
 			Progress:       stdio.Progress,
+			SourceRoots:    sourceRoots,
 		}, isolation)
 	}
 	return c
@@ -146,6 +161,9 @@ func runValidate(ctx context.Context, stdio *Stdio, format *formatFlag, dir stri
 		if errors.Is(err, core.ErrNodeMissing) {
 			msg = core.ErrNodeMissing.Error()
 		}
+		if errors.Is(err, core.ErrGoMissing) {
+			msg = core.ErrGoMissing.Error()
+		}
 		fmt.Fprintf(stdio.Err, "code2skill validate: %s\n", msg)
 		return ExitFailure
 	}
@@ -160,6 +178,7 @@ func runValidate(ctx context.Context, stdio *Stdio, format *formatFlag, dir stri
 type validateSummary struct {
 	diag.Counts
 	Profile                 string             `json:"profile"`
+	Runtime                 string             `json:"runtime"`
 	Structure               core.Stage         `json:"structure"`
 	Discovery               core.Stage         `json:"discovery"`
 	Requests                core.Stage         `json:"requests"`
@@ -178,6 +197,7 @@ func validateReport(dir string, res *core.Result) *diag.Report {
 	s := validateSummary{
 		Counts:                  diag.CountsOf(&res.Diagnostics),
 		Profile:                 core.Profile,
+		Runtime:                 string(res.Runtime),
 		Structure:               res.Structure,
 		Discovery:               res.Discovery,
 		Requests:                res.Requests,
@@ -245,6 +265,11 @@ func validateMessage(status string, res *core.Result, n diag.Counts) string {
 		return "passed: structure only, package not run" + suffix
 	case res.RequiresHostIntegration:
 		return "static structure and MCP discovery passed" + unisolated + "; runtime verification not completed (requires-host-integration)" + suffix
+	}
+	if res.Runtime == pkgdir.RuntimeGo {
+		// The request recorder knows node's fetch: a go-stdio package's
+		// requests are proven by its own tests only.
+		return "passed: structure, go vet, go build, MCP discovery and package tests" + unisolated + "; Tool requests not recorded (go-stdio)" + suffix
 	}
 	return "passed: structure, MCP discovery, Tool requests and package tests" + unisolated + suffix
 }

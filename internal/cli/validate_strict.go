@@ -28,8 +28,13 @@ func anyFlagSet(fs *flag.FlagSet, names []string) bool {
 
 // profileFlagError returns a usage error when a flag set on the command
 // line does not apply to the package's profile, else "".
-func profileFlagError(fs *flag.FlagSet, isStrict bool) string {
+func profileFlagError(fs *flag.FlagSet, isStrict, goStdio bool) string {
 	wrong, profile := strictOnlyFlags, "core-export-v1"
+	if goStdio {
+		// --source-root authorises the application's source a go-stdio
+		// package's replace directives lead to.
+		wrong, profile = slices.DeleteFunc(slices.Clone(strictOnlyFlags), func(f string) bool { return f == "source-root" }), "core-export-v1 (go-stdio)"
+	}
 	if isStrict {
 		wrong, profile = coreOnlyFlags, "strict-export-v1"
 	}

@@ -58,7 +58,9 @@ itself. An output schema also accepts the dry-run envelope.`)
 	w.line(0, "const server = new McpServer({ name: "+quote(name)+`, version: "1" });`)
 	for _, cp := range p.caps {
 		w.line(0, "")
+		start := w.b.Len()
 		p.registration(w, cp)
+		p.mark(AdapterFile, cp, start, w.b.Len())
 	}
 	w.line(0, "")
 	w.line(0, "await server.connect(new StdioServerTransport());")

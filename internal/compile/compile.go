@@ -117,7 +117,7 @@ import (
 // Inputs are what compile reads.
 type Inputs struct {
 	// Core holds the decoded Portable Core. Contract is required; Export
-	// is optional (its dry-run variable, CODE2SKILL_DRY_RUN without it).
+	// is optional (its dry-run variable, contract.DefaultDryRunVariable without it).
 	// Compile assumes derive.Check found no error in it.
 	Core *derive.Inputs
 	// ToolDocs is authoring/tool-docs.json, or nil when the package has
@@ -152,6 +152,9 @@ type Result struct {
 	// Files is every file of the runtime, in a fixed order, or nil when
 	// any capability requires review.
 	Files []File
+	// Slices split Files into each capability's own code and what the
+	// capabilities share; nil when Files is.
+	Slices *Slices
 }
 
 // Compiled reports whether every capability compiled and Files holds the
@@ -168,10 +171,6 @@ const (
 	GuardFile        = "portable-workflow-guard.mjs"
 	ReportFile       = "compile-report.json"
 )
-
-// DefaultDryRunVariable is the dry-run variable of a package whose export
-// profile names none.
-const DefaultDryRunVariable = "CODE2SKILL_DRY_RUN"
 
 // Compile compiles the inputs. The findings say why capabilities require
 // review (errors) and what else is worth knowing (warnings); Files is set
@@ -197,5 +196,6 @@ func Compile(in *Inputs) (*Result, *diag.List) {
 		return res, &list
 	}
 	res.Files = p.files()
+	res.Slices = p.slices(res.Files)
 	return res, &list
 }

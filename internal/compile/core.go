@@ -63,6 +63,7 @@ outcomeKnown when nothing was sent or a response proved the rejection.`)
 	w.comment(0, "What each capability's Function checks, by capabilityId.")
 	w.line(0, "const CAPABILITIES = {")
 	for _, cp := range p.caps {
+		start := w.b.Len()
 		w.line(1, quote(cp.cap.ID)+": {")
 		w.line(2, "input: "+value(validationSchema(member(cp.entry, "inputSchema")), 2)+",")
 		w.line(2, "pathInputs: "+strList(cp.pathInputs)+",")
@@ -81,11 +82,14 @@ outcomeKnown when nothing was sent or a response proved the rejection.`)
 			w.line(2, "sourceError: "+value(sourceError(cp.cap.ErrorContract.SourceError), 2)+",")
 		}
 		w.line(1, "},")
+		p.mark(FunctionCoreFile, cp, start, w.b.Len())
 	}
 	w.line(0, "};")
 	for _, cp := range p.caps {
 		w.line(0, "")
+		start := w.b.Len()
 		p.function(w, cp)
+		p.mark(FunctionCoreFile, cp, start, w.b.Len())
 	}
 	w.line(0, "")
 	w.b.WriteString(corelib)

@@ -22,6 +22,16 @@ type program struct {
 	// hostBinding is mcp-tool/host-runtime.json; nil when the export
 	// profile declares no host runtime.
 	hostBinding []byte
+	// sections are the byte ranges of each capability's own code in the
+	// generated modules, by module path, as the writers produced them.
+	sections map[string][]section
+}
+
+// section is one capability's own code in a generated module: the bytes
+// [start, end) of that module.
+type section struct {
+	capabilityID string
+	start, end   int
 }
 
 // capPlan is how one capability compiles, or why it cannot.
@@ -67,10 +77,7 @@ func plan(in *Inputs, list *diag.List) *program {
 	// The canonical contract: the runtime must not depend on the order of
 	// what carries no meaning in the contract file.
 	c := in.Core.Contract.Canonical()
-	p := &program{contract: c, dryRun: DefaultDryRunVariable}
-	if e := in.Core.Export; e != nil && e.DryRunEnvironmentVariable != "" {
-		p.dryRun = e.DryRunEnvironmentVariable
-	}
+	p := &program{contract: c, dryRun: in.Core.Export.DryRunVariable()}
 	var limits []diag.Diagnostic
 	p.hostBinding, limits = hostruntime.Binding(in.Core)
 	list.Add(limits...)

@@ -1,6 +1,9 @@
 package contract
 
-import "strings"
+import (
+	"net/url"
+	"strings"
+)
 
 // PortablePath reports whether p is a portable relative path: not empty,
 // not absolute, no "..", no backslash, no NUL and no URI scheme or drive
@@ -46,4 +49,15 @@ func isScheme(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// Origin returns scheme://host[:port] of an absolute http(s) URL: the
+// origin an HTTP step calls, as views list it and the export profile must
+// allow it. The scheme is lower-cased; the host is kept as written.
+func Origin(rawURL string) (string, bool) {
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", false
+	}
+	return u.Scheme + "://" + u.Host, true
 }

@@ -4,13 +4,12 @@ import (
 	"fmt"
 
 	"github.com/code2skill/code2skill/internal/contract"
-	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
 // checker accumulates the findings of the semantic families.
 type checker struct {
-	in   *derive.Inputs
+	in   *contract.Inputs
 	opts Options
 	c    *contract.Contract // nil when the contract did not decode
 	topo *contract.Topology // nil when the topology did not decode
@@ -18,14 +17,14 @@ type checker struct {
 	diags diag.List
 
 	// Indexes of what the contract declares; the first of duplicates wins
-	// (derive reports the duplicates).
+	// (Structure reports the duplicates).
 	caps map[string]*contract.Capability
 	evs  map[string]*contract.Evidence
 	reqs map[string]*contract.Requirement
 	wfs  map[string]*contract.Workflow
 }
 
-func newChecker(in *derive.Inputs, opts Options) *checker {
+func newChecker(in *contract.Inputs, opts Options) *checker {
 	k := &checker{in: in, opts: opts, c: in.Contract, topo: in.Topology}
 	if k.c == nil {
 		return k
@@ -61,7 +60,7 @@ func newChecker(in *derive.Inputs, opts Options) *checker {
 // report adds a finding about file at the JSON Pointer at, shortened to the
 // nearest part of the document that exists.
 func (k *checker) report(rule *diag.Rule, file, at, format string, args ...any) {
-	k.diags.Add(rule.New(file, format, args...).AtPointer(derive.Nearest(k.in.Root(file), at)))
+	k.diags.Add(rule.New(file, format, args...).AtPointer(nearest(k.in.Root(file), at)))
 }
 
 // contractf reports a finding in canonical-contract.json.
@@ -77,7 +76,7 @@ func ptr(at string, tokens ...any) string { return at + diag.Pointer(tokens...) 
 func child(at, key string) string { return at + "/" + diag.EscapeToken(key) }
 
 // ref resolves an evidence reference; unknown references are reported by
-// derive and skipped here.
+// Structure and skipped here.
 func (k *checker) ref(id string) (*contract.Evidence, bool) {
 	e, ok := k.evs[id]
 	return e, ok
@@ -88,7 +87,7 @@ func (k *checker) ref(id string) (*contract.Evidence, bool) {
 func (k *checker) capabilityRef(at, id string) (*contract.Capability, bool) {
 	cp, ok := k.caps[id]
 	if !ok && id != "" {
-		k.contractf(derive.RuleUnknownReference, at, "capability %q is not declared", id)
+		k.contractf(RuleUnknownReference, at, "capability %q is not declared", id)
 	}
 	return cp, ok
 }
@@ -98,7 +97,7 @@ func (k *checker) capabilityRef(at, id string) (*contract.Capability, bool) {
 func (k *checker) requirementRef(at, id string) bool {
 	_, ok := k.reqs[id]
 	if !ok && id != "" {
-		k.contractf(derive.RuleUnknownReference, at, "consumer requirement %q is not declared in consumerRequirements", id)
+		k.contractf(RuleUnknownReference, at, "consumer requirement %q is not declared in consumerRequirements", id)
 	}
 	return ok
 }
@@ -111,24 +110,16 @@ func (k *checker) inputRef(cp *contract.Capability, at, name string) (*contract.
 	}
 	in, ok := cp.Input(name)
 	if !ok {
-		k.contractf(derive.RuleUnknownReference, at, "capability %q has no input %q", cp.ID, name)
+		k.contractf(RuleUnknownReference, at, "capability %q has no input %q", cp.ID, name)
 	}
 	return in, ok
 }
 
 // unique reports each value of ids that repeats an earlier one.
 func (k *checker) unique(rule *diag.Rule, what string, ids []string, at func(i int) string) {
-	first := make(map[string]int, len(ids))
-	for i, id := range ids {
-		if id == "" {
-			continue
-		}
-		if j, dup := first[id]; dup {
-			k.contractf(rule, at(i), "%s %q is already declared at %s", what, id, at(j))
-			continue
-		}
-		first[id] = i
-	}
+	repeats(ids, func(i, j int) {
+		k.contractf(rule, at(i), "%s %q is already declared at %s", what, ids[i], at(j))
+	})
 }
 
 // quote renders a path of segments for messages: ["a", "*", "b"].

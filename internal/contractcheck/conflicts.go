@@ -7,7 +7,7 @@ import (
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
-// Family T: conflicts between pieces of evidence. derive checks conflict
+// Family T: conflicts between pieces of evidence. Structure checks conflict
 // identities and the capabilities they affect.
 var (
 	RuleConflict = diag.Register("CONTRACT_CONFLICT", diag.Error, "a conflict is resolved without a resolution, or cites fewer than two pieces of evidence")

@@ -5,7 +5,6 @@ import (
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
-	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
@@ -31,7 +30,7 @@ func (k *checker) constraints(cp *contract.Capability) {
 	for i := range cp.Constraints {
 		ids[i] = cp.Constraints[i].ID
 	}
-	k.unique(derive.RuleDuplicateID, "constraintId", ids, func(i int) string { return ptr(cp.Constraints[i].At, "constraintId") })
+	k.unique(RuleDuplicateID, "constraintId", ids, func(i int) string { return ptr(cp.Constraints[i].At, "constraintId") })
 	isInput := func(name string) bool { _, ok := cp.Input(name); return ok }
 	sc := condScope{
 		what: "input",

@@ -9,9 +9,10 @@
 //     fields, closed records and vocabularies, found while decoding.
 //     Decoding defers the findings views do not depend on; Check reports
 //     them with the rest.
-//   - Structure, "layer A" (internal/derive): what must hold before views
-//     can be derived — identities, the references views resolve, target
-//     requiredness, the workflow of a deterministic write.
+//   - Structure, "layer A" (Structure, structure*.go): what must hold
+//     before views can be derived — identities, the references views
+//     resolve, target requiredness, the workflow of a deterministic write.
+//     derive refuses inputs with these findings and judges no rule itself.
 //   - Semantics, "layer B" (this package): every other rule of the
 //     contract, one file per rule family (A to X of the behavioural
 //     inventory): topology, boundary and evidence, exposure, readiness,
@@ -40,9 +41,13 @@ package contractcheck
 
 import (
 	"github.com/code2skill/code2skill/internal/contract"
-	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 )
+
+// RuleInputMissing is the finding of a required Portable Core input that is
+// absent, reported by the reader every command starts from
+// (derive.ReadInputs).
+var RuleInputMissing = diag.Register("DERIVE_INPUT_MISSING", diag.Error, "an input derive reads (canonical contract, source topology, Host profile) is absent")
 
 // Options configure Check.
 type Options struct {
@@ -53,13 +58,13 @@ type Options struct {
 }
 
 // Check runs every rule of the Portable Core: the findings decoding
-// deferred, derive's structural checks and every semantic family. Inputs
+// deferred, the structural rules (Structure) and every semantic family. Inputs
 // that failed to decode (nil) are skipped, and so are the rules that need
 // them.
-func Check(in *derive.Inputs, opts Options) *diag.List {
+func Check(in *contract.Inputs, opts Options) *diag.List {
 	var l diag.List
 	l.Merge(&in.Deferred)
-	l.Merge(derive.Check(in))
+	l.Merge(Structure(in))
 	k := newChecker(in, opts)
 	k.run()
 	l.Merge(&k.diags)

@@ -7,7 +7,7 @@ import (
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
-// Family C: evidence references. derive resolves every reference against
+// Family C: evidence references. Structure resolves every reference against
 // the catalog; these rules judge what the evidence is.
 var (
 	RuleEvidenceMissing   = diag.Register("CONTRACT_EVIDENCE_MISSING", diag.Error, "a fact the contract asserts (an exposure, input, output, value domain, condition, request binding, success rule, ...) cites no evidence")
@@ -33,7 +33,7 @@ func (k *checker) evidence() {
 		}
 		src, ok := k.topo.Source(e.SourceID)
 		if !ok {
-			continue // an unknown source is reported by derive
+			continue // an unknown source is reported by Structure
 		}
 		if e.SemanticRole != "" && !slices.Contains(src.SemanticRoles, e.SemanticRole) {
 			k.contractf(RuleEvidenceRole, child(e.At, "semanticRole"),

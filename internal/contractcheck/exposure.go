@@ -8,7 +8,7 @@ import (
 )
 
 // Family D: exposure, how the feature's primary sources show the
-// capability. derive checks that its evidence comes from a primary source.
+// capability. Structure checks that its evidence comes from a primary source.
 var (
 	RuleExposureKind         = diag.Register("CONTRACT_EXPOSURE_KIND", diag.Error, "an exposure kind does not fit the feature boundary (client-request or client-local-behavior for a client feature, explicitly-scoped-operation for a service feature)")
 	RuleExposureEvidence     = diag.Register("CONTRACT_EXPOSURE_EVIDENCE", diag.Error, "an exposure cites evidence whose role does not show the exposure of its kind (client-api-call, client-local-behavior, explicit-operation)")

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/code2skill/code2skill/internal/contract/contracttest"
 	"github.com/code2skill/code2skill/internal/contractcheck"
 	"github.com/code2skill/code2skill/internal/derive"
 )
@@ -65,12 +66,15 @@ func TestEveryRuleIsInOneFamily(t *testing.T) {
 // Every rule this package registers has a fixture where it fires.
 func TestEveryRuleHasAFixture(t *testing.T) {
 	covered := slices.Clone(resolutionRules)
-	covered = append(covered, "CONTRACT_CAPABILITY_COUNT")
+	covered = append(covered, "CONTRACT_CAPABILITY_COUNT", "DERIVE_INPUT_MISSING")
 	for _, rc := range ruleCases {
 		covered = append(covered, rc.rule)
 	}
 	for _, want := range viewNeutral {
 		covered = append(covered, want[0])
+	}
+	for _, sc := range contracttest.StructureCases {
+		covered = append(covered, sc.Rule)
 	}
 	for _, id := range registered(t) {
 		if !slices.Contains(covered, id) {

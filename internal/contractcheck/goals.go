@@ -6,13 +6,12 @@ import (
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
-	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
 // Family V: goals, the information a user goal needs, where each piece
 // comes from, what it feeds, and which capabilities the goal therefore
-// uses. Decoding checks the records and vocabularies; derive checks goal
+// uses. Decoding checks the records and vocabularies; Structure checks goal
 // and need identities and the conditional capabilities it can infer.
 var (
 	RuleGoalPredicate       = diag.Register("CONTRACT_GOAL_PREDICATE", diag.Error, "a completion predicate names unknown needs, an all-satisfied predicate does not list exactly the goal's needs, or an any-satisfied predicate leaves a non-optional need out")
@@ -229,7 +228,7 @@ func (k *checker) predicate(g *contract.Goal) {
 	p := &g.CompletionPredicate
 	for j, id := range p.InformationIDs {
 		if _, ok := g.Need(id); !ok && id != "" {
-			k.contractf(derive.RuleUnknownReference, ptr(p.At, "informationIds", j), "goal %q has no information need %q", g.ID, id)
+			k.contractf(RuleUnknownReference, ptr(p.At, "informationIds", j), "goal %q has no information need %q", g.ID, id)
 		}
 	}
 	switch p.Operator {
@@ -248,7 +247,7 @@ func (k *checker) predicate(g *contract.Goal) {
 		}
 	case contract.PredicateWorkflowCompleted:
 		if _, ok := k.wfs[p.WorkflowID]; !ok && p.WorkflowID != "" {
-			k.contractf(derive.RuleUnknownReference, child(p.At, "workflowId"), "workflow %q is not declared", p.WorkflowID)
+			k.contractf(RuleUnknownReference, child(p.At, "workflowId"), "workflow %q is not declared", p.WorkflowID)
 		}
 	}
 }
@@ -594,7 +593,7 @@ func (k *checker) capabilitySets(g *contract.Goal) {
 			}
 		}
 	}
-	for _, id := range derive.InferredConditional(k.c, g) {
+	for _, id := range InferredConditional(k.c, g) {
 		add(&optional, id)
 		add(&conditional, id)
 	}

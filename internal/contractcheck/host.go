@@ -5,13 +5,12 @@ import (
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/contract"
-	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
 // Family L: Host requirements. A capability's hostRequirements are not
 // chosen: they follow from the contract, and must be exactly the computed
-// set. derive checks that they name declared requirements and that the
+// set. Structure checks that they name declared requirements and that the
 // generic ones keep their fixed mapping.
 var (
 	RuleHostRequirementMissing = diag.Register("CONTRACT_HOST_REQUIREMENT_MISSING", diag.Error, "a capability does not list a Host requirement its contract implies (authentication, trusted context, confirmation, session state, attachments, unknown outcomes)")
@@ -98,7 +97,7 @@ func sessionReason(c *contract.Contract, cp *contract.Capability) string {
 }
 
 func (k *checker) hostRequirements(cp *contract.Capability) {
-	k.unique(derive.RuleDuplicateID, "host requirement", cp.HostRequirements, func(i int) string { return ptr(cp.At, "hostRequirements", i) })
+	k.unique(RuleDuplicateID, "host requirement", cp.HostRequirements, func(i int) string { return ptr(cp.At, "hostRequirements", i) })
 	implied, why := ImpliedRequirements(k.c, cp)
 	for _, id := range implied {
 		if !slices.Contains(cp.HostRequirements, id) {

@@ -42,9 +42,9 @@ func (k *checker) hostRuntime() {
 	var seen []string
 	variable := func(at, name string) {
 		switch {
-		case !dryRunVariableForm.MatchString(name):
+		case !contract.ValidVariableName(name):
 			k.report(RuleHostRuntimeVariable, file, at, "%q must be 3 to 81 upper-case letters, digits and underscores, starting with a letter", name)
-		case name == p.DryRunEnvironmentVariable || (p.DryRunEnvironmentVariable == "" && name == "CODE2SKILL_DRY_RUN"):
+		case name == p.DryRunVariable():
 			k.report(RuleHostRuntimeVariable, file, at, "%q is the dry-run variable; the host runtime's variables are others", name)
 		case slices.Contains(seen, name):
 			k.report(RuleHostRuntimeVariable, file, at, "%q is named twice; each variable carries one fact", name)

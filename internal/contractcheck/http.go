@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/code2skill/code2skill/internal/contract"
-	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
@@ -59,7 +58,7 @@ func (k *checker) http(cp *contract.Capability) {
 					break
 				}
 				if _, exists := im.Step(src.StepID); !exists {
-					k.contractf(derive.RuleUnknownReference, child(src.At, "stepId"), "capability %q has no step %q", cp.ID, src.StepID)
+					k.contractf(RuleUnknownReference, child(src.At, "stepId"), "capability %q has no step %q", cp.ID, src.StepID)
 				} else if !slices.ContainsFunc(im.Steps[:i], func(e contract.Step) bool { return e.ID == src.StepID }) {
 					k.contractf(RuleHTTPStep, child(src.At, "stepId"), "step %q can only read the response of an earlier step, not %q", s.ID, src.StepID)
 				}

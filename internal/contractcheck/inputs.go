@@ -10,7 +10,7 @@ import (
 )
 
 // Family F: inputs, their types and schemas. Decoding checks the type and
-// class vocabularies and the strategy list; derive checks unique names.
+// class vocabularies and the strategy list; Structure checks unique names.
 var (
 	RuleInputSchema    = diag.Register("CONTRACT_INPUT_SCHEMA", diag.Error, "an object or array input declares no schema, or its schema's type differs from the input's type")
 	RuleInputLocalPath = diag.Register("CONTRACT_INPUT_LOCAL_PATH", diag.Error, "an input is named like a local file path (…path, local_path, file_path): a Tool must never take a path on the caller's machine")

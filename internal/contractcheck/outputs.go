@@ -8,7 +8,7 @@ import (
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
-// Family K: outputs and the success rule. derive checks unique output
+// Family K: outputs and the success rule. Structure checks unique output
 // paths.
 var (
 	RuleOutputSchema      = diag.Register("CONTRACT_OUTPUT_SCHEMA", diag.Error, "an object or array output declares no schema, or its schema does not allow the output's type")

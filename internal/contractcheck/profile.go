@@ -2,13 +2,11 @@ package contractcheck
 
 import (
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/code2skill/code2skill/internal/contract"
-	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
@@ -19,9 +17,6 @@ var (
 	RuleDryRunVariable = diag.Register("PROFILE_DRY_RUN_VARIABLE", diag.Error, "dryRunEnvironmentVariable is not an upper-case environment variable name of 3 to 81 characters")
 	RuleOrigins        = diag.Register("PROFILE_ORIGINS", diag.Error, "allowedRuntimeOrigins is not exactly the set of bare http(s) origins the contract's HTTP steps use")
 )
-
-// dryRunVariableForm is an upper-case environment variable name.
-var dryRunVariableForm = regexp.MustCompile(`^[A-Z][A-Z0-9_]{2,80}$`)
 
 // exportProfile checks the export profile's feature surface, dry-run
 // variable, and that its runtime origins are exactly those the contract's
@@ -39,7 +34,7 @@ func (k *checker) exportProfile() {
 			k.report(RuleFeatureSurface, file, child(p.FeatureSurfaceAt, "identifier"), "a route identifier must start with /")
 		}
 	}
-	if v := p.DryRunEnvironmentVariable; v != "" && !dryRunVariableForm.MatchString(v) {
+	if v := p.DryRunEnvironmentVariable; v != "" && !contract.ValidVariableName(v) {
 		k.report(RuleDryRunVariable, file, "/dryRunEnvironmentVariable",
 			"%q must be 3 to 81 upper-case letters, digits and underscores, starting with a letter", v)
 	}
@@ -47,7 +42,7 @@ func (k *checker) exportProfile() {
 	var used []string // origins the HTTP steps call, in contract order
 	for _, cp := range k.c.Capabilities {
 		for _, s := range cp.Implementation.Steps {
-			if o, ok := derive.Origin(s.URL); ok && !slices.Contains(used, o) {
+			if o, ok := contract.Origin(s.URL); ok && !slices.Contains(used, o) {
 				used = append(used, o)
 			}
 		}
@@ -79,6 +74,6 @@ func bareOrigin(s string) bool {
 	if err != nil || u.User != nil || u.Path != "" || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.Opaque != "" {
 		return false
 	}
-	o, ok := derive.Origin(s)
+	o, ok := contract.Origin(s)
 	return ok && o == s
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // Family P: runtime protection, who enforces a write's non-bypassable rules.
-// derive checks what views need of a deterministic workflow (its hard
+// Structure checks what views need of a deterministic workflow (its hard
 // evidence is an object; exactly one workflow guards the write).
 var (
 	RuleRuntimeProtection = diag.Register("CONTRACT_RUNTIME_PROTECTION", diag.Error, "runtimeProtection is missing on a write, present on a read, or names a workflow other than the capability's")

@@ -5,11 +5,10 @@ import (
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/contract"
-	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
-// Family E: readiness. derive checks readiness against missing evidence;
+// Family E: readiness. Structure checks readiness against missing evidence;
 // these rules check that a ready capability is proven ready.
 var (
 	RuleReadyEvidence      = diag.Register("CONTRACT_READY_EVIDENCE", diag.Error, "a ready capability's evidence coverage does not prove its side effect (and, for a write, its backend contract, authorization, validation, idempotency and unknown outcome)")
@@ -40,7 +39,7 @@ func (k *checker) readiness() {
 		if cp.Readiness != contract.ReadinessReady {
 			continue
 		}
-		for _, gap := range derive.CoverageGaps(k.c, cp) {
+		for _, gap := range CoverageGaps(k.c, cp) {
 			k.contractf(RuleReadyEvidence, gap.At,
 				"capability %q is ready, but its %s evidence does not prove it: %s; cite evidence that does, or mark it requires-review with the gap in missingEvidence",
 				cp.ID, gap.Category, gap.Reason)

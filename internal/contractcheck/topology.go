@@ -5,7 +5,7 @@ import (
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
-// Family A: the source topology. derive checks the authorisation boundary,
+// Family A: the source topology. Structure checks the authorisation boundary,
 // unique source IDs, portable roots and missing sources; resolve.go checks
 // the roots on this machine.
 var (

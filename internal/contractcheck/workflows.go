@@ -6,13 +6,12 @@ import (
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
-	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
 // Family W: workflows, the deterministic guards a protected write passes
 // before dispatch. Decoding checks each record's fields and vocabularies;
-// derive checks identities and members, and that each deterministic write
+// Structure checks identities and members, and that each deterministic write
 // has exactly one workflow.
 var (
 	RuleWorkflowTarget       = diag.Register("CONTRACT_WORKFLOW_TARGET", diag.Error, "a workflow guards a capability that is not a deterministic-workflow write naming it")
@@ -53,7 +52,7 @@ func (k *checker) workflows() {
 		for j := range w.Bindings {
 			names[j] = w.Bindings[j].Name
 		}
-		k.unique(derive.RuleDuplicateID, "binding name", names, func(j int) string { return ptr(w.Bindings[j].At, "name") })
+		k.unique(RuleDuplicateID, "binding name", names, func(j int) string { return ptr(w.Bindings[j].At, "name") })
 		entry := k.caps[w.EntryCapabilityID]
 		for j := range w.Bindings {
 			k.workflowBinding(w, entry, &w.Bindings[j])

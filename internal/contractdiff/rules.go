@@ -33,7 +33,6 @@ var (
 	changed   = []Kind{Changed}
 	reordered = []Kind{Reordered}
 	addRemove = []Kind{Added, Removed}
-	present   = []Kind{Added, Changed} // the value exists now
 )
 
 // Rules is the classification table. The first row that matches a change

@@ -267,6 +267,15 @@ func TestPlantedMistakes(t *testing.T) {
 			},
 		},
 		{
+			name: "a public protocol's fixed endpoint at its literal address, declared and named",
+			edit: func(t *testing.T, dir string) { publicSearch(t, dir, true) },
+		},
+		{
+			name: "a public endpoint declared but not named in MCP-SETUP.md",
+			edit: func(t *testing.T, dir string) { publicSearch(t, dir, false) },
+			want: []*diag.Rule{RuleSetupPublicEndpoint}, in: publicRegistry,
+		},
+		{
 			name: "an input mapped through a table, its values enumerated",
 			edit: func(t *testing.T, dir string) {
 				replaceIn(t, dir, core, "  const status = text(input.status);\n", "  const status = { active: 'open', collected: 'done', cancelled: 'void' }[text(input.status)];\n")
@@ -310,6 +319,29 @@ func TestPlantedMistakes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// publicRegistry is a fictional public protocol's fixed endpoint.
+const publicRegistry = "https://catalog.open-seed-registry.org/api"
+
+// publicSearch makes search_seed_varieties call publicRegistry at its
+// literal address, as the endpoint of a public protocol: package.json
+// declares it, its tests follow, and, when named, MCP-SETUP.md says so.
+func publicSearch(t *testing.T, dir string, named bool) {
+	t.Helper()
+	replaceIn(t, dir, core, "const url = serviceUrl(env, CATALOG_BASE_URL, 'varieties');", "const url = new URL('varieties', '"+publicRegistry+"/');")
+	replaceIn(t, dir, "package.json", `"profile": "core-export-v1"`, `"profile": "core-export-v1", "publicEndpoints": ["`+publicRegistry+`"]`)
+	for range 2 {
+		replaceIn(t, dir, "tests/search.test.mjs", "https://catalog.seed-library.invalid/api/varieties", publicRegistry+"/varieties")
+	}
+	replaceIn(t, dir, "tests/search.test.mjs", "test('a missing base URL stops before any request'", "test.skip('a missing base URL stops before any request'")
+	if named {
+		b, err := os.ReadFile(filepath.Join(dir, "MCP-SETUP.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, dir, "MCP-SETUP.md", string(b)+"\n## Public endpoints\n\nsearch_seed_varieties reads the open seed registry, a public protocol, at its fixed address "+publicRegistry+"; no variable configures it.\n")
 	}
 }
 

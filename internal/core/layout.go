@@ -39,7 +39,12 @@ func (c *checker) checkLayout() []skillFile {
 	}
 
 	c.checkAuditFiles()
+	return c.checkLayoutSkills()
+}
 
+// checkLayoutSkills finds the package's Skills and checks the choice
+// between one root Skill and one Skill per goal.
+func (c *checker) checkLayoutSkills() []skillFile {
 	var skills []skillFile
 	root := c.pkg.Has("SKILL.md")
 	if root {

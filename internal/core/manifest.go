@@ -8,11 +8,15 @@ import (
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/endpoint"
 )
 
 // manifest is what the checks need from package.json.
 type manifest struct {
 	host bool // code2skill.requiresHostIntegration
+	// public are the fixed endpoints of public protocols the package
+	// calls at their literal address (code2skill.publicEndpoints).
+	public endpoint.List
 }
 
 // runtimeDeps must be declared in dependencies: the MCP entry imports them at
@@ -72,6 +76,24 @@ func (c *checker) checkManifest() *manifest {
 			c.add(RuleManifestHostIntegration.New(file, `"code2skill.requiresHostIntegration" is %s; use true or false`, show(h)).AtPointer("/code2skill/requiresHostIntegration"))
 		}
 		m.host = bool(b)
+	}
+	if pe := meta.At("publicEndpoints"); pe != nil {
+		list, ok := pe.(canonjson.Array)
+		if !ok {
+			c.add(RuleManifestPublicEndpoint.New(file, `"code2skill.publicEndpoints" is %s; list the endpoints' URLs`, show(pe)).AtPointer("/code2skill/publicEndpoints"))
+		}
+		for i, v := range list {
+			s, isString := v.(canonjson.String)
+			e, err := endpoint.Parse(string(s))
+			if !isString {
+				err = fmt.Errorf("%s is not a string", show(v))
+			}
+			if err != nil {
+				c.add(RuleManifestPublicEndpoint.New(file, "public endpoint %v", err).AtPointer(diag.Pointer("code2skill", "publicEndpoints", i)))
+				continue
+			}
+			m.public = append(m.public, e)
+		}
 	}
 
 	deps, _ := obj.At("dependencies").(*canonjson.Object)

@@ -32,6 +32,11 @@ func TestManifest(t *testing.T) {
 		{name: "trailing data", src: goodManifest + "{}", want: []*diag.Rule{canonjson.RuleSyntax}},
 		{name: "commonjs", src: strings.Replace(goodManifest, `"module"`, `"commonjs"`, 1), want: []*diag.Rule{RuleManifestType}, contains: "package.json#/type"},
 		{name: "wrong profile", src: strings.Replace(goodManifest, `"core-export-v1"`, `"strict-export-v1"`, 1), want: []*diag.Rule{RuleManifestProfile}, contains: "#/code2skill/profile"},
+		{name: "public endpoints", src: strings.Replace(goodManifest, `"core-export-v1"`, `"core-export-v1", "publicEndpoints": ["https://auth.open-protocol.org/token"]`, 1)},
+		{name: "public endpoint over http", src: strings.Replace(goodManifest, `"core-export-v1"`, `"core-export-v1", "publicEndpoints": ["https://auth.open-protocol.org/token", "http://auth.open-protocol.org/token"]`, 1), want: []*diag.Rule{RuleManifestPublicEndpoint}, contains: "#/code2skill/publicEndpoints/1"},
+		{name: "public endpoint local", src: strings.Replace(goodManifest, `"core-export-v1"`, `"core-export-v1", "publicEndpoints": ["https://svc.seed.invalid/api"]`, 1), want: []*diag.Rule{RuleManifestPublicEndpoint}, contains: "reserved"},
+		{name: "public endpoint not a string", src: strings.Replace(goodManifest, `"core-export-v1"`, `"core-export-v1", "publicEndpoints": [3]`, 1), want: []*diag.Rule{RuleManifestPublicEndpoint}, contains: "not a string"},
+		{name: "public endpoints not a list", src: strings.Replace(goodManifest, `"core-export-v1"`, `"core-export-v1", "publicEndpoints": "https://auth.open-protocol.org/token"`, 1), want: []*diag.Rule{RuleManifestPublicEndpoint}, contains: "#/code2skill/publicEndpoints"},
 		{name: "host flag not boolean", src: strings.Replace(goodManifest, `"core-export-v1"`, `"core-export-v1", "requiresHostIntegration": "yes"`, 1), want: []*diag.Rule{RuleManifestHostIntegration}},
 		{name: "sdk missing", src: strings.Replace(goodManifest, `"@modelcontextprotocol/sdk": "1.32.2", `, ``, 1), want: []*diag.Rule{RuleManifestDependency}, contains: "#/dependencies/@modelcontextprotocol~1sdk"},
 		{name: "zod latest", src: strings.Replace(goodManifest, `"^4.6.7"`, `"latest"`, 1), want: []*diag.Rule{RuleManifestDependency}, contains: "accepts any release"},
@@ -55,6 +60,9 @@ func TestManifest(t *testing.T) {
 			wantRules(t, c, tc.want...)
 			if tc.contains != "" && !strings.Contains(strings.Join(findings(c), "\n"), tc.contains) {
 				t.Errorf("findings do not mention %q:\n%s", tc.contains, strings.Join(findings(c), "\n"))
+			}
+			if tc.name == "public endpoints" && (m == nil || len(m.public) != 1) {
+				t.Error("publicEndpoints not read")
 			}
 			if tc.name == "host integration flag" && (m == nil || !m.host) {
 				t.Error("requiresHostIntegration not read")

@@ -6,13 +6,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/reach"
 )
-
-// dryRunVariable turns a core package's writes into dry runs.
-const dryRunVariable = "CODE2SKILL_DRY_RUN"
 
 // ReachSummary says what the reachability calls covered.
 type ReachSummary struct {
@@ -32,7 +30,7 @@ func (c *checker) reachConfig() reach.Config {
 	}
 	setup, _ := c.pkg.ReadFile(setupFile)
 	vars := reach.Variables(c.envVars, setup)
-	return reach.Config{Variables: vars, DryRunVariable: dryRunVariable, CallTimeout: max(timeout, 100*time.Millisecond)}
+	return reach.Config{Variables: vars, DryRunVariable: contract.DefaultDryRunVariable, Public: c.public, CallTimeout: max(timeout, 100*time.Millisecond)}
 }
 
 // checkRequests makes the reachability calls in the discovery session and

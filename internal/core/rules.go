@@ -36,6 +36,8 @@ var (
 		"package.json declares no install or test lifecycle hooks that would run code implicitly")
 	RuleManifestHostIntegration = diag.Register("CORE_PACKAGE_HOST_INTEGRATION", diag.Error,
 		"code2skill.requiresHostIntegration is a boolean")
+	RuleManifestPublicEndpoint = diag.Register("CORE_PACKAGE_PUBLIC_ENDPOINT", diag.Error,
+		"code2skill.publicEndpoints lists https URLs of public protocols' fixed endpoints (no credentials, query, or local address)")
 )
 
 // MCP-SETUP.md.
@@ -48,6 +50,8 @@ var (
 		"MCP-SETUP.md shows a stdio registration with command, args, cwd and env")
 	RuleSetupEnv = diag.Register("CORE_SETUP_ENV_UNDOCUMENTED", diag.Warning,
 		"MCP-SETUP.md names every environment variable the package's code reads")
+	RuleSetupPublicEndpoint = diag.Register("CORE_SETUP_PUBLIC_ENDPOINT_UNDOCUMENTED", diag.Error,
+		"MCP-SETUP.md names every public endpoint package.json declares: the deployer learns where the package sends requests")
 	RuleSetupCredential = diag.Register("CORE_SETUP_CREDENTIAL_UNDOCUMENTED", diag.Error,
 		"MCP-SETUP.md names every credential variable (token, API key, password, session cookie) the package's code reads")
 )

@@ -37,7 +37,7 @@ func (c *checker) checkScripts() []string {
 			continue
 		}
 		c.modules[f.Path] = m
-		c.add(m.Check()...)
+		c.add(m.CheckAllowing(c.public)...)
 		for _, r := range m.EnvReads() {
 			if !seen[r.Name] {
 				seen[r.Name] = true

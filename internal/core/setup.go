@@ -7,34 +7,51 @@ import (
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/credential"
+	"github.com/code2skill/code2skill/internal/markdown"
+	"github.com/code2skill/code2skill/internal/pkgdir"
 )
+
+var reGoModDownload = regexp.MustCompile(`\bgo mod download\b`)
 
 const setupFile = "MCP-SETUP.md"
 
-// setupDoc is MCP-SETUP.md split into blocks (paragraphs, list items, code
-// blocks), lower-cased, for phrase checks that accept English or Chinese
-// wording.
+// setupDoc is MCP-SETUP.md, read by the markdown scanner and split into
+// blocks (paragraphs, list items, code blocks), lower-cased, for phrase
+// checks that accept English or Chinese wording.
 type setupDoc struct {
 	text   string   // the whole file, lower-cased
 	blocks []string // blank-line separated blocks, list items split apart
 }
 
 func parseSetup(src []byte) *setupDoc {
-	text := strings.ToLower(string(src))
-	d := &setupDoc{text: text}
-	for _, para := range blankLine.Split(text, -1) {
-		for _, item := range listItem.Split(para, -1) {
-			if s := strings.TrimSpace(item); s != "" {
-				d.blocks = append(d.blocks, s)
-			}
+	doc := markdown.Parse(src)
+	d := &setupDoc{text: strings.ToLower(doc.Text)}
+	var block []string
+	flush := func() {
+		if s := strings.TrimSpace(strings.Join(block, "\n")); s != "" {
+			d.blocks = append(d.blocks, strings.ToLower(s))
+		}
+		block = block[:0]
+	}
+	for _, line := range doc.Lines {
+		switch {
+		case strings.Trim(line, " \t") == "":
+			flush()
+		case len(block) > 0 && listItem.MatchString(line):
+			// A list item inside a block starts a block of its own,
+			// without its marker.
+			flush()
+			block = append(block, line[len(listItem.FindString(line)):])
+		default:
+			block = append(block, line)
 		}
 	}
+	flush()
 	return d
 }
 
-var blankLine = regexp.MustCompile(`\n[ \t]*\n`)
-
-var listItem = regexp.MustCompile(`\n[ \t]*(?:[-*+]|\d+[.)])[ \t]+`)
+// listItem is the marker that starts a list item.
+var listItem = regexp.MustCompile(`^[ \t]*(?:[-*+]|\d+[.)])[ \t]+`)
 
 // anyBlock reports whether some block matches every pattern.
 func (d *setupDoc) anyBlock(patterns ...*regexp.Regexp) bool {
@@ -109,7 +126,13 @@ func (c *checker) checkSetup(envVars []string) {
 	// Spec 003 installs with npm install; a package that ships a lockfile
 	// is installed with npm ci, which needs it.
 	missing = missing[:0]
-	if c.pkg.Has("package-lock.json") {
+	if c.result.Runtime == pkgdir.RuntimeGo {
+		// A go-stdio package is installed by the go command: go mod
+		// download fills the module cache from go.sum.
+		if !reGoModDownload.MatchString(d.text) {
+			c.add(RuleSetupDependencies.New(setupFile, "dependency installation does not mention `go mod download`; validate builds offline from the module cache it fills"))
+		}
+	} else if c.pkg.Has("package-lock.json") {
 		if !reNpmCI.MatchString(d.text) {
 			missing = append(missing, "`npm ci`")
 		}
@@ -133,6 +156,12 @@ func (c *checker) checkSetup(envVars []string) {
 		c.add(RuleSetupRegistration.New(setupFile, "no stdio registration example with %s; hosts need command, args, cwd and env to start the server", joinAnd(missing)))
 	}
 
+	for _, e := range c.public {
+		if !strings.Contains(string(src), e) {
+			c.add(RuleSetupPublicEndpoint.New(setupFile, "package.json declares the public endpoint %s, but MCP-SETUP.md does not name it; "+
+				"say which public protocol it belongs to and that the package calls it at that fixed address", e))
+		}
+	}
 	for _, v := range envVars {
 		if regexp.MustCompile(`\b` + regexp.QuoteMeta(strings.ToLower(v)) + `\b`).MatchString(d.text) {
 			continue

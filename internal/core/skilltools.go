@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/markdown"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/skillmd"
 )
@@ -184,7 +185,6 @@ type toolReference struct {
 }
 
 var (
-	fence      = regexp.MustCompile("^ {0,3}(```|~~~)")
 	codeSpan   = regexp.MustCompile("`([^`\n]+)`")
 	snakeName  = regexp.MustCompile(`^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$`)
 	identifier = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]*$`)
@@ -199,7 +199,7 @@ var (
 // for names, only for JSON keys: a name that is a JSON key anywhere in the
 // Skill is a field, marked key.
 func toolReferences(s *skillmd.Skill) []toolReference {
-	lines := strings.Split(string(s.Body), "\n")
+	doc := markdown.Parse(s.Body)
 	keys := map[string]bool{}
 	for _, m := range jsonKey.FindAllStringSubmatch(string(s.Body), -1) {
 		keys[m[1]] = true
@@ -213,13 +213,8 @@ func toolReferences(s *skillmd.Skill) []toolReference {
 		seen[name] = true
 		out = append(out, toolReference{name: name, line: s.BodyLine + i, col: col + 1, key: keys[name]})
 	}
-	inFence := false
-	for i, line := range lines {
-		if fence.MatchString(line) {
-			inFence = !inFence
-			continue
-		}
-		if inFence {
+	for i, line := range doc.Lines {
+		if doc.Fenced[i] {
 			continue
 		}
 		for _, m := range codeSpan.FindAllStringSubmatchIndex(line, -1) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/sandbox"
 )
 
@@ -24,7 +25,7 @@ type TestCounts struct {
 // testEnv is what the package's tests see besides the sandbox allowlist: no
 // real request may leave, and a write Tool must stay in dry-run even if a
 // test forgets its fetch mock.
-var testEnv = []string{"CODE2SKILL_DRY_RUN=1", "CI=1", "NO_COLOR=1"}
+var testEnv = []string{contract.DefaultDryRunVariable + "=1", "CI=1", "NO_COLOR=1"}
 
 // tailLines is how much of a failing run's output a finding shows.
 const tailLines = 40

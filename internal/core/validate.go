@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/endpoint"
 	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/pkgdir"
@@ -61,6 +62,10 @@ type Options struct {
 	RequestTimeout time.Duration
 	// Progress receives one line per stage; nil discards it.
 	Progress io.Writer
+	// SourceRoots are the authorised source roots of a go-stdio package
+	// whose go.mod replaces a module with the application's own source
+	// (style B): a replace must lead inside one of them.
+	SourceRoots []string
 }
 
 func (o Options) testTimeout() time.Duration {
@@ -100,6 +105,8 @@ type Result struct {
 	// NodeProcesses counts the node processes started, including the
 	// per-file children of node --test.
 	NodeProcesses int
+	// Runtime is the package's runtime profile: node-stdio or go-stdio.
+	Runtime pkgdir.Runtime
 }
 
 // ErrNodeMissing means node is not on PATH, so the package cannot be run.
@@ -115,6 +122,7 @@ type checker struct {
 	// Filled by the structure stage, read after it:
 	declared map[string]int            // per test file, the tests it declares that must run (jsmod's TestsDeclared)
 	envVars  []string                  // the environment variables the package's code reads
+	public   endpoint.List             // the public endpoints package.json declares
 	modules  map[string]*jsmod.Module  // the package's own modules (not its tests) that parse, by path
 	skills   map[string]*skillmd.Skill // the Skills that parse, by path
 	// listed is the tools/list answer of discovery; nil when it did not
@@ -186,7 +194,7 @@ func (c *checker) progress(format string, args ...any) {
 // package are in the Result; the error reports that validation itself could
 // not be done (node missing, I/O failure).
 func Validate(ctx context.Context, dir string, opts Options) (*Result, error) {
-	res := &Result{Structure: StageNotRun, Discovery: StageNotRun, Requests: StageNotRun, Tests: StageNotRun}
+	res := &Result{Structure: StageNotRun, Discovery: StageNotRun, Requests: StageNotRun, Tests: StageNotRun, Runtime: pkgdir.RuntimeNode}
 	pkg, ds, err := pkgdir.Open(dir)
 	if err != nil {
 		return nil, err
@@ -197,6 +205,10 @@ func Validate(ctx context.Context, dir string, opts Options) (*Result, error) {
 		return res, nil
 	}
 	c := newChecker(pkg, opts, res)
+	if pkgdir.DetectCoreGo(dir) {
+		res.Runtime = pkgdir.RuntimeGo
+		return c.validateGo(ctx)
+	}
 	if !opts.SkipTests {
 		// The walk of node_modules is file-system work: do it while the
 		// structure stage parses.
@@ -208,6 +220,7 @@ func Validate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	m := c.checkManifest()
 	if m != nil {
 		res.RequiresHostIntegration = m.host
+		c.public = m.public
 	}
 	c.checkSkills(skills)
 	c.envVars = c.checkScripts()

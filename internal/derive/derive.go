@@ -1,5 +1,7 @@
 // Package derive computes the views of a vNext package from its Portable Core
-// inputs, and checks the structural rules those inputs must satisfy first.
+// inputs. It judges no rule of the Portable Core itself: Check refuses inputs
+// with the findings of contractcheck.Structure, the structural rules views
+// need.
 //
 // Everything here is a pure function of the decoded inputs: no file system,
 // no clock, no map iteration into output. The same inputs give the same bytes
@@ -37,23 +39,10 @@ package derive
 import (
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
-	"github.com/code2skill/code2skill/internal/diag"
 )
 
-// Inputs are the decoded vNext inputs of a package.
-type Inputs struct {
-	Contract *contract.Contract
-	Topology *contract.Topology
-	Host     *contract.HostProfile
-	// Export is optional: no view depends on it. check-contract judges it.
-	Export *contract.ExportProfile
-
-	// Deferred holds what reading the inputs noticed that does not keep
-	// views from being derived: the export profile's findings, and format
-	// findings of the other inputs that views do not depend on. derive does
-	// not report them; check-contract does.
-	Deferred diag.List
-}
+// Inputs are the decoded vNext inputs of a package (see contract.Inputs).
+type Inputs = contract.Inputs
 
 // View is one derived file.
 type View struct {

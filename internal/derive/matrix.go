@@ -6,6 +6,7 @@ import (
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/contractcheck"
 )
 
 // Matrix reasons a baseline row can carry. The two pending reasons are
@@ -84,7 +85,7 @@ func capabilityRow(c *contract.Contract, x *compat, i int) *canonjson.Object {
 	if cp.Readiness == contract.ReadinessRequiresReview {
 		reasons = append(reasons, reasonReadinessReview)
 	}
-	if !coverageComplete(c, cp) {
+	if len(contractcheck.CoverageGaps(c, cp)) > 0 {
 		if cp.IsWrite() {
 			reasons = append(reasons, reasonIncompleteWrite)
 		} else {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/contractcheck"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/pkgdir"
 )
@@ -82,7 +83,7 @@ func decode(files map[string][]byte, unreadable map[string]bool) (*Inputs, *diag
 		data, ok := files[f.name]
 		if !ok {
 			if f.required && !unreadable[f.name] {
-				list.Add(RuleInputMissing.New(f.name, "%s is required", f.name))
+				list.Add(contractcheck.RuleInputMissing.New(f.name, "%s is required", f.name))
 			}
 			continue
 		}

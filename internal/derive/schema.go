@@ -1,7 +1,6 @@
 package derive
 
 import (
-	"net/url"
 	"slices"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
@@ -286,7 +285,7 @@ func operationSummary(cp *contract.Capability) *canonjson.Object {
 	var origins []string
 	for _, s := range im.Steps {
 		methods = append(methods, s.Method)
-		if o, ok := Origin(s.URL); ok && !slices.Contains(origins, o) {
+		if o, ok := contract.Origin(s.URL); ok && !slices.Contains(origins, o) {
 			origins = append(origins, o)
 		}
 	}
@@ -298,15 +297,4 @@ func operationSummary(cp *contract.Capability) *canonjson.Object {
 		m{"origins", strs(origins)},
 		m{"attachmentMode", str(cp.AttachmentMode())},
 	)
-}
-
-// Origin returns scheme://host[:port] of an absolute http(s) URL, as
-// operationSummary lists it. The scheme is lower-cased; the host is kept as
-// written.
-func Origin(rawURL string) (string, bool) {
-	u, err := url.Parse(rawURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", false
-	}
-	return u.Scheme + "://" + u.Host, true
 }

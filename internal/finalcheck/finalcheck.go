@@ -210,12 +210,12 @@ type checker struct {
 // compare reports where a final file differs from what it should hold.
 func (k *checker) compare(rule *diag.Rule, file string, want *canonjson.Object, got canonjson.Value) {
 	n := 0
-	diff(want, got, "", func(at string, w, g canonjson.Value) {
+	for d := range canonjson.Differences(want, got) {
 		if n++; n > maxDifferences {
-			return
+			break
 		}
-		k.list.Add(rule.New(file, "the file holds %s; the package gives %s", show(g), show(w)).AtPointer(at))
-	})
+		k.list.Add(rule.New(file, "the file holds %s; the package gives %s", show(d.B), show(d.A)).AtPointer(d.Pointer))
+	}
 }
 
 // preflight checks the preflight report: passed, every recorded check a
@@ -304,13 +304,13 @@ func (k *checker) matrix(b *verdict.Baseline, doc canonjson.Value, live map[stri
 		return nil
 	}
 	n := 0
-	diff(m.JSON(), doc, "", func(at string, w, g canonjson.Value) {
+	for d := range canonjson.Differences(m.JSON(), doc) {
 		if n++; n > maxDifferences {
-			return
+			break
 		}
 		k.list.Add(RuleMatrix.New(verdict.MatrixFile,
-			"the matrix holds %s; the checks, reasons and live evidence it records give %s", show(g), show(w)).AtPointer(at))
-	})
+			"the matrix holds %s; the checks, reasons and live evidence it records give %s", show(d.B), show(d.A)).AtPointer(d.Pointer))
+	}
 	return m
 }
 
@@ -375,49 +375,6 @@ func some(ids []string) string {
 		return fmt.Sprintf("%d check(s): %s", len(ids), strings.Join(ids, ", "))
 	}
 	return fmt.Sprintf("%d checks: %s and %d more", len(ids), strings.Join(ids[:3], ", "), len(ids)-3)
-}
-
-// diff calls f for each place where got differs from want: a member or
-// element that is missing, extra or different. Objects compare by key,
-// whatever their order.
-func diff(want, got canonjson.Value, at string, f func(at string, want, got canonjson.Value)) {
-	switch w := want.(type) {
-	case *canonjson.Object:
-		g, ok := got.(*canonjson.Object)
-		if !ok {
-			f(at, want, got)
-			return
-		}
-		for k, wv := range w.All() {
-			gv, _ := g.Get(k)
-			diff(wv, gv, at+"/"+diag.EscapeToken(k), f)
-		}
-		for k, gv := range g.All() {
-			if !w.Has(k) {
-				f(at+"/"+diag.EscapeToken(k), nil, gv)
-			}
-		}
-	case canonjson.Array:
-		g, ok := got.(canonjson.Array)
-		if !ok {
-			f(at, want, got)
-			return
-		}
-		for i := range max(len(w), len(g)) {
-			var wv, gv canonjson.Value
-			if i < len(w) {
-				wv = w[i]
-			}
-			if i < len(g) {
-				gv = g[i]
-			}
-			diff(wv, gv, fmt.Sprintf("%s/%d", at, i), f)
-		}
-	default:
-		if got == nil || want == nil || string(canonjson.DigestForm(want)) != string(canonjson.DigestForm(got)) {
-			f(at, want, got)
-		}
-	}
 }
 
 // show renders a value for a message, shortened.

@@ -131,14 +131,6 @@ func Variables(in *derive.Inputs) []Variable {
 	return out
 }
 
-// DryRunVariable is the dry-run variable of the package.
-func DryRunVariable(in *derive.Inputs) string {
-	if in.Export != nil && in.Export.DryRunEnvironmentVariable != "" {
-		return in.Export.DryRunEnvironmentVariable
-	}
-	return "CODE2SKILL_DRY_RUN"
-}
-
 type m = canonjson.Member
 
 func str(s string) canonjson.Value { return canonjson.String(s) }
@@ -190,7 +182,7 @@ func Binding(in *derive.Inputs) (data []byte, limits []diag.Diagnostic) {
 		m{Key: "schemaVersion", Value: str(SchemaVersion)},
 		m{Key: "contractId", Value: str(c.ContractID)},
 		m{Key: "protocolVersion", Value: str(in.Export.ProtocolVersion)},
-		m{Key: "dryRunVariable", Value: str(DryRunVariable(in))},
+		m{Key: "dryRunVariable", Value: str(in.Export.DryRunVariable())},
 		m{Key: "origins", Value: origins},
 		m{Key: "credentials", Value: creds},
 	)
@@ -209,7 +201,7 @@ func tool(cp *contract.Capability, issues map[string][]string) *canonjson.Object
 		if a := cmp.Or(s.Authentication, cp.Authentication); a != "none" && !slices.Contains(kinds, a) {
 			kinds = append(kinds, a)
 		}
-		if o, ok := derive.Origin(s.URL); ok && !slices.Contains(origins, o) {
+		if o, ok := contract.Origin(s.URL); ok && !slices.Contains(origins, o) {
 			origins = append(origins, o)
 		}
 	}

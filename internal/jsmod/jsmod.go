@@ -52,6 +52,7 @@ import (
 	"sync"
 
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/endpoint"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -120,7 +121,12 @@ func parseModule(file string, src []byte) (*Module, []diag.Diagnostic) {
 // (JS_ENV_URL_FALLBACK), every service address written into the code
 // (JS_BASE_URL_LITERAL) and every credential written into the code
 // (JS_CREDENTIAL_LITERAL).
-func (m *Module) Check() []diag.Diagnostic {
+func (m *Module) Check() []diag.Diagnostic { return m.CheckAllowing(nil) }
+
+// CheckAllowing is Check for a package that declares public endpoints:
+// a literal address under one of them is the endpoint of a public
+// protocol, not a service address (see internal/endpoint).
+func (m *Module) CheckAllowing(public endpoint.List) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	for _, f := range m.EnvURLFallbacks() {
 		out = append(out, RuleEnvURLFallback.New(m.File,
@@ -129,6 +135,9 @@ func (m *Module) Check() []diag.Diagnostic {
 			f.Var, f.URL).At(f.Pos.Line, f.Pos.Column))
 	}
 	for _, u := range m.LiteralBaseURLs() {
+		if public.Covers(u.URL) {
+			continue
+		}
 		out = append(out, RuleBaseURLLiteral.New(m.File,
 			"%s is the literal address %s: every call goes there whatever the host configures; "+
 				"read the base URL from its CODE2SKILL_<FEATURE>_<SERVICE>_BASE_URL variable when the call runs and stop before the request when it is missing",

@@ -209,3 +209,53 @@ func TestDeclaredVariables(t *testing.T) {
 		t.Errorf("DeclaredVariables = %q, want %q (the dry-run variable and the bundled runtime's reads excluded)", got, want)
 	}
 }
+
+// TestPointerReferenceThroughTheHostRuntime: the return ends the loan the
+// session created, named by a JSON Pointer into the creating call's
+// result, so a destructive check needs no identifier written by hand.
+func TestPointerReferenceThroughTheHostRuntime(t *testing.T) {
+	t.Parallel()
+	testnode.Node(t)
+	pkg := reftest.StrictSamplePackage(t)
+	d, env := desk(t)
+	calls := sampleCalls(t)
+	calls[3].Arguments = object(t, `{"loanId": {"$result": {"capabilityId": "create-equipment-loan", "pointer": "/structuredContent/data/loanId"}}}`)
+	res, err := Run(context.Background(), pkg, calls, Options{Env: env, RequestTimeout: time.Minute, Elicitation: accept})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := decodeResult(t, res.Outcomes[3]); r.IsError {
+		t.Fatalf("return_equipment_loan = %s", res.Outcomes[3].Result)
+	}
+	if got := res.Outcomes[3].Arguments.At("loanId"); got != canonjson.String("loan-0001") {
+		t.Errorf("the return was sent for %v, want the loan the session created", got)
+	}
+	if loans := d.Loans(); len(loans) != 1 || loans[0].Status != server.LoanReturned {
+		t.Errorf("the desk holds %+v", loans)
+	}
+}
+
+// TestResolvePointer resolves a JSON Pointer into the whole result, array
+// items included, and refuses one that is not a pointer or leads nowhere.
+func TestResolvePointer(t *testing.T) {
+	rs := Results{}
+	rs.Record("a", []byte(`{"isError": false, "structuredContent": {"status": 201, "data": {"items": [{"id": "i-1"}], "a/b": 2}}}`))
+	got, err := rs.Resolve(object(t, `{"id": {"$result": {"capabilityId": "a", "pointer": "/structuredContent/data/items/0/id"}}, "n": {"$result": {"capabilityId": "a", "pointer": "/structuredContent/data/a~1b"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"id":"i-1","n":2}`; string(canonjson.DigestForm(got)) != want {
+		t.Errorf("Resolve = %s, want %s", canonjson.DigestForm(got), want)
+	}
+	for _, bad := range []string{
+		`{"x": {"$result": {"capabilityId": "a", "pointer": "structuredContent"}}}`,
+		`{"x": {"$result": {"capabilityId": "a", "pointer": "/structuredContent/~2"}}}`,
+		`{"x": {"$result": {"capabilityId": "a", "pointer": "/structuredContent/data/items/1"}}}`,
+		`{"x": {"$result": {"capabilityId": "a", "pointer": "/x", "path": []}}}`,
+		`{"x": {"$result": {"capabilityId": "a", "pointer": 3}}}`,
+	} {
+		if _, err := rs.Resolve(object(t, bad)); err == nil {
+			t.Errorf("Resolve(%s) gave no error", bad)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package livecall
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/diag"
@@ -14,8 +15,14 @@ import (
 //	{"$result": {"capabilityId": "quote-equipment-loan", "path": ["quote"]}}
 //
 // stands for structuredContent.data.quote of the latest successful call of
-// that capability in the session. A value issued at run time (a grant, an
-// identifier) is thus passed on as a client passes it on, and never written
+// that capability in the session. Instead of a path of member names, a
+// reference may give a JSON Pointer (RFC 6901) into that call's whole
+// tools/call result, which also reaches array items:
+//
+//	{"$result": {"capabilityId": "create-item", "pointer": "/structuredContent/data/items/0/id"}}
+//
+// A value issued at run time (a grant, an identifier, the item a delete
+// removes) is thus passed on as a client passes it on, and never written
 // into a case by hand.
 const ReferenceKey = "$result"
 
@@ -24,7 +31,14 @@ type Reference struct {
 	// At is its JSON Pointer in the arguments.
 	At           string
 	CapabilityID string
-	Path         []string
+	// Path are member names under structuredContent.data; Pointer, when
+	// the reference gives one instead, is a JSON Pointer into the whole
+	// result (ValidPointer says whether it is one).
+	Path    []string
+	Pointer string
+	// HasPointer says the reference gives a pointer ("" points at the
+	// whole result).
+	HasPointer bool
 }
 
 // References returns the references in args, in document order, or an
@@ -38,11 +52,11 @@ func References(args *canonjson.Object) ([]Reference, error) {
 	return out, err
 }
 
-// Results are the data of the latest successful call of each capability
-// in a session, by capability ID.
+// Results are the latest successful result of each capability in a
+// session, by capability ID.
 type Results map[string]canonjson.Value
 
-// Record keeps the data of a successful Tool result (isError false,
+// Record keeps a successful Tool result (isError false,
 // structuredContent.data present); anything else is not kept.
 func (rs Results) Record(capabilityID string, result []byte) {
 	doc, err := canonjson.Decode(result)
@@ -52,9 +66,23 @@ func (rs Results) Record(capabilityID string, result []byte) {
 	if isErr, _ := canonjson.Resolve(doc, "/isError"); isErr != canonjson.Bool(false) {
 		return
 	}
-	if data, ok := canonjson.Resolve(doc, "/structuredContent/data"); ok {
-		rs[capabilityID] = data
+	if _, ok := canonjson.Resolve(doc, "/structuredContent/data"); ok {
+		rs[capabilityID] = doc
 	}
+}
+
+// ValidPointer says why s is not a JSON Pointer (RFC 6901): it is "" or
+// starts with "/", and every "~" is "~0" or "~1".
+func ValidPointer(s string) error {
+	if s != "" && !strings.HasPrefix(s, "/") {
+		return fmt.Errorf("%q does not start with \"/\"", s)
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '~' && (i+1 == len(s) || (s[i+1] != '0' && s[i+1] != '1')) {
+			return fmt.Errorf("%q has a \"~\" that is not \"~0\" or \"~1\"", s)
+		}
+	}
+	return nil
 }
 
 // Resolve returns a copy of args with every reference replaced by the value
@@ -65,15 +93,25 @@ func (rs Results) Resolve(args *canonjson.Object) (*canonjson.Object, error) {
 		return &canonjson.Object{}, nil
 	}
 	v, err := substitute(args, "", func(r Reference) (canonjson.Value, error) {
-		data, ok := rs[r.CapabilityID]
+		result, ok := rs[r.CapabilityID]
 		if !ok {
 			return nil, fmt.Errorf("%s: %s has no successful call before this one in the session", r.At, r.CapabilityID)
 		}
-		tokens := make([]any, len(r.Path))
-		for i, s := range r.Path {
-			tokens[i] = s
+		if r.HasPointer {
+			if err := ValidPointer(r.Pointer); err != nil {
+				return nil, fmt.Errorf("%s: %v", r.At, err)
+			}
+			found, ok := canonjson.Resolve(result, r.Pointer)
+			if !ok {
+				return nil, fmt.Errorf("%s: the result of %s has nothing at %q", r.At, r.CapabilityID, r.Pointer)
+			}
+			return canonjson.Clone(found), nil
 		}
-		found, ok := canonjson.Resolve(data, diag.Pointer(tokens...))
+		tokens := []any{"structuredContent", "data"}
+		for _, s := range r.Path {
+			tokens = append(tokens, s)
+		}
+		found, ok := canonjson.Resolve(result, diag.Pointer(tokens...))
 		if !ok {
 			return nil, fmt.Errorf("%s: the result of %s has nothing at %q", r.At, r.CapabilityID, r.Path)
 		}
@@ -128,14 +166,22 @@ func reference(o *canonjson.Object, at string) (Reference, error) {
 		return r, fmt.Errorf("%s: a reference is {%q: {\"capabilityId\": …, \"path\": […]}} and nothing else", at, ReferenceKey)
 	}
 	for _, k := range ref.Keys() {
-		if k != "capabilityId" && k != "path" {
-			return r, fmt.Errorf("%s: a reference has capabilityId and path, not %q", at, k)
+		if k != "capabilityId" && k != "path" && k != "pointer" {
+			return r, fmt.Errorf("%s: a reference has capabilityId and a path or a pointer, not %q", at, k)
 		}
 	}
 	id, _ := ref.At("capabilityId").(canonjson.String)
+	if ref.Has("pointer") {
+		p, ok := ref.At("pointer").(canonjson.String)
+		if id == "" || !ok || ref.Has("path") {
+			return r, fmt.Errorf("%s: a reference names a capabilityId and either a path (a list of member names) or a pointer (a JSON Pointer string)", at)
+		}
+		r.CapabilityID, r.Pointer, r.HasPointer = string(id), string(p), true
+		return r, nil
+	}
 	path, ok := ref.At("path").(canonjson.Array)
 	if id == "" || !ok {
-		return r, fmt.Errorf("%s: a reference names a capabilityId and a path (a list of member names)", at)
+		return r, fmt.Errorf("%s: a reference names a capabilityId and either a path (a list of member names) or a pointer (a JSON Pointer string)", at)
 	}
 	for _, seg := range path {
 		s, ok := seg.(canonjson.String)

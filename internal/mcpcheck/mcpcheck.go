@@ -111,6 +111,11 @@ type Options struct {
 	// ServerFile. Findings still name ServerFile: the server is what they
 	// are about.
 	Entry string
+	// Command, when set, is the server's whole command line instead of
+	// node and Entry: a go-stdio package's built server, an absolute
+	// path the sandbox shows it (through Binds). Findings still name
+	// ServerFile.
+	Command []string
 	// Elicitation answers the server's elicitation/create requests. When
 	// set, the session declares the elicitation capability (form mode);
 	// nil declares none, and the server must not ask.

@@ -88,6 +88,9 @@ func Start(ctx context.Context, dir string, opts Options) (*Session, error) {
 	if opts.Preload != "" {
 		argv = []string{"node", "--require", opts.Preload, opts.entry()}
 	}
+	if len(opts.Command) > 0 {
+		argv = opts.Command
+	}
 	proc, err := sandbox.Start(argv, sandbox.Options{
 		Dir:     dir,
 		Env:     opts.Env,

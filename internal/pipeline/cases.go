@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
@@ -46,8 +47,9 @@ func (c *caseReader) add(pointer, format string, args ...any) {
 }
 
 // readLiveCase reads the live case of a capability; nil without findings
-// when there is none.
-func (p *Pipeline) readLiveCase(cp *contract.Capability, inputSchema []byte) (*LiveCase, []diag.Diagnostic, error) {
+// when there is none. c is the contract, whose order is the order of the
+// calls: a reference names a capability called before cp.
+func (p *Pipeline) readLiveCase(c *contract.Contract, cp *contract.Capability, inputSchema []byte) (*LiveCase, []diag.Diagnostic, error) {
 	rel := LiveCasesDir + "/" + cp.ID + ".json"
 	data, err := readRegular(p.statePath(rel))
 	switch {
@@ -59,29 +61,29 @@ func (p *Pipeline) readLiveCase(cp *contract.Capability, inputSchema []byte) (*L
 		}
 		return nil, nil, err
 	}
-	c := &caseReader{file: rel}
+	cr := &caseReader{file: rel}
 	doc, err := canonjson.Decode(data)
 	if err != nil {
-		c.add("", "not JSON: %v", err)
-		return nil, c.ds, nil
+		cr.add("", "not JSON: %v", err)
+		return nil, cr.ds, nil
 	}
 	o, ok := doc.(*canonjson.Object)
 	if !ok {
-		c.add("", "a live case is an object {name, arguments}, got %s", canonjson.TypeName(doc))
-		return nil, c.ds, nil
+		cr.add("", "a live case is an object {name, arguments}, got %s", canonjson.TypeName(doc))
+		return nil, cr.ds, nil
 	}
 	lc := &LiveCase{File: rel}
 	for _, k := range o.Keys() {
 		switch k {
 		case "name", "arguments":
 		case "trusted":
-			c.add("/trusted", "a live case no longer has a trusted part: the host runtime takes credentials and base URLs from its variables (--env, --runtime-origin) and records protected values in the session; pass issued values with {%q: {\"capabilityId\", \"path\"}}", livecall.ReferenceKey)
+			cr.add("/trusted", "a live case no longer has a trusted part: the host runtime takes credentials and base URLs from its variables (--env, --runtime-origin) and records protected values in the session; pass issued values with {%q: {\"capabilityId\", \"path\"}}", livecall.ReferenceKey)
 		default:
-			c.add("/"+diag.EscapeToken(k), "unknown member %q; a live case has name and arguments", k)
+			cr.add("/"+diag.EscapeToken(k), "unknown member %q; a live case has name and arguments", k)
 		}
 	}
 	if name, _ := o.Get("name"); name != canonjson.String(cp.ToolName) {
-		c.add("/name", "the live case of %s must call its Tool %q", cp.ID, cp.ToolName)
+		cr.add("/name", "the live case of %s must call its Tool %q", cp.ID, cp.ToolName)
 	}
 	lc.Name = cp.ToolName
 	switch args, ok := o.Get("arguments"); {
@@ -89,25 +91,50 @@ func (p *Pipeline) readLiveCase(cp *contract.Capability, inputSchema []byte) (*L
 		lc.Arguments = &canonjson.Object{}
 	default:
 		if lc.Arguments, ok = args.(*canonjson.Object); !ok {
-			c.add("/arguments", "arguments must be an object, got %s", canonjson.TypeName(args))
+			cr.add("/arguments", "arguments must be an object, got %s", canonjson.TypeName(args))
 		}
 	}
 	if lc.Arguments != nil {
 		refs, err := livecall.References(lc.Arguments)
 		if err != nil {
-			c.add("/arguments", "%v", err)
+			cr.add("/arguments", "%v", err)
 		}
 		lc.References = refs
+		cr.ds = append(cr.ds, checkReferences(rel, c, cp, refs)...)
 	}
-	if len(c.ds) == 0 && len(lc.References) == 0 {
+	if len(cr.ds) == 0 && len(lc.References) == 0 {
 		if err := validArguments(inputSchema, lc.Arguments); err != "" {
-			c.add("/arguments", "the arguments break %s's input schema: %s", cp.ToolName, err)
+			cr.add("/arguments", "the arguments break %s's input schema: %s", cp.ToolName, err)
 		}
 	}
-	if len(c.ds) > 0 {
-		return nil, c.ds, nil
+	if len(cr.ds) > 0 {
+		return nil, cr.ds, nil
 	}
 	return lc, nil, nil
+}
+
+// checkReferences judges a case's references against the order of the
+// calls: each names a capability of the contract called before cp, and a
+// pointer is a JSON Pointer.
+func checkReferences(file string, c *contract.Contract, cp *contract.Capability, refs []livecall.Reference) []diag.Diagnostic {
+	var ds []diag.Diagnostic
+	self := slices.IndexFunc(c.Capabilities, func(x contract.Capability) bool { return x.ID == cp.ID })
+	for _, ref := range refs {
+		at := "/arguments" + ref.At + "/" + diag.EscapeToken(livecall.ReferenceKey)
+		i := slices.IndexFunc(c.Capabilities, func(x contract.Capability) bool { return x.ID == ref.CapabilityID })
+		switch {
+		case i < 0:
+			ds = append(ds, RuleLiveReference.New(file, "the reference names %s, which is no capability of the contract, so no live case of it is called", ref.CapabilityID).AtPointer(at+"/capabilityId"))
+		case i >= self:
+			ds = append(ds, RuleLiveReference.New(file, "the reference names %s, which is called %s: live calls are made in contract order, and a case passes on only the result of an earlier one", ref.CapabilityID, map[bool]string{true: "by this very case", false: "after " + cp.ID}[i == self]).AtPointer(at+"/capabilityId"))
+		}
+		if ref.HasPointer {
+			if err := livecall.ValidPointer(ref.Pointer); err != nil {
+				ds = append(ds, RuleLiveReference.New(file, "the reference's pointer is not a JSON Pointer: %v", err).AtPointer(at+"/pointer"))
+			}
+		}
+	}
+	return ds
 }
 
 // validArguments checks arguments against a derived input schema and

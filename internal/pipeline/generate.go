@@ -15,6 +15,7 @@ import (
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/pkgdir"
+	"github.com/code2skill/code2skill/internal/strict"
 )
 
 // generatedFiles are what a strict package needs from compile; generate
@@ -27,7 +28,8 @@ var generatedFiles = []string{
 }
 
 // generate compiles the runtime, derives the views, refreshes the markers
-// of the documents, and checks that every file the strict flow needs is
+// of the documents that agree with the contract (one that states a stale
+// value keeps its marker, and the statement is an error), and checks that every file the strict flow needs is
 // there. It owns the compiled files and the views (the matrix excepted:
 // verify and finalize write it), so editing one of them makes it run
 // again.
@@ -74,7 +76,18 @@ func (r *runner) generate() (*stageOutcome, error) {
 		files = append(files, atomicfile.File{Path: v.Path, Data: v.Data, Perm: 0o644})
 	}
 	marker := derive.Marker(views)
+	// A document that states what the contract no longer holds keeps
+	// its marker: refreshing it would make a stale document look
+	// current. Its statements are reported where they are.
+	disagreeing := map[string]bool{}
+	for _, d := range strict.DocumentDisagreements(r.p.abs, in, views) {
+		disagreeing[d.File] = true
+		out.findings.Add(d)
+	}
 	for _, doc := range markedDocuments {
+		if disagreeing[doc] {
+			continue
+		}
 		data, err := readRegular(r.p.pkgPath(doc))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):

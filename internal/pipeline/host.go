@@ -29,6 +29,8 @@ type HostRun struct {
 	Passed           int      `json:"passed"`
 	Skipped          int      `json:"skipped"`
 	RanAt            string   `json:"ranAt"`
+	// EnvFile is the --host-env-file the run was given, as given.
+	EnvFile string `json:"envFile,omitempty"`
 }
 
 // hostVerify verifies the package under its declared Host profile, with
@@ -46,6 +48,10 @@ func (r *runner) hostVerify() (*stageOutcome, error) {
 	if err := r.p.clearRecords([]string{PhaseHost}); err != nil {
 		return out, err
 	}
+	if err := r.computeScopes(PhaseHost); err != nil {
+		return out, err
+	}
+	r.st.HostInvalidated = nil
 	in, err := r.checkedCore(out)
 	if in == nil || err != nil {
 		return out, err
@@ -61,7 +67,7 @@ func (r *runner) hostVerify() (*stageOutcome, error) {
 	cases := map[string]*canonjson.Object{}
 	for i := range in.Contract.Capabilities {
 		cp := &in.Contract.Capabilities[i]
-		lc, ds, err := r.p.readLiveCase(cp, schemas[cp.ID])
+		lc, ds, err := r.p.readLiveCase(in.Contract, cp, schemas[cp.ID])
 		if err != nil {
 			return out, err
 		}
@@ -88,7 +94,7 @@ func (r *runner) hostVerify() (*stageOutcome, error) {
 	}
 	out.findings.Merge(res.Diagnostics)
 	out.nodes += res.NodeProcesses
-	run := &HostRun{Host: hostverify.HostName, Elicitation: hostverify.Elicitation(in), AuthorizedWrites: out.authorized, RanAt: r.p.now()}
+	run := &HostRun{Host: hostverify.HostName, Elicitation: hostverify.Elicitation(in), AuthorizedWrites: out.authorized, RanAt: r.p.now(), EnvFile: r.opts.HostEnvFile}
 	for _, c := range res.Checks {
 		run.Checks++
 		if c.Skipped != "" {
@@ -127,33 +133,6 @@ func (r *runner) recordHostCheck(c *hostverify.Check) error {
 		evidence = &canonjson.Object{}
 	}
 	return r.finish(rec, began, r.p.Now(), canonjson.Encode(evidence))
-}
-
-// invalidateStaleHost invalidates, before anything runs, a completed host
-// verification of a package that changed since: its checks no longer
-// vouch for the package, so its records are deleted and the last
-// finalization, which relied on them, is forgotten.
-func (r *runner) invalidateStaleHost() error {
-	s := r.st.Stages[StageHostVerify]
-	if s.Status != StatusCompleted {
-		return nil
-	}
-	now, err := r.candidate()
-	if err != nil {
-		return err
-	}
-	for _, pair := range s.FingerprintInputs {
-		if len(pair) == 2 && pair[0] == labelCandidate && pair[1] == now[0].digest {
-			return nil
-		}
-	}
-	s.Status, s.InvalidatedReason = StatusInvalidated, "the package changed since it ran; its Host-phase records were removed"
-	r.st.LastFinalization = nil
-	if err := r.p.clearRecords([]string{PhaseHost}); err != nil {
-		return err
-	}
-	r.p.progress("pipeline: %s invalidated: %s", StageHostVerify, s.InvalidatedReason)
-	return r.save()
 }
 
 // hostAuthority digests what this run authorises host verification to do:

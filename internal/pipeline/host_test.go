@@ -98,14 +98,21 @@ func TestHostPhaseNeedsEveryCheck(t *testing.T) {
 	}
 }
 
-// TestStaleHostVerificationIsInvalidated: once the package changes, its
-// Host-phase records no longer vouch for it.
+// TestStaleHostVerificationIsInvalidated: once what a host reads of the
+// package changes, its Host-phase records no longer vouch for it.
 func TestStaleHostVerificationIsInvalidated(t *testing.T) {
 	t.Parallel()
 	fx := newFixture(t)
 	fx.init(InitOptions{})
 	fx.run(RunOptions{EnableHostVerify: true, HostEnv: map[string]string{}})
+	// SKILL.md is not what a host reads: the records stay.
 	writeFile(t, filepath.Join(fx.dir, "SKILL.md"), voucherDocuments["SKILL.md"]+"\nOne more line.\n")
+	fx.run(RunOptions{})
+	if got := fx.statuses()[StageHostVerify]; got != StatusCompleted {
+		t.Errorf("host-verify %s after a SKILL.md change", got)
+	}
+	// MCP-SETUP.md registers the server with the host.
+	writeFile(t, filepath.Join(fx.dir, "MCP-SETUP.md"), voucherDocuments["MCP-SETUP.md"]+"\nOne more line.\n")
 	fx.run(RunOptions{})
 	if got := fx.statuses()[StageHostVerify]; got != StatusInvalidated {
 		t.Errorf("host-verify %s", got)

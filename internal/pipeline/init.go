@@ -55,10 +55,6 @@ type InitResult struct {
 	MigrationAcknowledged bool
 }
 
-// legacyMarkers are files that show a package made before the Portable
-// Core.
-var legacyMarkers = []string{"capability-bundle.json", "PAGE.md", "workflow.json", contract.ExportProfileFile}
-
 // Init detects how the package starts (fresh, changed-only or migrate),
 // records it in the state with the source maps, and writes
 // mode-summary.json. It never modifies a file of the package; for a fresh

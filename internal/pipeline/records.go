@@ -99,6 +99,9 @@ func (r *runner) writeRecord(rec *Record) error {
 		return err
 	}
 	rec.Stage, rec.ContractID, rec.CandidateDigest = r.current, b.contractID, b.candidate
+	if rec.Phase == PhaseRuntime || rec.Phase == PhaseHost {
+		rec.ScopeDigest = r.scopes[rec.Phase][rec.Scope()]
+	}
 	if err := r.p.Key.SignRecord(rec); err != nil {
 		return err
 	}

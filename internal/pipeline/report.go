@@ -180,7 +180,7 @@ func (p *Pipeline) report(st *State, findings *diag.List) (*Report, error) {
 		rep.Decision = DecisionUnverified
 		addOnce(findings, RuleFinalization.New(StateFile, "%s; its decision is not shown: run code2skill pipeline run to finalize again", problem))
 	}
-	rep.NextSteps = withContractChange(nextSteps(st, problem), st, rep.StateDir)
+	rep.NextSteps = withContractChange(nextSteps(st, problem, p.runCommand()), st, rep.StateDir)
 	return rep, nil
 }
 
@@ -332,7 +332,9 @@ func delivery(rep *Report, finalized bool) Delivery {
 
 // nextSteps says what to do next, most urgent first; unverified says why
 // the last finalization does not verify.
-func nextSteps(st *State, unverified string) []string {
+// run is the command that runs the pipeline of this package again, as
+// runCommand names it.
+func nextSteps(st *State, unverified, run string) []string {
 	var out []string
 	if unverified != "" {
 		out = append(out, fmt.Sprintf("the last finalization cannot be shown (%s): run code2skill pipeline run to finalize again", unverified))
@@ -345,8 +347,16 @@ func nextSteps(st *State, unverified string) []string {
 		}
 	}
 	for _, name := range Stages {
-		if st.Stages[name].Status == StatusInvalidated {
-			out = append(out, fmt.Sprintf("%s was invalidated (%s): run code2skill pipeline run", name, st.Stages[name].InvalidatedReason))
+		if st.Stages[name].Status != StatusInvalidated {
+			continue
+		}
+		switch name {
+		case StageRuntimeVerify:
+			out = append(out, fmt.Sprintf("%s was invalidated (%s): restore it with %s", name, st.Stages[name].InvalidatedReason, runtimeCommand(st, run)))
+		case StageHostVerify:
+			out = append(out, fmt.Sprintf("%s was invalidated (%s): restore it with %s", name, st.Stages[name].InvalidatedReason, hostCommand(st, run)))
+		default:
+			out = append(out, fmt.Sprintf("%s was invalidated (%s): run %s", name, st.Stages[name].InvalidatedReason, run))
 		}
 	}
 	if st.Stages[StageRuntimeVerify].Status != StatusCompleted {
@@ -417,4 +427,49 @@ func hostRestrictions(in *derive.Inputs, views []derive.View) map[string]string 
 		}
 	}
 	return out
+}
+
+// runCommand is code2skill pipeline run of this package, with its state
+// directory when it is not the default one.
+func (p *Pipeline) runCommand() string {
+	cmd := "code2skill pipeline run " + p.Dir
+	if p.StateDir != "" && p.stateAbs != DefaultStateDir(p.abs) {
+		cmd += " --state-dir " + p.StateDir
+	}
+	return cmd
+}
+
+// runtimeCommand is the command that restores runtime verification: the
+// flags of its last run, values left for the user to give (they are never
+// stored); only the capabilities without current evidence are called.
+func runtimeCommand(st *State, run string) string {
+	cmd := run + " --enable-runtime-verify"
+	if last := st.RuntimeVerify.LastRun; last != nil {
+		for _, w := range last.AuthorizedWrites {
+			cmd += " --authorize-write " + w
+		}
+	}
+	for _, o := range st.RuntimeVerify.Origins {
+		cmd += " --runtime-origin " + o + "=<url>"
+	}
+	for _, e := range st.RuntimeVerify.Env {
+		cmd += " --env " + e + "=<value>"
+	}
+	return cmd
+}
+
+// hostCommand is the command that restores host verification, with the
+// flags of its last run.
+func hostCommand(st *State, run string) string {
+	cmd := run + " --enable-host-verify"
+	file := "<file>"
+	if h := st.HostVerify; h != nil {
+		for _, w := range h.AuthorizedWrites {
+			cmd += " --authorize-write " + w
+		}
+		if h.EnvFile != "" {
+			file = h.EnvFile
+		}
+	}
+	return cmd + " --host-env-file " + file
 }

@@ -11,6 +11,7 @@ var (
 	RuleCheckFailed       = diag.Register("PIPELINE_CHECK_FAILED", diag.Error, "a verification check failed: a global check, a behaviour vector or a live call")
 	RuleCheckUncovered    = diag.Register("PIPELINE_CHECK_UNCOVERED", diag.Warning, "a behaviour check the contract expects could not be proven by any vector")
 	RuleLiveCase          = diag.Register("PIPELINE_LIVE_CASE", diag.Error, "a live case file is malformed, names another Tool, or its arguments break the input schema")
+	RuleLiveReference     = diag.Register("PIPELINE_LIVE_REFERENCE", diag.Error, "a live case passes on the result of a capability the contract does not have, one called at or after it, or through a pointer that is not a JSON Pointer")
 	RuleLiveSkipped       = diag.Register("PIPELINE_LIVE_SKIPPED", diag.Warning, "runtime verification did not call a capability: write not authorised, no live case, no trusted value")
 	RuleEvidence          = diag.Register("PIPELINE_EVIDENCE", diag.Error, "a check record's evidence is missing, changed since it was recorded, or outside the state's verification directory")
 	RuleRecordUnattested  = diag.Register("PIPELINE_RECORD_UNATTESTED", diag.Error, "a check record's tag does not verify with the evidence key (written or edited by hand, or tagged on another machine), or it was recorded by a stage other than the one that runs its phase")

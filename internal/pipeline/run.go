@@ -35,6 +35,9 @@ type RunOptions struct {
 	// HostEnv is the host env file: the values a host's MCP configuration
 	// gives the host runtime's variables (host-verify).
 	HostEnv map[string]string
+	// HostEnvFile names the host env file HostEnv was read from, for the
+	// command that runs host verification again.
+	HostEnvFile string
 	// AcknowledgeContractChange is the digest of the contract diff this
 	// run accepts finalizing (contractchange.go).
 	AcknowledgeContractChange string
@@ -113,6 +116,9 @@ type runner struct {
 	// about, once read.
 	current string
 	bound   *binding
+	// scopes are the scope digests of the runtime and host phases, by
+	// phase, as the stage running them computed them.
+	scopes map[string]map[string]string
 	// kept holds the content package files had before the run wrote
 	// them (nil: there was none), to be put back when finalize fails.
 	kept map[string][]byte
@@ -161,12 +167,6 @@ func (p *Pipeline) Run(ctx context.Context, opts RunOptions) (*Report, error) {
 		if err := r.checkUpstream(selected); err != nil {
 			return nil, err
 		}
-	}
-	if err := r.invalidateStaleRuntime(); err != nil {
-		return nil, err
-	}
-	if err := r.invalidateStaleHost(); err != nil {
-		return nil, err
 	}
 	runErr := r.stages(selected)
 	rep, err := p.report(st, &r.findings)
@@ -318,6 +318,11 @@ func (r *runner) outputsIntact(s *StageState) (bool, error) {
 func (r *runner) stages(selected []string) error {
 	for _, name := range Stages {
 		s := r.st.Stages[name]
+		if phase := phaseOfStage(name); phase != "" {
+			if _, err := r.carryEvidence(phase, name); err != nil {
+				return r.abort(name, err)
+			}
+		}
 		if !slices.Contains(selected, name) {
 			if slices.Contains(optional, name) && !r.opts.enabled(name) && r.opts.Only == nil {
 				flag := map[string]string{StageRuntimeVerify: "runtime verification was not enabled for this run (--enable-runtime-verify)",

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/code2skill/code2skill/internal/attest"
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/credential"
@@ -29,10 +30,6 @@ const (
 	SkipWorkflowNotCalled  = "workflow-entry-not-verified"
 )
 
-// defaultDryRunVariable is the dry-run variable of an export profile that
-// names none.
-const defaultDryRunVariable = "CODE2SKILL_DRY_RUN"
-
 // runtimeVerify makes one live call per capability that may and can be
 // called, in contract order and in one MCP session, through the package's
 // own host runtime, and records each as a runtime check bound to its
@@ -51,7 +48,11 @@ func (r *runner) runtimeVerify() (*stageOutcome, error) {
 	auth := slices.Clone(r.opts.AuthorizeWrites)
 	slices.Sort(auth)
 	out.authorized = slices.Compact(auth)
-	if err := r.p.clearRecords([]string{PhaseRuntime}, LiveDir); err != nil {
+	if err := r.computeScopes(PhaseRuntime); err != nil {
+		return out, err
+	}
+	kept, err := r.keptRuntime()
+	if err != nil {
 		return out, err
 	}
 	in, list, err := derive.ReadInputs(r.p.abs)
@@ -67,9 +68,16 @@ func (r *runner) runtimeVerify() (*stageOutcome, error) {
 		return out, err
 	}
 	c := in.Contract
+	due := dueCalls(c, kept, r.p.statePath(LiveCasesDir))
+	if err := r.dropUnkept(kept); err != nil {
+		return out, err
+	}
 	var calls []livecall.Call
 	for i := range c.Capabilities {
 		cp := &c.Capabilities[i]
+		if !due[cp.ID] {
+			continue // its evidence is current (carryEvidence)
+		}
 		call, reason, err := r.planCall(in, cp, schemas[cp.ID], calls, out)
 		if err != nil {
 			return out, err
@@ -109,11 +117,16 @@ func (r *runner) runtimeVerify() (*stageOutcome, error) {
 			}
 		}
 	}
-	if err := r.workflowRecords(c, out); err != nil {
+	if err := r.workflowRecords(c, kept, out); err != nil {
 		return out, err
 	}
 	r.st.RuntimeVerify.LastRun = &RuntimeRun{Enabled: true, AuthorizedWrites: out.authorized, RanAt: r.p.now()}
 	r.st.RuntimeVerify.LastSkipped = append([]Skipped{}, r.skipped...)
+	r.st.RuntimeVerify.Invalidated = nil
+	r.st.RuntimeVerify.Env, r.st.RuntimeVerify.Origins = sortedKeys(r.opts.Env), sortedKeys(r.opts.Origins)
+	if len(kept) > 0 {
+		out.steps = append(out.steps, fmt.Sprintf("kept the current live evidence of %s", scopeList(sortedKeys(kept))))
+	}
 	return out, nil
 }
 
@@ -162,7 +175,7 @@ func (r *runner) planCall(in *derive.Inputs, cp *contract.Capability, schema []b
 	if cp.IsWrite() && !slices.Contains(r.opts.AuthorizeWrites, cp.ID) {
 		return nil, SkipWriteNotAuthorized, nil
 	}
-	lc, ds, err := r.p.readLiveCase(cp, schema)
+	lc, ds, err := r.p.readLiveCase(in.Contract, cp, schema)
 	if err != nil {
 		return nil, "", err
 	}
@@ -281,7 +294,7 @@ func judgeResult(v canonjson.Value) string {
 
 // workflowRecords gives each workflow whose entry passed at runtime, with
 // every member write authorised, a runtime record reusing that call.
-func (r *runner) workflowRecords(c *contract.Contract, out *stageOutcome) error {
+func (r *runner) workflowRecords(c *contract.Contract, kept map[string]bool, out *stageOutcome) error {
 	if err := r.flush(); err != nil {
 		return err
 	}
@@ -290,6 +303,9 @@ func (r *runner) workflowRecords(c *contract.Contract, out *stageOutcome) error 
 		return err
 	}
 	for _, w := range c.Workflows {
+		if kept[attest.WorkflowScope(w.ID)] {
+			continue
+		}
 		var entry *Record
 		for _, rec := range recs {
 			if rec.Phase == PhaseRuntime && rec.CapabilityID == w.EntryCapabilityID && rec.WorkflowID == "" && rec.Status == CheckPassed {
@@ -375,10 +391,7 @@ func (r *runner) serverEnv() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	dry := defaultDryRunVariable
-	if in.Export != nil && in.Export.DryRunEnvironmentVariable != "" {
-		dry = in.Export.DryRunEnvironmentVariable
-	}
+	dry := in.Export.DryRunVariable()
 	names, err := r.declaredVariables(dry)
 	if err != nil {
 		return nil, err
@@ -481,41 +494,87 @@ func checkOrigin(s string) error {
 	return nil
 }
 
-// invalidateStaleRuntime invalidates, before anything runs, a completed
-// runtime verification whose inputs changed since (recomputed with the
-// authorisations and host it ran with): its live evidence no longer vouches
-// for the package, so its records and live files are deleted and the last
-// finalization, which relied on them, is forgotten.
-func (r *runner) invalidateStaleRuntime() error {
+// keptRuntime returns the scopes whose passed runtime records this run
+// keeps: those carryEvidence found current, unless the run forces the
+// stage or reaches the backend otherwise than the records' run did (other
+// origins or environment values, another build), when every record goes.
+// Failed records are never kept: their calls are made again.
+func (r *runner) keptRuntime() (map[string]bool, error) {
+	kept := map[string]bool{}
 	s := r.st.Stages[StageRuntimeVerify]
-	if s.Status != StatusCompleted {
-		return nil
+	host, err := r.hostDigest()
+	if err != nil {
+		return nil, err
 	}
-	in := []input{{labelVersion, stringDigest(r.p.Version)}}
-	for _, f := range []func() ([]input, error){r.candidate, func() ([]input, error) { return r.stateTree(labelLiveCases, LiveCasesDir) }} {
-		more, err := f()
-		if err != nil {
-			return err
-		}
-		in = append(in, more...)
-	}
-	host := ""
-	for _, pair := range s.FingerprintInputs {
-		if len(pair) == 2 && pair[0] == labelRuntimeHost {
-			host = pair[1]
+	same := !r.opts.Force
+	for _, want := range [][]string{{labelRuntimeHost, host}, {labelVersion, stringDigest(r.p.Version)}} {
+		if !slices.ContainsFunc(s.FingerprintInputs, func(pair []string) bool { return slices.Equal(pair, want) }) {
+			same = false
 		}
 	}
-	in = append(in, input{labelRuntimeEnabled, "true"}, input{labelRuntimeWrites, writesDigest(s.AuthorizedWrites)}, input{labelRuntimeHost, host})
-	if fp, _ := fingerprint(in); fp == s.InputFingerprint {
-		return nil
+	if !same {
+		return kept, r.p.clearRecords([]string{PhaseRuntime}, LiveDir)
 	}
-	s.Status, s.InvalidatedReason = StatusInvalidated, "the package or its live cases changed since it ran; its live evidence was removed"
-	r.st.LastFinalization = nil
-	if err := r.p.clearRecords([]string{PhaseRuntime}, LiveDir); err != nil {
+	recs, _, err := r.p.readRecords()
+	if err != nil {
+		return nil, err
+	}
+	b, err := r.p.packageBinding()
+	if err != nil {
+		return nil, err
+	}
+	for _, rec := range recs {
+		if rec.Phase == PhaseRuntime && rec.Status == CheckPassed && rec.ScopeDigest != "" &&
+			rec.ContractID == b.contractID && rec.CandidateDigest == b.candidate && rec.ScopeDigest == r.scopes[PhaseRuntime][rec.Scope()] {
+			kept[rec.Scope()] = true
+		}
+	}
+	return kept, nil
+}
+
+// dropUnkept removes the runtime records this run does not keep, and the
+// live pairs of their calls.
+func (r *runner) dropUnkept(kept map[string]bool) error {
+	recs, _, err := r.p.readRecords()
+	if err != nil {
 		return err
 	}
-	r.p.progress("pipeline: %s invalidated: %s", StageRuntimeVerify, s.InvalidatedReason)
-	return r.save()
+	for _, rec := range recs {
+		if rec.Phase == PhaseRuntime && !kept[rec.Scope()] {
+			if err := r.p.removeRecord(rec); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// dueCalls returns the capabilities this run calls: each without kept
+// evidence, the entry of each workflow without it, and, transitively, each
+// capability whose result a due call's live case passes on, since a
+// reference is resolved within one session.
+func dueCalls(c *contract.Contract, kept map[string]bool, casesDir string) map[string]bool {
+	due := map[string]bool{}
+	for _, cp := range c.Capabilities {
+		if !kept[attest.CapabilityScope(cp.ID)] {
+			due[cp.ID] = true
+		}
+	}
+	for _, w := range c.Workflows {
+		if !kept[attest.WorkflowScope(w.ID)] {
+			due[w.EntryCapabilityID] = true
+		}
+	}
+	for i := len(c.Capabilities) - 1; i >= 0; i-- {
+		id := c.Capabilities[i].ID
+		if !due[id] {
+			continue
+		}
+		for _, ref := range caseReferences(casesDir + "/" + id + ".json") {
+			due[ref] = true
+		}
+	}
+	return due
 }
 
 // declaredModules are the modules whose environment reads declare what the

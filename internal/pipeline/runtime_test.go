@@ -359,13 +359,13 @@ func TestStaleRuntimeEvidenceIsRemoved(t *testing.T) {
 	if fx.statuses()[StageRuntimeVerify] != StatusCompleted {
 		t.Fatalf("runtime-verify %s after an unchanged run", fx.statuses()[StageRuntimeVerify])
 	}
-	writeFile(t, filepath.Join(fx.dir, "MCP-SETUP.md"), "# Setup, changed\n")
+	fx.editContract("Quote what redeeming a voucher would credit", "Quote what redeeming a voucher will credit")
 	rep := fx.run(RunOptions{})
 	if fx.statuses()[StageRuntimeVerify] != StatusInvalidated {
 		t.Errorf("runtime-verify %s after the package changed", fx.statuses()[StageRuntimeVerify])
 	}
-	if _, err := os.Stat(fx.statePath(LiveDir)); !os.IsNotExist(err) {
-		t.Error("stale live evidence was kept")
+	if got := fx.runtimeEvidence(); len(got) != 0 {
+		t.Errorf("stale live evidence was kept: %q", got)
 	}
 	for _, r := range rep.Capabilities {
 		if r.RuntimeVerified == Yes {
@@ -477,5 +477,57 @@ func TestDeclaredVariablesAreRemembered(t *testing.T) {
 	}
 	if got := fx.f.liveOpts.Env; !slices.Equal(got, []string{"VOUCHER_REGION=south"}) {
 		t.Errorf("server environment %q", got)
+	}
+}
+
+// TestLiveCaseReferences: a reference to a capability the contract lacks,
+// to the case itself or a later one, or through a string that is not a
+// JSON Pointer is a PIPELINE_LIVE_REFERENCE finding at its pointer, and the
+// case is not called; a pointer to an earlier call passes.
+func TestLiveCaseReferences(t *testing.T) {
+	t.Parallel()
+	ref := func(id, pointer string) string {
+		return `{"name": "quote_voucher", "arguments": {"voucherCode": {"$result": {"capabilityId": "` + id + `", "pointer": "` + pointer + `"}}}}`
+	}
+	for _, tt := range []struct {
+		name, text, want string
+	}{
+		{"unknown capability", ref("no-such-capability", "/structuredContent/data/code"), "/arguments/voucherCode/$result/capabilityId"},
+		{"the case itself", ref("quote-voucher", "/structuredContent/data/code"), "/arguments/voucherCode/$result/capabilityId"},
+		{"a later case", ref("redeem-voucher", "/structuredContent/data/code"), "/arguments/voucherCode/$result/capabilityId"},
+		{"not a pointer", ref("redeem-voucher", "structuredContent"), "/arguments/voucherCode/$result/pointer"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fx := newFixture(t)
+			fx.init(InitOptions{})
+			fx.liveCase("quote-voucher", tt.text)
+			rep := fx.run(RunOptions{EnableRuntimeVerify: true})
+			found := false
+			for _, d := range rep.Findings.Sorted() {
+				found = found || d.Rule == RuleLiveReference.ID && d.Pointer == tt.want
+			}
+			if !found {
+				t.Errorf("no %s at %s: %v", RuleLiveReference.ID, tt.want, rep.Findings.Sorted())
+			}
+			if got := fx.called(); len(got) != 0 || fx.skippedReasons()["quote-voucher"] != SkipInvalidLiveCase {
+				t.Errorf("calls %q, skip reasons %v", got, fx.skippedReasons())
+			}
+		})
+	}
+
+	// The redeem passes on the quote's result through a pointer: valid.
+	fx := newFixture(t)
+	fx.init(InitOptions{})
+	fx.liveCase("quote-voucher", quoteCase)
+	fx.liveCase("redeem-voucher", strings.Replace(redeemCase, `"path": ["quote"]`, `"pointer": "/structuredContent/data/quote"`, 1))
+	fx.f.liveResults["quote_voucher"] = quotedResult
+	rep := fx.run(RunOptions{EnableRuntimeVerify: true, AuthorizeWrites: []string{"redeem-voucher"}})
+	if rep.Findings.Has(RuleLiveReference) || !slices.Equal(fx.called(), []string{"quote_voucher", "redeem_voucher"}) {
+		t.Errorf("calls %q, findings %v", fx.called(), rep.Findings.Sorted())
+	}
+	input, err := os.ReadFile(fx.statePath(LiveDir + "/redeem-voucher.input.json"))
+	if err != nil || !strings.Contains(string(input), `"quoteId": "quote-7"`) {
+		t.Errorf("the redeem was not sent the quote the session issued: %s %v", input, err)
 	}
 }

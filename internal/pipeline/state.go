@@ -90,8 +90,11 @@ type State struct {
 	RuntimeVerify RuntimeVerifyInfo `json:"runtimeVerify"`
 	// HostVerify records, for information only, how host verification
 	// last ran; nil before it ever did.
-	HostVerify *HostRun               `json:"hostVerify,omitempty"`
-	Stages     map[string]*StageState `json:"stages"`
+	HostVerify *HostRun `json:"hostVerify,omitempty"`
+	// HostInvalidated are the scopes whose Host-phase records a change
+	// removed since host verification last ran.
+	HostInvalidated []string               `json:"hostInvalidated,omitempty"`
+	Stages          map[string]*StageState `json:"stages"`
 	// Capabilities maps each capability ID to the digest of its contract
 	// entry, as analyze last saw it.
 	Capabilities     map[string]string `json:"capabilities"`
@@ -141,6 +144,15 @@ type RuntimeVerifyInfo struct {
 	// the modules' digest, so that an unchanged package is not parsed
 	// again.
 	Declared *Declared `json:"declared,omitempty"`
+	// Invalidated are the scopes ("capability:<id>", "workflow:<id>")
+	// whose runtime evidence a change removed since runtime verification
+	// last ran; the next runtime verification calls them again.
+	Invalidated []string `json:"invalidated,omitempty"`
+	// Env and Origins name (never value) the --env variables and the
+	// --runtime-origin origins the last runtime verification was given,
+	// so that the command restoring it can be named.
+	Env     []string `json:"env,omitempty"`
+	Origins []string `json:"origins,omitempty"`
 }
 
 // Declared are the variables modules with the given digest read.

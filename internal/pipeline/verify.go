@@ -32,7 +32,7 @@ func (r *runner) verify() (*stageOutcome, error) {
 		"code2skill probe --offline",
 		"code2skill vectors",
 	}}
-	if err := r.p.clearRecords([]string{PhaseGlobal, PhaseBehavior, PhaseBypass, PhaseHost}, VectorsDir); err != nil {
+	if err := r.p.clearRecords([]string{PhaseGlobal, PhaseBehavior, PhaseBypass}, VectorsDir); err != nil {
 		return out, err
 	}
 	in, err := r.checkedCore(out)

@@ -3,7 +3,6 @@ package pkgdir
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 )
@@ -121,12 +120,6 @@ func (c *copier) checkLinks(dst string) error {
 		}
 	}
 	return nil
-}
-
-// copyPlain copies size bytes of in to out, holes included.
-func copyPlain(out, in *os.File, size int64) error {
-	_, err := io.Copy(out, io.LimitReader(in, size))
-	return err
 }
 
 // IsEmptyDir reports whether dir exists and holds no entries. A missing

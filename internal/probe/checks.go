@@ -73,7 +73,7 @@ func (r *toolResult) text() string { return strings.Join(r.texts(), "\n") }
 func (r *toolResult) textMatches(v canonjson.Value) bool {
 	return slices.ContainsFunc(r.texts(), func(s string) bool {
 		tv, err := canonjson.Decode([]byte(s))
-		return err == nil && equal(tv, v)
+		return err == nil && canonjson.Equal(tv, v)
 	})
 }
 
@@ -377,10 +377,8 @@ func (p *prober) checkDryRun(c *Case, res *mcpcheck.CallResult) bool {
 		{"operationSummary", t.summary, "the contract's operationSummary"},
 	} {
 		got := field(sc, s.key)
-		if where, same := firstDifference(s.want, got, ""); !same {
-			gv, _ := canonjson.Resolve(got, where)
-			wv, _ := canonjson.Resolve(s.want, where)
-			problems = append(problems, fmt.Sprintf("%s differs from %s at %s: %s, want %s", s.key, s.from, pointerOrRoot(where), show(gv), show(wv)))
+		if d, differ := canonjson.FirstDifference(s.want, got); differ {
+			problems = append(problems, fmt.Sprintf("%s differs from %s at %s: %s, want %s", s.key, s.from, pointerOrRoot(d.Pointer), show(d.B), show(d.A)))
 		}
 	}
 	if len(problems) > 0 {

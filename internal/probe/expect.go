@@ -3,7 +3,6 @@ package probe
 import (
 	"errors"
 	"io/fs"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -19,16 +18,10 @@ import (
 // The files a strict package's expectations come from, as derive writes
 // them.
 const (
-	bundleFile   = "capability-bundle.json"
-	contractFile = "mcp-tool/schema-contract.json"
-	profileFile  = "export-profile.json"
+	bundleFile   = derive.BundleFile
+	contractFile = derive.MCPSchemaFile
+	profileFile  = contract.ExportProfileFile
 )
-
-// DefaultDryRunVariable is the dry-run variable of an export profile that
-// declares none.
-const DefaultDryRunVariable = "CODE2SKILL_DRY_RUN"
-
-var dryRunVariableRE = regexp.MustCompile(`^[A-Z][A-Z0-9_]{2,80}$`)
 
 // hintNames are the four annotations a contract fixes for every tool.
 var hintNames = []string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
@@ -80,7 +73,7 @@ func (e *expectations) tool(name string) *expectedTool {
 // version, tools checked for shape rather than against a contract, and the
 // dry-run variable the example and the scaffold honour.
 func coreExpectations() *expectations {
-	return &expectations{protocolVersion: mcpcheck.DefaultProtocolVersion, dryRunVariable: DefaultDryRunVariable}
+	return &expectations{protocolVersion: mcpcheck.DefaultProtocolVersion, dryRunVariable: contract.DefaultDryRunVariable}
 }
 
 // loadStrict reads a strict package's expectations. Problems are findings;
@@ -99,22 +92,21 @@ func loadStrict(pkg *pkgdir.Package, l *diag.List) *expectations {
 			return nil
 		}
 	}
-	e := &expectations{strict: true, protocolVersion: mcpcheck.DefaultProtocolVersion, dryRunVariable: DefaultDryRunVariable}
+	e := &expectations{strict: true, protocolVersion: mcpcheck.DefaultProtocolVersion, dryRunVariable: contract.DefaultDryRunVariable}
 
-	if prof, ok := rd.object(profileFile); ok {
-		if v, ok := prof.Get("protocolVersion"); ok {
-			if s, ok := rd.str(profileFile, "/protocolVersion", v); ok {
-				e.protocolVersion = s
-			}
+	if prof := rd.profile(); prof != nil {
+		if v := prof.ProtocolVersion; v != "" {
+			e.protocolVersion = v
+		} else if prof.Raw.Has("protocolVersion") {
+			rd.notString(profileFile, "/protocolVersion", prof.Raw.At("protocolVersion"))
 		}
-		if v, ok := prof.Get("dryRunEnvironmentVariable"); ok {
-			if s, ok := rd.str(profileFile, "/dryRunEnvironmentVariable", v); ok {
-				if dryRunVariableRE.MatchString(s) {
-					e.dryRunVariable = s
-				} else {
-					rd.report(profileFile, "/dryRunEnvironmentVariable", "%q is not an environment variable name of 3-81 characters A-Z 0-9 _", s)
-				}
-			}
+		switch v := prof.DryRunEnvironmentVariable; {
+		case v == "" && prof.Raw.Has("dryRunEnvironmentVariable"):
+			rd.notString(profileFile, "/dryRunEnvironmentVariable", prof.Raw.At("dryRunEnvironmentVariable"))
+		case v != "" && !contract.ValidVariableName(v):
+			rd.report(profileFile, "/dryRunEnvironmentVariable", "%q is not an environment variable name of 3-81 characters A-Z 0-9 _", v)
+		default:
+			e.dryRunVariable = prof.DryRunVariable()
 		}
 	}
 
@@ -192,8 +184,9 @@ func (rd *docReader) report(file, pointer, format string, args ...any) {
 	rd.diags.Add(RuleExpectations.New(file, format, args...).AtPointer(pointer))
 }
 
-// object reads and decodes a file whose top level must be an object.
-func (rd *docReader) object(file string) (*canonjson.Object, bool) {
+// read returns the bytes of an expectation file, reporting when it is
+// missing or unreadable.
+func (rd *docReader) read(file string) ([]byte, bool) {
 	data, err := rd.pkg.ReadFile(file)
 	if view, ok := rd.views[file]; ok {
 		data, err = view, nil
@@ -204,6 +197,32 @@ func (rd *docReader) object(file string) (*canonjson.Object, bool) {
 	}
 	if err != nil {
 		rd.report(file, "", "cannot read %s: %v", file, err)
+		return nil, false
+	}
+	return data, true
+}
+
+// profile reads the export profile through derive's reader of the
+// Portable Core. It is nil, reported, when the file is missing, is not
+// JSON or is not an object; the format findings that reading defers are
+// check-contract's, not the probe's.
+func (rd *docReader) profile() *contract.ExportProfile {
+	data, ok := rd.read(profileFile)
+	if !ok {
+		return nil
+	}
+	in, _ := derive.Decode(map[string][]byte{profileFile: data})
+	if p := in.Export; p != nil && p.Raw != nil {
+		return p
+	}
+	rd.object(profileFile) // says why it is not JSON or not an object
+	return nil
+}
+
+// object reads and decodes a file whose top level must be an object.
+func (rd *docReader) object(file string) (*canonjson.Object, bool) {
+	data, ok := rd.read(file)
+	if !ok {
 		return nil, false
 	}
 	v, err := canonjson.Decode(data)
@@ -225,10 +244,15 @@ func (rd *docReader) object(file string) (*canonjson.Object, bool) {
 func (rd *docReader) str(file, pointer string, v canonjson.Value) (string, bool) {
 	s, ok := v.(canonjson.String)
 	if !ok || s == "" {
-		rd.report(file, pointer, "want a non-empty string, found %s", canonjson.TypeName(v))
+		rd.notString(file, pointer, v)
 		return "", false
 	}
 	return string(s), true
+}
+
+// notString reports v, which should have been a non-empty string.
+func (rd *docReader) notString(file, pointer string, v canonjson.Value) {
+	rd.report(file, pointer, "want a non-empty string, found %s", canonjson.TypeName(v))
 }
 
 // list returns the objects of a non-empty array member of o.

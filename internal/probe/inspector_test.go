@@ -67,14 +67,14 @@ func TestInspectorAgrees(t *testing.T) {
 			continue
 		}
 		want := exp.tool(string(name))
-		if !equal(field(tool, "annotations"), want.annotations) {
+		if !canonjson.Equal(field(tool, "annotations"), want.annotations) {
 			t.Errorf("%s: annotations %s, contract %s", name, show(field(tool, "annotations")), show(want.annotations))
 		}
 		for _, s := range []struct {
 			key    string
 			schema *canonjson.Object
 		}{{"inputSchema", want.input}, {"outputSchema", want.output}} {
-			if !equal(normalizeSchema(field(tool, s.key)), normalizeSchema(s.schema)) {
+			if !canonjson.Equal(normalizeSchema(field(tool, s.key)), normalizeSchema(s.schema)) {
 				t.Errorf("%s: the Inspector's %s differs from the contract", name, s.key)
 			}
 		}
@@ -82,7 +82,7 @@ func TestInspectorAgrees(t *testing.T) {
 
 	got := inspect("--method", "tools/call", "--tool-name", "create_sample_note", "--tool-arg", "title=Plan")
 	want := decode(t, `{"status": 201, "data": {"id": "note-4"}}`)
-	if sc := field(got.(*canonjson.Object), "structuredContent"); !equal(sc, want) {
+	if sc := field(got.(*canonjson.Object), "structuredContent"); !canonjson.Equal(sc, want) {
 		t.Errorf("the Inspector's call returned %s", show(got))
 	}
 }

@@ -90,7 +90,7 @@ func compareTool(t *mcpcheck.Tool, want *expectedTool) []diag.Diagnostic {
 	var diffs []string
 	for _, h := range hintNames {
 		got, w := field(ann, h), field(want.annotations, h)
-		if !equal(got, w) {
+		if !canonjson.Equal(got, w) {
 			diffs = append(diffs, fmt.Sprintf("%s is %s, the contract says %s", h, show(got), show(w)))
 		}
 	}
@@ -110,11 +110,9 @@ func compareTool(t *mcpcheck.Tool, want *expectedTool) []diag.Diagnostic {
 			continue
 		}
 		g, w := normalizeSchema(got), normalizeSchema(s.want)
-		if where, same := firstDifference(w, g, ""); !same {
-			gv, _ := canonjson.Resolve(g, where)
-			wv, _ := canonjson.Resolve(w, where)
+		if d, differ := canonjson.FirstDifference(w, g); differ {
 			ds = append(ds, s.rule.New(serverFile, "tool %q: %s differs from the contract at %s: the server lists %s, the contract has %s",
-				t.Name, s.key, pointerOrRoot(where), show(gv), show(wv)).AtPointer(t.Pointer(s.key)))
+				t.Name, s.key, pointerOrRoot(d.Pointer), show(d.B), show(d.A)).AtPointer(t.Pointer(s.key)))
 		}
 	}
 	return ds

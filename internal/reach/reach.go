@@ -36,6 +36,7 @@ import (
 	"time"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/endpoint"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 )
 
@@ -96,6 +97,10 @@ type Config struct {
 	Variables []string
 	// DryRunVariable is the variable that turns writes into dry runs.
 	DryRunVariable string
+	// Public are the fixed endpoints of public protocols the package
+	// declares: a request to one of them is not outside the configured
+	// bases.
+	Public endpoint.List
 	// CallTimeout bounds each call in the server; 0 means
 	// DefaultCallTimeout. It must stay under the session's request time
 	// limit, which stops the server.

@@ -313,7 +313,7 @@ func networkError(text string) bool {
 // outsideBase reports a request that left every configured base.
 func (r *runner) outsideBase(t Tool, o *observed) {
 	for _, q := range valid(o.obs.Requests) {
-		if r.setup.baseOf(q.URL) == nil {
+		if r.setup.baseOf(q.URL) == nil && !r.cfg.Public.Covers(q.URL) {
 			r.once(RuleOutsideBase, t, "", diag.Pointer("tools", t.Index), "its %s call sent %s %s, outside every configured base URL (%s): "+
 				"build each request from the base URL the host configures, keeping the base URL's own path", o.kind, q.Method, clip(q.URL, 160), r.setup.baseList())
 			return
@@ -473,7 +473,10 @@ func (r *runner) noBase(ctx context.Context, t Tool, p *plan, args *canonjson.Ob
 		return err
 	}
 	ptr := diag.Pointer("tools", t.Index)
-	if reqs := valid(o.obs.Requests); len(reqs) > 0 {
+	// A declared public endpoint needs no configured base: only the
+	// requests to other addresses count.
+	reqs := slices.DeleteFunc(valid(o.obs.Requests), func(q Request) bool { return r.cfg.Public.Covers(q.URL) })
+	if len(reqs) > 0 {
 		q := reqs[0]
 		if r.setup.baseOf(q.URL) != nil {
 			r.once(RuleConfigAtLoad, t, "", ptr, "with %s unset it still sent %s %s to the base URL the server started with: it reads the variable once, at start-up; "+
@@ -484,7 +487,7 @@ func (r *runner) noBase(ctx context.Context, t Tool, p *plan, args *canonjson.Ob
 			strings.Join(unset, ", "), q.Method, clip(q.URL, 160))
 		return nil
 	}
-	if o.result != nil && !o.result.isError {
+	if o.result != nil && !o.result.isError && len(valid(o.obs.Requests)) == 0 {
 		r.once(RuleBaseURLNotRefused, t, "", ptr, "with %s unset it returned %s instead of a Tool error naming the missing variable", strings.Join(unset, ", "), clip(o.result.shown(), 120))
 	}
 	return nil

@@ -127,16 +127,6 @@ func (s *Setup) baseOf(raw string) *Base {
 	return nil
 }
 
-// onMarkerHost reports whether a URL goes to one of the hosts the setup
-// configured, under its base or not.
-func (s *Setup) onMarkerHost(raw string) bool {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return false
-	}
-	return strings.HasSuffix(strings.ToLower(u.Hostname()), ".reach.invalid")
-}
-
 // baseList names the configured bases for messages.
 func (s *Setup) baseList() string {
 	if len(s.Bases) == 0 {

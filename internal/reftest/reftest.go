@@ -51,11 +51,6 @@ func Contract(ops ...contracttest.Op) Option {
 	}
 }
 
-// File replaces (or adds) an authored file before derive and compile run.
-func File(name string, data []byte) Option {
-	return func(_ testing.TB, files map[string][]byte) { files[name] = data }
-}
-
 // RuntimeOfReference compiles the runtime from the unpatched reference
 // contract instead of the package's own: for tests of contracts compile
 // refuses, whose other stages must still be judged.

@@ -219,7 +219,8 @@ func arrayViolations(s *canonjson.Object, at string, depth int, add func(string,
 	// (or added as) the first element.
 	var inner []Violation
 	violations(items, "", depth+1, &inner)
-	for _, v := range inner {
+	if len(inner) > 0 {
+		v := inner[0]
 		arr := canonjson.Clone(elems).(canonjson.Array)
 		if len(arr) > 0 {
 			arr[0] = v.Value
@@ -227,7 +228,6 @@ func arrayViolations(s *canonjson.Object, at string, depth int, add func(string,
 			arr = canonjson.Array{v.Value}
 		}
 		*out = append(*out, Violation{Keyword: at + "items/" + v.Keyword, Value: arr})
-		break
 	}
 }
 

@@ -32,6 +32,7 @@ import (
 
 	"github.com/code2skill/code2skill/assets"
 	"github.com/code2skill/code2skill/internal/atomicfile"
+	"github.com/code2skill/code2skill/internal/contract"
 )
 
 // Pinned versions of the packages a generated server imports: the versions
@@ -68,6 +69,8 @@ type Options struct {
 	// AuthScheme is the word before the token, for AuthBearer only
 	// (default Bearer): Token for Authorization: Token <jwt>.
 	AuthScheme string
+	// Runtime is the runtime profile, RuntimeNode ("" too) or RuntimeGo.
+	Runtime string
 }
 
 // Default headers and scheme of the styles that send a credential in a
@@ -141,6 +144,14 @@ func (o Options) Check() error {
 		}
 		if l := strings.ToLower(o.AuthHeader); l == "cookie" || l == "content-type" || l == "accept" {
 			return fmt.Errorf("auth header %q: init sets that header itself; name the header the service reads the credential from", o.AuthHeader)
+		}
+	}
+	if o.Runtime != "" && o.Runtime != RuntimeNode && o.Runtime != RuntimeGo {
+		return fmt.Errorf("runtime %q: use %s or %s", o.Runtime, RuntimeNode, RuntimeGo)
+	}
+	if o.Runtime == RuntimeGo {
+		if err := o.checkGo(); err != nil {
+			return err
 		}
 	}
 	if o.AuthScheme != "" {
@@ -220,6 +231,8 @@ type pkgData struct {
 	AuthSummary      string // what send() does to authenticate, for comments
 	Credentials      []credentialData
 	CredentialConsts []string // the JS constants of Credentials, in order
+
+	GoServiceConst string // go-stdio: the Go constant holding BaseURLVar
 }
 
 // credentialData is one credential variable of the service.
@@ -229,6 +242,7 @@ type credentialData struct {
 	What      string // what it holds, for comments and MCP-SETUP.md
 	Example   string // the value shown in MCP-SETUP.md's registration example
 	TestValue string // the fake value the package's tests inject
+	GoConst   string // go-stdio: the Go constant holding the variable's name
 }
 
 // toolData is one goal: its Skill and its illustrative Tool.
@@ -243,6 +257,7 @@ type toolData struct {
 	Skill            string // Skill name
 	SkillDir         string // "" for the root Skill, else skills/<goal>
 	SkillDescription string
+	GoFunction       string // go-stdio: the exported Function, FindOrders
 }
 
 // skillData is what SKILL.md sees: its goal and some package facts.
@@ -341,6 +356,8 @@ var templateFiles embed.FS
 var templates = template.Must(template.New("").Funcs(template.FuncMap{
 	"js":   quoteJS,
 	"yaml": quoteYAML,
+	// dryRunVariable is the variable a core package's writes honour.
+	"dryRunVariable": func() string { return contract.DefaultDryRunVariable },
 }).ParseFS(templateFiles, "templates/*.tmpl"))
 
 // Files returns every file of the package, in a fixed order, with
@@ -348,6 +365,9 @@ var templates = template.Must(template.New("").Funcs(template.FuncMap{
 func Files(o Options) ([]atomicfile.File, error) {
 	if err := o.Check(); err != nil {
 		return nil, err
+	}
+	if o.Runtime == RuntimeGo {
+		return goFiles(o)
 	}
 	d := newPkgData(o)
 	var files []atomicfile.File
@@ -482,7 +502,7 @@ func setupData(d *pkgData) assets.SetupData {
 		s.Env = append(s.Env, assets.SetupVar{Name: c.Var, Purpose: purpose, Required: true, Example: c.Example})
 	}
 	s.Env = append(s.Env, assets.SetupVar{
-		Name:    "CODE2SKILL_DRY_RUN",
+		Name:    contract.DefaultDryRunVariable,
 		Purpose: "Set to `1` to make a write return the request it would send (credentials not shown) instead of sending it.",
 		Example: "0",
 	})

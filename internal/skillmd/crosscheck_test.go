@@ -46,8 +46,7 @@ func TestSkillsRefAgrees(t *testing.T) {
 		ours     bool   // what Parse and Check decide (no errors)
 		why      string // why they differ, when they do
 	}
-	var cases []testCase
-	for _, tc := range []testCase{
+	cases := []testCase{
 		{"reserve-plot", validSkill, true, true, ""},
 		{"upper-Plot", front("name: upper-Plot\n" + d), false, false, ""},
 		{"plot-", front("name: plot-\n" + d), false, false, ""},
@@ -81,8 +80,6 @@ func TestSkillsRefAgrees(t *testing.T) {
 			"skills-ref does not look at the body; an installed skill cannot reach ../"},
 		{"spaced-dashes", "--- \nname: spaced-dashes\n" + d + "---\n", true, false,
 			"the skills CLI only sees a frontmatter opened by exactly ---"},
-	} {
-		cases = append(cases, tc)
 	}
 
 	root := t.TempDir()

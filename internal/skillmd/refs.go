@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/markdown"
 )
 
 var (
@@ -38,7 +39,8 @@ func (s *Skill) checkReferences() []diag.Diagnostic {
 	if path.Dir(s.File) == "." {
 		where = "the package folder"
 	}
-	for i, line := range splitLines(s.Body) {
+	for i, text := range markdown.Parse(s.Body).Lines {
+		line := []byte(text)
 		lineNo := s.BodyLine + i
 		var checked [][2]int // byte ranges of the line already judged as link destinations
 		judge := func(what string, start, end int) {

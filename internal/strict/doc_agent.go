@@ -13,12 +13,12 @@ import (
 // references/feature-context.md): each is bound to the fact view by its
 // marker, and none restates a contract fact the other way round.
 
-// checkAgentDoc checks the binding to the fact view and the restatement
-// guards of one Agent document.
+// checkAgentDoc checks the binding of one Agent document to the fact view.
+// The restatement guards apply to every document (checkEveryDocument).
 func checkAgentDoc(d *document, f *facts) []diag.Diagnostic {
 	var out []diag.Diagnostic
-	if f.marker != "" && !strings.Contains(d.text, f.marker) {
-		if strings.Contains(d.text, derive.MarkerPrefix) {
+	if f.marker != "" && !strings.Contains(d.Text, f.marker) {
+		if strings.Contains(d.Text, derive.MarkerPrefix) {
 			out = append(out, RuleDocMarker.New(d.file,
 				"carries a stale marker: the fact view has changed; replace it with %s, the marker code2skill derive prints, once the document agrees with it", f.marker))
 		} else {
@@ -26,12 +26,12 @@ func checkAgentDoc(d *document, f *facts) []diag.Diagnostic {
 				"does not carry the marker of the fact view it describes: add %s, the marker code2skill derive prints", f.marker))
 		}
 	}
-	if !strings.Contains(d.text, derive.CapabilityContractFile) {
+	if !strings.Contains(d.Text, derive.CapabilityContractFile) {
 		out = append(out, RuleDocFactView.New(d.file,
 			"does not name %s, the fact view its statements about Tools, inputs and policies must agree with",
 			derive.CapabilityContractFile))
 	}
-	return append(out, restatements(d, f)...)
+	return out
 }
 
 // Claims a line can make. A claim is about one name on the same line (see
@@ -94,8 +94,8 @@ const (
 func restatements(d *document, f *facts) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	sections := sectionTools(d, f)
-	for i, text := range d.lines {
-		if d.fenced[i] || strings.TrimSpace(text) == "" {
+	for i, text := range d.Lines {
+		if d.Fenced[i] || strings.TrimSpace(text) == "" {
 			continue
 		}
 		// Most lines make no claim: look for the claims' words first.
@@ -127,14 +127,14 @@ func restatements(d *document, f *facts) []diag.Diagnostic {
 // sectionTools returns, for each line, the Tool named in backticks by the
 // innermost heading above it that names exactly one Tool.
 func sectionTools(d *document, f *facts) [][]*toolFacts {
-	out := make([][]*toolFacts, len(d.lines))
-	for i, h := range d.headings {
-		named := toolsNamed(h.title, f)
+	out := make([][]*toolFacts, len(d.Lines))
+	for i, h := range d.Headings {
+		named := toolsNamed(h.Title, f)
 		if len(named) != 1 {
 			continue
 		}
-		b := d.section(i)
-		for l := b.start; l < b.end; l++ {
+		b := d.Section(i)
+		for l := b.Start; l < b.End; l++ {
 			out[l] = named
 		}
 	}

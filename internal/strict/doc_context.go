@@ -41,47 +41,46 @@ var (
 // checkContext checks references/feature-context.md.
 func checkContext(d *document, f *facts) []diag.Diagnostic {
 	out := checkAgentDoc(d, f)
-	out = append(out, placeholders(d, true)...)
 	out = append(out, tooShort(d, contextMinLength, contextMinCJK)...)
-	if d.findHeading(1, func(string) bool { return true }) < 0 {
+	if d.FindHeading(1, func(string) bool { return true }) < 0 {
 		out = append(out, RuleContextTitle.New(d.file, "has no H1 title naming the feature"))
 	}
 	for _, s := range contextSections {
-		i := d.findHeading(2, s.in)
+		i := d.FindHeading(2, s.in)
 		if i < 0 {
 			out = append(out, RuleContextSection.New(d.file, "has no \"## %s…\" section", s.name))
 			continue
 		}
-		b := d.section(i)
-		if n := length(strings.TrimSpace(d.body(b))); n < contextSectionMinLength {
+		b := d.Section(i)
+		if n := length(strings.TrimSpace(d.Body(b))); n < contextSectionMinLength {
 			out = append(out, RuleContextSection.New(d.file,
-				"the section \"%s\" holds %s; write at least %d", d.headings[i].title, plural(n, "character"), contextSectionMinLength).At(lineOf(b.start), 0))
+				"the section \"%s\" holds %s; write at least %d", d.Headings[i].Title, plural(n, "character"), contextSectionMinLength).At(lineOf(b.Start), 0))
 		}
 	}
 	for _, t := range f.tools {
-		if !strings.Contains(d.text, code(t.name)) {
+		if !strings.Contains(d.Text, code(t.name)) {
 			out = append(out, RuleContextTool.New(d.file, "never names the Tool %s in backticks", code(t.name)))
 		}
 	}
 	for _, id := range f.evidence {
-		if !strings.Contains(d.text, code(id)) {
+		if !strings.Contains(d.Text, code(id)) {
 			out = append(out, RuleContextEvidence.New(d.file,
 				"does not cite %s, primary evidence of how the feature exposes a capability", code(id)))
 		}
 	}
 	if !f.hasWrite {
-		if !strings.Contains(d.text, "只读") || !noWrite.MatchString(d.text) {
+		if !strings.Contains(d.Text, "只读") || !noWrite.MatchString(d.Text) {
 			out = append(out, RuleContextReadOnly.New(d.file,
 				"every Tool is a read: say the package is read-only (只读) and that it creates, changes or deletes nothing"))
 		}
 		return out
 	}
-	i := d.findHeading(2, sideEffectHeading.MatchString)
+	i := d.FindHeading(2, sideEffectHeading.MatchString)
 	if i < 0 {
 		out = append(out, RuleContextSideEffects.New(d.file, "the package writes, but no \"## 副作用…\" or \"## 确认与写入…\" section says what and how"))
-	} else if n := countCJK(d.textOf(d.section(i))); n < contextSideEffectMinCJK {
+	} else if n := countCJK(d.TextOf(d.Section(i))); n < contextSideEffectMinCJK {
 		out = append(out, RuleContextSideEffects.New(d.file,
-			"the side-effect section holds %s; write at least %d", plural(n, "Chinese character"), contextSideEffectMinCJK).At(lineOf(d.headings[i].line), 0))
+			"the side-effect section holds %s; write at least %d", plural(n, "Chinese character"), contextSideEffectMinCJK).At(lineOf(d.Headings[i].Line), 0))
 	}
 	return out
 }

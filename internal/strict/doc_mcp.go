@@ -57,11 +57,11 @@ func checkMCPDoc(d *document, f *facts) []diag.Diagnostic {
 	out = append(out, tooShort(d, mcpDocMinLength, mcpDocMinCJK)...)
 	var absent []string
 	for _, term := range append(mcpDocTerms, f.protocolVersion) {
-		if !strings.Contains(d.text, term) {
+		if !strings.Contains(d.Text, term) {
 			absent = append(absent, term)
 		}
 	}
-	if !handoffTerm.MatchString(d.text) {
+	if !handoffTerm.MatchString(d.Text) {
 		absent = append(absent, "handoff/交接")
 	}
 	if len(absent) > 0 {

@@ -33,36 +33,36 @@ var setupTopics = []topic{
 
 // checkSetup checks MCP-SETUP.md.
 func checkSetup(d *document, f *facts) []diag.Diagnostic {
-	out := placeholders(d, false)
+	var out []diag.Diagnostic
 	if !hasInstallLine(d, f.dir) {
 		out = append(out, RuleSetupInstall.New(d.file,
 			"has no line \"npx skills add …%s… -a <agent> -g -y\": name the package directory and the -a/--agent, -g/--global and -y/--yes flags", f.dir))
 	}
 	var scope []string
-	if !onlySkill.MatchString(d.text) {
+	if !onlySkill.MatchString(d.Text) {
 		scope = append(scope, "that it installs only the Skill (只/仅…安装…Skill)")
 	}
-	if !notMCP.MatchString(d.text) {
+	if !notMCP.MatchString(d.Text) {
 		scope = append(scope, "that it does not set up MCP (不等于/不代表…MCP, 不会启动/注册…MCP)")
 	}
 	if len(scope) > 0 {
 		out = append(out, RuleSetupScope.New(d.file, "does not say %s", strings.Join(scope, " or ")))
 	}
-	if gaps := missing(d.text, setupTopics); len(gaps) > 0 {
+	if gaps := missing(d.Text, setupTopics); len(gaps) > 0 {
 		out = append(out, RuleSetupTopic.New(d.file, "does not cover %s", strings.Join(gaps, ", ")))
 	}
 	if f.needsAttachmentResolution {
 		for _, term := range []string{attachmentResolution, "requires-host-integration"} {
-			if !strings.Contains(d.text, term) {
+			if !strings.Contains(d.Text, term) {
 				out = append(out, RuleSetupAttachment.New(d.file,
 					"a Tool needs the host's attachment-resolution, but the setup never mentions %s", term))
 			}
 		}
 	}
-	if !strings.Contains(d.text, f.dryRunVariable) {
+	if !strings.Contains(d.Text, f.dryRunVariable) {
 		out = append(out, RuleSetupDryRun.New(d.file, "never names the dry-run variable %s", f.dryRunVariable))
 	}
-	if !startCommand.MatchString(d.text) {
+	if !startCommand.MatchString(d.Text) {
 		out = append(out, RuleSetupStartCommand.New(d.file, "does not show the command that starts the stdio server (node mcp-tool/index.mjs)"))
 	}
 	if f.hostRuntime {
@@ -74,7 +74,7 @@ func checkSetup(d *document, f *facts) []diag.Diagnostic {
 // hasInstallLine reports whether a line runs npx skills add on the package
 // with the agent, global and yes flags.
 func hasInstallLine(d *document, dir string) bool {
-	for _, line := range d.lines {
+	for _, line := range d.Lines {
 		_, args, ok := strings.Cut(line, "npx skills add")
 		if !ok || !strings.Contains(args, dir) {
 			continue
@@ -98,14 +98,14 @@ func hasInstallLine(d *document, dir string) bool {
 }
 
 // placeholders reports template placeholders left in a document, and the
-// feature-context template's title when template is true.
-func placeholders(d *document, template bool) []diag.Diagnostic {
+// feature-context template's title, in any of the four documents.
+func placeholders(d *document) []diag.Diagnostic {
 	var out []diag.Diagnostic
-	for i, line := range d.lines {
+	for i, line := range d.Lines {
 		if m := placeholder.FindString(line); m != "" {
 			out = append(out, RuleDocPlaceholder.New(d.file, "still holds the placeholder %s: write the package's own value", m).At(lineOf(i), 0))
 		}
-		if template && strings.Contains(line, "业务背景模板") {
+		if strings.Contains(line, "业务背景模板") {
 			out = append(out, RuleDocPlaceholder.New(d.file, "still carries the template's title 业务背景模板").At(lineOf(i), 0))
 		}
 	}

@@ -114,60 +114,29 @@ func startsRuntime(r registration, dir string) string {
 	return ""
 }
 
-// codeBlock is a fenced code block: its info string and its lines.
-type codeBlock struct {
-	lang  string
-	start int // 0-based index of the first content line
-	lines []string
-}
-
-// codeBlocks returns the document's fenced code blocks.
-func (d *document) codeBlocks() []codeBlock {
-	var out []codeBlock
-	for i := 0; i < len(d.lines); i++ {
-		if !d.fenced[i] {
-			continue
-		}
-		trimmed := strings.TrimLeft(d.lines[i], " ")
-		fence := fenceOpener(trimmed)
-		b := codeBlock{lang: strings.ToLower(strings.TrimSpace(trimmed[len(fence):])), start: i + 1}
-		j := i + 1
-		for ; j < len(d.lines) && d.fenced[j]; j++ {
-			t := strings.TrimLeft(d.lines[j], " ")
-			if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]+" \t") == "" {
-				break
-			}
-			b.lines = append(b.lines, d.lines[j])
-		}
-		out = append(out, b)
-		i = j
-	}
-	return out
-}
-
 // registrations reads every registration the document's code blocks hold:
 // claude mcp add lines, JSON with mcpServers or servers, and TOML
 // [mcp_servers.<name>] tables. A block that cannot be read is a finding.
 func registrations(d *document) ([]registration, []diag.Diagnostic) {
 	var regs []registration
 	var out []diag.Diagnostic
-	for _, b := range d.codeBlocks() {
-		switch {
-		case b.lang == "json" || b.lang == "jsonc":
-			text := strings.Join(b.lines, "\n")
+	for _, b := range d.CodeBlocks() {
+		switch lang := strings.ToLower(b.Info); {
+		case lang == "json" || lang == "jsonc":
+			text := strings.Join(b.Lines, "\n")
 			if !strings.Contains(text, `"mcpServers"`) && !strings.Contains(text, `"servers"`) {
 				continue
 			}
-			rs, err := jsonRegistrations(text, lineOf(b.start))
+			rs, err := jsonRegistrations(text, lineOf(b.Start))
 			if err != nil {
-				out = append(out, RuleSetupRegistration.New(d.file, "the registration block is not JSON: %v", err).At(lineOf(b.start), 0))
+				out = append(out, RuleSetupRegistration.New(d.file, "the registration block is not JSON: %v", err).At(lineOf(b.Start), 0))
 			}
 			regs = append(regs, rs...)
-		case b.lang == "toml":
-			regs = append(regs, tomlRegistrations(b.lines, b.start)...)
+		case lang == "toml":
+			regs = append(regs, tomlRegistrations(b.Lines, b.Start)...)
 		default:
-			for k, line := range b.lines {
-				if r, ok := claudeRegistration(line, lineOf(b.start+k)); ok {
+			for k, line := range b.Lines {
+				if r, ok := claudeRegistration(line, lineOf(b.Start+k)); ok {
 					regs = append(regs, r)
 				}
 			}
@@ -330,19 +299,19 @@ var variableName = regexp.MustCompile("^`([A-Z][A-Z0-9_]*)`$")
 func variableTable(d *document) ([]namedVariable, int) {
 	var out []namedVariable
 	at := 0
-	for i := 0; i < len(d.lines); i++ {
-		if d.fenced[i] || !isTableRow(d.lines[i]) {
+	for i := 0; i < len(d.Lines); i++ {
+		if d.Fenced[i] || !isTableRow(d.Lines[i]) {
 			continue
 		}
-		head := strings.ToLower(firstCell(d.lines[i]))
+		head := strings.ToLower(firstCell(d.Lines[i]))
 		if !strings.Contains(head, "变量") && !strings.Contains(head, "variable") {
 			continue
 		}
 		if at == 0 {
 			at = lineOf(i)
 		}
-		for i += 2; i < len(d.lines) && isTableRow(d.lines[i]); i++ {
-			if m := variableName.FindStringSubmatch(firstCell(d.lines[i])); m != nil {
+		for i += 2; i < len(d.Lines) && isTableRow(d.Lines[i]); i++ {
+			if m := variableName.FindStringSubmatch(firstCell(d.Lines[i])); m != nil {
 				out = append(out, namedVariable{name: m[1], line: lineOf(i)})
 			}
 		}

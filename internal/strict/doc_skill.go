@@ -61,15 +61,15 @@ func checkSkill(d *document, data []byte, f *facts) []diag.Diagnostic {
 	}
 	out = append(out, checkAgentDoc(d, f)...)
 	out = append(out, tooShort(d, skillMinLength, skillMinCJK)...)
-	if !strings.Contains(d.text, "references/feature-context.md") {
+	if !strings.Contains(d.Text, "references/feature-context.md") {
 		out = append(out, RuleSkillContextLink.New(d.file, "does not point to references/feature-context.md, the business background of the Tools"))
 	}
 	for _, want := range skillHeadings {
-		if d.findHeading(2, func(t string) bool { return t == want }) < 0 {
+		if d.FindHeading(2, func(t string) bool { return t == want }) < 0 {
 			out = append(out, RuleSkillHeading.New(d.file, "has no heading \"## %s\" (the twelve headings of a strict Skill are matched exactly)", want))
 		}
 	}
-	if !dryRunWords.MatchString(d.text) {
+	if !dryRunWords.MatchString(d.Text) {
 		out = append(out, RuleSkillDryRun.New(d.file,
 			"does not explain dry-run (试运行): with %s=1 a Tool validates its input and answers without calling the business API", f.dryRunVariable))
 	}
@@ -79,15 +79,15 @@ func checkSkill(d *document, data []byte, f *facts) []diag.Diagnostic {
 	reported := map[string]bool{}
 	for _, t := range f.tools {
 		for _, in := range t.inputs {
-			if !reported[in.name] && !strings.Contains(d.text, code(in.name)) {
+			if !reported[in.name] && !strings.Contains(d.Text, code(in.name)) {
 				reported[in.name] = true
 				out = append(out, RuleSkillInput.New(d.file, "never names the input %s of %s in backticks", code(in.name), code(t.name)))
 			}
 		}
 	}
 	examples := 0
-	for _, h := range d.headings {
-		if h.level == 3 && strings.HasPrefix(h.title, "示例") {
+	for _, h := range d.Headings {
+		if h.Level == 3 && strings.HasPrefix(h.Title, "示例") {
 			examples++
 		}
 	}
@@ -131,7 +131,7 @@ func checkSkillTool(d *document, t *toolFacts) []diag.Diagnostic {
 // hasRequirednessLine reports whether a line of the block names the input
 // in backticks and says whether it is required.
 func hasRequirednessLine(d *document, b block, name string) bool {
-	for _, line := range d.lines[b.start:b.end] {
+	for _, line := range d.Lines[b.Start:b.End] {
 		if strings.Contains(line, code(name)) && requirednessWords.MatchString(line) {
 			return true
 		}
@@ -163,8 +163,8 @@ var (
 func checkUnproven(d *document, t *toolFacts, in inputFacts) []diag.Diagnostic {
 	first := -1
 	var gaps []string
-	for _, p := range d.paragraphs() {
-		text := d.textOf(p)
+	for _, p := range d.Paragraphs() {
+		text := d.TextOf(p)
 		line := []rune(text)
 		if len(mentions(line, in.name)) == 0 || len(mentions(line, in.provider)) == 0 {
 			continue
@@ -177,7 +177,7 @@ func checkUnproven(d *document, t *toolFacts, in inputFacts) []diag.Diagnostic {
 			return nil
 		}
 		if first < 0 {
-			first, gaps = p.start, g
+			first, gaps = p.Start, g
 		}
 	}
 	if first < 0 {
@@ -193,7 +193,7 @@ func checkUnproven(d *document, t *toolFacts, in inputFacts) []diag.Diagnostic {
 // tooShort reports a document below its minimum length or Chinese
 // character count.
 func tooShort(d *document, minLength, minCJK int) []diag.Diagnostic {
-	n, c := length(d.text), countCJK(d.text)
+	n, c := length(d.Text), countCJK(d.Text)
 	if n >= minLength && c >= minCJK {
 		return nil
 	}
@@ -212,7 +212,7 @@ func plural(n int, word string) string {
 // frontmatterLine returns the 1-based line of a top-level frontmatter key,
 // or 0 when it cannot be found.
 func frontmatterLine(d *document, key string) int {
-	for i, line := range d.lines {
+	for i, line := range d.Lines {
 		if i > 0 && strings.TrimSpace(line) == "---" {
 			break
 		}

@@ -16,19 +16,38 @@ const maxDocumentSize = 4 << 20
 // (the reader reports why).
 func checkDocuments(f *facts, read func(file string) ([]byte, bool)) []diag.Diagnostic {
 	var out []diag.Diagnostic
-	if data, ok := read(SkillFile); ok {
-		out = append(out, checkSkill(parseDocument(SkillFile, data), data, f)...)
-	}
-	if data, ok := read(MCPDocFile); ok {
-		out = append(out, checkMCPDoc(parseDocument(MCPDocFile, data), f)...)
-	}
-	if data, ok := read(SetupFile); ok {
-		out = append(out, checkSetup(parseDocument(SetupFile, data), f)...)
-	}
-	if data, ok := read(ContextFile); ok {
-		out = append(out, checkContext(parseDocument(ContextFile, data), f)...)
+	for _, file := range Documents {
+		data, ok := read(file)
+		if !ok {
+			continue
+		}
+		d := parseDocument(file, data)
+		switch file {
+		case SkillFile:
+			out = append(out, checkSkill(d, data, f)...)
+		case MCPDocFile:
+			out = append(out, checkMCPDoc(d, f)...)
+		case SetupFile:
+			out = append(out, checkSetup(d, f)...)
+		case ContextFile:
+			out = append(out, checkContext(d, f)...)
+		}
+		out = append(out, checkEveryDocument(d, f)...)
 	}
 	return out
+}
+
+// Documents are the four documents of a strict package, in the order they
+// are checked.
+var Documents = []string{SkillFile, MCPDocFile, SetupFile, ContextFile}
+
+// checkEveryDocument applies the rules every document follows, whichever
+// it is: no template placeholder, no restatement of a contract fact the
+// other way round, no stale statement of a value.
+func checkEveryDocument(d *document, f *facts) []diag.Diagnostic {
+	out := placeholders(d)
+	out = append(out, restatements(d, f)...)
+	return append(out, staleStatements(d, f)...)
 }
 
 // A toolSectionRule says how a document gives each Tool its own section:
@@ -45,13 +64,13 @@ type toolSectionRule struct {
 // returns the section, its text and its first line, and found false, with
 // the finding, when there is none.
 func (r toolSectionRule) toolSection(d *document, t *toolFacts) (b block, text string, line int, found bool, out []diag.Diagnostic) {
-	i := d.findHeading(r.level, func(title string) bool { return strings.Contains(title, code(t.name)) })
+	i := d.FindHeading(r.level, func(title string) bool { return strings.Contains(title, code(t.name)) })
 	if i < 0 {
 		return block{}, "", 0, false, []diag.Diagnostic{r.missing.New(d.file, "has no \"%s …%s…\" section for the Tool", strings.Repeat("#", r.level), code(t.name))}
 	}
-	b = d.section(i)
-	text = d.textOf(b)
-	line = lineOf(b.start)
+	b = d.Section(i)
+	text = d.TextOf(b)
+	line = lineOf(b.Start)
 	var gaps []string
 	if n := countCJK(text); n < r.minCJK {
 		gaps = append(gaps, fmt.Sprintf("%s (at least %d)", plural(n, "Chinese character"), r.minCJK))

@@ -24,6 +24,11 @@ type facts struct {
 	// variables of host.
 	hostRuntime bool
 	host        []string
+	// errorCodes are the error codes the contract records (every
+	// UPPER_SNAKE word of canonical-contract.json) and the package's
+	// runtime returns; nil when they are not known, which leaves error
+	// codes unchecked.
+	errorCodes map[string]bool
 }
 
 // toolFacts are the facts of one capability's Tool.
@@ -39,6 +44,9 @@ type toolFacts struct {
 	// message, details and, when declared, retryability.
 	errorPaths   []string
 	retryability bool // the error contract declares a retryability path
+	// fields are the properties of the Tool's input and output schemas,
+	// at any depth, by name.
+	fields map[string][]fieldFacts
 }
 
 // inputClass is what a document may say about an input's requiredness.
@@ -60,7 +68,6 @@ type inputFacts struct {
 
 // Defaults of the export profile when a field is absent.
 const (
-	defaultDryRunVariable  = "CODE2SKILL_DRY_RUN"
 	defaultProtocolVersion = "2025-11-25"
 	attachmentResolution   = "attachment-resolution"
 )
@@ -71,13 +78,10 @@ func newFacts(c *contract.Contract, export *contract.ExportProfile, dir, marker 
 	f := &facts{
 		dir:             dir,
 		marker:          marker,
-		dryRunVariable:  defaultDryRunVariable,
+		dryRunVariable:  export.DryRunVariable(),
 		protocolVersion: defaultProtocolVersion,
 	}
 	if export != nil {
-		if export.DryRunEnvironmentVariable != "" {
-			f.dryRunVariable = export.DryRunEnvironmentVariable
-		}
 		if export.ProtocolVersion != "" {
 			f.protocolVersion = export.ProtocolVersion
 		}
@@ -98,6 +102,7 @@ func newFacts(c *contract.Contract, export *contract.ExportProfile, dir, marker 
 			name:       cp.ToolName,
 			read:       !cp.IsWrite(),
 			neverRetry: cp.OperationPolicy.AutomaticRetry == "never",
+			fields:     map[string][]fieldFacts{},
 		}
 		for _, in := range cp.Inputs {
 			fi := inputFacts{name: in.Name, class: classOptional}

@@ -20,9 +20,10 @@ var (
 // node-stdio profile rather than of the business contract.
 var ()
 
-// Rules every Agent document (SKILL.md, MCP.zh-CN.md,
-// references/feature-context.md) follows, and the shared size and
-// placeholder rules.
+// Rules of the documents: the marker and fact view every Agent document
+// (SKILL.md, MCP.zh-CN.md, references/feature-context.md) carries, the
+// shared size rule, and the rules all four documents follow (placeholders,
+// restatements, stale statements).
 var (
 	RuleDocMarker             = diag.Register("STRICT_DOC_MARKER", diag.Error, "an Agent document does not carry the marker of the current references/capability-contracts.json")
 	RuleDocFactView           = diag.Register("STRICT_DOC_FACT_VIEW", diag.Error, "an Agent document does not name references/capability-contracts.json, the fact view it is bound to")
@@ -33,6 +34,10 @@ var (
 	RuleDocConditionalAlways  = diag.Register("STRICT_DOC_CONDITIONAL_AS_ALWAYS", diag.Error, "a document calls a conditionally required input always required")
 	RuleDocWriteAsReadOnly    = diag.Register("STRICT_DOC_WRITE_AS_READ_ONLY", diag.Error, "a document describes a write Tool as read-only")
 	RuleDocRetryClaimed       = diag.Register("STRICT_DOC_RETRY_CLAIMED", diag.Error, "a document says a Tool whose policy is never to retry may be retried automatically")
+	RuleDocStaleBound         = diag.Register("STRICT_DOC_STALE_BOUND", diag.Error, "a document states a bound of a field (maxLength, minLength, maximum, minimum, maxItems, minItems, in words or digits) that its schema does not declare with that value")
+	RuleDocStaleEnum          = diag.Register("STRICT_DOC_STALE_ENUM", diag.Error, "a document lists a value of a field that its static domain does not hold, or gives a list as the whole domain that leaves a value out")
+	RuleDocUnknownErrorCode   = diag.Register("STRICT_DOC_UNKNOWN_ERROR_CODE", diag.Error, "a document names an error code (UPPER_SNAKE) that neither the contract records nor the package's runtime returns")
+	RuleDocUnknownTool        = diag.Register("STRICT_DOC_UNKNOWN_TOOL", diag.Error, "a document names as a Tool (a heading, a tools/call example, or next to Tool/工具/调用) a name the contract declares no Tool of")
 )
 
 // Rules of SKILL.md.

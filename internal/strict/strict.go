@@ -329,17 +329,12 @@ func (v *validator) documents(in *derive.Inputs, views []derive.View, sound bool
 		v.skip(StageDocuments, unsound)
 		return
 	}
-	f := newFacts(in.Contract, in.Export, packageName(v.dir, v.pkg), derive.Marker(views))
-	if hostruntime.Declared(in) {
-		f.hostRuntime = true
-		for _, hv := range hostruntime.Variables(in) {
-			f.host = append(f.host, hv.Name)
-		}
-	}
 	var unread []diag.Diagnostic
-	docs := checkDocuments(f, func(file string) ([]byte, bool) {
+	read := func(file string) ([]byte, bool) {
 		return v.read(file, maxDocumentSize, &unread)
-	})
+	}
+	f := packageFacts(packageName(v.dir, v.pkg), in, views, read)
+	docs := checkDocuments(f, read)
 	v.record(StageDocuments, "", append(unread, docs...))
 }
 

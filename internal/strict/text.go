@@ -39,18 +39,6 @@ func isIdentRune(r rune) bool {
 // span is a half-open range of rune offsets in a line.
 type span struct{ start, end int }
 
-// distance returns how many runes separate two spans (0 when they touch or
-// overlap).
-func (a span) distance(b span) int {
-	switch {
-	case a.end <= b.start:
-		return b.start - a.end
-	case b.end <= a.start:
-		return a.start - b.end
-	}
-	return 0
-}
-
 // mentions returns the spans where name occurs in line as a whole name: not
 // preceded or followed by a character that could continue it, so that
 // "requestData" does not match inside "requestDataDraft".

@@ -37,7 +37,7 @@ func compareView(file string, got, want []byte, rule *diag.Rule, advice string) 
 		// derive encodes what it decodes: this cannot happen.
 		panic("strict: derive wrote a view it cannot read back: " + err.Error())
 	}
-	if d := firstDifference(gv, wv, ""); d != nil {
+	if d := firstDifference(gv, wv); d != nil {
 		return []diag.Diagnostic{rule.New(file, "%s %s: %s", describePointer(d.pointer), d.message, advice).AtPointer(d.pointer)}
 	}
 	return []diag.Diagnostic{RuleViewFormat.New(file,

@@ -356,7 +356,7 @@ func (c *checker) schema(a *adapterModule, v js.IExpr, want canonjson.Value, too
 		return
 	}
 	for _, lit := range literals {
-		if !jsonEqual(lit, want) {
+		if !canonjson.Equal(lit, want) {
 			c.report(RuleMCPSchema, m, at, "%s: the %s written here differs from the contract's (%s)", tool, key, difference(want, lit))
 			return
 		}
@@ -474,7 +474,7 @@ func difference(want, got canonjson.Value) string {
 				if !ok {
 					return at + "/" + k + " is missing"
 				}
-				if !jsonEqual(wv, gv) {
+				if !canonjson.Equal(wv, gv) {
 					return walk(wv, gv, at+"/"+k)
 				}
 			}
@@ -510,7 +510,7 @@ func (c *checker) annotations(m *jsmod.Module, v js.IExpr, cf *capFacts) {
 	// Whether the contract's own hints are right (openWorldHint for HTTP,
 	// readOnlyHint for reads) is judged once, on the contract; here the
 	// registration must say what the contract says.
-	if !jsonEqual(got, cf.annotations) {
+	if !canonjson.Equal(got, cf.annotations) {
 		c.report(RuleMCPAnnotations, m, at, "%s: annotations differ from the contract's (%s)", tool, difference(cf.annotations, got))
 	}
 }

@@ -1,7 +1,6 @@
 package strictjs
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
@@ -183,36 +182,6 @@ func number(text string) (canonjson.Value, bool) {
 	}
 	n, ok := v.(canonjson.Number)
 	return n, ok
-}
-
-// jsonEqual compares two JSON values: member order does not matter, numbers
-// compare by value.
-func jsonEqual(a, b canonjson.Value) bool {
-	return string(canonjson.DigestForm(normalNumbers(a))) == string(canonjson.DigestForm(normalNumbers(b)))
-}
-
-// normalNumbers rewrites every number to its float value's shortest form, so
-// that 2 and 2.0 compare equal as they do in JavaScript.
-func normalNumbers(v canonjson.Value) canonjson.Value {
-	switch v := v.(type) {
-	case canonjson.Number:
-		if f, ok := v.Float64(); ok {
-			return canonjson.Number(strconv.FormatFloat(f, 'g', -1, 64))
-		}
-	case canonjson.Array:
-		out := make(canonjson.Array, len(v))
-		for i, e := range v {
-			out[i] = normalNumbers(e)
-		}
-		return out
-	case *canonjson.Object:
-		out := &canonjson.Object{}
-		for k, e := range v.All() {
-			out.Set(k, normalNumbers(e))
-		}
-		return out
-	}
-	return v
 }
 
 // firstToken returns the earliest source position of a token under n, so

@@ -107,7 +107,7 @@ func (c *checker) callback(m *jsmod.Module, params js.Params, body *js.BlockStmt
 	if name, _ := ident(call.Args.List[0].Value); name != "error" {
 		fail(RuleMCPNormalizerCall, call, "normalizeToolError must receive the caught error itself")
 	}
-	if policy, ok := jsonValue(call.Args.List[1].Value); !ok || !jsonEqual(policy, cf.policy) {
+	if policy, ok := jsonValue(call.Args.List[1].Value); !ok || !canonjson.Equal(policy, cf.policy) {
 		fail(RuleMCPNormalizerCall, call, "the operation policy must be the contract's, written as a literal")
 	}
 	if !projection(try.Catch.List[1], toolError, true) {
@@ -202,10 +202,10 @@ func (c *checker) dryRunGuard(m *jsmod.Module, stmt js.IStmt, cf *capFacts, fail
 	if v, _ := ident(values["validatedInput"]); v != "input" {
 		report(values["validatedInput"], dryRunValidatedInput)
 	}
-	if v, ok := jsonValue(values["operationPolicy"]); !ok || !jsonEqual(v, cf.policy) {
+	if v, ok := jsonValue(values["operationPolicy"]); !ok || !canonjson.Equal(v, cf.policy) {
 		report(values["operationPolicy"], dryRunPolicy)
 	}
-	if v, ok := jsonValue(values["operationSummary"]); !ok || !jsonEqual(v, cf.summary) {
+	if v, ok := jsonValue(values["operationSummary"]); !ok || !canonjson.Equal(v, cf.summary) {
 		report(values["operationSummary"], dryRunSummary)
 	}
 	if !projection(block.List[1], name, false) {

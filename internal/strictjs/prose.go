@@ -8,7 +8,7 @@ import (
 )
 
 // titleVerbs are the actions a Tool title's action half names one of.
-var titleVerbs = []string{"列出", "查询", "读取", "获取", "搜索", "检索", "创建", "提交", "上传", "校验", "验证", "生成", "更新", "删除", "组合"}
+var titleVerbs = []string{"列出", "查询", "查看", "读取", "获取", "搜索", "检索", "创建", "新增", "添加", "发表", "发布", "提交", "上传", "保存", "校验", "验证", "确认", "计算", "生成", "更新", "修改", "删除", "移除", "撤销", "取消", "组合"}
 
 // descriptionTopics are what a Tool description must cover, each by one of
 // its words: purpose, when to call, input, output, handoff, execution and

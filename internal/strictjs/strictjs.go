@@ -107,10 +107,6 @@ const (
 	GuardFile        = "portable-workflow-guard.mjs"
 )
 
-// defaultDryRunVariable is the dry-run variable of a package whose export
-// profile names none.
-const defaultDryRunVariable = "CODE2SKILL_DRY_RUN"
-
 // Check applies the runtime rules to the JavaScript of the strict package
 // pkg, whose decoded Portable Core is in (the contract is required, the
 // export profile optional: it names the dry-run variable and the allowed
@@ -227,22 +223,18 @@ type facts struct {
 
 // capFacts is what the contract says about one capability.
 type capFacts struct {
-	cap                *contract.Capability
-	input, output      canonjson.Value
-	annotations        canonjson.Value
-	policy, summary    canonjson.Value
-	workflowID         string // deterministic-workflow writes
-	http               bool
-	registered, export bool // seen by the rules
+	cap             *contract.Capability
+	input, output   canonjson.Value
+	annotations     canonjson.Value
+	policy, summary canonjson.Value
+	workflowID      string // deterministic-workflow writes
+	http            bool
 }
 
 func newFacts(in *derive.Inputs) *facts {
 	c := in.Contract
-	f := &facts{contract: c, dryRun: defaultDryRunVariable}
+	f := &facts{contract: c, dryRun: in.Export.DryRunVariable()}
 	if e := in.Export; e != nil {
-		if e.DryRunEnvironmentVariable != "" {
-			f.dryRun = e.DryRunEnvironmentVariable
-		}
 		f.origins = append([]string{}, e.AllowedRuntimeOrigins...)
 	}
 	entries, _ := member(derive.SchemaContract(c), "capabilities").(canonjson.Array)

@@ -104,10 +104,6 @@ import (
 // DefaultTimeout bounds each call of a vector.
 const DefaultTimeout = 10 * time.Second
 
-// defaultDryRunVariable is the dry-run variable of an export profile that
-// declares none.
-const defaultDryRunVariable = "CODE2SKILL_DRY_RUN"
-
 // Files the command writes under its output directory.
 const (
 	EvidenceDir = "vector-evidence"
@@ -239,10 +235,7 @@ func prepare(dir string, opts Options) (*prepared, *Result, error) {
 	// Each capability may end node once (its remaining calls are then
 	// skipped), and each module once while loading.
 	r.maxRestarts = len(in.Contract.Capabilities) + len(moduleFiles)
-	r.dryRun = defaultDryRunVariable
-	if in.Export != nil && in.Export.DryRunEnvironmentVariable != "" {
-		r.dryRun = in.Export.DryRunEnvironmentVariable
-	}
+	r.dryRun = in.Export.DryRunVariable()
 	_, adapter := r.modules["adapter"]
 	_, core := r.modules["functionCore"]
 	s := &prepared{r: r, p: plan(in, adapter), tmp: tmp, core: core}

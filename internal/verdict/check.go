@@ -17,9 +17,6 @@ import (
 //go:embed verification-report.schema.json
 var reportSchema []byte
 
-// ReportSchema returns the JSON Schema of verification reports.
-func ReportSchema() []byte { return append([]byte(nil), reportSchema...) }
-
 var (
 	schemasOnce sync.Once
 	reportS     *jsonschema.Schema

@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"context"
+	"strings"
+
+	"github.com/code2skill/code2skill/internal/pipeline"
+)
+
+// pipelineRun is code2skill pipeline run.
+func pipelineRun(ctx context.Context, c *command, stdio *Stdio, args []string) int {
+	pf := newPipelineFlags(c, "run", true, true)
+	fs := pf.fs
+	only := fs.String("only", "", "")
+	force := fs.Bool("force", false, "")
+	enable := fs.Bool("enable-runtime-verify", false, "")
+	enableHost := fs.Bool("enable-host-verify", false, "")
+	hostEnvFile := fs.String("host-env-file", "", "")
+	var authorize, origins, env stringsFlag
+	fs.Var(&authorize, "authorize-write", "")
+	fs.Var(&origins, "runtime-origin", "")
+	fs.Var(&env, "env", "")
+	ackChange := fs.String("acknowledge-contract-change", "", "")
+	pc, code, ok := pf.open(stdio, args, true)
+	if !ok {
+		return code
+	}
+	opts := pipeline.RunOptions{Force: *force, EnableRuntimeVerify: *enable, AuthorizeWrites: authorize,
+		EnableHostVerify: *enableHost, AcknowledgeContractChange: *ackChange}
+	if flagSet(fs, "only") {
+		opts.Only = splitList(*only)
+	}
+	var err error
+	if opts.Origins, err = pairs(origins, "--runtime-origin", "ORIGIN=URL"); err != nil {
+		return usageError(stdio, c, "%v", err)
+	}
+	if opts.Env, err = envValues(env); err != nil {
+		return usageError(stdio, c, "%v", err)
+	}
+	if flagSet(fs, "host-env-file") {
+		kvs, err := readEnvFile("--host-env-file", *hostEnvFile)
+		if err != nil {
+			return usageError(stdio, c, "%v", err)
+		}
+		opts.HostEnv, opts.HostEnvFile = map[string]string{}, *hostEnvFile
+		for _, kv := range kvs {
+			k, v, _ := strings.Cut(kv, "=")
+			opts.HostEnv[k] = v
+		}
+	}
+	return pc.run(ctx, opts)
+}
+
+func (pc *pipelineCommand) run(ctx context.Context, opts pipeline.RunOptions) int {
+	rep, err := pc.p.Run(ctx, opts)
+	if rep == nil {
+		return pc.fail(err)
+	}
+	code := pc.printPipeline(rep, err)
+	if err != nil {
+		pc.fail(err)
+		return ExitFailure
+	}
+	return code
+}
+
+// envValues parses --env: KEY=VALUE, or KEY for code2skill's own value.
+func envValues(values []string) (map[string]string, error) {
+	kvs, err := serverEnv(values)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, kv := range kvs {
+		k, v, _ := strings.Cut(kv, "=")
+		out[k] = v
+	}
+	return out, nil
+}

@@ -1,0 +1,95 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"os"
+	"testing"
+
+	"github.com/code2skill/code2skill/examples"
+	"github.com/code2skill/code2skill/internal/sandbox"
+)
+
+// The Go builds share one build cache (CODE2SKILL_GOCACHE, else the
+// user's cache directory), so that only the first one compiles the SDK.
+func TestGoTwinValidatesEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds Go code")
+	}
+	if _, err := sandbox.LookPath("go"); err != nil {
+		t.Skip("go is not on PATH")
+	}
+	ctx := context.Background()
+	t.Run("the twin passes", func(t *testing.T) {
+		res, err := Validate(ctx, goTwin(t), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Diagnostics.HasErrors() || res.Discovery != StagePassed || res.Tests != StagePassed {
+			t.Fatalf("stages %s/%s/%s:\n%v", res.Structure, res.Discovery, res.Tests, res.Diagnostics.Sorted())
+		}
+		if len(res.Tools) != 4 || res.TestCounts == nil || res.TestCounts.Passed < 20 || !has(res, RuleGoRequestsNotRecorded) {
+			t.Errorf("tools %v, tests %+v", res.Tools, res.TestCounts)
+		}
+	})
+	t.Run("a server that does not build", func(t *testing.T) {
+		dir := goTwin(t)
+		edit(t, dir, "mcp-tool/main.go", "func main() {", "var _ int = \"not a number\"\n\nfunc main() {")
+		res, err := Validate(ctx, dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !has(res, RuleGoBuild) || res.Discovery != StageNotRun {
+			t.Errorf("discovery %s:\n%v", res.Discovery, res.Diagnostics.Sorted())
+		}
+	})
+	t.Run("what go vet reports", func(t *testing.T) {
+		dir := goTwin(t)
+		writeFile(t, dir, "function-core/extra.go", "package functioncore\n\nimport \"fmt\"\n\nvar _ = fmt.Sprintf(\"%d\", \"not a number\")\n")
+		res, err := Validate(ctx, dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !has(res, RuleGoVet) || has(res, RuleGoBuild) || res.Structure != StageFailed {
+			t.Errorf("structure %s:\n%v", res.Structure, res.Diagnostics.Sorted())
+		}
+	})
+	t.Run("a module the cache lacks", func(t *testing.T) {
+		dir := goTwin(t)
+		edit(t, dir, "go.mod", "require github.com/modelcontextprotocol/go-sdk v1.8.0", "require (\n\tgithub.com/modelcontextprotocol/go-sdk v1.8.0\n\texample.invalid/nothing v1.0.0\n)")
+		writeFile(t, dir, "function-core/extra.go", "package functioncore\n\nimport _ \"example.invalid/nothing\"\n")
+		res, err := Validate(ctx, dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !has(res, RuleGoModulesMissing) || res.Structure != StageFailed {
+			t.Errorf("structure %s:\n%v", res.Structure, res.Diagnostics.Sorted())
+		}
+	})
+	t.Run("no go on PATH", func(t *testing.T) {
+		t.Setenv("PATH", t.TempDir())
+		_, err := Validate(ctx, goTwin(t), Options{})
+		if !errors.Is(err, ErrGoMissing) {
+			t.Errorf("error %v, want ErrGoMissing", err)
+		}
+	})
+}
+
+// BenchmarkValidateGoTwin is validate of the Go twin with a warm module
+// and build cache, to set beside BenchmarkValidateExample of the node
+// example.
+func BenchmarkValidateGoTwin(b *testing.B) {
+	if _, err := sandbox.LookPath("go"); err != nil {
+		b.Skip("go is not on PATH")
+	}
+	dir := b.TempDir()
+	if err := os.CopyFS(dir+"/seed-library-go", examples.SeedLibraryGo()); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		res, err := Validate(context.Background(), dir+"/seed-library-go", Options{})
+		if err != nil || res.Diagnostics.HasErrors() {
+			b.Fatalf("%v %v", err, res.Diagnostics.Sorted())
+		}
+	}
+}

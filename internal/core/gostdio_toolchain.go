@@ -1,0 +1,246 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/code2skill/code2skill/internal/sandbox"
+	"github.com/code2skill/code2skill/internal/scratch"
+)
+
+// ErrGoMissing means the go command is not on PATH, so a go-stdio package
+// cannot be built.
+var ErrGoMissing = errors.New("go is not on PATH; install Go 1.25 or later, or pass --skip-tests to check the structure only")
+
+// GoCacheVariable names the build cache validate shares between runs
+// (default: code2skill/go-build in the user's cache directory). The
+// package's code never runs while it builds (CGO_ENABLED=0), and only the
+// compiler writes the cache.
+const GoCacheVariable = "CODE2SKILL_GOCACHE"
+
+// goToolchain is where the user's go command and its module cache are.
+type goToolchain struct {
+	goroot   string
+	modcache string
+	cache    string
+	version  string
+	// work is GOTMPDIR, a directory on disk: the go command's work files
+	// do not fit the sandbox's small TMPDIR.
+	work string
+}
+
+// userGoVars are the user's variables go env reads to say where the module
+// cache is.
+var userGoVars = []string{"GOPATH", "GOMODCACHE", "GOENV", "XDG_CONFIG_HOME", "GOROOT"}
+
+// locateGo asks the user's go command, in the sandbox, where its module
+// cache is (go env), with the user's HOME and go variables so that the
+// answer is the one the user's own go mod download used.
+func locateGo(ctx context.Context) (*goToolchain, error) {
+	bin, err := sandbox.LookPath("go")
+	if err != nil {
+		return nil, ErrGoMissing
+	}
+	real, err := filepath.EvalSymlinks(bin)
+	if err != nil {
+		return nil, fmt.Errorf("locating go: %w", err)
+	}
+	env := []string{"GOTOOLCHAIN=local", "GOFLAGS=", "GOWORK=off"}
+	if home, err := os.UserHomeDir(); err == nil {
+		env = append(env, "HOME="+home)
+	}
+	for _, k := range userGoVars {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	var binds []sandbox.Bind
+	root := filepath.Dir(filepath.Dir(real)) // …/go/bin/go
+	binds = append(binds, sandbox.Bind{Source: root})
+	if cfg, err := os.UserConfigDir(); err == nil {
+		if f := filepath.Join(cfg, "go", "env"); fileExists(f) {
+			binds = append(binds, sandbox.Bind{Source: f})
+		}
+	}
+	res, err := sandbox.Run(ctx, []string{"go", "env", "-json", "GOROOT", "GOMODCACHE", "GOVERSION"}, sandbox.Options{
+		Dir: os.TempDir(), Env: env, Binds: binds, Timeout: 30 * time.Second,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("go env: %w", err)
+	}
+	var out struct{ GOROOT, GOMODCACHE, GOVERSION string }
+	if res.ExitCode != 0 || json.Unmarshal(res.Stdout, &out) != nil || out.GOROOT == "" || out.GOMODCACHE == "" {
+		return nil, fmt.Errorf("go env did not say where the toolchain and the module cache are (exit %d): %s", res.ExitCode, tail(res.Stderr, 5))
+	}
+	cache := os.Getenv(GoCacheVariable)
+	if cache == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			return nil, fmt.Errorf("locating a build cache: %w (set %s)", err, GoCacheVariable)
+		}
+		cache = filepath.Join(dir, "code2skill", "go-build")
+	}
+	if err := os.MkdirAll(cache, 0o700); err != nil {
+		return nil, fmt.Errorf("creating the build cache: %w", err)
+	}
+	return &goToolchain{goroot: out.GOROOT, modcache: out.GOMODCACHE, cache: cache, version: out.GOVERSION}, nil
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// env is what every go command of the package runs with: the module cache
+// read-only and no proxy (the build is offline), go.mod and go.sum as they
+// are, no cgo (the package's code does not run while it builds), the
+// shared build cache.
+func (tc *goToolchain) env() []string {
+	return []string{
+		"GOROOT=" + tc.goroot,
+		"GOMODCACHE=" + tc.modcache,
+		"GOCACHE=" + tc.cache,
+		"GOPROXY=off",
+		"GOFLAGS=-mod=readonly",
+		"GONOSUMDB=", "GOSUMDB=off",
+		"GOTOOLCHAIN=local",
+		"GOWORK=off",
+		"CGO_ENABLED=0",
+		"GOTELEMETRY=off",
+		"GOTMPDIR=" + tc.work,
+	}
+}
+
+// binds are what the go command sees besides the package: its toolchain
+// and the module cache read-only, the build cache writable, and the
+// directories local replaces lead to, read-only.
+func (tc *goToolchain) binds(replaced []string) []sandbox.Bind {
+	bs := []sandbox.Bind{{Source: tc.goroot}, {Source: tc.cache, Writable: true}, {Source: tc.work, Writable: true}}
+	if fi, err := os.Stat(tc.modcache); err == nil && fi.IsDir() {
+		bs = append(bs, sandbox.Bind{Source: tc.modcache})
+	}
+	for _, d := range replaced {
+		bs = append(bs, sandbox.Bind{Source: d})
+	}
+	return bs
+}
+
+// goRun runs one go command of the package in the sandbox.
+func (c *checker) goRun(ctx context.Context, tc *goToolchain, replaced []string, extraEnv []string, extraBinds []sandbox.Bind, args ...string) (*sandbox.Result, error) {
+	res, err := sandbox.Run(ctx, append([]string{"go"}, args...), sandbox.Options{
+		Dir:     c.pkg.Dir(),
+		Env:     append(tc.env(), extraEnv...),
+		Binds:   append(tc.binds(replaced), extraBinds...),
+		Timeout: c.opts.testTimeout() + 3*time.Minute, // compiling comes first
+	})
+	if err != nil {
+		return nil, fmt.Errorf("go %s: %w", args[0], err)
+	}
+	c.noteIsolation(res.Isolation)
+	return res, nil
+}
+
+// moduleFailure reports a go command that failed because the build needs
+// a module the cache lacks, and says so; it returns false for any other
+// failure.
+func (c *checker) moduleFailure(out []byte) bool {
+	s := string(out)
+	for _, sign := range []string{"GOPROXY=off", "missing go.sum entry", "updates to go.mod needed", "go: downloading", "no required module provides", "cannot find module providing"} {
+		if strings.Contains(s, sign) {
+			c.add(RuleGoModulesMissing.New("go.mod", "the build needs modules the module cache or go.sum lacks; run \"go mod download\" (and \"go mod tidy\" if go.sum is incomplete) in the package first: validate builds offline\n%s", tail(out, 8)))
+			return true
+		}
+	}
+	return false
+}
+
+// goProxyVars are the user's variables go mod download honours to reach
+// the module proxy: proxies, private modules, checksum database.
+var goProxyVars = []string{"GOPROXY", "GONOPROXY", "GOPRIVATE", "GONOSUMDB", "GONOSUMCHECK", "GOSUMDB", "GOINSECURE",
+	"HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "https_proxy", "http_proxy", "no_proxy", "SSL_CERT_FILE", "SSL_CERT_DIR"}
+
+// GoModDownload runs go mod download in the package dir, the user's step
+// before validate (as npm ci is for node-stdio): in the sandbox with the
+// network allowed, the user's proxy settings and the user's module cache
+// writable. Modules the cache holds are not fetched again.
+func GoModDownload(ctx context.Context, dir string) error {
+	tc, err := locateGo(ctx)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(tc.modcache, 0o755); err != nil {
+		return fmt.Errorf("creating the module cache: %w", err)
+	}
+	env := []string{"GOROOT=" + tc.goroot, "GOMODCACHE=" + tc.modcache, "GOTOOLCHAIN=local", "GOWORK=off", "GOFLAGS=-mod=readonly", "GOTELEMETRY=off"}
+	for _, k := range goProxyVars {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	res, err := sandbox.Run(ctx, []string{"go", "mod", "download"}, sandbox.Options{
+		Dir:     dir,
+		Env:     env,
+		Binds:   []sandbox.Bind{{Source: tc.goroot}, {Source: tc.modcache, Writable: true}},
+		Timeout: 10 * time.Minute,
+		Network: sandbox.AllowNetwork,
+	})
+	switch {
+	case err != nil:
+		return fmt.Errorf("go mod download: %w", err)
+	case res.TimedOut:
+		return errors.New("go mod download did not finish within 10m")
+	case res.ExitCode != 0:
+		return fmt.Errorf("go mod download failed (exit %d): check the network and GOPROXY (go env GOPROXY)\n%s", res.ExitCode, tail(res.Stderr, 20))
+	}
+	return nil
+}
+
+// GoServer is the MCP server of a go-stdio package, built offline into a
+// directory of its own.
+type GoServer struct {
+	// Path is the built binary; Bind shows its directory to a sandboxed
+	// child read-only.
+	Path string
+	Bind sandbox.Bind
+	dir  string
+}
+
+// Remove deletes the built server.
+func (s *GoServer) Remove() { scratch.Remove(s.dir) }
+
+// BuildGoServer builds ./mcp-tool of the go-stdio package in dir as
+// validate does (offline, module cache read-only, the shared build
+// cache), for the commands that start its server (probe, the equivalence
+// checks). A build that fails is an error holding the go command's output.
+func BuildGoServer(ctx context.Context, dir string) (*GoServer, error) {
+	tc, err := locateGo(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if tc.work, err = scratch.Dir("", "code2skill-go-work-"); err != nil {
+		return nil, err
+	}
+	defer scratch.Remove(tc.work)
+	out, err := scratch.Dir("", "code2skill-go-server-")
+	if err != nil {
+		return nil, err
+	}
+	server := filepath.Join(out, "server")
+	res, err := sandbox.Run(ctx, []string{"go", "build", "-trimpath", "-o", server, "./mcp-tool"}, sandbox.Options{
+		Dir: dir, Env: tc.env(), Binds: append(tc.binds(nil), sandbox.Bind{Source: out, Writable: true}), Timeout: 5 * time.Minute,
+	})
+	if err == nil && res.ExitCode != 0 {
+		err = fmt.Errorf("go build ./mcp-tool failed (exit %d): %s", res.ExitCode, tail(append(res.Stderr, res.Stdout...), 20))
+	}
+	if err != nil {
+		scratch.Remove(out)
+		return nil, err
+	}
+	return &GoServer{Path: server, Bind: sandbox.Bind{Source: out}, dir: out}, nil
+}

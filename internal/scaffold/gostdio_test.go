@@ -1,0 +1,122 @@
+package scaffold
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/code2skill/code2skill/internal/core"
+	"github.com/code2skill/code2skill/internal/sandbox"
+)
+
+// goRealRequest is realRequest for the Go scaffold.
+var goRealRequest = regexp.MustCompile(`(http\.MethodGet, "|\.invalid/)(find-orders|track-shipment)("|\?q=)`)
+
+func goRewrite(data string) string {
+	return goRealRequest.ReplaceAllString(fillIn.Replace(data), "$1$2/search$3")
+}
+
+func goPackage(t *testing.T, auth string) (string, []string) {
+	t.Helper()
+	opts := Options{FeatureID: "order-desk", Goals: []string{"find-orders", "track-shipment"}, Auth: auth, Runtime: RuntimeGo}
+	files, err := Files(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), opts.FeatureID)
+	if err := Write(dir, files, false); err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range files {
+		paths = append(paths, f.Path)
+	}
+	return dir, paths
+}
+
+func rulesOf(res *core.Result) []string {
+	var rules []string
+	for _, d := range res.Diagnostics.Sorted() {
+		rules = append(rules, d.Rule)
+	}
+	slices.Sort(rules)
+	return rules
+}
+
+// TestGoScaffoldStructure checks the untouched go-stdio scaffold of every
+// style it supports: its only findings are the placeholders.
+func TestGoScaffoldStructure(t *testing.T) {
+	for _, auth := range []string{AuthNone, AuthBearer, AuthAPIKey} {
+		t.Run(auth, func(t *testing.T) {
+			dir, paths := goPackage(t, auth)
+			for _, want := range []string{"go.mod", "go.sum", "agentresult/agentresult.go", "function-core/core.go", "mcp-tool/main.go", "mcp-tool/server.go", "tests/find_orders_test.go"} {
+				if !slices.Contains(paths, want) {
+					t.Errorf("%s is missing from %v", want, paths)
+				}
+			}
+			res, err := core.Validate(context.Background(), dir, core.Options{SkipTests: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := append(slices.Repeat([]string{core.RulePlaceholderRequest.ID}, 2), slices.Repeat([]string{core.RulePlaceholder.ID}, 2)...)
+			slices.Sort(want)
+			if got := rulesOf(res); !slices.Equal(got, want) {
+				t.Errorf("rules %v, want %v\n%v", got, want, res.Diagnostics.Sorted())
+			}
+		})
+	}
+	if _, err := Files(Options{FeatureID: "order-desk", Auth: AuthCookieLogin, Runtime: RuntimeGo}); err == nil {
+		t.Error("cookie-login was accepted for go-stdio")
+	}
+	if _, err := Files(Options{FeatureID: "order-desk", Runtime: "rust-stdio"}); err == nil {
+		t.Error("an unknown runtime was accepted")
+	}
+}
+
+// TestGoScaffoldValidates builds and tests the bearer scaffold: untouched,
+// the placeholders are its only errors; filled in, it passes, its go test
+// tests included.
+func TestGoScaffoldValidates(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds Go code")
+	}
+	if _, err := sandbox.LookPath("go"); err != nil {
+		t.Skip("go is not on PATH")
+	}
+	opts := Options{FeatureID: "order-desk", Goals: []string{"find-orders", "track-shipment"}, Auth: AuthBearer, Runtime: RuntimeGo}
+	files, err := Files(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), opts.FeatureID)
+	if err := Write(dir, files, false); err != nil {
+		t.Fatal(err)
+	}
+	res := validatePackage(t, dir)
+	want := append(slices.Repeat([]string{core.RulePlaceholderRequest.ID}, 2), slices.Repeat([]string{core.RulePlaceholder.ID}, 4)...)
+	want = append(want, core.RuleGoRequestsNotRecorded.ID)
+	slices.Sort(want)
+	if got := rulesOf(res); !slices.Equal(got, want) {
+		t.Errorf("untouched: rules %v, want %v\n%v", got, want, res.Diagnostics.Sorted())
+	}
+	if res.Discovery != core.StagePassed || res.Tests != core.StagePassed {
+		t.Errorf("untouched: discovery %s, tests %s", res.Discovery, res.Tests)
+	}
+	for i := range files {
+		files[i].Data = []byte(goRewrite(string(files[i].Data)))
+	}
+	if err := Write(dir, files, true); err != nil {
+		t.Fatal(err)
+	}
+	res = validatePackage(t, dir)
+	if got := rulesOf(res); !slices.Equal(got, []string{core.RuleGoRequestsNotRecorded.ID}) || res.Tests != core.StagePassed {
+		var b strings.Builder
+		for _, d := range res.Diagnostics.Sorted() {
+			b.WriteString(d.String() + "\n" + d.Detail + "\n")
+		}
+		t.Fatalf("filled in: %s/%s/%s\n%s", res.Structure, res.Discovery, res.Tests, b.String())
+	}
+}

@@ -1,0 +1,521 @@
+package strict
+
+import (
+	"encoding/json"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/code2skill/code2skill/internal/diag"
+)
+
+// The statements a document makes about the contract's values: the bounds
+// of a field ("`body` 最多 1024 个字符"), the values of a static domain
+// ("`visibility` 只接受 `public` 和 `members`"), an error code and a Tool
+// name. Each must hold for the contract the document is bound to: a stale
+// statement is an error at its line, whatever the document's marker says,
+// so that refreshing the marker never makes a document that disagrees with
+// the contract look current.
+
+// fieldFacts are the JSON Schema facts of one property of a Tool's input or
+// output schema, at any depth: what a document may restate about it.
+type fieldFacts struct {
+	typ    string
+	bounds map[string]float64 // maxLength, minLength, maximum, minimum, maxItems, minItems
+	enum   []string           // the static values, as the document writes them
+}
+
+// boundKeywords are the schema keywords a bound statement restates.
+var boundKeywords = []string{"maxLength", "minLength", "maximum", "minimum", "maxItems", "minItems"}
+
+// schemaFields collects the properties of a schema, at any depth, by name.
+func schemaFields(schema json.RawMessage, into map[string][]fieldFacts) {
+	var s struct {
+		Type       any                        `json:"type"`
+		Properties map[string]json.RawMessage `json:"properties"`
+		Items      json.RawMessage            `json:"items"`
+		AnyOf      []json.RawMessage          `json:"anyOf"`
+		OneOf      []json.RawMessage          `json:"oneOf"`
+	}
+	if len(schema) == 0 || json.Unmarshal(schema, &s) != nil {
+		return
+	}
+	for name, prop := range s.Properties {
+		into[name] = append(into[name], propertyFacts(prop))
+		schemaFields(prop, into)
+	}
+	schemaFields(s.Items, into)
+	for _, sub := range append(s.AnyOf, s.OneOf...) {
+		schemaFields(sub, into)
+	}
+}
+
+// propertyFacts reads the bounds and static values of one property.
+func propertyFacts(prop json.RawMessage) fieldFacts {
+	var raw map[string]json.RawMessage
+	_ = json.Unmarshal(prop, &raw)
+	ff := fieldFacts{bounds: map[string]float64{}}
+	if t, ok := raw["type"]; ok {
+		_ = json.Unmarshal(t, &ff.typ)
+	}
+	for _, k := range boundKeywords {
+		var n float64
+		if v, ok := raw[k]; ok && json.Unmarshal(v, &n) == nil {
+			ff.bounds[k] = n
+		}
+	}
+	if items, ok := raw["items"]; ok {
+		// The values of an array of static values are its items' enum.
+		var it map[string]json.RawMessage
+		if json.Unmarshal(items, &it) == nil {
+			if e, ok := it["enum"]; ok {
+				ff.enum = enumValues(e)
+			}
+		}
+	}
+	if e, ok := raw["enum"]; ok {
+		ff.enum = enumValues(e)
+	}
+	return ff
+}
+
+// enumValues writes the values of an enum the way a document names them:
+// a string as it is, anything else as its JSON.
+func enumValues(raw json.RawMessage) []string {
+	var vs []json.RawMessage
+	if json.Unmarshal(raw, &vs) != nil {
+		return nil
+	}
+	out := make([]string, 0, len(vs))
+	for _, v := range vs {
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			out = append(out, s)
+		} else {
+			out = append(out, string(v))
+		}
+	}
+	return out
+}
+
+// The forms of a bound statement. Numbers are written in digits; a
+// statement in words ("最多两百个字符") is not recognised.
+var (
+	number = `(\d[\d,]*(?:\.\d+)?)`
+	// "`maxLength` 为 1024", "maxLength: 1024", "maxLength=1024".
+	keywordBound = regexp.MustCompile("(maxLength|minLength|maximum|minimum|maxItems|minItems)`?\\s*(?:[:：=]|为|是)?\\s*" + number)
+	// "1 到 14", "1–1024 个字符", "3~20 项".
+	rangeBound = regexp.MustCompile(number + `\s*(?:到|至|~|～|–|—|-)\s*` + number + `\s*(个字符|字符|个元素|项|个条目)?`)
+	// "最多 1024 个字符", "不超过 50 项", "至少 1 个字符", "不大于 100".
+	phraseBound = regexp.MustCompile(`(最多|至多|不超过|不能超过|不得超过|至少|最少|不少于|不大于|不小于|最大值为?|最小值为?|≤|≥|<=|>=)\s*` + number + `\s*(个字符|字符|个元素|项|个条目)?`)
+)
+
+// A bound statement: which keyword it states and the number.
+type boundClaim struct {
+	at      span
+	keyword string
+	value   float64
+	text    string
+}
+
+// boundClaims finds the bound statements of a line (code spans masked but
+// for keywords written as code).
+func boundClaims(line []rune) []boundClaim {
+	s := string(line)
+	var out []boundClaim
+	add := func(loc []int, keyword, num string) {
+		v, err := strconv.ParseFloat(strings.ReplaceAll(num, ",", ""), 64)
+		if err != nil {
+			return
+		}
+		out = append(out, boundClaim{at: runeSpan(s, loc[0], loc[1]), keyword: keyword, value: v, text: s[loc[0]:loc[1]]})
+	}
+	for _, m := range keywordBound.FindAllStringSubmatchIndex(s, -1) {
+		add(m, s[m[2]:m[3]], s[m[4]:m[5]])
+	}
+	for _, m := range rangeBound.FindAllStringSubmatchIndex(s, -1) {
+		if partOfDate(s, m[0], m[1]) {
+			continue
+		}
+		unit := ""
+		if m[6] >= 0 {
+			unit = s[m[6]:m[7]]
+		}
+		lo, hi := "minimum", "maximum"
+		switch {
+		case strings.Contains(unit, "字符"):
+			lo, hi = "minLength", "maxLength"
+		case unit != "":
+			lo, hi = "minItems", "maxItems"
+		}
+		add([]int{m[0], m[1]}, lo, s[m[2]:m[3]])
+		add([]int{m[0], m[1]}, hi, s[m[4]:m[5]])
+	}
+	for _, m := range phraseBound.FindAllStringSubmatchIndex(s, -1) {
+		word, unit := s[m[2]:m[3]], ""
+		if m[6] >= 0 {
+			unit = s[m[6]:m[7]]
+		}
+		upper := !strings.ContainsAny(word, "少小≥>") && !strings.HasPrefix(word, "至少")
+		var keyword string
+		switch {
+		case strings.Contains(unit, "字符"):
+			keyword = map[bool]string{true: "maxLength", false: "minLength"}[upper]
+		case unit != "":
+			keyword = map[bool]string{true: "maxItems", false: "minItems"}[upper]
+		case strings.HasPrefix(word, "最多") || strings.HasPrefix(word, "至多") || word == "至少" || word == "最少" || word == "不少于":
+			// "最多 3" without a unit says nothing about which bound.
+			continue
+		default:
+			keyword = map[bool]string{true: "maximum", false: "minimum"}[upper]
+		}
+		add(m, keyword, s[m[4]:m[5]])
+	}
+	return out
+}
+
+// partOfDate reports whether the range s[start:end] is part of a date or
+// version (2025-11-25), not a range.
+func partOfDate(s string, start, end int) bool {
+	digit := func(b byte) bool { return b >= '0' && b <= '9' }
+	return start > 0 && (digit(s[start-1]) || s[start-1] == '-' || s[start-1] == '.') ||
+		end+1 < len(s) && (s[end] == '-' || s[end] == '.') && digit(s[end+1])
+}
+
+// runeSpan converts a byte range of s into rune offsets.
+func runeSpan(s string, start, end int) span {
+	a := len([]rune(s[:start]))
+	return span{a, a + len([]rune(s[start:end]))}
+}
+
+// Words that say a list of values is the whole domain ("只接受 a、b") or
+// only a part of it ("例如 a").
+var (
+	enumClaim      = regexp.MustCompile(`只接受|只能是|只能取|取值为|取值是|取值|可选值|可取值|枚举值?|之一|(?i:\bone of\b)`)
+	exhaustiveEnum = regexp.MustCompile(`只接受|只能是|只能取|取值为|取值是|之一|(?i:\bone of\b)`)
+	partialEnum    = regexp.MustCompile(`例如|比如|如 |包括|等`)
+)
+
+// Error codes and Tool names as documents write them.
+var (
+	errorCodeForm = regexp.MustCompile(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
+	// "code": "X" in a JSON example, escaped or not.
+	jsonCode = regexp.MustCompile(`\\?"code\\?"\s*:\s*\\?"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\\?"`)
+	// A line that speaks of errors.
+	errorContext = regexp.MustCompile(`错误|拒绝|失败|返回|(?i:\berror|\bcode\b|reject|fail)`)
+	// A Tool name's form: lower snake case.
+	toolNameForm = regexp.MustCompile(`^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$`)
+	// "name": "x" in a tools/call example.
+	jsonToolName = regexp.MustCompile(`"name"\s*:\s*"([^"\\]+)"`)
+	// The words that make a name written as code a Tool's.
+	toolWord = regexp.MustCompile(`(?i:tools?\b)|工具|调用`)
+	// An assignment of an environment variable: NAME=value.
+	assignment = regexp.MustCompile(`\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)=`)
+)
+
+// staleStatements checks what a document states about the contract's
+// values, line by line.
+func staleStatements(d *document, f *facts) []diag.Diagnostic {
+	var out []diag.Diagnostic
+	sections := sectionTools(d, f)
+	assigned := map[string]bool{}
+	for _, m := range assignment.FindAllStringSubmatch(d.Text, -1) {
+		assigned[m[1]] = true
+	}
+	isField := map[string]bool{}
+	for _, t := range f.tools {
+		for name := range t.fields {
+			isField[name] = true
+		}
+	}
+	for i, text := range d.Lines {
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		line := []rune(text)
+		if d.Fenced[i] {
+			out = append(out, fencedStatements(d, i, text, f)...)
+			continue
+		}
+		tools := toolsNamed(text, f)
+		if len(tools) == 0 {
+			tools = sections[i]
+		}
+		if len(tools) == 0 {
+			tools = f.tools
+		}
+		masked := maskCode(line)
+		spans := codeSpans(line)
+		out = append(out, staleBounds(d, i, line, masked, spans, tools)...)
+		out = append(out, staleEnums(d, i, line, masked, spans, tools)...)
+		out = append(out, unknownCodes(d, i, line, spans, f, assigned)...)
+		out = append(out, unknownTools(d, i, line, masked, spans, f, isField)...)
+	}
+	return out
+}
+
+// fieldsOf returns what the Tools' schemas say about a field name.
+func fieldsOf(name string, tools []*toolFacts) []fieldFacts {
+	var out []fieldFacts
+	for _, t := range tools {
+		out = append(out, t.fields[name]...)
+	}
+	return out
+}
+
+// subjectField returns the field a statement at span c is about: the
+// nearest name written as code before it, when that is a field of one of
+// the Tools; "" when the nearest one is something else or there is none.
+func subjectField(line []rune, c span, spans []span, tools []*toolFacts) (string, []fieldFacts) {
+	prev := -1
+	for k, s := range spans {
+		if s.end <= c.start {
+			prev = k
+		}
+	}
+	if prev < 0 {
+		return "", nil
+	}
+	name := string(line[spans[prev].start+1 : spans[prev].end-1])
+	if slices.Contains(boundKeywords, name) && prev > 0 {
+		// "`note` 的 `maxLength` 为 200": the keyword names the bound,
+		// the field comes before it.
+		name = string(line[spans[prev-1].start+1 : spans[prev-1].end-1])
+	}
+	return name, fieldsOf(name, tools)
+}
+
+// staleBounds reports a bound a line states for a field that the contract
+// does not declare with that value.
+func staleBounds(d *document, i int, line, masked []rune, spans []span, tools []*toolFacts) []diag.Diagnostic {
+	// Keywords written as code are part of the statement.
+	unmasked := slices.Clone(masked)
+	for _, cs := range spans {
+		if inner := string(line[cs.start+1 : cs.end-1]); slices.Contains(boundKeywords, inner) {
+			copy(unmasked[cs.start:cs.end], line[cs.start:cs.end])
+		}
+	}
+	claims := boundClaims(unmasked)
+	if len(claims) == 0 {
+		return nil
+	}
+	var out []diag.Diagnostic
+	reported := map[string]bool{}
+	for _, c := range claims {
+		name, ffs := subjectField(line, c.at, spans, tools)
+		if len(ffs) == 0 {
+			continue
+		}
+		numeric := false
+		var declared []string
+		holds := false
+		for _, ff := range ffs {
+			numeric = numeric || ff.typ == "integer" || ff.typ == "number"
+			if v, ok := ff.bounds[c.keyword]; ok {
+				declared = append(declared, formatNumber(v))
+				holds = holds || v == c.value
+			}
+		}
+		if (c.keyword == "minimum" || c.keyword == "maximum") && !numeric {
+			continue // "第 1 到 3 步" about a string is not a bound
+		}
+		key := name + "\x00" + c.keyword + "\x00" + formatNumber(c.value)
+		if holds || reported[key] {
+			continue
+		}
+		reported[key] = true
+		if len(declared) == 0 {
+			out = append(out, RuleDocStaleBound.New(d.file, "states %s %s for %s (%q), but the contract declares no %s for it",
+				c.keyword, formatNumber(c.value), code(name), strings.TrimSpace(c.text), c.keyword).At(lineOf(i), 0))
+			continue
+		}
+		out = append(out, RuleDocStaleBound.New(d.file, "states %s %s for %s (%q), but the contract says %s %s: update the document",
+			c.keyword, formatNumber(c.value), code(name), strings.TrimSpace(c.text), c.keyword, strings.Join(declared, " or ")).At(lineOf(i), 0))
+	}
+	return out
+}
+
+func formatNumber(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// staleEnums reports values a line lists for a field that its static
+// domain does not hold, and, when the line says the list is the whole
+// domain, the values it leaves out.
+func staleEnums(d *document, i int, line, masked []rune, spans []span, tools []*toolFacts) []diag.Diagnostic {
+	var out []diag.Diagnostic
+	for _, c := range runeMatches(enumClaim, masked) {
+		name, ffs := subjectField(line, c, spans, tools)
+		var domain []string
+		for _, ff := range ffs {
+			for _, v := range ff.enum {
+				if !slices.Contains(domain, v) {
+					domain = append(domain, v)
+				}
+			}
+		}
+		if len(domain) == 0 {
+			continue
+		}
+		end := clauseEnd(masked, c.end)
+		if end == c.end { // "取值：`a`、`b`" may follow a colon
+			end = len(masked)
+		}
+		var listed []string
+		for _, cs := range spans {
+			if cs.start >= c.end && cs.end <= end {
+				listed = append(listed, string(line[cs.start+1:cs.end-1]))
+			}
+		}
+		if len(listed) == 0 {
+			continue
+		}
+		var unknown []string
+		for _, v := range listed {
+			if !slices.Contains(domain, v) {
+				unknown = append(unknown, code(v))
+			}
+		}
+		if len(unknown) > 0 {
+			out = append(out, RuleDocStaleEnum.New(d.file, "lists %s among the values of %s, which its static domain (%s) does not hold",
+				strings.Join(unknown, ", "), code(name), strings.Join(domain, ", ")).At(lineOf(i), 0))
+			continue
+		}
+		claim := string(masked[c.start:c.end])
+		if exhaustiveEnum.MatchString(claim) && !partialEnum.MatchString(string(masked[max(0, c.start-6):end])) {
+			var left []string
+			for _, v := range domain {
+				if !slices.Contains(listed, v) {
+					left = append(left, code(v))
+				}
+			}
+			if len(left) > 0 {
+				out = append(out, RuleDocStaleEnum.New(d.file, "gives the values of %s as the whole domain but leaves out %s, which the contract allows",
+					code(name), strings.Join(left, ", ")).At(lineOf(i), 0))
+			}
+		}
+	}
+	return out
+}
+
+// unknownCodes reports error codes a line names that neither the contract
+// nor the package's runtime knows.
+func unknownCodes(d *document, i int, line []rune, spans []span, f *facts, assigned map[string]bool) []diag.Diagnostic {
+	if f.errorCodes == nil || !errorContext.MatchString(string(line)) {
+		return nil
+	}
+	var names []string
+	for _, cs := range spans {
+		names = append(names, string(line[cs.start+1:cs.end-1]))
+	}
+	for _, m := range jsonCode.FindAllStringSubmatch(string(line), -1) {
+		names = append(names, m[1])
+	}
+	return codeFindings(d, i, names, f, assigned)
+}
+
+func codeFindings(d *document, i int, names []string, f *facts, assigned map[string]bool) []diag.Diagnostic {
+	var out []diag.Diagnostic
+	seen := map[string]bool{}
+	for _, n := range names {
+		if !errorCodeForm.MatchString(n) || seen[n] || f.errorCodes[n] || f.isVariable(n) || assigned[n] {
+			continue
+		}
+		seen[n] = true
+		out = append(out, RuleDocUnknownErrorCode.New(d.file,
+			"names the error code %s, which neither the contract nor the package's runtime produces: name a code the contract records or the runtime returns", code(n)).At(lineOf(i), 0))
+	}
+	return out
+}
+
+// unknownTools reports a name written as code that the line calls a Tool
+// (a heading's, or next to Tool/工具/调用) but the contract has no Tool of.
+func unknownTools(d *document, i int, line, masked []rune, spans []span, f *facts, isField map[string]bool) []diag.Diagnostic {
+	heading := slices.ContainsFunc(d.Headings, func(h heading) bool { return h.Line == i })
+	var out []diag.Diagnostic
+	for _, cs := range spans {
+		name := string(line[cs.start+1 : cs.end-1])
+		if !toolNameForm.MatchString(name) || f.tool(name) != nil || isField[name] {
+			continue
+		}
+		near := string(masked[max(0, cs.start-6):cs.start]) + " " + string(masked[cs.end:min(len(masked), cs.end+6)])
+		if !heading && !toolWord.MatchString(near) {
+			continue
+		}
+		out = append(out, unknownTool(d, i, name, f))
+	}
+	return out
+}
+
+func unknownTool(d *document, i int, name string, f *facts) diag.Diagnostic {
+	return RuleDocUnknownTool.New(d.file, "names the Tool %s, which the contract does not declare (its Tools: %s)",
+		code(name), strings.Join(f.toolNames(), ", ")).At(lineOf(i), 0)
+}
+
+// fencedStatements checks the lines of code blocks: the error codes and
+// the Tool of a JSON example.
+func fencedStatements(d *document, i int, text string, f *facts) []diag.Diagnostic {
+	var out []diag.Diagnostic
+	if f.errorCodes != nil {
+		var names []string
+		for _, m := range jsonCode.FindAllStringSubmatch(text, -1) {
+			names = append(names, m[1])
+		}
+		out = append(out, codeFindings(d, i, names, f, nil)...)
+	}
+	if argumentsKey.MatchString(text) {
+		for _, m := range jsonToolName.FindAllStringSubmatch(text, -1) {
+			if f.tool(m[1]) == nil && toolNameForm.MatchString(m[1]) {
+				out = append(out, unknownTool(d, i, m[1], f))
+			}
+		}
+	}
+	return out
+}
+
+// isVariable reports whether name is an environment variable the package
+// reads.
+func (f *facts) isVariable(name string) bool {
+	return name == f.dryRunVariable || slices.Contains(f.host, name)
+}
+
+// errorCodesIn returns the error-code-shaped words of a text: every
+// UPPER_SNAKE word with an underscore.
+func errorCodesIn(text string, into map[string]bool) {
+	for _, m := range upperSnakeWord.FindAllString(text, -1) {
+		into[m] = true
+	}
+}
+
+var upperSnakeWord = regexp.MustCompile(`\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b`)
+
+// addSchemas records the properties of each Tool's input and output
+// schemas from the derived MCP schema view.
+func (f *facts) addSchemas(view []byte) {
+	var v struct {
+		Capabilities []struct {
+			ToolName     string          `json:"toolName"`
+			InputSchema  json.RawMessage `json:"inputSchema"`
+			OutputSchema json.RawMessage `json:"outputSchema"`
+		} `json:"capabilities"`
+	}
+	if json.Unmarshal(view, &v) != nil {
+		return
+	}
+	for _, c := range v.Capabilities {
+		if t := f.tool(c.ToolName); t != nil {
+			schemaFields(c.InputSchema, t.fields)
+			schemaFields(c.OutputSchema, t.fields)
+		}
+	}
+}
+
+// quotedCode is an error code written as a JavaScript string literal.
+var quotedCode = regexp.MustCompile(`['"]([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)['"]`)
+
+// addRuntimeCodes records the error codes a runtime file can return: its
+// UPPER_SNAKE string literals.
+func addRuntimeCodes(js []byte, into map[string]bool) {
+	for _, m := range quotedCode.FindAllSubmatch(js, -1) {
+		into[string(m[1])] = true
+	}
+}
