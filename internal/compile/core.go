@@ -2,6 +2,8 @@ package compile
 
 import (
 	_ "embed"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -77,6 +79,7 @@ outcomeKnown when nothing was sent or a response proved the rejection.`)
 			w.line(2, "output: "+value(validationSchema(member(cp.entry, "outputSchema")), 2)+",")
 			w.line(2, "forbiddenOutputKeys: "+strList(rule.ForbiddenOutputKeys)+",")
 			w.line(2, "requiredOutputPaths: "+value(paths, 2)+",")
+			w.line(2, "sourceError: "+value(sourceError(cp.cap.ErrorContract.SourceError), 2)+",")
 		}
 		w.line(1, "},")
 		p.mark(FunctionCoreFile, cp, start, w.b.Len())
@@ -91,6 +94,37 @@ outcomeKnown when nothing was sent or a response proved the rejection.`)
 	w.line(0, "")
 	w.b.WriteString(corelib)
 	return w.bytes()
+}
+
+// sourceError is what expectStatus reads from a rejected response: the
+// paths of the backend's own code, message and field errors (null when the
+// contract declares none) and the categories the contract gives statuses,
+// in status order.
+func sourceError(se *contract.SourceError) canonjson.Value {
+	path := func(p []string) canonjson.Value {
+		if p == nil {
+			return canonjson.Null{}
+		}
+		return canonjson.Strings(p)
+	}
+	out := canonjson.NewObject(
+		canonjson.Member{Key: "codePath", Value: canonjson.Null{}},
+		canonjson.Member{Key: "messagePath", Value: canonjson.Null{}},
+		canonjson.Member{Key: "fieldErrorsPath", Value: canonjson.Null{}},
+		canonjson.Member{Key: "categoryByStatus", Value: &canonjson.Object{}},
+	)
+	if se == nil {
+		return out
+	}
+	out.Set("codePath", path(se.CodePath))
+	out.Set("messagePath", path(se.MessagePath))
+	out.Set("fieldErrorsPath", path(se.FieldErrorsPath))
+	categories := &canonjson.Object{}
+	for _, status := range slices.Sorted(maps.Keys(se.CategoryByStatus)) {
+		categories.Set(itoa(status), canonjson.String(se.CategoryByStatus[status]))
+	}
+	out.Set("categoryByStatus", categories)
+	return out
 }
 
 // rules writes a member of a capability's entry listing input rules, each
@@ -238,7 +272,7 @@ func (p *program) steps(w *writer, cp *capPlan, in string, indent int) {
 			known = "true"
 		}
 		w.line(indent, "const "+res+" = await dispatch("+url+", withSignal("+req+", context));")
-		w.line(indent, "expectStatus("+res+", "+quote(s.ID)+", ["+strings.Join(codes, ", ")+"], "+known+");")
+		w.line(indent, "expectStatus(capability, "+res+", "+quote(s.ID)+", ["+strings.Join(codes, ", ")+"], "+known+");")
 	}
 	w.line(indent, "return outputOf(capability, response"+itoa(cp.steps[cp.outputStep].n)+");")
 }

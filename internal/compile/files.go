@@ -38,7 +38,7 @@ func (p *program) files() []File {
 var reservedNames = []string{
 	// Function core.
 	"CAPABILITIES", "FunctionError", "MAX_ERRORS", "checkInput", "dispatch", "dispatchHttp", "requireAttachments",
-	"attachmentOf", "withSignal", "checkRules", "someAt", "valuesAt", "sizeOf", "expectStatus", "fromResponse", "outputOf", "bind", "expandPath", "isPathSegment",
+	"attachmentOf", "withSignal", "checkRules", "someAt", "valuesAt", "sizeOf", "expectStatus", "REJECTION_CODES", "statusCategory", "sourceText", "fromResponse", "outputOf", "bind", "expandPath", "isPathSegment",
 	"validate", "addError", "hasType", "isURI", "jsonEqual", "project", "present", "valueAt", "ownValue",
 	"setOwn", "isRecord", "jsonOrNull", "pointer", "escapePointer", "describe", "protectedWorkflowStateFor",
 	// Adapter, callbacks included.

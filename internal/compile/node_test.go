@@ -23,7 +23,9 @@ import (
 // a percent-encoded path segment from an input and one from the first
 // response, a fixed query term, a nested query parameter, a header, nested
 // and flat body members from inputs and from the first response, and an
-// input whose schema holds every keyword of the portable subset.
+// input whose schema holds every keyword of the portable subset. Its error
+// contract says where a rejection carries the backend's own code, message
+// and field errors, and gives two statuses their own category.
 func requestsContract(tb testing.TB) []byte {
 	const (
 		cp   = "/capabilities/3"
@@ -74,6 +76,8 @@ func requestsContract(tb testing.TB) []byte {
 		contracttest.Append(cp+"/inputs", input("trace", "string", `{"type": "string"}`, "false")),
 		contracttest.Append(cp+"/inputs", input("checks", "object", checks, "false")),
 		contracttest.Set(cp+"/implementation/steps", steps),
+		contracttest.Set(cp+"/errorContract/sourceError", `{"codePath": ["error", "code"], "messagePath": ["error", "message"],
+			"fieldErrorsPath": ["error", "fields"], "categoryByStatus": {"400": "input", "429": "business"}, `+refs+`}`),
 	)
 }
 

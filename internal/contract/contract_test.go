@@ -366,3 +366,47 @@ func TestBundleReadsTheReference(t *testing.T) {
 		t.Errorf("Capability(submit-sample-request) = %+v, %v", got, ok)
 	}
 }
+
+// errorContract.sourceError says where a rejected response keeps the
+// backend's own error; a well-formed one decodes without findings, and
+// each malformed part is reported where it is.
+func TestSourceError(t *testing.T) {
+	const at = "/capabilities/3/errorContract/sourceError"
+	good := `{"codePath": ["error", "code"], "messagePath": ["error", "message"], "fieldErrorsPath": ["error", "fields"],
+		"categoryByStatus": {"409": "business", "400": "input"}, "evidenceRefs": ["ev-contract-errors"]}`
+	c, l := contract.DecodeContract(contract.ContractFile, contracttest.Patch(t, contracttest.Reference(t, contract.ContractFile), set(at, good)))
+	if c == nil || l.Len() > 0 || c.Deferred.Len() > 0 {
+		t.Fatalf("a well-formed sourceError has findings:\n%s", contracttest.Findings(l))
+	}
+	se := c.Capabilities[3].ErrorContract.SourceError
+	if se == nil || !slices.Equal(se.CodePath, []string{"error", "code"}) || !slices.Equal(se.FieldErrorsPath, []string{"error", "fields"}) ||
+		se.CategoryByStatus[409] != contract.CategoryBusiness || se.CategoryByStatus[400] != contract.CategoryInput {
+		t.Fatalf("sourceError decoded as %+v", se)
+	}
+	if c.Capabilities[0].ErrorContract.SourceError != nil {
+		t.Error("an error contract without sourceError decoded one")
+	}
+	for _, tc := range []struct {
+		name, value string
+		want        finding
+	}{
+		{"status that is not one", `{"categoryByStatus": {"4xx": "business"}, "evidenceRefs": ["ev-contract-errors"]}`,
+			finding{"FORMAT_VOCABULARY", contract.ContractFile, at + "/categoryByStatus/4xx"}},
+		{"status out of range", `{"categoryByStatus": {"600": "business"}, "evidenceRefs": ["ev-contract-errors"]}`,
+			finding{"FORMAT_VOCABULARY", contract.ContractFile, at + "/categoryByStatus/600"}},
+		{"category a status cannot mean", `{"categoryByStatus": {"409": "output-contract"}, "evidenceRefs": ["ev-contract-errors"]}`,
+			finding{"FORMAT_VOCABULARY", contract.ContractFile, at + "/categoryByStatus/409"}},
+		{"says nothing", `{"evidenceRefs": ["ev-contract-errors"]}`, finding{"FORMAT_EMPTY", contract.ContractFile, at}},
+		{"no evidence", `{"codePath": ["code"]}`, finding{"FORMAT_FIELD_MISSING", contract.ContractFile, at}},
+		{"empty path", `{"codePath": [], "evidenceRefs": ["ev-contract-errors"]}`, finding{"FORMAT_EMPTY", contract.ContractFile, at + "/codePath"}},
+		{"unknown member", `{"codePath": ["code"], "statusPath": ["s"], "evidenceRefs": ["ev-contract-errors"]}`,
+			finding{"FORMAT_FIELD_UNKNOWN", contract.ContractFile, at + "/statusPath"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, l := decode(contract.ContractFile, contracttest.Patch(t, contracttest.Reference(t, contract.ContractFile), set(at, tc.value)))
+			if !slices.Contains(findings(l), tc.want) {
+				t.Errorf("want %v among the findings:\n%s", tc.want, contracttest.Findings(l))
+			}
+		})
+	}
+}

@@ -1,6 +1,10 @@
 package contract
 
-import "github.com/code2skill/code2skill/internal/canonjson"
+import (
+	"strconv"
+
+	"github.com/code2skill/code2skill/internal/canonjson"
+)
 
 // Implementation is how a Function executes: locally, or as exact HTTP
 // requests.
@@ -81,6 +85,55 @@ type ErrorContract struct {
 	RetryabilityPath         []string // nil when absent or null
 	DefaultRetryable         bool
 	EvidenceRefs             []string
+
+	// SourceError says where a rejected response keeps the backend's own
+	// error, and which category a status means; nil when absent.
+	SourceError *SourceError
+}
+
+// SourceError reads a response a step's successStatusCodes do not accept.
+// The paths lead into the response's data; each is nil when absent.
+// CategoryByStatus maps a status (three digits) to the failure category
+// it means, overriding the category the status class implies.
+type SourceError struct {
+	Raw *canonjson.Object
+	At  string
+
+	CodePath         []string
+	MessagePath      []string
+	FieldErrorsPath  []string
+	CategoryByStatus map[int]string
+	EvidenceRefs     []string
+}
+
+// The failure categories a structured Tool error names in
+// details.category.
+const (
+	CategoryInput          = "input"
+	CategoryAuthorization  = "authorization"
+	CategoryBusiness       = "business"
+	CategoryUpstream       = "upstream"
+	CategoryNetwork        = "network"
+	CategoryOutputContract = "output-contract"
+	CategoryUnknownOutcome = "unknown-outcome"
+	CategoryUnclassified   = "unclassified"
+)
+
+// StatusCategory is the category a rejected HTTP status means when the
+// contract does not say otherwise: 401 and 403 refuse the caller, 408, 429
+// and 5xx are the backend failing, any other 4xx is a business rejection
+// of a well-formed request, and an unexpected status of another class is
+// an upstream failure.
+func StatusCategory(status int) string {
+	switch {
+	case status == 401 || status == 403:
+		return CategoryAuthorization
+	case status == 408 || status == 429:
+		return CategoryUpstream
+	case status >= 400 && status < 500:
+		return CategoryBusiness
+	}
+	return CategoryUpstream
 }
 
 // decodeImplementation reads an implementation; each kind has a closed set
@@ -176,6 +229,46 @@ func decodeErrorContract(r *record) ErrorContract {
 	}
 	e.DefaultRetryable, _ = r.boolean("defaultRetryable", req)
 	e.EvidenceRefs = r.strs("evidenceRefs", req)
+	if r.has("sourceError") {
+		e.SourceError = decodeSourceError(r.object("sourceError", opt))
+	} else {
+		r.known = append(r.known, "sourceError")
+	}
 	r.open()
 	return e
+}
+
+// decodeSourceError reads errorContract.sourceError, a closed record that
+// must say at least one thing.
+func decodeSourceError(r *record) *SourceError {
+	s := &SourceError{Raw: r.obj, At: r.at}
+	// A path, when given, leads somewhere: it is not empty.
+	path := func(key string) []string {
+		if !r.has(key) {
+			r.known = append(r.known, key)
+			return nil
+		}
+		return r.strs(key, some)
+	}
+	s.CodePath = path("codePath")
+	s.MessagePath = path("messagePath")
+	s.FieldErrorsPath = path("fieldErrorsPath")
+	if c := r.object("categoryByStatus", opt); c.obj != nil {
+		s.CategoryByStatus = map[int]string{}
+		for k, v := range c.obj.All() {
+			at := loc{parent: c.at, key: k}
+			n, err := strconv.Atoi(k)
+			if err != nil || len(k) != 3 || n < 100 || n > 599 {
+				r.rd.report(RuleVocabulary, at.String(), "%s is not an HTTP status; use three digits from 100 to 599", strconv.Quote(k))
+				continue
+			}
+			s.CategoryByStatus[n] = r.rd.enum(v, at, vocabStatusCategory)
+		}
+	}
+	s.EvidenceRefs = r.strs("evidenceRefs", some)
+	r.closed()
+	if r.obj != nil && s.CodePath == nil && s.MessagePath == nil && s.FieldErrorsPath == nil && len(s.CategoryByStatus) == 0 {
+		r.rd.report(RuleEmpty, r.at, "sourceError must name a codePath, messagePath, fieldErrorsPath or categoryByStatus")
+	}
+	return s
 }

@@ -125,6 +125,8 @@ var (
 	vocabSource         = []string{SourceInput, SourcePriorResponse, SourceHostResolvedAttachment}
 	vocabSuccessRule    = []string{"output", "http_status_and_output"}
 	vocabErrorFormat    = []string{"structured"}
+	// vocabStatusCategory are the categories a rejected status may mean.
+	vocabStatusCategory = []string{CategoryInput, CategoryAuthorization, CategoryBusiness, CategoryUpstream}
 
 	vocabAutomaticRetry = []string{"read-only-bounded", "never"}
 	vocabConfirmation   = []string{"not-required", "trusted-confirmation-required", "upload-confirmation-required"}

@@ -63,8 +63,10 @@ describe('writes', () => {
     assert.deepEqual(result.details.originalError, {
       name: 'Error',
       message: 'rejected: VALIDATION_FAILED',
+      category: 'unclassified',
       code: 'VALIDATION_FAILED',
     });
+    assert.equal(result.details.category, 'unknown-outcome');
   });
 
   it('ignores retryable: true on an unknown outcome', () => {
@@ -88,7 +90,7 @@ describe('writes', () => {
       assert.deepEqual(result, {
         code: 'QUOTA_EXCEEDED',
         message: 'rejected: QUOTA_EXCEEDED',
-        details: { limit: 5, fields: ['quantity'], outcomeKnown: true },
+        details: { limit: 5, fields: ['quantity'], category: 'unclassified', outcomeKnown: true },
         retryable: false,
       });
     }
@@ -136,7 +138,7 @@ describe('reads', () => {
     assert.deepEqual(normalizeToolError(error, readPolicy), {
       code: 'NOT_FOUND',
       message: 'rejected: NOT_FOUND',
-      details: { id: 'sample-1' },
+      details: { id: 'sample-1', category: 'unclassified' },
       retryable: false,
     });
   });
@@ -171,6 +173,59 @@ describe('reads', () => {
     const result = normalizeToolError(rejection('RATE_LIMITED', {}, { retryable: true, outcomeKnown: true }), readPolicy);
     assert.equal(result.code, 'RATE_LIMITED');
     assert.equal(result.retryable, true);
+  });
+});
+
+// Every result names its category in details.category.
+describe('categories', () => {
+  const categorised = (code, category, extra = {}) =>
+    Object.assign(new Error(`rejected: ${code}`), { code, category, details: { category, sourceCode: 'E42' }, ...extra });
+
+  it('keeps the category a Function gave, for reads and known write rejections', () => {
+    for (const category of ['input', 'authorization', 'business', 'upstream', 'output-contract']) {
+      const read = normalizeToolError(categorised('X', category, { outcomeKnown: true }), readPolicy);
+      assert.equal(read.details.category, category);
+      assert.equal(read.details.sourceCode, 'E42');
+      const write = normalizeToolError(categorised('X', category, { outcomeKnown: true }), createPolicy);
+      assert.equal(write.code, 'X');
+      assert.equal(write.details.category, category);
+    }
+  });
+
+  it('replaces a category outside the vocabulary', () => {
+    const result = normalizeToolError(categorised('X', 'whatever', { outcomeKnown: true }), readPolicy);
+    assert.equal(result.details.category, 'unclassified');
+  });
+
+  it('reads the category of a reviewed dispatcher or guard code', () => {
+    const cases = {
+      HOST_AUTHENTICATION_REQUIRED: 'authorization',
+      DISPATCH_REQUEST_INVALID: 'input',
+      UPSTREAM_TIMEOUT: 'network',
+      UPSTREAM_RESPONSE_TOO_LARGE: 'upstream',
+      PROTECTED_OPERATION_MISSING: 'input',
+    };
+    for (const [code, category] of Object.entries(cases)) {
+      const result = normalizeToolError(rejection(code, {}, { outcomeKnown: true }), readPolicy);
+      assert.equal(result.details.category, category, code);
+    }
+  });
+
+  it('calls a transport failure a network failure', () => {
+    assert.equal(normalizeToolError(fetchFailed(), readPolicy).details.category, 'network');
+  });
+
+  it('calls an unknown write outcome unknown-outcome and keeps the original category', () => {
+    const result = normalizeToolError(categorised('BUSINESS_REJECTED', 'business'), createPolicy);
+    assert.equal(result.code, UNKNOWN_DISPATCH_OUTCOME);
+    assert.equal(result.details.category, 'unknown-outcome');
+    assert.equal(result.details.originalError.category, 'business');
+  });
+
+  it('calls what it cannot read unclassified', () => {
+    for (const error of [undefined, 'text', new RangeError('index out of range')]) {
+      assert.equal(normalizeToolError(error, readPolicy).details.category, 'unclassified');
+    }
   });
 });
 

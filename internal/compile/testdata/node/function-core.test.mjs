@@ -311,17 +311,76 @@ describe('cancellation', () => {
 describe('failures', () => {
   it('stops at a status the contract does not accept', async () => {
     const { calls, dispatch } = mock({ status: 404, data: { error: 'gone' } });
-    const error = await rejects(() => saveSampleDraft(draft(), { dispatch }), 'UPSTREAM_STEP_REJECTED');
+    const error = await rejects(() => saveSampleDraft(draft(), { dispatch }), 'BUSINESS_REJECTED');
     assert.equal(calls.length, 1, 'no later step runs');
     assert.equal(error.outcomeKnown, true);
-    assert.deepEqual(error.details, { stepId: 'lookup', status: 404, response: { error: 'gone' } });
+    assert.equal(error.category, 'business');
+    assert.deepEqual(error.details, { category: 'business', stepId: 'lookup', status: 404, response: { error: 'gone' } });
   });
 
   it('rejects a second step by its status too', async () => {
     const { calls, dispatch } = mock(lookupReply, { status: 409, data: {} });
-    const error = await rejects(() => saveSampleDraft(draft(), { dispatch }), 'UPSTREAM_STEP_REJECTED');
+    const error = await rejects(() => saveSampleDraft(draft(), { dispatch }), 'BUSINESS_REJECTED');
     assert.equal(calls.length, 2);
     assert.equal(error.details.stepId, 'saveDraft');
+  });
+
+  it('names the category a rejected status means', async () => {
+    const cases = [
+      [401, 'AUTHORIZATION_REJECTED', 'authorization'],
+      [403, 'AUTHORIZATION_REJECTED', 'authorization'],
+      [404, 'BUSINESS_REJECTED', 'business'],
+      [422, 'BUSINESS_REJECTED', 'business'],
+      [408, 'UPSTREAM_STEP_REJECTED', 'upstream'],
+      [500, 'UPSTREAM_STEP_REJECTED', 'upstream'],
+      [503, 'UPSTREAM_STEP_REJECTED', 'upstream'],
+      [302, 'UPSTREAM_STEP_REJECTED', 'upstream'],
+      // The contract's categoryByStatus overrides the status class.
+      [400, 'INPUT_REJECTED', 'input'],
+      [429, 'BUSINESS_REJECTED', 'business'],
+    ];
+    for (const [status, code, category] of cases) {
+      const { dispatch } = mock({ status, data: {} });
+      const error = await rejects(() => saveSampleDraft(draft(), { dispatch }), code);
+      assert.equal(error.details.category, category, `status ${status}`);
+      assert.equal(normalizeToolError(error, WRITE).details.category, category, `normalized status ${status}`);
+    }
+  });
+
+  it("keeps the backend's own code, message and field errors", async () => {
+    const backend = { error: { code: 'SUBJECT_TAKEN', message: 'the subject is in use', fields: [{ field: 'subject', reason: 'taken' }] } };
+    const { dispatch } = mock(lookupReply, { status: 422, data: backend });
+    const error = await rejects(() => saveSampleDraft(draft(), { dispatch }), 'BUSINESS_REJECTED');
+    assert.equal(error.message, 'step saveDraft answered 422; the contract accepts 200, 201 (SUBJECT_TAKEN: the subject is in use)');
+    assert.deepEqual(error.details, {
+      category: 'business', stepId: 'saveDraft', status: 422,
+      sourceCode: 'SUBJECT_TAKEN', sourceMessage: 'the subject is in use',
+      fieldErrors: [{ field: 'subject', reason: 'taken' }], response: backend,
+    });
+    // The second step's rejection follows a write of nothing: the lookup
+    // only reads, so the rejection is known and keeps its meaning.
+    const normalized = normalizeToolError(error, WRITE);
+    assert.equal(normalized.code, 'BUSINESS_REJECTED');
+    assert.equal(normalized.details.sourceCode, 'SUBJECT_TAKEN');
+    assert.deepEqual(normalized.details.fieldErrors, [{ field: 'subject', reason: 'taken' }]);
+    assert.equal(normalized.retryable, false);
+  });
+
+  it('reads a numeric backend code as text and ignores what is not there', async () => {
+    const { dispatch } = mock({ status: 403, data: { error: { code: 7, message: '' } } });
+    const error = await rejects(() => saveSampleDraft(draft(), { dispatch }), 'AUTHORIZATION_REJECTED');
+    assert.equal(error.details.sourceCode, '7');
+    assert.ok(!Object.hasOwn(error.details, 'sourceMessage'));
+    assert.ok(!Object.hasOwn(error.details, 'fieldErrors'));
+  });
+
+  it('names the category of input and output failures', async () => {
+    const input = await rejects(() => saveSampleDraft({}, mock()), 'INVALID_INPUT');
+    assert.equal(input.details.category, 'input');
+    const { dispatch } = mock(lookupReply, { status: 201, data: {} });
+    const output = await rejects(() => saveSampleDraft(draft(), { dispatch }), 'OUTPUT_CONTRACT_VIOLATED');
+    assert.equal(output.details.category, 'output-contract');
+    assert.equal(normalizeToolError(output, WRITE).details.category, 'unknown-outcome');
   });
 
   it('needs the values a later step reads from an earlier response', async () => {

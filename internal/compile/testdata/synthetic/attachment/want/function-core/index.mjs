@@ -65,6 +65,7 @@ const CAPABILITIES = {
     },
     forbiddenOutputKeys: ["error"],
     requiredOutputPaths: [["photoId"]],
+    sourceError: {"codePath": null, "messagePath": null, "fieldErrorsPath": null, "categoryByStatus": {}},
   },
   "attach-plant-photos": {
     input: {
@@ -109,6 +110,7 @@ const CAPABILITIES = {
     },
     forbiddenOutputKeys: ["error"],
     requiredOutputPaths: [["plant", "photoIds"]],
+    sourceError: {"codePath": null, "messagePath": null, "fieldErrorsPath": null, "categoryByStatus": {}},
   },
 };
 
@@ -127,7 +129,7 @@ export async function uploadPlantPhoto(input, context) {
   };
   bind(request1.multipart, ["photo"], attachmentOf(context, "photoGrant"));
   const response1 = await dispatch("https://plants.example/api/photos", withSignal(request1, context));
-  expectStatus(response1, "uploadPhoto", [201], true);
+  expectStatus(capability, response1, "uploadPhoto", [201], true);
   return outputOf(capability, response1);
 }
 
@@ -145,7 +147,7 @@ export async function attachPlantPhotos(input, context) {
   };
   bind(request1.body, ["photoIds"], input["photoIds"]);
   const response1 = await dispatch(expandPath("https://plants.example/api/plants/{plantId}/photos", {"plantId": input["plantId"]}), withSignal(request1, context));
-  expectStatus(response1, "attachPhotos", [200], true);
+  expectStatus(capability, response1, "attachPhotos", [200], true);
   return outputOf(capability, response1);
 }
 
@@ -154,16 +156,19 @@ export async function attachPlantPhotos(input, context) {
 // package: code2skill compile writes them after the Functions, verbatim.
 // ---------------------------------------------------------------------------
 
-// FunctionError is a structured failure: a code, a message, JSON details,
-// never retryable, and outcomeKnown when nothing was dispatched or a response
-// proved the rejection. An error without outcomeKnown from a write becomes
-// UNKNOWN_DISPATCH_OUTCOME in portable-error-normalizer.mjs.
+// FunctionError is a structured failure: a code, a message, JSON details
+// that name its category (input, authorization, business, upstream,
+// output-contract), never retryable, and outcomeKnown when nothing was
+// dispatched or a response proved the rejection. An error without
+// outcomeKnown from a write becomes UNKNOWN_DISPATCH_OUTCOME in
+// portable-error-normalizer.mjs, which keeps the category it read.
 class FunctionError extends Error {
-  constructor(code, message, details, outcomeKnown) {
+  constructor(code, message, details, outcomeKnown, category) {
     super(message);
     this.name = 'FunctionError';
     this.code = code;
-    this.details = details;
+    this.category = category;
+    this.details = { category, ...details };
     this.retryable = false;
     if (outcomeKnown) {
       this.outcomeKnown = true;
@@ -191,7 +196,7 @@ function checkInput(capability, input) {
     checkRules(capability, input, errors);
   }
   if (errors.length > 0) {
-    throw new FunctionError('INVALID_INPUT', `invalid input: ${describe(errors)}`, { errors }, true);
+    throw new FunctionError('INVALID_INPUT', `invalid input: ${describe(errors)}`, { errors }, true, 'input');
   }
 }
 
@@ -267,7 +272,7 @@ function requireAttachments(context, names) {
   if (missing.length > 0) {
     throw new FunctionError('ATTACHMENT_NOT_RESOLVED',
       `the Host did not resolve the attachment input(s) ${missing.join(', ')}; nothing was sent`,
-      { inputs: missing }, true);
+      { inputs: missing }, true, 'input');
   }
 }
 
@@ -285,20 +290,83 @@ function withSignal(request, context) {
   return signal === undefined ? request : { ...request, signal };
 }
 
-// expectStatus throws UPSTREAM_STEP_REJECTED unless the step's response
-// status is one the contract accepts, so that no later step runs and no
-// partial result is returned. The response proves the rejection; when an
-// earlier step of the same call may have written, the outcome is not known.
-function expectStatus(response, stepId, statuses, outcomeKnown) {
+// expectStatus throws unless the step's response status is one the
+// contract accepts, so that no later step runs and no partial result is
+// returned. The error keeps what the rejection means: its category comes
+// from the contract's sourceError.categoryByStatus, else from the status
+// (401 and 403 authorization, 408, 429 and 5xx upstream, another 4xx
+// business), and names the code AUTHORIZATION_REJECTED, BUSINESS_REJECTED,
+// INPUT_REJECTED or UPSTREAM_STEP_REJECTED. The backend's own code, message
+// and field errors, read at the contract's sourceError paths, go into
+// details as sourceCode, sourceMessage and fieldErrors, next to the whole
+// response. The response proves the rejection; when an earlier step of the
+// same call may have written, the outcome is not known.
+function expectStatus(capability, response, stepId, statuses, outcomeKnown) {
   if (response === null || typeof response !== 'object' || !Number.isInteger(response.status)) {
     throw new FunctionError('UPSTREAM_RESPONSE_INVALID',
-      `step ${stepId}: the dispatcher must return {status, data} with an integer status`, { stepId }, false);
+      `step ${stepId}: the dispatcher must return {status, data} with an integer status`, { stepId }, false, 'upstream');
   }
-  if (!statuses.includes(response.status)) {
-    throw new FunctionError('UPSTREAM_STEP_REJECTED',
-      `step ${stepId} answered ${response.status}; the contract accepts ${statuses.join(', ')}`,
-      { stepId, status: response.status, response: jsonOrNull(response.data) }, outcomeKnown);
+  if (statuses.includes(response.status)) {
+    return;
   }
+  const status = response.status;
+  const category = statusCategory(capability.sourceError, status);
+  const data = jsonOrNull(response.data);
+  const details = { stepId, status };
+  const source = capability.sourceError ?? {};
+  const sourceCode = sourceText(data, source.codePath);
+  const sourceMessage = sourceText(data, source.messagePath);
+  if (sourceCode !== undefined) {
+    details.sourceCode = sourceCode;
+  }
+  if (sourceMessage !== undefined) {
+    details.sourceMessage = sourceMessage;
+  }
+  const fieldErrors = Array.isArray(source.fieldErrorsPath) ? valueAt(data, source.fieldErrorsPath, 0) : undefined;
+  if (fieldErrors !== undefined && fieldErrors !== null) {
+    details.fieldErrors = fieldErrors;
+  }
+  details.response = data;
+  const said = [sourceCode, sourceMessage].filter((part) => part !== undefined).join(': ');
+  throw new FunctionError(REJECTION_CODES[category],
+    `step ${stepId} answered ${status}; the contract accepts ${statuses.join(', ')}` + (said === '' ? '' : ` (${said})`),
+    details, outcomeKnown, category);
+}
+
+// REJECTION_CODES name a rejected step's error by its category.
+const REJECTION_CODES = {
+  input: 'INPUT_REJECTED',
+  authorization: 'AUTHORIZATION_REJECTED',
+  business: 'BUSINESS_REJECTED',
+  upstream: 'UPSTREAM_STEP_REJECTED',
+};
+
+// statusCategory is the category a rejected status means.
+function statusCategory(sourceError, status) {
+  const declared = ownValue(sourceError?.categoryByStatus, String(status));
+  if (Object.hasOwn(REJECTION_CODES, declared ?? '')) {
+    return declared;
+  }
+  if (status === 401 || status === 403) {
+    return 'authorization';
+  }
+  if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
+    return 'business';
+  }
+  return 'upstream';
+}
+
+// sourceText is the string or number a rejected response carries at path,
+// as text, or undefined when there is none.
+function sourceText(data, path) {
+  if (!Array.isArray(path)) {
+    return undefined;
+  }
+  const value = valueAt(data, path, 0);
+  if (typeof value === 'string' && value !== '') {
+    return value;
+  }
+  return typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
 }
 
 // fromResponse reads a value an earlier step's response must carry.
@@ -307,7 +375,7 @@ function fromResponse(response, stepId, path) {
   if (value === undefined) {
     throw new FunctionError('UPSTREAM_RESPONSE_INVALID',
       `step ${stepId}: the response carries nothing at ${path.join('.')}, which a later request needs`,
-      { stepId, path }, false);
+      { stepId, path }, false, 'upstream');
   }
   return value;
 }
@@ -339,7 +407,7 @@ function outputOf(capability, response) {
   }
   if (errors.length > 0) {
     throw new FunctionError('OUTPUT_CONTRACT_VIOLATED', `the response breaks the output contract: ${describe(errors)}`,
-      { errors, status: response.status }, false);
+      { errors, status: response.status }, false, 'output-contract');
   }
   return result;
 }
@@ -370,7 +438,7 @@ function expandPath(template, values) {
     const value = ownValue(values, name);
     if (!isPathSegment(value)) {
       throw new FunctionError('UPSTREAM_RESPONSE_INVALID',
-        `the URL path parameter ${name} has no usable value`, { parameter: name }, false);
+        `the URL path parameter ${name} has no usable value`, { parameter: name }, false, 'upstream');
     }
     return encodeURIComponent(String(value)).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
   });
