@@ -220,7 +220,7 @@ func TestLiveCallWithoutAuthentication(t *testing.T) {
 	if err := json.Unmarshal(results[1].StructuredContent, &rejected); err != nil {
 		t.Fatal(err)
 	}
-	if !results[1].IsError || rejected.Code != "UPSTREAM_STEP_REJECTED" || rejected.Retryable ||
+	if !results[1].IsError || rejected.Code != "BUSINESS_REJECTED" || rejected.Retryable ||
 		rejected.Details.StepID != "saveDraft" || rejected.Details.Status != 409 || !rejected.Details.OutcomeKnown {
 		t.Errorf("save result: isError %v, %s", results[1].IsError, results[1].StructuredContent)
 	}
