@@ -11,6 +11,16 @@
 //
 // and the agent receives { code, message, details, retryable }.
 //
+// details.category always says what kind of failure it was: input (the
+// arguments were refused before anything was sent), authorization (the
+// caller may not do this), business (the backend refused a well-formed
+// request), upstream (the backend failed or answered outside its contract),
+// network (no response arrived), output-contract (the response breaks the
+// Tool's output contract), unknown-outcome (a write that may have taken
+// effect) or unclassified. A category the Function gave is kept; otherwise
+// the normalizer reads it from the code of a reviewed dispatcher error, or
+// from a transport failure.
+//
 // For a write, an error counts as "outcome known" only when the Function
 // marked it so (outcomeKnown: true): a rejection proven by a response, or a
 // failure before anything was dispatched. Everything else (a dropped
@@ -27,6 +37,34 @@ const UPSTREAM_UNREACHABLE = 'UPSTREAM_UNREACHABLE';
 const TOOL_EXECUTION_FAILED = 'TOOL_EXECUTION_FAILED';
 
 const READ = 'read';
+
+// CATEGORIES are the failure categories a structured Tool error may name.
+const CATEGORIES = new Set([
+  'input', 'authorization', 'business', 'upstream', 'network', 'output-contract', 'unknown-outcome', 'unclassified',
+]);
+
+// CODE_CATEGORIES are the categories of the codes the reviewed
+// portable-http-dispatch.mjs and portable-workflow-guard.mjs throw without
+// naming one.
+const CODE_CATEGORIES = {
+  DISPATCH_REQUEST_INVALID: 'input',
+  DISPATCH_ABORTED: 'network',
+  HOST_AUTHENTICATION_REQUIRED: 'authorization',
+  UPSTREAM_TIMEOUT: 'network',
+  UPSTREAM_UNREACHABLE: 'network',
+  UPSTREAM_RESPONSE_TOO_LARGE: 'upstream',
+  UPSTREAM_RESPONSE_INCOMPLETE: 'network',
+  UPSTREAM_RESPONSE_INVALID: 'upstream',
+  PROTECTED_OPERATION_MISSING: 'input',
+  PROTECTED_OPERATION_MISMATCH: 'input',
+  PROTECTED_OPERATION_CONSUMED: 'input',
+  PROTECTED_OPERATION_EXPIRED: 'input',
+  WORKFLOW_BINDING_VIOLATION: 'input',
+  WORKFLOW_INPUT_NOT_DATA: 'input',
+  WORKFLOW_RECONCILIATION_REQUIRED: 'unknown-outcome',
+  OUTPUT_CONTRACT_VIOLATED: 'output-contract',
+  UNKNOWN_DISPATCH_OUTCOME: 'unknown-outcome',
+};
 
 // Node reports a request that never got a response with one of these system
 // codes, on the error or on its cause (fetch wraps them in a TypeError).
@@ -63,7 +101,7 @@ function normalizeRead(facts, policy) {
   return {
     code,
     message: facts.message,
-    details: withCause(facts.details, facts),
+    details: withCause({ ...facts.details, category: facts.category }, facts),
     retryable: policy.automaticRetry === 'read-only-bounded' && wanted === true,
   };
 }
@@ -73,11 +111,11 @@ function normalizeWrite(facts, policy) {
     return {
       code: facts.code ?? TOOL_EXECUTION_FAILED,
       message: facts.message,
-      details: { ...facts.details, outcomeKnown: true },
+      details: { ...facts.details, category: facts.category, outcomeKnown: true },
       retryable: false,
     };
   }
-  const original = { name: facts.name, message: facts.message };
+  const original = { name: facts.name, message: facts.message, category: facts.category };
   if (facts.code !== undefined) {
     original.code = facts.code;
   }
@@ -87,6 +125,7 @@ function normalizeWrite(facts, policy) {
       'The write may or may not have taken effect: ' + facts.message +
       '. Reconcile its outcome before any new attempt; do not retry automatically.',
     details: withCause({
+      category: 'unknown-outcome',
       outcomeKnown: false,
       unknownOutcome: typeof policy.unknownOutcome === 'string' ? policy.unknownOutcome : 'stop-and-reconcile',
       originalError: original,
@@ -103,6 +142,7 @@ function readError(error) {
     name: 'Error',
     message: 'the Tool failed without an error message',
     code: undefined,
+    category: undefined,
     details: {},
     retryable: undefined,
     outcomeKnown: false,
@@ -114,6 +154,7 @@ function readError(error) {
       if (error !== undefined) {
         facts.message = String(error);
       }
+      facts.category = 'unclassified';
       return facts;
     }
     if (typeof error.name === 'string' && error.name !== '') {
@@ -145,10 +186,22 @@ function readError(error) {
         facts.cause.code = causeCode;
       }
     }
+    if (typeof error.category === 'string' && CATEGORIES.has(error.category)) {
+      facts.category = error.category;
+    }
   } catch {
     facts.message = 'the thrown value could not be read';
   }
+  facts.category ??= categoryOf(facts);
   return facts;
+}
+
+// categoryOf is the category of an error that names none.
+function categoryOf(facts) {
+  if (facts.code !== undefined && Object.hasOwn(CODE_CATEGORIES, facts.code)) {
+    return CODE_CATEGORIES[facts.code];
+  }
+  return facts.transport ? 'network' : 'unclassified';
 }
 
 function withCause(details, facts) {
