@@ -353,12 +353,13 @@ describe('outcomes after dispatch', () => {
     assert.deepEqual(normalizeToolError(refused, writePolicy), {
       code: 'WORKFLOW_BINDING_VIOLATION',
       message: refused.message,
-      details: { workflowId: WORKFLOW, operationKey: OPERATION, violations: [{ binding: 'session', reason: 'mismatch' }], outcomeKnown: true },
+      details: { category: 'input', workflowId: WORKFLOW, operationKey: OPERATION, violations: [{ binding: 'session', reason: 'mismatch' }], outcomeKnown: true },
       retryable: false,
     });
     const unknown = await submit(validInput(), context({ dispatch: async () => { throw new Error('timeout'); } })).catch((e) => e);
     const normalised = normalizeToolError(unknown, writePolicy);
     assert.equal(normalised.code, UNKNOWN_DISPATCH_OUTCOME);
+    assert.equal(normalised.details.category, 'unknown-outcome');
     assert.equal(normalised.retryable, false);
   });
 });
