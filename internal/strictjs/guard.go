@@ -79,55 +79,94 @@ var guardMessages = [guardConditions]string{
 }
 
 // guarded checks that a deterministic-workflow write dispatches through the
-// workflow guard in the reviewed shape (see the package comment).
+// workflow guard in the reviewed shape (see the package comment), one step
+// after another: the Function's signature, the returned dispatchWithPolicy
+// call, the protected state it comes from, its policy, its dispatch, and
+// nothing sent or verified outside it.
 func (c *checker) guarded(m *jsmod.Module, fn function, cf *capFacts) {
-	report := func(at jsmod.Pos, cond guardCondition, args ...any) {
-		c.report(RuleGuardUse, m, at, "%s (workflow %s): "+guardMessages[cond], append([]any{fn.name, cf.workflowID}, args...)...)
+	g := &guardCheck{c: c, m: m, fn: fn, cf: cf, fnAt: firstToken(m, fn.node)}
+	g.signature()
+	if !g.finalDispatch() {
+		return
 	}
-	fnAt := firstToken(m, fn.node)
-	if names := paramNames(fn.params); !slices.Equal(names, []string{"input", "context"}) {
-		report(fnAt, guardParams)
+	g.protectedState()
+	if len(g.call.Args.List) != 2 {
+		g.report(g.at, guardArgCount, len(g.call.Args.List))
+		return
 	}
-	if fn.params.Rest != nil {
-		report(fnAt, guardRestParam)
-	}
-	if slices.ContainsFunc(fn.params.List, func(el js.BindingElement) bool { return el.Default != nil }) {
-		report(fnAt, guardDefaultParam)
-	}
-	if !c.importsGuard(m) {
-		report(jsmod.Pos{}, guardImportMissing, guardImport)
-	}
+	g.policy(g.call.Args.List[0].Value)
+	sender := g.dispatch(g.call.Args.List[1].Value)
+	g.nothingOutside(sender)
+}
 
-	// The guard's dispatch is the last statement, returned directly.
-	stmts := fn.body.List
+// guardCheck is one guarded Function under check.
+type guardCheck struct {
+	c    *checker
+	m    *jsmod.Module
+	fn   function
+	cf   *capFacts
+	fnAt jsmod.Pos // the Function's first token
+
+	call  *js.CallExpr // the returned dispatchWithPolicy call
+	at    jsmod.Pos    // its first token
+	state string       // the const the protected workflow state is bound to, "" if none
+}
+
+func (g *guardCheck) report(at jsmod.Pos, cond guardCondition, args ...any) {
+	g.c.report(RuleGuardUse, g.m, at, "%s (workflow %s): "+guardMessages[cond], append([]any{g.fn.name, g.cf.workflowID}, args...)...)
+}
+
+// signature: (input, context), no rest or default parameter, and the guard
+// imported.
+func (g *guardCheck) signature() {
+	if names := paramNames(g.fn.params); !slices.Equal(names, []string{"input", "context"}) {
+		g.report(g.fnAt, guardParams)
+	}
+	if g.fn.params.Rest != nil {
+		g.report(g.fnAt, guardRestParam)
+	}
+	if slices.ContainsFunc(g.fn.params.List, func(el js.BindingElement) bool { return el.Default != nil }) {
+		g.report(g.fnAt, guardDefaultParam)
+	}
+	if !g.c.importsGuard(g.m) {
+		g.report(jsmod.Pos{}, guardImportMissing, guardImport)
+	}
+}
+
+// finalDispatch finds the guard's dispatch: the last statement, returned
+// directly, and the only dispatchWithPolicy call. It reports false when
+// there is none to check further.
+func (g *guardCheck) finalDispatch() bool {
+	stmts := g.fn.body.List
 	if len(stmts) == 0 {
-		report(fnAt, guardEmptyBody)
-		return
+		g.report(g.fnAt, guardEmptyBody)
+		return false
 	}
-	ret, ok := stmts[len(stmts)-1].(*js.ReturnStmt)
-	var call *js.CallExpr
-	if ok && ret.Value != nil {
-		call, _ = jsmod.Unparen(ret.Value).(*js.CallExpr)
+	if ret, ok := stmts[len(stmts)-1].(*js.ReturnStmt); ok && ret.Value != nil {
+		g.call, _ = jsmod.Unparen(ret.Value).(*js.CallExpr)
 	}
-	if call == nil || lastName(call.X) != "dispatchWithPolicy" {
-		report(fnAt, guardLastReturn)
-		return
+	if g.call == nil || lastName(g.call.X) != "dispatchWithPolicy" {
+		g.report(g.fnAt, guardLastReturn)
+		return false
 	}
-	at := firstToken(m, call)
+	g.at = firstToken(g.m, g.call)
 	count := 0
-	jsmod.Inspect(fn.body, func(n js.INode) bool {
+	jsmod.Inspect(g.fn.body, func(n js.INode) bool {
 		if k, ok := n.(*js.CallExpr); ok && lastName(k.X) == "dispatchWithPolicy" {
 			count++
 		}
 		return true
 	})
 	if count != 1 {
-		report(at, guardCallCount, count)
+		g.report(g.at, guardCallCount, count)
 	}
+	return true
+}
 
-	// const state = protectedWorkflowStateFor(context, "<workflowId>"),
-	// and the guard and operation key come from that state.
-	state := ""
+// protectedState: const state = protectedWorkflowStateFor(context,
+// "<workflowId>") before the dispatch, and the guard comes from that state.
+func (g *guardCheck) protectedState() {
+	stmts := g.fn.body.List
 	for _, stmt := range stmts[:len(stmts)-1] {
 		d, ok := stmt.(*js.VarDecl)
 		if !ok || d.TokenType != js.ConstToken {
@@ -139,60 +178,63 @@ func (c *checker) guarded(m *jsmod.Module, fn function, cf *capFacts) {
 			if !ok || !isCall || lastName(init.X) != "protectedWorkflowStateFor" {
 				continue
 			}
-			initAt := firstToken(m, init)
+			initAt := firstToken(g.m, init)
 			if n := len(init.Args.List); n != 2 {
-				report(initAt, guardStateArgs, n)
+				g.report(initAt, guardStateArgs, n)
 			}
 			if ctx, _ := ident(arg(init, 0)); ctx != "context" {
-				report(initAt, guardStateContext)
+				g.report(initAt, guardStateContext)
 			}
-			if id, _ := str(arg(init, 1)); id != cf.workflowID {
-				report(initAt, guardStateWorkflow, cf.workflowID)
+			if id, _ := str(arg(init, 1)); id != g.cf.workflowID {
+				g.report(initAt, guardStateWorkflow, g.cf.workflowID)
 			}
-			state = string(v.Data)
+			g.state = string(v.Data)
 		}
 	}
-	if state == "" {
-		report(at, guardNoState, cf.workflowID)
-	} else if p, _ := path(call.X); p != state+".guard.dispatchWithPolicy" {
-		report(at, guardStateGuard, state)
+	if g.state == "" {
+		g.report(g.at, guardNoState, g.cf.workflowID)
+	} else if p, _ := path(g.call.X); p != g.state+".guard.dispatchWithPolicy" {
+		g.report(g.at, guardStateGuard, g.state)
 	}
+}
 
-	// The policy: exactly workflowId, input, runtimeContext, operationKey.
-	if len(call.Args.List) != 2 {
-		report(at, guardArgCount, len(call.Args.List))
+// policy: an object literal of exactly workflowId, input, runtimeContext
+// and operationKey, each the value the guard expects.
+func (g *guardCheck) policy(expr js.IExpr) {
+	policy, ok := jsmod.Unparen(expr).(*js.ObjectExpr)
+	if !ok {
+		g.report(g.at, guardPolicyLiteral)
 		return
 	}
-	policy, ok := jsmod.Unparen(call.Args.List[0].Value).(*js.ObjectExpr)
-	if !ok {
-		report(at, guardPolicyLiteral)
-	} else {
-		names, values, plain := properties(policy)
-		slices.Sort(names)
-		switch {
-		case !plain:
-			report(firstToken(m, policy), guardPolicyPlain)
-		case !slices.Equal(names, []string{"input", "operationKey", "runtimeContext", "workflowId"}):
-			report(firstToken(m, policy), guardPolicyKeys, strings.Join(names, ", "))
-		default:
-			if id, _ := str(values["workflowId"]); id != cf.workflowID {
-				report(firstToken(m, values["workflowId"]), guardPolicyWorkflow, cf.workflowID)
-			}
-			if name, _ := ident(values["input"]); name != "input" {
-				report(firstToken(m, policy), guardPolicyInput)
-			}
-			if name, _ := ident(values["runtimeContext"]); name != "context" {
-				report(firstToken(m, policy), guardPolicyContext)
-			}
-			if p, _ := path(values["operationKey"]); state != "" && p != state+".operationKey" {
-				report(firstToken(m, policy), guardPolicyOperationKey, state)
-			}
-		}
+	at := firstToken(g.m, policy)
+	names, values, plain := properties(policy)
+	slices.Sort(names)
+	switch {
+	case !plain:
+		g.report(at, guardPolicyPlain)
+		return
+	case !slices.Equal(names, []string{"input", "operationKey", "runtimeContext", "workflowId"}):
+		g.report(at, guardPolicyKeys, strings.Join(names, ", "))
+		return
 	}
+	if id, _ := str(values["workflowId"]); id != g.cf.workflowID {
+		g.report(firstToken(g.m, values["workflowId"]), guardPolicyWorkflow, g.cf.workflowID)
+	}
+	if name, _ := ident(values["input"]); name != "input" {
+		g.report(at, guardPolicyInput)
+	}
+	if name, _ := ident(values["runtimeContext"]); name != "context" {
+		g.report(at, guardPolicyContext)
+	}
+	if p, _ := path(values["operationKey"]); g.state != "" && p != g.state+".operationKey" {
+		g.report(at, guardPolicyOperationKey, g.state)
+	}
+}
 
-	// The dispatch: context.dispatch, or a function of the checked input
-	// that never reads the unchecked one.
-	dispatch := jsmod.Unparen(call.Args.List[1].Value)
+// dispatch: context.dispatch, or a function of the checked input that never
+// reads the unchecked one. It returns that function, or nil.
+func (g *guardCheck) dispatch(expr js.IExpr) js.INode {
+	dispatch := jsmod.Unparen(expr)
 	var sender js.INode
 	var params js.Params
 	switch d := dispatch.(type) {
@@ -202,46 +244,50 @@ func (c *checker) guarded(m *jsmod.Module, fn function, cf *capFacts) {
 		sender, params = d, d.Params
 	default:
 		if p, _ := path(dispatch); p != "context.dispatch" {
-			report(at, guardDispatchKind)
+			g.report(g.at, guardDispatchKind)
 		}
+		return nil
 	}
-	if sender != nil {
-		if len(params.List) == 0 {
-			report(firstToken(m, sender), guardDispatchParam)
-		}
-		if params.Rest != nil {
-			report(firstToken(m, sender), guardDispatchRest)
-		}
-		jsmod.Inspect(sender, func(n js.INode) bool {
-			if name, ok := ident(asExpr(n)); ok && name == "input" && !c.shadows(sender, "input") {
-				report(firstToken(m, sender), guardDispatchUnchecked)
-				return false
-			}
-			return true
-		})
+	at := firstToken(g.m, sender)
+	if len(params.List) == 0 {
+		g.report(at, guardDispatchParam)
 	}
+	if params.Rest != nil {
+		g.report(at, guardDispatchRest)
+	}
+	jsmod.Inspect(sender, func(n js.INode) bool {
+		if name, ok := ident(asExpr(n)); ok && name == "input" && !g.c.shadows(sender, "input") {
+			g.report(at, guardDispatchUnchecked)
+			return false
+		}
+		return true
+	})
+	return sender
+}
 
-	// Nothing is sent, and nothing verified, outside the guard.
-	jsmod.Inspect(fn.body, func(n js.INode) bool {
+// nothingOutside: nothing is sent, and nothing verified, outside the
+// guard's dispatch (sender, nil for context.dispatch).
+func (g *guardCheck) nothingOutside(sender js.INode) {
+	jsmod.Inspect(g.fn.body, func(n js.INode) bool {
 		if same(n, sender) {
 			return false
 		}
 		switch n := n.(type) {
 		case *js.CallExpr:
 			if what := effectCall(n); what != "" && lastName(n.X) != "dispatchWithPolicy" {
-				report(firstToken(m, n), guardEffectOutside, what)
+				g.report(firstToken(g.m, n), guardEffectOutside, what)
 			}
 		case *js.LiteralExpr:
 			if strings.Contains(strings.ToLower(string(n.Data)), "verify") {
-				report(m.Position(n.Data), guardVerifierLiteral)
+				g.report(g.m.Position(n.Data), guardVerifierLiteral)
 			}
 		case *js.Var:
 			if strings.Contains(strings.ToLower(string(n.Data)), "verify") {
-				report(fnAt, guardVerifierName, n.Data)
+				g.report(g.fnAt, guardVerifierName, n.Data)
 			}
 		case *js.PropertyName:
 			if name, _ := propertyName(n); name == "expectedBindings" || name == "requiredBindings" || name == "bindings" {
-				report(m.Position(n.Literal.Data), guardBindings, name)
+				g.report(g.m.Position(n.Literal.Data), guardBindings, name)
 			}
 		}
 		return true
