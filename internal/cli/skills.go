@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/code2skill/code2skill"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/skillinstall"
 )
@@ -155,7 +156,7 @@ func skillsExport(c *command, stdio *Stdio, args []string) int {
 }
 
 func installSkills(stdio *Stdio, verb string, targets []skillsTarget) int {
-	skills, err := skillinstall.Embedded()
+	skills, err := skillinstall.Read(code2skill.Skills())
 	if err != nil {
 		fmt.Fprintf(stdio.Err, "code2skill skills: reading the embedded Skills: %v\n", err)
 		return ExitFailure
@@ -188,7 +189,7 @@ func skillsList(c *command, stdio *Stdio, args []string) int {
 	if len(pos) > 0 {
 		return usageError(stdio, c, "list takes no arguments, got %q", pos)
 	}
-	skills, err := skillinstall.Embedded()
+	skills, err := skillinstall.Read(code2skill.Skills())
 	if err != nil {
 		fmt.Fprintf(stdio.Err, "code2skill skills: reading the embedded Skills: %v\n", err)
 		return ExitFailure

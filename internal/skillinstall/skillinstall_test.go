@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/code2skill/code2skill"
 	"github.com/code2skill/code2skill/internal/atomicfile"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
@@ -17,7 +18,7 @@ var producerSkills = []string{"code2skill-generate", "code2skill-review-flow", "
 
 func embedded(t *testing.T) []Skill {
 	t.Helper()
-	skills, err := Embedded()
+	skills, err := Read(code2skill.Skills())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +273,7 @@ func assertNoTemporaries(t *testing.T, dir string) {
 // BenchmarkInstall measures reinstalling the three Producer Skills over an
 // existing copy.
 func BenchmarkInstall(b *testing.B) {
-	skills, err := Embedded()
+	skills, err := Read(code2skill.Skills())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -288,7 +289,7 @@ func BenchmarkInstall(b *testing.B) {
 // BenchmarkList measures comparing the Producer Skills with every agent
 // directory of a project and a home, one of them populated.
 func BenchmarkList(b *testing.B) {
-	skills, err := Embedded()
+	skills, err := Read(code2skill.Skills())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -17,7 +17,6 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/code2skill/code2skill"
 	"github.com/code2skill/code2skill/internal/atomicfile"
 )
 
@@ -27,14 +26,10 @@ type Skill struct {
 	Files []atomicfile.File // paths relative to the Skill's directory, sorted
 }
 
-// Embedded returns the Producer Skills code2skill carries, sorted by name.
-func Embedded() ([]Skill, error) {
-	return readSkills(code2skill.Skills())
-}
-
-// readSkills reads every top-level directory of fsys that holds a SKILL.md,
-// in lexical order.
-func readSkills(fsys fs.FS) ([]Skill, error) {
+// Read returns the Skills of fsys (code2skill.Skills(), the Producer Skills
+// the binary carries): every top-level directory that holds a SKILL.md, in
+// lexical order.
+func Read(fsys fs.FS) ([]Skill, error) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, err
