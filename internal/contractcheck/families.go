@@ -33,7 +33,7 @@ func Families() []Family {
 			[]*diag.Rule{RuleTopologyRef, RuleFeatureBoundary}},
 		{"C", "Evidence", "every fact cites catalogued, fact-level evidence of a fitting role, from a searched source, at a symbol a file inside that source declares",
 			[]*diag.Rule{RuleEvidenceUnknown, RuleEvidenceMissing, RuleEvidenceNotFact, RuleEvidenceRole, RuleEvidenceWrongRole, RuleLocator,
-				RuleEvidenceNoSource, RuleNotChecked, RuleFileMissing, RuleEscapesRoot, RuleSymbolVanished, RuleSymbolMoved, RuleSymbolNotLocated}},
+				RuleEvidenceNoSource, RuleNotChecked, RuleFileMissing, RuleEscapesRoot, RuleSymbolVanished, RuleSymbolMoved, RuleSymbolNotLocated, RuleLineBeyondFile}},
 		{"D", "Exposure", "a capability exists because the feature's primary sources expose it",
 			[]*diag.Rule{RuleExposureSource, RuleExposureKind, RuleExposureEvidence, RuleExposureSupplemental}},
 		{"E", "Readiness", "ready means nothing is missing: no gap, no unresolved conflict or unsearched critical source behind a write",

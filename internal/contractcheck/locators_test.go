@@ -52,6 +52,22 @@ func TestSymbolMoved(t *testing.T) {
 	}
 }
 
+// A line beyond the file's end is an error, with or without a symbol; the
+// file's last line is not beyond it.
+func TestLineBeyondFile(t *testing.T) {
+	for _, locator := range []string{"features/sample-request/entry:9999#submitIntent", "features/sample-request/entry:7", "features/sample-request/entry:9999"} {
+		l := symbolCheck(t, entrySource, locator)
+		if !has(l, "EVIDENCE_LINE_BEYOND_FILE", cc, "/evidenceCatalog/0/locator") {
+			t.Errorf("%s: want EVIDENCE_LINE_BEYOND_FILE:\n%s", locator, contracttest.Findings(l))
+		}
+	}
+	for _, locator := range []string{"features/sample-request/entry:6", "features/sample-request/entry:6#submitIntent"} {
+		if l := symbolCheck(t, entrySource, locator); has(l, "EVIDENCE_LINE_BEYOND_FILE", cc, "/evidenceCatalog/0/locator") {
+			t.Errorf("%s: the last line is in the file:\n%s", locator, contracttest.Findings(l))
+		}
+	}
+}
+
 // A symbol the file no longer declares is an error.
 func TestSymbolVanished(t *testing.T) {
 	l := symbolCheck(t, "function submitForm(form) {\n  return send(form);\n}\n", "features/sample-request/entry:4#submitIntent")
@@ -78,7 +94,7 @@ func TestSymbolNotLocated(t *testing.T) {
 		t.Errorf("want only EVIDENCE_SYMBOL_NOT_LOCATED:\n%s", contracttest.Findings(l))
 	}
 	// A localisation rationale is no symbol and is not looked up.
-	if l := symbolCheck(t, "x\n", "features/sample-request/entry:2#the submit button handler"); l.Len() != 0 {
+	if l := symbolCheck(t, "x\ny\n", "features/sample-request/entry:2#the submit button handler"); l.Len() != 0 {
 		t.Errorf("a rationale was looked up:\n%s", contracttest.Findings(l))
 	}
 }
