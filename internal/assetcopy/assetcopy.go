@@ -1,6 +1,7 @@
 // Package assetcopy keeps the copies of the reviewed runtime assets that
 // live outside assets/: the generate Skill carries every runtime asset, and
-// the seed-library example carries the core one. They are generated from
+// the seed-library example and its Go twin carry the core one of their
+// runtime (portable-agent-result.mjs, agentresult.go). They are generated from
 // the assets (go generate at the repository root runs gencopies), never
 // edited by hand, and a test fails when a committed copy differs.
 package assetcopy
@@ -32,7 +33,9 @@ func Copies() []Copy {
 	for _, a := range assets.Runtime() {
 		out = append(out, Copy{skillAssets + a.Name(), a})
 	}
-	return append(out, Copy{"examples/seed-library/" + assets.AgentResult.Name(), assets.AgentResult})
+	return append(out,
+		Copy{"examples/seed-library/" + assets.AgentResult.Name(), assets.AgentResult},
+		Copy{"examples/_seed-library-go/" + assets.GoAgentResult.Name(), assets.GoAgentResult})
 }
 
 // Stale returns the copies under root whose file is missing or differs
