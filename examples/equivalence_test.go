@@ -58,21 +58,14 @@ func TestGoTwinMatchesTheNodeExample(t *testing.T) {
 	if _, err := sandbox.LookPath("go"); err != nil {
 		t.Skip("go is not on PATH")
 	}
-	testnode.Node(t)
 	ctx := context.Background()
-
-	nodeDir := filepath.Join(t.TempDir(), SeedLibraryName)
-	if err := os.CopyFS(nodeDir, SeedLibrary()); err != nil {
-		t.Fatal(err)
-	}
-	testnode.LinkInto(t, nodeDir)
-	goDir := filepath.Join(t.TempDir(), SeedLibraryGoName)
-	if err := os.CopyFS(goDir, SeedLibraryGo()); err != nil {
-		t.Fatal(err)
-	}
-	server, err := core.BuildGoServer(ctx, goDir)
+	nodeDir, goDir := twinDirs(t)
+	server, findings, err := core.BuildGoServer(ctx, goDir, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(findings) > 0 {
+		t.Fatalf("the Go twin does not build: %v", findings)
 	}
 	defer server.Remove()
 
@@ -108,6 +101,23 @@ func TestGoTwinMatchesTheNodeExample(t *testing.T) {
 	if cmp.Diff(nodeResults[0], strings.Replace(goResults[0], "09:30:00", "09:30", 1)) == "" {
 		t.Error("a changed result went unnoticed")
 	}
+}
+
+// twinDirs writes the node example, with the pinned node_modules, and its
+// Go twin to temporary directories.
+func twinDirs(t *testing.T) (nodeDir, goDir string) {
+	t.Helper()
+	testnode.Node(t)
+	nodeDir = filepath.Join(t.TempDir(), SeedLibraryName)
+	if err := os.CopyFS(nodeDir, SeedLibrary()); err != nil {
+		t.Fatal(err)
+	}
+	testnode.LinkInto(t, nodeDir)
+	goDir = filepath.Join(t.TempDir(), SeedLibraryGoName)
+	if err := os.CopyFS(goDir, SeedLibraryGo()); err != nil {
+		t.Fatal(err)
+	}
+	return nodeDir, goDir
 }
 
 // twinRun lists the tools of one server and calls every case, each case

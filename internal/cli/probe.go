@@ -23,6 +23,7 @@ func probeCmd() *command {
 		usage: `Usage: code2skill probe <pkg> [--call F]... [--error-call F]... [--dry-run-call F]...
                        [--offline] [--timeout S] [--transcript FILE] [--format text|json|sarif]
                        [--allow-network] [--env KEY[=VALUE]]... [--env-file FILE]... [--require-isolation]
+                       [--source-root D]...
 
 Copies the package to a fresh temporary directory (a strict package without
 any node_modules; a core package with its own, mounted read-only into the copy
@@ -30,7 +31,10 @@ rather than copied) and runs node mcp-tool/index.mjs there in the sandbox:
 allowlisted environment, private HOME, and where the OS allows nothing of the
 host but the copy, node and the system libraries, no network, a PID namespace;
 a time limit per request; everything it started killed at the end. A module
-importing a file outside the package is an error (PROBE_IMPORT_OUTSIDE).
+importing a file outside the package is an error (PROBE_IMPORT_OUTSIDE). A
+go-stdio package's server is first built as validate builds it (go build
+./mcp-tool in the sandbox, offline, the module cache read-only; a local
+replace must lead into a --source-root) and the binary runs in the copy.
 Over the official Go MCP SDK it checks, in order:
 
   initialize     the declared protocol version (export-profile.json, default
@@ -93,6 +97,9 @@ Flags:
   --env-file FILE       give the server the KEY=VALUE lines of FILE, so that
                         credentials stay off the command line (repeatable;
                         --env wins over a file)
+  --source-root D       authorise the directory a go-stdio package's local
+                        replace leads to (style B); the build reads it
+                        read-only (repeatable)
 ` + isolationHelp + `
 ` + exitCodesHelp,
 	}
@@ -108,6 +115,7 @@ Flags:
 		fs.Var(&env, "env", "")
 		var envFiles stringsFlag
 		fs.Var(&envFiles, "env-file", "")
+		fs.Var((*stringsFlag)(&opts.SourceRoots), "source-root", "")
 		timeout := addDurationFlag(fs, "timeout", 10*time.Second)
 		transcript := fs.String("transcript", "", "")
 		format := addFindingsFormatFlag(fs)

@@ -270,12 +270,7 @@ type goTool struct {
 // against the methods its Function sends, followed through the
 // functions of the module it calls.
 func (c *checker) goAnnotations(src *goSource) {
-	module := ""
-	if b, err := c.pkg.ReadFile("go.mod"); err == nil {
-		if m, _, err := parseGoMod(b); err == nil {
-			module = m.module
-		}
-	}
+	module := c.goModule()
 	for _, file := range src.sortedFiles() {
 		if strings.HasSuffix(file, "_test.go") {
 			continue
@@ -299,6 +294,16 @@ func (c *checker) goAnnotations(src *goSource) {
 			}
 		}
 	}
+}
+
+// goModule is the module path go.mod declares, or "".
+func (c *checker) goModule() string {
+	if b, err := c.pkg.ReadFile("go.mod"); err == nil {
+		if m, _, err := parseGoMod(b); err == nil {
+			return m.module
+		}
+	}
+	return ""
 }
 
 // goMethod is an HTTP method written in a Function or a helper it calls.

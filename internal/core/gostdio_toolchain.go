@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/pkgdir"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/scratch"
 )
@@ -150,14 +152,23 @@ func (c *checker) goRun(ctx context.Context, tc *goToolchain, replaced []string,
 // a module the cache lacks, and says so; it returns false for any other
 // failure.
 func (c *checker) moduleFailure(out []byte) bool {
+	d, ok := modulesMissing(out)
+	if ok {
+		c.add(d)
+	}
+	return ok
+}
+
+// modulesMissing returns the finding for a go command's output that says
+// the build needs a module the cache or go.sum lacks.
+func modulesMissing(out []byte) (diag.Diagnostic, bool) {
 	s := string(out)
 	for _, sign := range []string{"GOPROXY=off", "missing go.sum entry", "updates to go.mod needed", "go: downloading", "no required module provides", "cannot find module providing"} {
 		if strings.Contains(s, sign) {
-			c.add(RuleGoModulesMissing.New("go.mod", "the build needs modules the module cache or go.sum lacks; run \"go mod download\" (and \"go mod tidy\" if go.sum is incomplete) in the package first: validate builds offline\n%s", tail(out, 8)))
-			return true
+			return RuleGoModulesMissing.New("go.mod", "the build needs modules the module cache or go.sum lacks; run \"go mod download\" (and \"go mod tidy\" if go.sum is incomplete) in the package first: the build is offline\n%s", tail(out, 8)), true
 		}
 	}
-	return false
+	return diag.Diagnostic{}, false
 }
 
 // goProxyVars are the user's variables go mod download honours to reach
@@ -215,32 +226,39 @@ type GoServer struct {
 func (s *GoServer) Remove() { scratch.Remove(s.dir) }
 
 // BuildGoServer builds ./mcp-tool of the go-stdio package in dir as
-// validate does (offline, module cache read-only, the shared build
-// cache), for the commands that start its server (probe, the equivalence
-// checks). A build that fails is an error holding the go command's output.
-func BuildGoServer(ctx context.Context, dir string) (*GoServer, error) {
+// validate does (offline, module cache read-only, the shared build cache,
+// the replaced directories read-only), for the commands that start its
+// server (probe, the equivalence checks). A build that fails returns no
+// server and its finding (CORE_GO_BUILD, or CORE_GO_MODULES_MISSING); the
+// error means the build could not be tried.
+func BuildGoServer(ctx context.Context, dir string, replaced []string) (*GoServer, []diag.Diagnostic, error) {
 	tc, err := locateGo(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if tc.work, err = scratch.Dir("", "code2skill-go-work-"); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer scratch.Remove(tc.work)
 	out, err := scratch.Dir("", "code2skill-go-server-")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	server := filepath.Join(out, "server")
 	res, err := sandbox.Run(ctx, []string{"go", "build", "-trimpath", "-o", server, "./mcp-tool"}, sandbox.Options{
-		Dir: dir, Env: tc.env(), Binds: append(tc.binds(nil), sandbox.Bind{Source: out, Writable: true}), Timeout: 5 * time.Minute,
+		Dir: dir, Env: tc.env(), Binds: append(tc.binds(replaced), sandbox.Bind{Source: out, Writable: true}), Timeout: 5 * time.Minute,
 	})
-	if err == nil && res.ExitCode != 0 {
-		err = fmt.Errorf("go build ./mcp-tool failed (exit %d): %s", res.ExitCode, tail(append(res.Stderr, res.Stdout...), 20))
-	}
 	if err != nil {
 		scratch.Remove(out)
-		return nil, err
+		return nil, nil, fmt.Errorf("go build ./mcp-tool: %w", err)
 	}
-	return &GoServer{Path: server, Bind: sandbox.Bind{Source: out}, dir: out}, nil
+	if res.ExitCode != 0 {
+		scratch.Remove(out)
+		output := append(append([]byte{}, res.Stderr...), res.Stdout...)
+		if d, ok := modulesMissing(output); ok {
+			return nil, []diag.Diagnostic{d}, nil
+		}
+		return nil, []diag.Diagnostic{RuleGoBuild.New(pkgdir.GoServerFile, "go build ./mcp-tool failed (exit %d)\n%s", res.ExitCode, tail(output, tailLines))}, nil
+	}
+	return &GoServer{Path: server, Bind: sandbox.Bind{Source: out}, dir: out}, nil, nil
 }

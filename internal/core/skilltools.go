@@ -11,6 +11,7 @@ import (
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/markdown"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
+	"github.com/code2skill/code2skill/internal/pkgdir"
 	"github.com/code2skill/code2skill/internal/skillmd"
 )
 
@@ -64,7 +65,7 @@ func (c *checker) tools(listed []mcpcheck.Tool) *serverTools {
 		}
 		st.names = append(st.names, entry.Name)
 		if _, ok := st.where[entry.Name]; !ok {
-			st.where[entry.Name] = diag.Diagnostic{File: mcpcheck.ServerFile, Pointer: t.Pointer()}
+			st.where[entry.Name] = diag.Diagnostic{File: c.serverFile(), Pointer: t.Pointer()}
 		}
 		if !literalDescription[entry.Name] {
 			st.descriptions[entry.Name] = entry.Description
@@ -108,7 +109,7 @@ func (c *checker) checkSkillTools(listed []mcpcheck.Tool) {
 		for _, p := range placeholders {
 			if strings.Contains(strings.ToLower(st.descriptions[name]), p) {
 				w := st.where[name]
-				c.add(RulePlaceholder.New(mcpcheck.ServerFile, "the description of tool %q still holds the scaffold's placeholder %q; "+
+				c.add(RulePlaceholder.New(c.serverFile(), "the description of tool %q still holds the scaffold's placeholder %q; "+
 					"say what the Tool really does, when to call it and what it returns", name, p).AtPointer(w.Pointer + "/description"))
 				break
 			}
@@ -243,4 +244,13 @@ func quoteNames(names []string) string {
 		q[i] = `"` + n + `"`
 	}
 	return strings.Join(q, ", ")
+}
+
+// serverFile is the entry point of the package's MCP server, named by the
+// findings about what its tools/list said.
+func (c *checker) serverFile() string {
+	if c.result.Runtime == pkgdir.RuntimeGo {
+		return pkgdir.GoServerFile
+	}
+	return mcpcheck.ServerFile
 }

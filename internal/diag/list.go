@@ -82,3 +82,17 @@ func compare(a, b Diagnostic) int {
 		strings.Compare(a.Detail, b.Detail),
 	)
 }
+
+// Relocate returns ds with every finding about the file from said to be
+// about the file to instead: a check written for one runtime's entry
+// point, reused for another's.
+func Relocate(ds []Diagnostic, from, to string) []Diagnostic {
+	out := make([]Diagnostic, len(ds))
+	for i, d := range ds {
+		if d.File == from {
+			d.File = to
+		}
+		out[i] = d
+	}
+	return out
+}

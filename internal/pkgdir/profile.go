@@ -72,6 +72,10 @@ const (
 	RuntimeGo   Runtime = "go-stdio"   // go.mod, Go packages, go test
 )
 
+// GoServerFile is the entry point of a go-stdio package's MCP server,
+// relative to the package root: what node-stdio's mcp-tool/index.mjs is.
+const GoServerFile = "mcp-tool/main.go"
+
 // GoMarker is the line comment of go.mod that declares a go-stdio package,
 // as package.json's code2skill.profile declares a node-stdio one:
 //

@@ -34,13 +34,7 @@ func packageModules(pkg *pkgdir.Package) map[string]*jsmod.Module {
 // fake credentials for every variable the package reads or MCP-SETUP.md
 // names (see reach.Setup). A dry run sends nothing, so the values only
 // let a write get as far as its dry-run branch.
-func configuration(pkg *pkgdir.Package, modules map[string]*jsmod.Module, given []string, dryRunVariable string) *reach.Setup {
-	var reads []string
-	for _, file := range slices.Sorted(maps.Keys(modules)) {
-		for _, r := range modules[file].EnvReads() {
-			reads = append(reads, r.Name)
-		}
-	}
+func configuration(pkg *pkgdir.Package, reads []string, given []string, dryRunVariable string) *reach.Setup {
 	doc, _ := pkg.ReadFile("MCP-SETUP.md")
 	var vars []string
 	for _, v := range reach.Variables(reads, doc) {
@@ -49,6 +43,18 @@ func configuration(pkg *pkgdir.Package, modules map[string]*jsmod.Module, given 
 		}
 	}
 	return reach.NewSetup(reach.Config{Variables: vars, DryRunVariable: dryRunVariable})
+}
+
+// moduleEnvReads lists the environment variables the modules read, in
+// file order.
+func moduleEnvReads(modules map[string]*jsmod.Module) []string {
+	var reads []string
+	for _, file := range slices.Sorted(maps.Keys(modules)) {
+		for _, r := range modules[file].EnvReads() {
+			reads = append(reads, r.Name)
+		}
+	}
+	return reads
 }
 
 // httpTools returns the Tools of a core package that pass an HTTP answer

@@ -80,6 +80,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/code2skill/code2skill/internal/core"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/pkgdir"
@@ -107,6 +108,10 @@ type Options struct {
 	TempDir string
 	// Progress receives a line per session.
 	Progress io.Writer
+	// SourceRoots authorise the directories a go-stdio package's local
+	// replaces lead to (style B), as validate --source-root does; the
+	// build sees them read-only.
+	SourceRoots []string
 }
 
 // Status is the outcome of one kind of check for one tool.
@@ -211,6 +216,10 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 		return r, nil
 	}
 	r.Profile = pkgdir.DetectProfile(dir)
+	goStdio := pkgdir.DetectCoreGo(dir)
+	if goStdio {
+		r.Profile = pkgdir.ProfileCore
+	}
 	strict := r.Profile == pkgdir.ProfileStrict
 	if !strict && r.Profile != pkgdir.ProfileCore && r.Profile != pkgdir.ProfileUnknown {
 		return nil, usagef("%s declares the profile %q; the probe knows %s and %s", dir, r.Profile, pkgdir.ProfileCore, pkgdir.ProfileStrict)
@@ -222,7 +231,7 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 	// package stops the probe before anything runs.
 	views := make(chan *pkgdir.ModuleView, 1)
 	go func() {
-		if strict {
+		if strict || goStdio {
 			views <- &pkgdir.ModuleView{Findings: pkg.SpecialFiles()}
 			return
 		}
@@ -237,10 +246,16 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 		return nil, usagef("--offline makes no business calls: drop --call and --error-call, or drop --offline")
 	}
 	exp := coreExpectations()
-	if !strict {
+	var goPkg *core.GoPackage
+	switch {
+	case goStdio:
+		goPkg = core.InspectGo(pkg, opts.SourceRoots)
+		exp.httpTools = goPkg.HTTPTools
+		exp.config = configuration(pkg, goPkg.EnvReads, opts.Env, exp.dryRunVariable)
+	case !strict:
 		modules := packageModules(pkg)
 		exp.httpTools = httpTools(modules)
-		exp.config = configuration(pkg, modules, opts.Env, exp.dryRunVariable)
+		exp.config = configuration(pkg, moduleEnvReads(modules), opts.Env, exp.dryRunVariable)
 	}
 	if strict {
 		if exp = loadStrict(pkg, r.Diagnostics); exp == nil {
@@ -265,10 +280,14 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 		r.Diagnostics.Add(coverage(exp, cases, opts.Offline)...)
 	}
 
-	r.Diagnostics.Add(importsOutside(pkg)...)
+	if goStdio {
+		r.Diagnostics.Add(goPkg.Findings...)
+	} else {
+		r.Diagnostics.Add(importsOutside(pkg)...)
+	}
 	view := <-views
 	r.Diagnostics.Add(view.Findings...)
-	if !view.Runnable() {
+	if !view.Runnable() || r.Diagnostics.HasErrors() && goStdio {
 		return r, nil
 	}
 	d, err := detach(pkg, opts.TempDir, view)
@@ -277,7 +296,22 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 	}
 	defer d.remove()
 	r.DetachedCopy = true
-	if above := reachableModules(d.dir); above != "" {
+	var command []string
+	if goStdio {
+		// The server is built from the package where it is, since a
+		// replace's relative path holds there, and runs in the copy.
+		server, findings, err := core.BuildGoServer(ctx, pkg.Dir(), goPkg.Replaced)
+		if err != nil {
+			return nil, err
+		}
+		if server == nil {
+			r.Diagnostics.Add(findings...)
+			return r, nil
+		}
+		defer server.Remove()
+		command = []string{server.Path}
+		d.binds = append(d.binds, server.Bind)
+	} else if above := reachableModules(d.dir); above != "" {
 		r.Diagnostics.Add(RuleReachableModules.New("",
 			"node resolves packages from %s, above the detached copy; the copy is not fully detached", above))
 	} else if d.linked {
@@ -290,7 +324,7 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 		}
 	}
 
-	p := &prober{opts: opts, exp: exp, dir: d.dir, binds: d.binds, result: r, cases: cases}
+	p := &prober{opts: opts, exp: exp, dir: d.dir, binds: d.binds, command: command, result: r, cases: cases}
 	if opts.Transcript != nil {
 		p.redact, p.redacted = p.transcriptRedactor()
 	}
@@ -305,6 +339,12 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 		r.Diagnostics.Add(RuleOffline.New("", "business calls were not run (--offline); runtime verification is still required"))
 	}
 	r.Diagnostics.Add(sandbox.Findings(r.Isolation)...)
+	if goStdio {
+		// The session checks name node's entry point; here it is main.go.
+		ds := diag.Relocate(r.Diagnostics.Sorted(), mcpcheck.ServerFile, pkgdir.GoServerFile)
+		r.Diagnostics = &diag.List{}
+		r.Diagnostics.Add(ds...)
+	}
 	return r, nil
 }
 
@@ -407,5 +447,6 @@ func (p *prober) serverOptions(label string, env []string, network sandbox.Netwo
 		Label:           label,
 		Network:         network,
 		Binds:           p.binds,
+		Command:         p.command,
 	}
 }

@@ -20,13 +20,15 @@ const (
 
 // prober holds one run's state.
 type prober struct {
-	opts   Options
-	exp    *expectations
-	dir    string         // the detached copy
-	binds  []sandbox.Bind // what its server sees besides it
-	result *Result
-	cases  []*Case
-	rows   []*ToolStatus
+	opts  Options
+	exp   *expectations
+	dir   string         // the detached copy
+	binds []sandbox.Bind // what its server sees besides it
+	// command starts the server; nil means node mcp-tool/index.mjs.
+	command []string
+	result  *Result
+	cases   []*Case
+	rows    []*ToolStatus
 	// redact writes the transcript without credentials; redacted counts
 	// the lines it changed.
 	redact   mcpcheck.Redactor
