@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/code2skill/code2skill/internal/core"
 	"github.com/code2skill/code2skill/internal/probe"
 	"github.com/code2skill/code2skill/internal/sandbox"
 )
@@ -140,5 +141,34 @@ func TestGoTwinPassesTheProbeAsTheNodeExampleDoes(t *testing.T) {
 	if ns.RuntimeVerificationRequired || gs.RuntimeVerificationRequired || !slices.Equal(ns.BusinessCallsNotRun, gs.BusinessCallsNotRun) ||
 		ns.Checks != gs.Checks {
 		t.Errorf("the summaries differ or leave runtime verification required:\nnode %+v\ngo   %+v", ns, gs)
+	}
+}
+
+// TestGoTwinPassesTheSameRequestChecks validates both: the reachability
+// calls judge the Go twin's requests, through its compiled-in recorder, as
+// they judge the node example's through driver.cjs, with the same number
+// of calls and of inputs decided.
+func TestGoTwinPassesTheSameRequestChecks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds Go code and runs node")
+	}
+	if _, err := sandbox.LookPath("go"); err != nil {
+		t.Skip("go is not on PATH")
+	}
+	nodeDir, goDir := twinDirs(t)
+	reachOf := func(dir string) *core.ReachSummary {
+		t.Helper()
+		res, err := core.Validate(context.Background(), dir, core.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Diagnostics.HasErrors() || res.Requests != core.StagePassed || res.Reach == nil {
+			t.Fatalf("%s: requests %s:\n%v", filepath.Base(dir), res.Requests, res.Diagnostics.Sorted())
+		}
+		return res.Reach
+	}
+	node, golang := reachOf(nodeDir), reachOf(goDir)
+	if *node != *golang || node.InputsChecked == 0 {
+		t.Errorf("reachability: node %+v, go %+v", *node, *golang)
 	}
 }

@@ -267,9 +267,7 @@ func validateMessage(status string, res *core.Result, n diag.Counts) string {
 		return "static structure and MCP discovery passed" + unisolated + "; runtime verification not completed (requires-host-integration)" + suffix
 	}
 	if res.Runtime == pkgdir.RuntimeGo {
-		// The request recorder knows node's fetch: a go-stdio package's
-		// requests are proven by its own tests only.
-		return "passed: structure, go vet, go build, MCP discovery and package tests" + unisolated + "; Tool requests not recorded (go-stdio)" + suffix
+		return "passed: structure, go vet, go build, MCP discovery, Tool requests and package tests" + unisolated + suffix
 	}
 	return "passed: structure, MCP discovery, Tool requests and package tests" + unisolated + suffix
 }

@@ -12,14 +12,17 @@ import (
 	"strings"
 
 	"github.com/code2skill/code2skill/assets"
+	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
+	"github.com/code2skill/code2skill/internal/pkgdir"
+	"github.com/code2skill/code2skill/internal/reach"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/scratch"
 )
 
 // goRequiredFiles are the files every go-stdio package has besides its
 // Skills (docs/go-stdio.md).
-var goRequiredFiles = []string{"go.mod", "go.sum", setupFile, assets.GoAgentResult.Name(), "mcp-tool/main.go"}
+var goRequiredFiles = []string{"go.mod", "go.sum", setupFile, assets.GoAgentResult.Name(), pkgdir.GoServerFile}
 
 // validateGo checks a package of the go-stdio runtime profile: the
 // structure (layout, Skills, go.mod, MCP-SETUP.md, the Go code through
@@ -87,15 +90,23 @@ func (c *checker) validateGo(ctx context.Context) (*Result, error) {
 	}
 	defer scratch.Remove(bin)
 	server := filepath.Join(bin, "server")
-	c.progress("go build ./mcp-tool")
-	build, err := c.goRun(ctx, tc, replaced, nil, []sandbox.Bind{{Source: bin, Writable: true}}, "build", "-trimpath", "-o", server, "./mcp-tool")
+	// The server is built with the request recorder in its package main
+	// (go build -overlay): the binary discovery starts is the package's
+	// own code plus the recorder, as node's gets driver.cjs preloaded.
+	rec, err := reach.WriteGoRecorder()
+	if err != nil {
+		return nil, err
+	}
+	defer rec.Remove()
+	c.progress("go build ./mcp-tool (with the request recorder)")
+	build, err := c.goRun(ctx, tc, replaced, nil, []sandbox.Bind{{Source: bin, Writable: true}, rec.Bind()}, "build", "-trimpath", "-overlay", rec.Path, "-o", server, "./mcp-tool")
 	if err != nil {
 		return nil, err
 	}
 	if build.ExitCode != 0 {
 		out := append(append([]byte{}, build.Stderr...), build.Stdout...)
 		if !c.moduleFailure(out) {
-			c.add(RuleGoBuild.New("mcp-tool/main.go", "go build ./mcp-tool failed (exit %d)\n%s", build.ExitCode, tail(out, tailLines)))
+			c.add(RuleGoBuild.New(pkgdir.GoServerFile, "go build ./mcp-tool failed (exit %d)\n%s", build.ExitCode, tail(out, tailLines)))
 		}
 		res.Structure = StageFailed
 	} else {
@@ -147,15 +158,20 @@ func (c *checker) checkGoLayout() []skillFile {
 }
 
 // discoverGo starts the built server in the sandbox and checks it through
-// the same MCP session checks as a node server.
+// the same MCP session checks as a node server, then makes the
+// reachability calls in the same session.
 func (c *checker) discoverGo(ctx context.Context, bin, server string) {
-	d, err := mcpcheck.Discover(ctx, c.pkg.Dir(), mcpcheck.Options{
+	cfg := c.reachConfig()
+	setup := reach.NewSetup(cfg)
+	d, err := mcpcheck.DiscoverThen(ctx, c.pkg.Dir(), mcpcheck.Options{
 		RequestTimeout: c.opts.requestTimeout(),
 		Profile:        mcpcheck.ProfileCore,
 		Label:          "discovery",
 		Binds:          []sandbox.Bind{{Source: bin}},
 		Command:        []string{server},
-		Env:            []string{"CODE2SKILL_DRY_RUN=1"},
+		Env:            setup.Env(),
+	}, func(ctx context.Context, s *mcpcheck.Session, tools []mcpcheck.Tool) error {
+		return c.checkRequests(ctx, s, tools, setup, cfg)
 	})
 	if err != nil {
 		if !errors.Is(err, context.Canceled) {
@@ -177,10 +193,11 @@ func (c *checker) discoverGo(ctx context.Context, bin, server string) {
 		c.listed = append([]mcpcheck.Tool{}, d.Tools...)
 	}
 	c.mu.Unlock()
-	c.add(d.Diagnostics.Sorted()...)
-	c.add(checkToolInputs(d.Tools)...)
-	if len(d.Tools) > 0 {
-		c.add(RuleGoRequestsNotRecorded.New("", "the requests of %s were not recorded over MCP (go-stdio); the package's go test tests are what proves them", plural(len(d.Tools), "Tool")))
+	// The session's checks name node's entry point; here it is main.go.
+	c.add(diag.Relocate(d.Diagnostics.Sorted(), mcpcheck.ServerFile, pkgdir.GoServerFile)...)
+	c.add(diag.Relocate(checkToolInputs(d.Tools), mcpcheck.ServerFile, pkgdir.GoServerFile)...)
+	if c.result.Reach == nil {
+		c.add(reach.RuleNotChecked.New(pkgdir.GoServerFile, "no Tool's requests were checked: the server did not list its tools (see the discovery findings)"))
 	}
 }
 

@@ -23,6 +23,4 @@ var (
 		"go vet reports nothing about the package")
 	RuleGoBuild = diag.Register("CORE_GO_BUILD", diag.Error,
 		"the MCP server builds: go build ./mcp-tool")
-	RuleGoRequestsNotRecorded = diag.Register("CORE_GO_REQUESTS_NOT_RECORDED", diag.Warning,
-		"the requests of a go-stdio package's Tools are not recorded over MCP: the request recorder knows node's fetch; the package's own go test tests, with their fake transport, are what proves them")
 )

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/code2skill/code2skill/examples"
+	"github.com/code2skill/code2skill/internal/reach"
 	"github.com/code2skill/code2skill/internal/sandbox"
 )
 
@@ -28,8 +30,29 @@ func TestGoTwinValidatesEndToEnd(t *testing.T) {
 		if res.Diagnostics.HasErrors() || res.Discovery != StagePassed || res.Tests != StagePassed {
 			t.Fatalf("stages %s/%s/%s:\n%v", res.Structure, res.Discovery, res.Tests, res.Diagnostics.Sorted())
 		}
-		if len(res.Tools) != 4 || res.TestCounts == nil || res.TestCounts.Passed < 20 || !has(res, RuleGoRequestsNotRecorded) {
-			t.Errorf("tools %v, tests %+v", res.Tools, res.TestCounts)
+		if len(res.Tools) != 4 || res.TestCounts == nil || res.TestCounts.Passed < 20 || res.Diagnostics.Len() != 0 {
+			t.Errorf("tools %v, tests %+v, findings %v", res.Tools, res.TestCounts, res.Diagnostics.Sorted())
+		}
+		// Every Tool's requests were recorded and judged, as node's are.
+		if res.Requests != StagePassed || res.Reach == nil || res.Reach.Calls < 4*3 || res.Reach.InputsChecked == 0 {
+			t.Errorf("requests %s, reach %+v", res.Requests, res.Reach)
+		}
+	})
+	t.Run("a Function that drops an input", func(t *testing.T) {
+		dir := goTwin(t)
+		edit(t, dir, "function-core/core.go", `q.Set("sowing_month", text(m))`, `_ = m`)
+		res, err := Validate(ctx, dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, d := range res.Diagnostics.Sorted() {
+			if d.Rule == reach.RuleInputDropped.ID && strings.Contains(d.Message, "sowingMonth") {
+				found = d.File == "mcp-tool/main.go"
+			}
+		}
+		if !found || res.Requests != StageFailed {
+			t.Errorf("requests %s:\n%v", res.Requests, res.Diagnostics.Sorted())
 		}
 	})
 	t.Run("a server that does not build", func(t *testing.T) {

@@ -43,7 +43,7 @@ func (c *checker) checkRequests(ctx context.Context, s *mcpcheck.Session, listed
 		return err
 	}
 	before := c.errors()
-	c.add(rep.Diagnostics...)
+	c.add(diag.Relocate(rep.Diagnostics, mcpcheck.ServerFile, c.serverFile())...)
 	for i, tr := range rep.Tools {
 		c.sentMethods(tools[i], tr.Methods)
 	}
@@ -68,12 +68,12 @@ func (c *checker) sentMethods(t reach.Tool, methods []string) {
 	ptr := diag.Pointer("tools", t.Index, "annotations")
 	if ro, ok := t.Hints["readOnlyHint"]; ok && ro && !c.annotated(RuleAnnotationReadOnly, t.Name) {
 		if i := slices.IndexFunc(methods, func(m string) bool { return slices.Contains(changingMethods, m) }); i >= 0 {
-			c.add(RuleAnnotationReadOnly.New(mcpcheck.ServerFile, "tool %q declares readOnlyHint: true, but its call sent %s; "+
+			c.add(RuleAnnotationReadOnly.New(c.serverFile(), "tool %q declares readOnlyHint: true, but its call sent %s; "+
 				"a host may call a read-only Tool without asking the user: set readOnlyHint to false", t.Name, methods[i]).AtPointer(ptr))
 		}
 	}
 	if d, ok := t.Hints["destructiveHint"]; ok && !d && !c.annotated(RuleAnnotationDestructive, t.Name) && slices.Contains(methods, "DELETE") {
-		c.add(RuleAnnotationDestructive.New(mcpcheck.ServerFile, "tool %q declares destructiveHint: false, but its call sent DELETE; "+
+		c.add(RuleAnnotationDestructive.New(c.serverFile(), "tool %q declares destructiveHint: false, but its call sent DELETE; "+
 			"set destructiveHint to true so that hosts confirm before calling it", t.Name).AtPointer(ptr))
 	}
 }
