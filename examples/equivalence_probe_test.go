@@ -17,7 +17,6 @@ import (
 
 	"github.com/code2skill/code2skill/internal/core"
 	"github.com/code2skill/code2skill/internal/probe"
-	"github.com/code2skill/code2skill/internal/sandbox"
 )
 
 // twinRequest is one request a server sent, as the backend saw it.
@@ -57,12 +56,6 @@ const twinProbeCases = `[
 // must pass, with the same per-tool and per-call verdicts, the same HTTP
 // statuses, and the same requests reaching the backend.
 func TestGoTwinPassesTheProbeAsTheNodeExampleDoes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds Go code and runs node")
-	}
-	if _, err := sandbox.LookPath("go"); err != nil {
-		t.Skip("go is not on PATH")
-	}
 	nodeDir, goDir := twinDirs(t)
 	cases := filepath.Join(t.TempDir(), "calls.json")
 	if err := os.WriteFile(cases, []byte(twinProbeCases), 0o644); err != nil {
@@ -149,12 +142,6 @@ func TestGoTwinPassesTheProbeAsTheNodeExampleDoes(t *testing.T) {
 // they judge the node example's through driver.cjs, with the same number
 // of calls and of inputs decided.
 func TestGoTwinPassesTheSameRequestChecks(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds Go code and runs node")
-	}
-	if _, err := sandbox.LookPath("go"); err != nil {
-		t.Skip("go is not on PATH")
-	}
 	nodeDir, goDir := twinDirs(t)
 	reachOf := func(dir string) *core.ReachSummary {
 		t.Helper()

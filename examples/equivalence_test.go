@@ -52,12 +52,6 @@ var twinCases = []twinCase{
 // differences docs/go-stdio.md lists as necessary are normalised away
 // (normalTool), nothing else.
 func TestGoTwinMatchesTheNodeExample(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds Go code and runs node")
-	}
-	if _, err := sandbox.LookPath("go"); err != nil {
-		t.Skip("go is not on PATH")
-	}
 	ctx := context.Background()
 	nodeDir, goDir := twinDirs(t)
 	server, findings, err := core.BuildGoServer(ctx, goDir, nil)
@@ -103,10 +97,17 @@ func TestGoTwinMatchesTheNodeExample(t *testing.T) {
 	}
 }
 
-// twinDirs writes the node example, with the pinned node_modules, and its
-// Go twin to temporary directories.
+// twinDirs skips in -short mode and where go is missing, then writes
+// the node example, with the pinned node_modules, and its Go twin to
+// temporary directories.
 func twinDirs(t *testing.T) (nodeDir, goDir string) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("builds Go code and runs node")
+	}
+	if _, err := sandbox.LookPath("go"); err != nil {
+		t.Skip("go is not on PATH")
+	}
 	testnode.Node(t)
 	nodeDir = filepath.Join(t.TempDir(), SeedLibraryName)
 	if err := os.CopyFS(nodeDir, SeedLibrary()); err != nil {

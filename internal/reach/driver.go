@@ -37,21 +37,12 @@ func WriteGoRecorder() (*Driver, error) {
 	if !ok {
 		return nil, fmt.Errorf("writing the request recorder: the embedded Go recorder lost its build constraint")
 	}
-	dir, err := os.MkdirTemp("", "code2skill-reach-")
-	if err == nil {
-		dir, err = filepath.EvalSymlinks(dir)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("writing the request recorder: %w", err)
-	}
-	rec := filepath.Join(dir, "recorder.go")
-	overlay, _ := json.Marshal(map[string]any{"Replace": map[string]string{filepath.FromSlash(GoRecorderFile): rec}})
-	p := filepath.Join(dir, "overlay.json")
-	if err := errors.Join(os.WriteFile(rec, src, 0o444), os.WriteFile(p, overlay, 0o444)); err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("writing the request recorder: %w", err)
-	}
-	return &Driver{dir: dir, Path: p}, nil
+	return writeRecorder(func(dir string) (string, error) {
+		rec := filepath.Join(dir, "recorder.go")
+		overlay, _ := json.Marshal(map[string]any{"Replace": map[string]string{filepath.FromSlash(GoRecorderFile): rec}})
+		p := filepath.Join(dir, "overlay.json")
+		return p, errors.Join(os.WriteFile(rec, src, 0o444), os.WriteFile(p, overlay, 0o444))
+	})
 }
 
 // Driver is the recorder written to a directory of its own, for the
@@ -66,6 +57,15 @@ type Driver struct {
 // WriteDriver writes the node recorder to a new temporary directory. The
 // caller removes it with Remove once the server has stopped.
 func WriteDriver() (*Driver, error) {
+	return writeRecorder(func(dir string) (string, error) {
+		p := filepath.Join(dir, "reach-driver.cjs")
+		return p, os.WriteFile(p, driverSource, 0o444)
+	})
+}
+
+// writeRecorder makes a new temporary directory, free of symbolic links,
+// and has write fill it, returning the file the Driver's Path names.
+func writeRecorder(write func(dir string) (string, error)) (*Driver, error) {
 	dir, err := os.MkdirTemp("", "code2skill-reach-")
 	if err == nil {
 		dir, err = filepath.EvalSymlinks(dir)
@@ -73,8 +73,8 @@ func WriteDriver() (*Driver, error) {
 	if err != nil {
 		return nil, fmt.Errorf("writing the request recorder: %w", err)
 	}
-	p := filepath.Join(dir, "reach-driver.cjs")
-	if err := os.WriteFile(p, driverSource, 0o444); err != nil {
+	p, err := write(dir)
+	if err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("writing the request recorder: %w", err)
 	}
