@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/code2skill/code2skill/internal/atomicfile"
+	"github.com/code2skill/code2skill/internal/core"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/pkgdir"
 	"github.com/code2skill/code2skill/internal/probe"
@@ -159,6 +160,9 @@ Flags:
 		switch {
 		case errors.As(err, &usage):
 			return usageError(stdio, c, "%s", usage.Msg)
+		case errors.Is(err, core.ErrGoMissing):
+			fmt.Fprintf(stdio.Err, "code2skill probe: %v: the probe builds the server with it\n", core.ErrGoMissing)
+			return ExitFailure
 		case errors.Is(err, sandbox.ErrNotFound):
 			fmt.Fprintf(stdio.Err, "code2skill probe: node is not installed or not on PATH: %v\n", err)
 			return ExitFailure

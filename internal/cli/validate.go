@@ -162,7 +162,7 @@ func runValidate(ctx context.Context, stdio *Stdio, format *formatFlag, dir stri
 			msg = core.ErrNodeMissing.Error()
 		}
 		if errors.Is(err, core.ErrGoMissing) {
-			msg = core.ErrGoMissing.Error()
+			msg = core.ErrGoMissing.Error() + ", or pass --skip-tests to check the structure only"
 		}
 		fmt.Fprintf(stdio.Err, "code2skill validate: %s\n", msg)
 		return ExitFailure

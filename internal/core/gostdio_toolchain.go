@@ -18,7 +18,7 @@ import (
 
 // ErrGoMissing means the go command is not on PATH, so a go-stdio package
 // cannot be built.
-var ErrGoMissing = errors.New("go is not on PATH; install Go 1.25 or later, or pass --skip-tests to check the structure only")
+var ErrGoMissing = errors.New("go is not on PATH; install Go 1.25 or later")
 
 // GoCacheVariable names the build cache validate shares between runs
 // (default: code2skill/go-build in the user's cache directory). The
