@@ -115,7 +115,7 @@ func (c *checker) validateGo(ctx context.Context) (*Result, error) {
 	}
 
 	c.progress("running go test ./...")
-	c.runGoTests(ctx, tc, replaced)
+	c.runGoTests(ctx, tc, replaced, src)
 	c.reportIsolation()
 	if len(c.failed) > 0 {
 		return nil, errors.Join(c.failed...)
@@ -210,9 +210,17 @@ type goTestEvent struct {
 }
 
 // runGoTests runs go test ./... in the sandbox under the dry-run
-// variable, without network, and counts the tests from its JSON events.
-func (c *checker) runGoTests(ctx context.Context, tc *goToolchain, replaced []string) {
-	res, err := c.goRun(ctx, tc, replaced, testEnv, nil, "test", "-json", "-count=1", "-timeout", c.opts.testTimeout().String(), "./...")
+// variable, without network, counts the tests from its JSON events and,
+// when they pass, judges what they ran (gostdio_coverage.go).
+func (c *checker) runGoTests(ctx context.Context, tc *goToolchain, replaced []string, src *goSource) {
+	cov, err := newGoCoverDir()
+	if err != nil {
+		c.failure(err)
+		return
+	}
+	defer cov.remove()
+	args := append([]string{"test", "-json", "-count=1", "-timeout", c.opts.testTimeout().String()}, cov.testArgs()...)
+	res, err := c.goRun(ctx, tc, replaced, testEnv, []sandbox.Bind{cov.bind()}, append(args, "./...")...)
 	if err != nil {
 		c.failure(err)
 		return
@@ -259,8 +267,11 @@ func (c *checker) runGoTests(ctx context.Context, tc *goToolchain, replaced []st
 	case counts.Tests == 0 || counts.Skipped == counts.Tests:
 		c.add(RuleTestsNone.New("", "go test ran no test, or skipped every one"))
 	}
+	if !c.hasFindings(RuleTestsTimeout, RuleTestsFailed, RuleTestsNone, RuleGoModulesMissing) {
+		c.judgeGoCoverage(src, cov)
+	}
 	stage := StagePassed
-	if c.hasFindings(RuleTestsTimeout, RuleTestsFailed, RuleTestsNone, RuleGoModulesMissing) {
+	if c.hasFindings(RuleTestsTimeout, RuleTestsFailed, RuleTestsNone, RuleGoModulesMissing, RuleTestsFunctionNotRun) {
 		stage = StageFailed
 	}
 	c.mu.Lock()

@@ -55,6 +55,26 @@ func TestGoTwinValidatesEndToEnd(t *testing.T) {
 			t.Errorf("requests %s:\n%v", res.Requests, res.Diagnostics.Sorted())
 		}
 	})
+	t.Run("tests that never run two Functions", func(t *testing.T) {
+		dir := goTwin(t)
+		if err := os.Remove(dir + "/tests/reservations_test.go"); err != nil {
+			t.Fatal(err)
+		}
+		res, err := Validate(ctx, dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var named []string
+		for _, d := range res.Diagnostics.Sorted() {
+			if d.Rule == RuleTestsFunctionNotRun.ID && d.File == "function-core/core.go" && d.Line > 0 {
+				named = append(named, d.Message[:strings.Index(d.Message, "'s")])
+			}
+		}
+		// The other two run, through their own tests and the server's.
+		if strings.Join(named, ",") != `tool "list_my_reservations",tool "cancel_reservation"` || res.Tests != StageFailed {
+			t.Errorf("tests %s, named %q:\n%v", res.Tests, named, res.Diagnostics.Sorted())
+		}
+	})
 	t.Run("a server that does not build", func(t *testing.T) {
 		dir := goTwin(t)
 		edit(t, dir, "mcp-tool/main.go", "func main() {", "var _ int = \"not a number\"\n\nfunc main() {")

@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"fmt"
+	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -176,5 +177,38 @@ func TestGoStructureRules(t *testing.T) {
 				t.Errorf("no finding says %q:\n%v", want, res.Diagnostics.Sorted())
 			}
 		})
+	}
+}
+
+func TestReadGoProfile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(text string) string {
+		p := filepath.Join(dir, "cover.out")
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	cov, err := readGoProfile(write("mode: set\n"+
+		"example.com/pkg/function-core/core.go:10.40,12.2 1 1\n"+
+		"example.com/pkg/function-core/core.go:20.40,22.2 1 0\n"+
+		"example.com/lib/lib.go:3.1,4.2 1 1\n"), "example.com/pkg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(line, col int) token.Position { return token.Position{Line: line, Column: col} }
+	if !cov.ran("function-core/core.go", at(10, 39), at(12, 2)) {
+		t.Error("a block with a count did not run")
+	}
+	if cov.ran("function-core/core.go", at(20, 39), at(22, 2)) {
+		t.Error("a block without a count ran")
+	}
+	if len(cov) != 1 {
+		t.Errorf("another module's file kept: %v", cov)
+	}
+	for _, bad := range []string{"", "not a profile\n", "mode: set\nx.go:1.1 1\n", "mode: set\nx.go:a.1,2.2 1 1\n"} {
+		if _, err := readGoProfile(write(bad), "example.com/pkg"); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
 	}
 }

@@ -1,0 +1,174 @@
+package core
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/code2skill/code2skill/internal/pkgdir"
+	"github.com/code2skill/code2skill/internal/sandbox"
+	"github.com/code2skill/code2skill/internal/scratch"
+)
+
+// Tests that prove something, for go-stdio.
+//
+// As for node (coverage.go), passing tests say nothing of a Tool whose
+// Function no test calls. go test therefore writes a cover profile of the
+// module's own packages (-coverpkg=./...: the Function core, the server,
+// every helper), and validate requires each Tool's Function, the one its
+// mcp.AddTool handler calls, to have run at least once. A profile lists
+// blocks as "import/path/file.go:line.col,line.col statements count";
+// a Function ran when a block of its body has a count.
+
+// goCoverDir is where the test run writes its cover profile.
+type goCoverDir struct {
+	dir string
+}
+
+func newGoCoverDir() (*goCoverDir, error) {
+	dir, err := scratch.Dir("", "code2skill-go-cover-")
+	if err != nil {
+		return nil, fmt.Errorf("preparing the test coverage directory: %w", err)
+	}
+	return &goCoverDir{dir: dir}, nil
+}
+
+func (d *goCoverDir) bind() sandbox.Bind { return sandbox.Bind{Source: d.dir, Writable: true} }
+func (d *goCoverDir) profile() string    { return filepath.Join(d.dir, "cover.out") }
+func (d *goCoverDir) remove()            { scratch.Remove(d.dir) }
+
+// testArgs are go test's coverage flags.
+func (d *goCoverDir) testArgs() []string {
+	return []string{"-coverpkg=./...", "-coverprofile=" + d.profile()}
+}
+
+// goBlock is a block of a cover profile that ran.
+type goBlock struct {
+	start, end goPos
+}
+
+type goPos struct{ line, col int }
+
+func (p goPos) before(q goPos) bool {
+	return p.line < q.line || p.line == q.line && p.col <= q.col
+}
+
+// goCoverage maps a package-relative file to the blocks of it that ran.
+type goCoverage map[string][]goBlock
+
+// maxGoProfile bounds the cover profile read.
+const maxGoProfile = 64 << 20
+
+// readGoProfile reads a cover profile, keeping the blocks of the module's
+// own files that ran: a block a test package's binary covered and another
+// did not is listed by both.
+func readGoProfile(file, module string) (goCoverage, error) {
+	b, err := pkgdir.ReadFile(file, maxGoProfile)
+	if err != nil {
+		return nil, err
+	}
+	cov := goCoverage{}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	first := true
+	for sc.Scan() {
+		line := sc.Text()
+		if first {
+			if !strings.HasPrefix(line, "mode: ") {
+				return nil, fmt.Errorf("not a cover profile: %q", clipText(line, 40))
+			}
+			first = false
+			continue
+		}
+		name, block, count, err := parseProfileLine(line)
+		if err != nil {
+			return nil, fmt.Errorf("cover profile: %w", err)
+		}
+		rel, ok := strings.CutPrefix(name, module+"/")
+		if !ok || count == 0 {
+			continue // a replaced module's file, or a block that never ran
+		}
+		cov[rel] = append(cov[rel], block)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if first {
+		return nil, fmt.Errorf("the cover profile is empty")
+	}
+	return cov, nil
+}
+
+// parseProfileLine reads "name.go:l.c,l.c n count".
+func parseProfileLine(line string) (string, goBlock, int, error) {
+	var b goBlock
+	colon := strings.LastIndexByte(line, ':')
+	fields := strings.Fields(line[colon+1:])
+	if colon < 0 || len(fields) != 3 {
+		return "", b, 0, fmt.Errorf("malformed line %q", clipText(line, 60))
+	}
+	from, to, ok := strings.Cut(fields[0], ",")
+	var okFrom, okTo bool
+	b.start, okFrom = parseGoPos(from)
+	b.end, okTo = parseGoPos(to)
+	count, err := strconv.Atoi(fields[2])
+	if !ok || !okFrom || !okTo || err != nil {
+		return "", b, 0, fmt.Errorf("malformed line %q", clipText(line, 60))
+	}
+	return line[:colon], b, count, nil
+}
+
+func parseGoPos(s string) (goPos, bool) {
+	l, c, ok := strings.Cut(s, ".")
+	line, err1 := strconv.Atoi(l)
+	col, err2 := strconv.Atoi(c)
+	return goPos{line, col}, ok && err1 == nil && err2 == nil
+}
+
+// ran reports whether a block inside [from, to] of file ran.
+func (cov goCoverage) ran(file string, from, to token.Position) bool {
+	lo, hi := goPos{from.Line, from.Column}, goPos{to.Line, to.Column}
+	for _, b := range cov[file] {
+		if lo.before(b.start) && b.end.before(hi) {
+			return true
+		}
+	}
+	return false
+}
+
+// judgeGoCoverage reads the profile a passing go test run wrote and
+// requires each Tool's Function to have run.
+func (c *checker) judgeGoCoverage(src *goSource, d *goCoverDir) {
+	module := c.goModule()
+	cov, err := readGoProfile(d.profile(), module)
+	if err != nil {
+		if os.IsNotExist(err) {
+			err = fmt.Errorf("go test wrote no profile")
+		}
+		c.add(RuleTestsCoverageMissing.New("tests", "the coverage of the test run could not be read (%v): whether the tests run each Tool's Function is not known", err))
+		return
+	}
+	for _, file := range src.sortedFiles() {
+		if strings.HasSuffix(file, "_test.go") {
+			continue
+		}
+		for _, t := range goTools(src, file, module) {
+			fn, ok := src.funcs[t.fnDir][t.fnName]
+			if t.name == "" || !ok || fn.decl.Body == nil {
+				continue
+			}
+			body := fn.decl.Body
+			if cov.ran(fn.file, src.fset.Position(body.Lbrace), src.fset.Position(body.Rbrace+1)) {
+				continue
+			}
+			c.add(src.at(RuleTestsFunctionNotRun, fn.file, fn.decl.Pos(), "tool %q's Function %s never ran in the tests: "+
+				"call it with a fake HTTP transport in the runtime context and pin the request it sends and the result it returns; passing tests that never run it prove nothing about it",
+				t.name, t.fnName))
+		}
+	}
+}
