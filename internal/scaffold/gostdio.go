@@ -23,14 +23,10 @@ const (
 const goMarker = "// code2skill:profile core-export-v1 runtime=go-stdio"
 
 // goCredentialNames are the Go constants of the credential variables.
-var goCredentialNames = map[string]string{"TOKEN": "Token", "API_KEY": "APIKey"}
-
-// checkGo reports what the go-stdio layout does not support yet.
-func (o Options) checkGo() error {
-	if o.auth() == AuthCookieLogin {
-		return errors.New("auth cookie-login: the go-stdio scaffold sends no login yet; use none, bearer or api-key, or --runtime node-stdio")
-	}
-	return nil
+// and the local variables send reads them into.
+var goCredentialNames = map[string][2]string{
+	"TOKEN": {"Token", "credential"}, "API_KEY": {"APIKey", "credential"},
+	"USERNAME": {"Username", "username"}, "PASSWORD": {"Password", "password"},
 }
 
 // goRequirements returns the require directives and go.sum every go-stdio
@@ -51,14 +47,12 @@ func goRequirements() (requires, sum []byte, err error) {
 
 // goFiles lays out the package in the go-stdio runtime profile.
 func goFiles(o Options) ([]atomicfile.File, error) {
-	if err := o.checkGo(); err != nil {
-		return nil, err
-	}
 	d := newPkgData(o)
 	d.GoServiceConst = d.Service + "BaseURL"
 	for i := range d.Credentials {
 		suffix := strings.TrimPrefix(d.Credentials[i].Const, d.Service+"_")
-		d.Credentials[i].GoConst = d.Service + goCredentialNames[suffix]
+		names := goCredentialNames[suffix]
+		d.Credentials[i].GoConst, d.Credentials[i].GoLocal = d.Service+names[0], names[1]
 	}
 	for i := range d.Tools {
 		f := d.Tools[i].Function
@@ -118,6 +112,9 @@ func goFiles(o Options) ([]atomicfile.File, error) {
 		}
 	}
 	render("tests/helpers_test.go", "go-helpers_test.go.tmpl", d)
+	if d.Auth == AuthCookieLogin {
+		render("tests/auth_test.go", "go-auth_test.go.tmpl", d)
+	}
 	for _, t := range d.Tools {
 		render("tests/"+strings.ReplaceAll(t.Goal, "-", "_")+"_test.go", "go-tool_test.go.tmpl", struct {
 			*pkgData

@@ -49,7 +49,7 @@ func rulesOf(res *core.Result) []string {
 // TestGoScaffoldStructure checks the untouched go-stdio scaffold of every
 // style it supports: its only findings are the placeholders.
 func TestGoScaffoldStructure(t *testing.T) {
-	for _, auth := range []string{AuthNone, AuthBearer, AuthAPIKey} {
+	for _, auth := range AuthStyles {
 		t.Run(auth, func(t *testing.T) {
 			dir, paths := goPackage(t, auth)
 			for _, want := range []string{"go.mod", "go.sum", "agentresult/agentresult.go", "function-core/core.go", "mcp-tool/main.go", "mcp-tool/server.go", "tests/find_orders_test.go"} {
@@ -68,17 +68,15 @@ func TestGoScaffoldStructure(t *testing.T) {
 			}
 		})
 	}
-	if _, err := Files(Options{FeatureID: "order-desk", Auth: AuthCookieLogin, Runtime: RuntimeGo}); err == nil {
-		t.Error("cookie-login was accepted for go-stdio")
-	}
 	if _, err := Files(Options{FeatureID: "order-desk", Runtime: "rust-stdio"}); err == nil {
 		t.Error("an unknown runtime was accepted")
 	}
 }
 
-// TestGoScaffoldValidates builds and tests the bearer scaffold: untouched,
-// the placeholders are its only errors; filled in, it passes, its go test
-// tests included.
+// TestGoScaffoldValidates builds and tests the scaffolds with credentials:
+// untouched, the placeholders are their only errors; filled in, they pass,
+// their go test tests included (for cookie-login: the login, its reuse,
+// its renewal on a 401 and a refused login).
 func TestGoScaffoldValidates(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds Go code")
@@ -86,36 +84,40 @@ func TestGoScaffoldValidates(t *testing.T) {
 	if _, err := sandbox.LookPath("go"); err != nil {
 		t.Skip("go is not on PATH")
 	}
-	opts := Options{FeatureID: "order-desk", Goals: []string{"find-orders", "track-shipment"}, Auth: AuthBearer, Runtime: RuntimeGo}
-	files, err := Files(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(t.TempDir(), opts.FeatureID)
-	if err := Write(dir, files, false); err != nil {
-		t.Fatal(err)
-	}
-	res := validatePackage(t, dir)
-	want := append(slices.Repeat([]string{core.RulePlaceholderRequest.ID}, 2), slices.Repeat([]string{core.RulePlaceholder.ID}, 4)...)
-	slices.Sort(want)
-	if got := rulesOf(res); !slices.Equal(got, want) {
-		t.Errorf("untouched: rules %v, want %v\n%v", got, want, res.Diagnostics.Sorted())
-	}
-	if res.Discovery != core.StagePassed || res.Tests != core.StagePassed {
-		t.Errorf("untouched: discovery %s, tests %s", res.Discovery, res.Tests)
-	}
-	for i := range files {
-		files[i].Data = []byte(goRewrite(string(files[i].Data)))
-	}
-	if err := Write(dir, files, true); err != nil {
-		t.Fatal(err)
-	}
-	res = validatePackage(t, dir)
-	if got := rulesOf(res); len(got) != 0 || res.Requests != core.StagePassed || res.Tests != core.StagePassed {
-		var b strings.Builder
-		for _, d := range res.Diagnostics.Sorted() {
-			b.WriteString(d.String() + "\n" + d.Detail + "\n")
-		}
-		t.Fatalf("filled in: %s/%s/%s\n%s", res.Structure, res.Discovery, res.Tests, b.String())
+	for _, auth := range []string{AuthBearer, AuthCookieLogin} {
+		t.Run(auth, func(t *testing.T) {
+			opts := Options{FeatureID: "order-desk", Goals: []string{"find-orders", "track-shipment"}, Auth: auth, Runtime: RuntimeGo}
+			files, err := Files(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join(t.TempDir(), opts.FeatureID)
+			if err := Write(dir, files, false); err != nil {
+				t.Fatal(err)
+			}
+			res := validatePackage(t, dir)
+			want := append(slices.Repeat([]string{core.RulePlaceholderRequest.ID}, 2), slices.Repeat([]string{core.RulePlaceholder.ID}, 4)...)
+			slices.Sort(want)
+			if got := rulesOf(res); !slices.Equal(got, want) {
+				t.Errorf("untouched: rules %v, want %v\n%v", got, want, res.Diagnostics.Sorted())
+			}
+			if res.Discovery != core.StagePassed || res.Tests != core.StagePassed {
+				t.Errorf("untouched: discovery %s, tests %s", res.Discovery, res.Tests)
+			}
+			for i := range files {
+				files[i].Data = []byte(goRewrite(string(files[i].Data)))
+			}
+			if err := Write(dir, files, true); err != nil {
+				t.Fatal(err)
+			}
+			res = validatePackage(t, dir)
+			if got := rulesOf(res); len(got) != 0 || res.Requests != core.StagePassed || res.Tests != core.StagePassed {
+				var b strings.Builder
+				for _, d := range res.Diagnostics.Sorted() {
+					b.WriteString(d.String() + "\n" + d.Detail + "\n")
+				}
+				t.Fatalf("filled in: %s/%s/%s\n%s", res.Structure, res.Discovery, res.Tests, b.String())
+			}
+		})
 	}
 }

@@ -149,11 +149,6 @@ func (o Options) Check() error {
 	if o.Runtime != "" && o.Runtime != RuntimeNode && o.Runtime != RuntimeGo {
 		return fmt.Errorf("runtime %q: use %s or %s", o.Runtime, RuntimeNode, RuntimeGo)
 	}
-	if o.Runtime == RuntimeGo {
-		if err := o.checkGo(); err != nil {
-			return err
-		}
-	}
 	if o.AuthScheme != "" {
 		if o.auth() != AuthBearer {
 			return fmt.Errorf("auth scheme %q: only the bearer style puts a scheme before its token", o.AuthScheme)
@@ -243,6 +238,7 @@ type credentialData struct {
 	Example   string // the value shown in MCP-SETUP.md's registration example
 	TestValue string // the fake value the package's tests inject
 	GoConst   string // go-stdio: the Go constant holding the variable's name
+	GoLocal   string // go-stdio: the local variable send reads it into
 }
 
 // toolData is one goal: its Skill and its illustrative Tool.
