@@ -122,8 +122,8 @@ func (c *checker) checkGoMod(setup []byte) (*goMod, []string) {
 	}
 	if mk, ok := pkgdir.ParseGoMarker(src); !ok {
 		c.add(RuleGoModProfile.New("go.mod", "go.mod has no %s line; add \"%s core-export-v1 runtime=go-stdio\" at its top", pkgdir.GoMarker, pkgdir.GoMarker))
-	} else if mk.Profile != pkgdir.ProfileCore || mk.Runtime != pkgdir.RuntimeGo {
-		c.add(RuleGoModProfile.New("go.mod", "the marker names profile %q and runtime %q; a go-stdio package says \"core-export-v1 runtime=go-stdio\"", mk.Profile, mk.Runtime).At(mk.Line, 1))
+	} else {
+		c.checkGoMarker(mk)
 	}
 	m, line, err := parseGoMod(src)
 	if err != nil {
@@ -207,4 +207,24 @@ func (c *checker) authorisedRoot(dir string) string {
 func within(root, dir string) bool {
 	rel, err := filepath.Rel(root, dir)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// checkGoMarker checks the fields of go.mod's marker line and reads its
+// requiresHostIntegration=.
+func (c *checker) checkGoMarker(mk pkgdir.GoProfile) {
+	if mk.Profile != pkgdir.ProfileCore || mk.Runtime != pkgdir.RuntimeGo {
+		c.add(RuleGoModProfile.New("go.mod", "the marker names profile %q and runtime %q; a go-stdio package says \"core-export-v1 runtime=go-stdio\"", mk.Profile, mk.Runtime).At(mk.Line, 1))
+	}
+	for _, f := range mk.Unknown {
+		c.add(RuleGoModProfile.New("go.mod", "the marker's %q is not a field code2skill reads: it reads the profile, runtime= and requiresHostIntegration=", f).At(mk.Line, 1))
+	}
+	switch mk.HostIntegration {
+	case "", "false":
+	case "true":
+		c.mu.Lock()
+		c.result.RequiresHostIntegration = true
+		c.mu.Unlock()
+	default:
+		c.add(RuleManifestHostIntegration.New("go.mod", "the marker's requiresHostIntegration=%s; use true or false", mk.HostIntegration).At(mk.Line, 1))
+	}
 }

@@ -62,6 +62,19 @@ func TestGoTwinStructurePasses(t *testing.T) {
 	}
 }
 
+// The marker's requiresHostIntegration=true keeps runtime verification
+// open, as package.json's code2skill.requiresHostIntegration does.
+func TestGoMarkerRequiresHostIntegration(t *testing.T) {
+	if res := structureOnly(t, goTwin(t), Options{}); res.RequiresHostIntegration {
+		t.Error("the twin requires host integration")
+	}
+	dir := goTwin(t)
+	edit(t, dir, "go.mod", "runtime=go-stdio", "runtime=go-stdio requiresHostIntegration=true")
+	if res := structureOnly(t, dir, Options{}); !res.RequiresHostIntegration || res.Diagnostics.HasErrors() {
+		t.Errorf("requires host integration: %v\n%v", res.RequiresHostIntegration, res.Diagnostics.Sorted())
+	}
+}
+
 func TestGoStructureRules(t *testing.T) {
 	outside := t.TempDir() // the application's source, beside the package
 	cases := []struct {
@@ -101,6 +114,18 @@ func TestGoStructureRules(t *testing.T) {
 			edit(t, dir, "go.mod", "profile core-export-v1", "profile strict-export-v1")
 			return Options{}
 		}, RuleGoModProfile, true},
+		{"a marker field code2skill does not read", func(t *testing.T, dir string) Options {
+			edit(t, dir, "go.mod", "runtime=go-stdio", "runtime=go-stdio requireHostIntegration=true")
+			return Options{}
+		}, RuleGoModProfile, true},
+		{"requiresHostIntegration that is not a boolean", func(t *testing.T, dir string) Options {
+			edit(t, dir, "go.mod", "runtime=go-stdio", "runtime=go-stdio requiresHostIntegration=yes")
+			return Options{}
+		}, RuleManifestHostIntegration, true},
+		{"requiresHostIntegration=true", func(t *testing.T, dir string) Options {
+			edit(t, dir, "go.mod", "runtime=go-stdio", "runtime=go-stdio requiresHostIntegration=true")
+			return Options{}
+		}, RuleManifestHostIntegration, false},
 		{"an environment read falling back to a URL", func(t *testing.T, dir string) Options {
 			edit(t, dir, "function-core/core.go", `base := strings.TrimSpace(rt.getenv(variable))`,
 				`base := strings.TrimSpace(rt.getenv(variable))

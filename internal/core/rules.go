@@ -35,7 +35,7 @@ var (
 	RuleManifestLifecycle = diag.Register("CORE_PACKAGE_LIFECYCLE_SCRIPT", diag.Error,
 		"package.json declares no install or test lifecycle hooks that would run code implicitly")
 	RuleManifestHostIntegration = diag.Register("CORE_PACKAGE_HOST_INTEGRATION", diag.Error,
-		"code2skill.requiresHostIntegration is a boolean")
+		"code2skill.requiresHostIntegration (go-stdio: requiresHostIntegration= on go.mod's marker) is a boolean")
 	RuleManifestPublicEndpoint = diag.Register("CORE_PACKAGE_PUBLIC_ENDPOINT", diag.Error,
 		"code2skill.publicEndpoints lists https URLs of public protocols' fixed endpoints (no credentials, query, or local address)")
 )

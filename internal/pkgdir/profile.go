@@ -80,6 +80,10 @@ const GoServerFile = "mcp-tool/main.go"
 // as package.json's code2skill.profile declares a node-stdio one:
 //
 //	// code2skill:profile core-export-v1 runtime=go-stdio
+//
+// A package that cannot complete its goals without the host's help adds
+// requiresHostIntegration=true, as package.json's
+// code2skill.requiresHostIntegration says it.
 const GoMarker = "// code2skill:profile"
 
 // GoProfile is what go.mod's marker line declares.
@@ -87,6 +91,11 @@ type GoProfile struct {
 	Line    int     // 1-based line of the marker
 	Profile Profile // the package profile it names
 	Runtime Runtime // the runtime= it names, "" when it names none
+	// HostIntegration is the requiresHostIntegration= value as written,
+	// "" when the marker has none.
+	HostIntegration string
+	// Unknown are the marker's other words, in order.
+	Unknown []string
 }
 
 // DetectRuntime reports the runtime profile of the core package in dir:
@@ -128,8 +137,12 @@ func ParseGoMarker(gomod []byte) (GoProfile, bool) {
 		for _, f := range strings.Fields(rest) {
 			if v, ok := strings.CutPrefix(f, "runtime="); ok {
 				m.Runtime = Runtime(v)
-			} else if m.Profile == "" {
+			} else if v, ok := strings.CutPrefix(f, "requiresHostIntegration="); ok {
+				m.HostIntegration = v
+			} else if m.Profile == "" && !strings.Contains(f, "=") {
 				m.Profile = Profile(f)
+			} else {
+				m.Unknown = append(m.Unknown, f)
 			}
 		}
 		return m, true
