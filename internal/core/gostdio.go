@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
-	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/code2skill/code2skill/assets"
 	"github.com/code2skill/code2skill/internal/diag"
@@ -67,29 +67,6 @@ func (c *checker) validateGo(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	defer scratch.Remove(tc.work)
-
-	c.progress("go vet ./... (offline, module cache read-only)")
-	vet, err := c.goRun(ctx, tc, replaced, nil, nil, "vet", "./...")
-	if err != nil {
-		return nil, err
-	}
-	if vet.ExitCode != 0 {
-		out := append(append([]byte{}, vet.Stderr...), vet.Stdout...)
-		if c.moduleFailure(out) {
-			res.Structure = StageFailed
-			c.crossCheck(nil)
-			return res, nil
-		}
-		c.add(RuleGoVet.New("", "go vet ./... failed (exit %d)\n%s", vet.ExitCode, tail(out, tailLines)))
-		res.Structure = StageFailed
-	}
-
-	bin, err := scratch.Dir("", "code2skill-go-server-")
-	if err != nil {
-		return nil, err
-	}
-	defer scratch.Remove(bin)
-	server := filepath.Join(bin, "server")
 	// The server is built with the request recorder in its package main
 	// (go build -overlay): the binary discovery starts is the package's
 	// own code plus the recorder, as node's gets driver.cjs preloaded.
@@ -98,30 +75,68 @@ func (c *checker) validateGo(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	defer rec.Remove()
-	c.progress("go build ./mcp-tool (with the request recorder)")
-	build, err := c.goRun(ctx, tc, replaced, nil, []sandbox.Bind{{Source: bin, Writable: true}, rec.Bind()}, "build", "-trimpath", "-overlay", rec.Path, "-o", server, "./mcp-tool")
-	if err != nil {
-		return nil, err
-	}
-	if build.ExitCode != 0 {
-		out := append(append([]byte{}, build.Stderr...), build.Stdout...)
-		if !c.moduleFailure(out) {
-			c.add(RuleGoBuild.New(pkgdir.GoServerFile, "go build ./mcp-tool failed (exit %d)\n%s", build.ExitCode, tail(out, tailLines)))
-		}
-		res.Structure = StageFailed
-	} else {
-		c.progress("starting the MCP server for initialize and tools/list")
-		c.discoverGo(ctx, bin, server)
-	}
 
-	c.progress("running go test ./...")
-	c.runGoTests(ctx, tc, replaced, src)
+	// go vet, the build and discovery, and go test are independent go
+	// commands: run them side by side, as node's discovery and tests are.
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		c.progress("go vet ./... (offline, module cache read-only)")
+		c.vetGo(ctx, tc, replaced)
+	})
+	wg.Go(func() {
+		c.progress("go build ./mcp-tool (with the request recorder), then initialize and tools/list")
+		server, findings, err := buildGoServer(ctx, tc, c.pkg.Dir(), replaced, rec, c.noteIsolation)
+		switch {
+		case err != nil:
+			c.failure(err)
+		case server == nil:
+			c.goFindings(findings)
+		default:
+			defer server.Remove()
+			c.discoverGo(ctx, server)
+		}
+	})
+	wg.Go(func() {
+		c.progress("running go test")
+		c.runGoTests(ctx, tc, replaced, src)
+	})
+	wg.Wait()
 	c.reportIsolation()
 	if len(c.failed) > 0 {
 		return nil, errors.Join(c.failed...)
 	}
 	c.crossCheck(c.listed)
 	return res, ctx.Err()
+}
+
+// vetGo runs go vet ./... in the sandbox.
+func (c *checker) vetGo(ctx context.Context, tc *goToolchain, replaced []string) {
+	vet, err := c.goRun(ctx, tc, replaced, nil, nil, "vet", "./...")
+	if err != nil {
+		c.failure(err)
+		return
+	}
+	if vet.ExitCode == 0 {
+		return
+	}
+	out := append(append([]byte{}, vet.Stderr...), vet.Stdout...)
+	if !c.moduleFailure(out) {
+		c.goFindings([]diag.Diagnostic{RuleGoVet.New("", "go vet ./... failed (exit %d)\n%s", vet.ExitCode, tail(out, tailLines))})
+	}
+}
+
+// goFindings adds findings of the go command that fail the structure
+// stage: a module the cache lacks is said once, whichever command met it.
+func (c *checker) goFindings(ds []diag.Diagnostic) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, d := range ds {
+		if d.Rule == RuleGoModulesMissing.ID && c.result.Diagnostics.Has(RuleGoModulesMissing) {
+			continue
+		}
+		c.result.Diagnostics.Add(d)
+	}
+	c.result.Structure = StageFailed
 }
 
 // checkGoLayout checks the files of a go-stdio package and finds its
@@ -160,15 +175,15 @@ func (c *checker) checkGoLayout() []skillFile {
 // discoverGo starts the built server in the sandbox and checks it through
 // the same MCP session checks as a node server, then makes the
 // reachability calls in the same session.
-func (c *checker) discoverGo(ctx context.Context, bin, server string) {
+func (c *checker) discoverGo(ctx context.Context, server *GoServer) {
 	cfg := c.reachConfig()
 	setup := reach.NewSetup(cfg)
 	d, err := mcpcheck.DiscoverThen(ctx, c.pkg.Dir(), mcpcheck.Options{
 		RequestTimeout: c.opts.requestTimeout(),
 		Profile:        mcpcheck.ProfileCore,
 		Label:          "discovery",
-		Binds:          []sandbox.Bind{{Source: bin}},
-		Command:        []string{server},
+		Binds:          []sandbox.Bind{server.Bind},
+		Command:        []string{server.Path},
 		Env:            setup.Env(),
 	}, func(ctx context.Context, s *mcpcheck.Session, tools []mcpcheck.Tool) error {
 		return c.checkRequests(ctx, s, tools, setup, cfg)
@@ -219,8 +234,10 @@ func (c *checker) runGoTests(ctx context.Context, tc *goToolchain, replaced []st
 		return
 	}
 	defer cov.remove()
-	args := append([]string{"test", "-json", "-count=1", "-timeout", c.opts.testTimeout().String()}, cov.testArgs()...)
-	res, err := c.goRun(ctx, tc, replaced, testEnv, []sandbox.Bind{cov.bind()}, append(args, "./...")...)
+	// go vet ./... has checked every package, test files included, with
+	// all its analyzers: go test's own vet pass would repeat a part of it.
+	args := append([]string{"test", "-vet=off", stripped, "-json", "-count=1", "-timeout", c.opts.testTimeout().String()}, cov.testArgs()...)
+	res, err := c.goRun(ctx, tc, replaced, testEnv, []sandbox.Bind{cov.bind()}, append(args, c.goTestPackages(src)...)...)
 	if err != nil {
 		c.failure(err)
 		return

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"go/token"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -171,4 +172,56 @@ func (c *checker) judgeGoCoverage(src *goSource, d *goCoverDir) {
 				t.name, t.fnName))
 		}
 	}
+}
+
+// goTestPackages are the patterns of the module's packages that have test
+// files, the ones ./... would test: go test then spends nothing on the
+// others, which a cover profile would otherwise list one go tool covdata
+// run each (at 0%). Without any, ./... lets go test say so.
+func (c *checker) goTestPackages(src *goSource) []string {
+	modules := map[string]bool{} // directories of modules of their own
+	for _, f := range c.pkg.Match("**/go.mod") {
+		if d := path.Dir(f.Path); d != "." {
+			modules[d] = true
+		}
+	}
+	nested := map[string]bool{}
+	for file := range src.files {
+		for dir := path.Dir(file); dir != "."; dir = path.Dir(dir) {
+			if modules[dir] {
+				nested[file] = true
+			}
+		}
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, file := range src.sortedFiles() {
+		if !strings.HasSuffix(file, "_test.go") || nested[file] || !goListed(file) {
+			continue
+		}
+		p := "./" + path.Dir(file)
+		if path.Dir(file) == "." {
+			p = "."
+		}
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		return []string{"./..."}
+	}
+	return out
+}
+
+// goListed reports whether ./... reaches the directory of a file: no
+// element of its path is testdata or vendor, or starts with . or _.
+func goListed(file string) bool {
+	elems := strings.Split(path.Dir(file), "/")
+	for _, e := range elems {
+		if e == "testdata" || e == "vendor" || e != "." && (strings.HasPrefix(e, ".") || strings.HasPrefix(e, "_")) {
+			return false
+		}
+	}
+	return true
 }
