@@ -200,8 +200,12 @@ var (
 // Error codes and Tool names as documents write them.
 var (
 	errorCodeForm = regexp.MustCompile(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
+	// A code of one word (UNAUTHENTICATED) is one only where the text says
+	// it is: as a JSON "code", or on a line that speaks of error codes.
+	wordCodeForm = regexp.MustCompile(`^[A-Z][A-Z0-9]{3,}$`)
+	codeContext  = regexp.MustCompile(`错误码|错误代码|(?i:\berror codes?\b|\bcodes?\b)`)
 	// "code": "X" in a JSON example, escaped or not.
-	jsonCode = regexp.MustCompile(`\\?"code\\?"\s*:\s*\\?"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\\?"`)
+	jsonCode = regexp.MustCompile(`\\?"code\\?"\s*:\s*\\?"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)\\?"`)
 	// A line that speaks of errors.
 	errorContext = regexp.MustCompile(`错误|拒绝|失败|返回|(?i:\berror|\bcode\b|reject|fail)`)
 	// A Tool name's form: lower snake case.
@@ -403,21 +407,36 @@ func unknownCodes(d *document, i int, line []rune, spans []span, f *facts, assig
 	if f.errorCodes == nil || !errorContext.MatchString(string(line)) {
 		return nil
 	}
-	var names []string
+	var names []codeName
+	words := codeContext.MatchString(string(line))
 	for _, cs := range spans {
-		names = append(names, string(line[cs.start+1:cs.end-1]))
+		names = append(names, codeName{string(line[cs.start+1 : cs.end-1]), words})
 	}
 	for _, m := range jsonCode.FindAllStringSubmatch(string(line), -1) {
-		names = append(names, m[1])
+		names = append(names, codeName{m[1], true})
 	}
 	return codeFindings(d, i, names, f, assigned)
 }
 
-func codeFindings(d *document, i int, names []string, f *facts, assigned map[string]bool) []diag.Diagnostic {
+// codeName is a name a line may use as an error code; word says whether
+// a code of one word counts where it stands.
+type codeName struct {
+	name string
+	word bool
+}
+
+// notCodes are the words of one part that documents write as code next to
+// error codes without being one.
+var notCodes = map[string]bool{"HTTP": true, "HTTPS": true, "JSON": true, "POST": true, "PATCH": true, "DELETE": true,
+	"HEAD": true, "OPTIONS": true, "UUID": true, "TRUE": true, "FALSE": true, "NULL": true, "UTF8": true, "ASCII": true}
+
+func codeFindings(d *document, i int, names []codeName, f *facts, assigned map[string]bool) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	seen := map[string]bool{}
-	for _, n := range names {
-		if !errorCodeForm.MatchString(n) || seen[n] || f.errorCodes[n] || f.isVariable(n) || assigned[n] {
+	for _, c := range names {
+		n := c.name
+		form := errorCodeForm.MatchString(n) || c.word && wordCodeForm.MatchString(n) && !notCodes[n]
+		if !form || seen[n] || f.errorCodes[n] || f.isVariable(n) || assigned[n] {
 			continue
 		}
 		seen[n] = true
@@ -456,9 +475,9 @@ func unknownTool(d *document, i int, name string, f *facts) diag.Diagnostic {
 func fencedStatements(d *document, i int, text string, f *facts) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	if f.errorCodes != nil {
-		var names []string
+		var names []codeName
 		for _, m := range jsonCode.FindAllStringSubmatch(text, -1) {
-			names = append(names, m[1])
+			names = append(names, codeName{m[1], true})
 		}
 		out = append(out, codeFindings(d, i, names, f, nil)...)
 	}
@@ -479,14 +498,17 @@ func (f *facts) isVariable(name string) bool {
 }
 
 // errorCodesIn returns the error-code-shaped words of a text: every
-// UPPER_SNAKE word with an underscore.
+// UPPER_SNAKE word, and every upper-case word of four characters or more
+// (a source's own UNAUTHENTICATED).
 func errorCodesIn(text string, into map[string]bool) {
-	for _, m := range upperSnakeWord.FindAllString(text, -1) {
-		into[m] = true
+	for _, m := range upperCodeWord.FindAllString(text, -1) {
+		if strings.Contains(m, "_") || len(m) >= 4 {
+			into[m] = true
+		}
 	}
 }
 
-var upperSnakeWord = regexp.MustCompile(`\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b`)
+var upperCodeWord = regexp.MustCompile(`\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*\b`)
 
 // addSchemas records the properties of each Tool's input and output
 // schemas from the derived MCP schema view.
@@ -510,7 +532,7 @@ func (f *facts) addSchemas(view []byte) {
 }
 
 // quotedCode is an error code written as a JavaScript string literal.
-var quotedCode = regexp.MustCompile(`['"]([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)['"]`)
+var quotedCode = regexp.MustCompile(`['"]([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)['"]`)
 
 // addRuntimeCodes records the error codes a runtime file can return: its
 // UPPER_SNAKE string literals.

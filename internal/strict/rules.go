@@ -36,7 +36,7 @@ var (
 	RuleDocRetryClaimed       = diag.Register("STRICT_DOC_RETRY_CLAIMED", diag.Error, "a document says a Tool whose policy is never to retry may be retried automatically")
 	RuleDocStaleBound         = diag.Register("STRICT_DOC_STALE_BOUND", diag.Error, "a document states a bound of a field (maxLength, minLength, maximum, minimum, maxItems, minItems, in words or digits) that its schema does not declare with that value")
 	RuleDocStaleEnum          = diag.Register("STRICT_DOC_STALE_ENUM", diag.Error, "a document lists a value of a field that its static domain does not hold, or gives a list as the whole domain that leaves a value out")
-	RuleDocUnknownErrorCode   = diag.Register("STRICT_DOC_UNKNOWN_ERROR_CODE", diag.Error, "a document names an error code (UPPER_SNAKE) that neither the contract records nor the package's runtime returns")
+	RuleDocUnknownErrorCode   = diag.Register("STRICT_DOC_UNKNOWN_ERROR_CODE", diag.Error, "a document names an error code (UPPER_SNAKE, or one upper-case word where the line says it is a code) that neither the contract records nor the package's runtime returns")
 	RuleDocUnknownTool        = diag.Register("STRICT_DOC_UNKNOWN_TOOL", diag.Error, "a document names as a Tool (a heading, a tools/call example, or next to Tool/工具/调用) a name the contract declares no Tool of")
 )
 
