@@ -1,8 +1,6 @@
 package contract
 
 import (
-	"slices"
-
 	"github.com/code2skill/code2skill/internal/canonjson"
 )
 
@@ -247,23 +245,19 @@ func decodeRuntimeProtection(r *record) RuntimeProtection {
 }
 
 // decodeCoverage reads evidenceCoverage, whose categories depend on the side
-// effect: exactly sideEffect for a read, all six for a write. With a side
-// effect outside the vocabulary (already reported) any of the six is accepted
-// and none is required.
+// effect: sideEffect for a read, the six of a write. A category left out
+// is not a format error but a gap in what the evidence proves: readiness
+// (check-contract) and the verification matrix's reasons record it
+// (contractcheck.CoverageGaps), and derive goes on. A category of another
+// side effect is one the record does not hold.
 func decodeCoverage(r *record, sideEffect string) []Coverage {
-	categories, required := writeCoverage, true
-	switch {
-	case sideEffect == SideEffectRead:
+	categories := writeCoverage
+	if sideEffect == SideEffectRead {
 		categories = readCoverage
-	case !slices.Contains(vocabSideEffect, sideEffect):
-		required = false
 	}
 	var out []Coverage
 	for _, cat := range categories {
 		if !r.has(cat) {
-			if required {
-				r.field(cat, req) // reports it missing
-			}
 			r.known = append(r.known, cat)
 			continue
 		}

@@ -58,6 +58,8 @@ var ruleCases = []ruleCase{
 
 	// E: readiness.
 	{"CONTRACT_READY_CONFLICT", cc, ops(set("/conflicts/0/status", `"unresolved"`), set("/conflicts/0/affectedCapabilityIds", `["save-sample-draft"]`)), "", "/capabilities/3/readiness"},
+	// A category left out is a gap of a ready write, not a format error.
+	{"CONTRACT_READY_EVIDENCE", cc, ops(remove("/capabilities/3/evidenceCoverage/idempotency")), "", "/capabilities/3/evidenceCoverage"},
 	{"CONTRACT_READY_MISSING_SOURCE", tf, ops(set("/missingSources", `[{"availability": "not-found", "semanticRoles": ["persistence"], "reason": "the storage layer was not provided"}]`)), cc, "/capabilities/3/readiness"},
 
 	// F: inputs.

@@ -2,6 +2,7 @@ package derive_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -317,4 +318,42 @@ func sorted(ss []string) []string {
 	out := slices.Clone(ss)
 	slices.SortFunc(out, strings.Compare)
 	return out
+}
+
+// A write that leaves an evidence-coverage category out still derives: the
+// gap is what its matrix row records (incomplete-write-evidence), not a
+// reason to write nothing. The read beside it keeps its reasons.
+func TestAMissingCoverageCategoryIsRecorded(t *testing.T) {
+	reasons := func(ops ...contracttest.Op) [][]string {
+		t.Helper()
+		data := contracttest.Patch(t, contracttest.Reference(t, contract.ContractFile), ops...)
+		in, l := decodeInputs(t, func(n string) []byte {
+			if n == contract.ContractFile {
+				return data
+			}
+			return contracttest.Reference(t, n)
+		})
+		requireNoFindings(t, l)
+		var m struct {
+			Capabilities []struct {
+				Reasons []string `json:"reasons"`
+			} `json:"capabilities"`
+		}
+		if err := json.Unmarshal(viewData(t, derive.Views(in), derive.VerificationMatrixFile), &m); err != nil {
+			t.Fatal(err)
+		}
+		var out [][]string
+		for _, c := range m.Capabilities {
+			out = append(out, c.Reasons)
+		}
+		return out
+	}
+	before := reasons()
+	after := reasons(contracttest.Remove("/capabilities/3/evidenceCoverage/idempotency"))
+	if slices.Contains(before[3], "incomplete-write-evidence") || !slices.Contains(after[3], "incomplete-write-evidence") {
+		t.Errorf("the save's reasons: %v before, %v after", before[3], after[3])
+	}
+	if !slices.Equal(before[0], after[0]) {
+		t.Errorf("the read's reasons changed: %v → %v", before[0], after[0])
+	}
 }

@@ -41,6 +41,7 @@ var StructureCases = []RuleCase{
 	{"CONTRACT_EVIDENCE_UNKNOWN", contract.ContractFile, []Op{Set("/capabilities/0/exposure/supplementalEvidenceRefs/0", `"ev-contract-list"`)}, "/capabilities/0/exposure/supplementalEvidenceRefs/0"},
 	{"CONTRACT_EVIDENCE_UNKNOWN", contract.ContractFile, []Op{Set("/capabilities/2/inputs/2/requiredWhen/0/evidenceRefs/0", `"ev-selection"`)}, "/capabilities/2/inputs/2/requiredWhen/0/evidenceRefs/0"},
 	{"CONTRACT_EVIDENCE_UNKNOWN", contract.ContractFile, []Op{Set("/capabilities/4/runtimeProtection/hardWorkflowEvidence/protectedValueBinding/0", `"ev-submit"`)}, "/capabilities/4/runtimeProtection/hardWorkflowEvidence/protectedValueBinding/0"},
+	{"CONTRACT_EVIDENCE_UNKNOWN", contract.ContractFile, []Op{Set("/capabilities/3/errorContract/sourceError", `{"codePath": ["code"], "evidenceRefs": ["ev-contract-errors", "ev-backend-codes"]}`)}, "/capabilities/3/errorContract/sourceError/evidenceRefs/1"},
 	{"CONTRACT_ID_FORMAT", contract.ContractFile, []Op{Set("/capabilities/0/toolName", `"List-Kinds"`)}, "/capabilities/0/toolName"},
 	{"CONTRACT_ID_FORMAT", contract.ContractFile, []Op{Set("/capabilities/3/functionExport", `"delete"`)}, "/capabilities/3/functionExport"},
 	{"CONTRACT_ID_FORMAT", contract.ContractFile, []Op{Set("/server/name", `"Sample"`)}, "/server/name"},
