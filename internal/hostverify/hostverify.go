@@ -83,6 +83,35 @@ type Options struct {
 	RequestTimeout time.Duration
 	// Progress receives a line per check; nil for none.
 	Progress io.Writer
+	// Scope, when not nil, limits the run to some rows: the others'
+	// evidence is current and their checks do not run.
+	Scope *Scope
+}
+
+// Scope names the rows a run verifies: the capabilities whose checks run
+// (with every capability whose result their cases pass on: calls resolve
+// within one session) and the workflows whose checks repeat their entry's
+// (each entry among the capabilities).
+type Scope struct {
+	Capabilities map[string]bool
+	Workflows    map[string]bool
+}
+
+// limit drops the checks of the rows outside the scope.
+func (s *Scope) limit(exp *Expected) {
+	if s == nil {
+		return
+	}
+	for id := range exp.Capabilities {
+		if !s.Capabilities[id] {
+			delete(exp.Capabilities, id)
+		}
+	}
+	for id := range exp.Workflows {
+		if !s.Workflows[id] {
+			delete(exp.Workflows, id)
+		}
+	}
 }
 
 // Check is the outcome of one Host-phase check.
@@ -126,6 +155,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	in := opts.Inputs
 	v := &verifier{opts: opts, in: in, res: &Result{Diagnostics: &diag.List{}}, expected: ExpectedChecks(in),
 		elicitation: Elicitation(in), tools: map[string]*canonjson.Object{}, workflows: map[string]*canonjson.Object{}}
+	opts.Scope.limit(v.expected)
 	if !hostruntime.Declared(in) {
 		v.res.Diagnostics.Add(RuleNoRuntime.New(contract.ExportProfileFile,
 			"the export profile declares no hostRuntime, so the package carries no host runtime a stdio host can start it through"))

@@ -406,3 +406,53 @@ func TestCredentialsOnlyWhereNeeded(t *testing.T) {
 		})
 	}
 }
+
+// TestAScopeVerifiesItsRowsOnly: a run scoped to the read checks the read
+// alone, in one session (no other is needed), and calls no write; scoped to
+// a workflow's entry, it checks the entry and the workflow, and starts the
+// second session its isolation check needs.
+func TestAScopeVerifiesItsRowsOnly(t *testing.T) {
+	opts, d := samplePackage(t, "")
+	opts.Scope = &Scope{Capabilities: map[string]bool{"list-lendable-equipment": true}}
+	res, err := Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"list-lendable-equipment " + CheckCall + " passed",
+		"list-lendable-equipment " + CheckDiscovery + " passed",
+		"list-lendable-equipment " + CheckProfile + " passed",
+	}
+	if got := outcomes(res); !slices.Equal(got, want) || res.NodeProcesses != 1 || len(d.Loans()) != 0 {
+		t.Errorf("outcomes %v, %d node processes, loans %+v", got, res.NodeProcesses, d.Loans())
+	}
+
+	opts, _ = samplePackage(t, "")
+	var wf string
+	for _, w := range opts.Inputs.Contract.Workflows {
+		if w.EntryCapabilityID == "create-equipment-loan" {
+			wf = w.ID
+		}
+	}
+	opts.Scope = &Scope{Capabilities: map[string]bool{"create-equipment-loan": true}, Workflows: map[string]bool{wf: true}}
+	res, err = Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]int{}
+	for _, c := range res.Checks {
+		row := "capability " + c.CapabilityID
+		if c.WorkflowID != "" {
+			row = "workflow " + c.WorkflowID
+		}
+		rows[row]++
+		if !c.Passed {
+			t.Errorf("%s %s: %s", c.CapabilityID+c.WorkflowID, c.CheckID, c.Detail)
+		}
+	}
+	exp := ExpectedChecks(opts.Inputs)
+	if wf == "" || len(rows) != 2 || rows["capability create-equipment-loan"] != len(exp.Capabilities["create-equipment-loan"]) ||
+		rows["workflow "+wf] != len(exp.Workflows[wf]) || res.NodeProcesses != 2 {
+		t.Errorf("workflow %q, checks per row %v, %d node processes", wf, rows, res.NodeProcesses)
+	}
+}

@@ -159,10 +159,14 @@ func (f *fakes) host(ctx context.Context, opts hostverify.Options) (*hostverify.
 		}
 	}
 	for _, cp := range opts.Inputs.Contract.Capabilities {
-		add(cp.ID, "", exp.Capabilities[cp.ID])
+		if opts.Scope == nil || opts.Scope.Capabilities[cp.ID] {
+			add(cp.ID, "", exp.Capabilities[cp.ID])
+		}
 	}
 	for _, w := range opts.Inputs.Contract.Workflows {
-		add("", w.ID, exp.Workflows[w.ID])
+		if opts.Scope == nil || opts.Scope.Workflows[w.ID] {
+			add("", w.ID, exp.Workflows[w.ID])
+		}
 	}
 	return res, nil
 }

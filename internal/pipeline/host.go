@@ -6,7 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/code2skill/code2skill/internal/attest"
 	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/hostruntime"
 	"github.com/code2skill/code2skill/internal/hostverify"
@@ -40,21 +42,37 @@ type HostRun struct {
 // checks recorded with their evidence. A write is called for real only
 // when this run authorises it; the checks that prove a refusal never let a
 // request through to the backend.
+//
+// As runtime verification does, it keeps the passed records that are
+// still current (carryEvidence) when the host env file's values and the
+// code2skill version are those of their run, and verifies the other rows
+// only: each capability without current evidence, every capability whose
+// result a due one's live case passes on, and each workflow without it
+// (its entry with it).
 func (r *runner) hostVerify() (*stageOutcome, error) {
 	out := &stageOutcome{steps: []string{"the " + hostverify.HostName + " starts node <package>/" + hostruntime.RuntimeFile + " and runs the Host-phase checks"}}
 	auth := slices.Clone(r.opts.AuthorizeWrites)
 	slices.Sort(auth)
 	out.authorized = slices.Compact(auth)
-	if err := r.p.clearRecords([]string{PhaseHost}); err != nil {
+	if err := r.computeScopes(PhaseHost); err != nil {
 		return out, err
 	}
-	if err := r.computeScopes(PhaseHost); err != nil {
+	kept, err := r.keptRecords(PhaseHost, StageHostVerify, []string{labelHostEnv, r.hostEnvDigest()})
+	if err != nil {
 		return out, err
 	}
 	r.st.HostInvalidated = nil
 	in, err := r.checkedCore(out)
 	if in == nil || err != nil {
 		return out, err
+	}
+	scope := hostScope(in.Contract, kept, r.p.statePath(LiveCasesDir))
+	if err := r.dropUnkept(PhaseHost, kept); err != nil {
+		return out, err
+	}
+	if scope != nil && len(scope.Capabilities) == 0 && len(scope.Workflows) == 0 {
+		out.steps = append(out.steps, fmt.Sprintf("kept the current host evidence of %s; nothing else to verify", scopeList(sortedKeys(kept))))
+		return out, nil
 	}
 	if in.Export == nil || !hostruntime.Declared(in) {
 		out.findings.Add(hostverify.RuleNoRuntime.New("export-profile.json", "host verification starts the package through its host runtime, and the export profile declares no hostRuntime"))
@@ -84,6 +102,7 @@ func (r *runner) hostVerify() (*stageOutcome, error) {
 		AuthorizedWrites: r.opts.AuthorizeWrites,
 		Env:              r.opts.HostEnv,
 		Progress:         r.p.Progress,
+		Scope:            scope,
 	})
 	if errors.Is(err, ErrNotAvailable) {
 		out.findings.Add(RuleStepUnavailable.New("", "host verification is not available in this build"))
@@ -109,7 +128,30 @@ func (r *runner) hostVerify() (*stageOutcome, error) {
 		}
 	}
 	r.st.HostVerify = run
+	if len(kept) > 0 {
+		out.steps = append(out.steps, fmt.Sprintf("kept the current host evidence of %s", scopeList(sortedKeys(kept))))
+	}
 	return out, nil
+}
+
+// hostScope is what host verification verifies, given the scopes whose
+// records it keeps: nil (everything) when it keeps none. A kept capability
+// whose result a due call's case passes on is called, and so verified,
+// again: its scope leaves kept.
+func hostScope(c *contract.Contract, kept map[string]bool, casesDir string) *hostverify.Scope {
+	if len(kept) == 0 {
+		return nil
+	}
+	s := &hostverify.Scope{Capabilities: dueCalls(c, kept, casesDir), Workflows: map[string]bool{}}
+	for id := range s.Capabilities {
+		delete(kept, attest.CapabilityScope(id))
+	}
+	for _, w := range c.Workflows {
+		if !kept[attest.WorkflowScope(w.ID)] {
+			s.Workflows[w.ID] = true
+		}
+	}
+	return s
 }
 
 // recordHostCheck records one Host-phase check with its evidence.
@@ -139,13 +181,18 @@ func (r *runner) recordHostCheck(c *hostverify.Check) error {
 // that it is enabled, the writes it may call, and the host env file's
 // values (hashed, never stored).
 func (r *runner) hostAuthority() []input {
+	return []input{
+		{labelHostEnabled, "true"},
+		{labelHostWrites, writesDigest(r.opts.AuthorizeWrites)},
+		{labelHostEnv, r.hostEnvDigest()},
+	}
+}
+
+// hostEnvDigest digests the host env file's values.
+func (r *runner) hostEnvDigest() string {
 	var lines []string
 	for _, k := range sortedKeys(r.opts.HostEnv) {
 		lines = append(lines, k+"="+stringDigest(r.opts.HostEnv[k]))
 	}
-	return []input{
-		{labelHostEnabled, "true"},
-		{labelHostWrites, writesDigest(r.opts.AuthorizeWrites)},
-		{labelHostEnv, stringDigest(strings.Join(lines, "\n"))},
-	}
+	return stringDigest(strings.Join(lines, "\n"))
 }

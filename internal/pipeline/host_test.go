@@ -1,8 +1,10 @@
 package pipeline
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -139,5 +141,65 @@ func TestHostVerifyNeedsTheRuntime(t *testing.T) {
 	rep, _ := fx.pipeline().Run(t.Context(), RunOptions{EnableHostVerify: true, HostEnv: map[string]string{}})
 	if got := fx.statuses()[StageHostVerify]; got != StatusFailed || !rep.Findings.Has(hostverify.RuleNoRuntime) {
 		t.Errorf("host-verify %s, findings %v", got, rep.Findings.RuleIDs())
+	}
+}
+
+// hostEvidence lists the Host-phase records of the state.
+func (fx *fixture) hostEvidence() []string {
+	fx.t.Helper()
+	recs, err := fx.pipeline().readRecordsForTest()
+	if err != nil {
+		fx.t.Fatal(err)
+	}
+	var out []string
+	for _, r := range recs {
+		if r.Phase == PhaseHost {
+			out = append(out, keyOf(r))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestHostReverificationIsPerCapability: a change of one capability's
+// description invalidates its Host-phase records and its workflow's only;
+// the next host verification verifies those rows alone, keeps the other's
+// records, and leaves the stage complete with every record in place.
+func TestHostReverificationIsPerCapability(t *testing.T) {
+	t.Parallel()
+	fx := newFixture(t)
+	fx.init(InitOptions{})
+	env := map[string]string{}
+	fx.run(RunOptions{EnableHostVerify: true, HostEnv: env})
+	all := fx.hostEvidence()
+	if fx.f.hostOpts.Scope != nil || len(all) == 0 {
+		t.Fatalf("the first host verification was scoped %+v, records %q", fx.f.hostOpts.Scope, all)
+	}
+	fx.editContract("Redeem a quoted voucher exactly once", "Redeem a quoted voucher only once")
+	fx.run(RunOptions{})
+	if got := fx.state().HostInvalidated; !slices.Equal(got, []string{"capability:redeem-voucher", "workflow:redeem-voucher"}) {
+		t.Fatalf("invalidated host scopes %q", got)
+	}
+	for _, k := range fx.hostEvidence() {
+		if strings.Contains(k, "redeem-voucher") {
+			t.Errorf("a stale record survived: %s", k)
+		}
+	}
+	rep := fx.run(RunOptions{EnableHostVerify: true, HostEnv: env})
+	s := fx.f.hostOpts.Scope
+	if fx.f.n("host") != 2 || s == nil || !maps.Equal(s.Capabilities, map[string]bool{"redeem-voucher": true}) || !maps.Equal(s.Workflows, map[string]bool{"redeem-voucher": true}) {
+		t.Fatalf("%d host runs, scope %+v", fx.f.n("host"), s)
+	}
+	if got := fx.hostEvidence(); !slices.Equal(got, all) {
+		t.Errorf("after re-verification, host records %q, want %q", got, all)
+	}
+	if got := fx.statuses()[StageHostVerify]; got != StatusCompleted || len(fx.state().HostInvalidated) != 0 {
+		t.Errorf("host-verify %s, invalidated %q: %v", got, fx.state().HostInvalidated, rep.Findings.Sorted())
+	}
+	// Other values in the host env file are another backend: everything
+	// is verified again.
+	fx.run(RunOptions{EnableHostVerify: true, HostEnv: map[string]string{"X": "y"}})
+	if fx.f.n("host") != 3 || fx.f.hostOpts.Scope != nil {
+		t.Errorf("%d host runs, scope %+v", fx.f.n("host"), fx.f.hostOpts.Scope)
 	}
 }

@@ -69,7 +69,7 @@ func (r *runner) runtimeVerify() (*stageOutcome, error) {
 	}
 	c := in.Contract
 	due := dueCalls(c, kept, r.p.statePath(LiveCasesDir))
-	if err := r.dropUnkept(kept); err != nil {
+	if err := r.dropUnkept(PhaseRuntime, kept); err != nil {
 		return out, err
 	}
 	var calls []livecall.Call
@@ -500,20 +500,30 @@ func checkOrigin(s string) error {
 // origins or environment values, another build), when every record goes.
 // Failed records are never kept: their calls are made again.
 func (r *runner) keptRuntime() (map[string]bool, error) {
-	kept := map[string]bool{}
-	s := r.st.Stages[StageRuntimeVerify]
 	host, err := r.hostDigest()
 	if err != nil {
 		return nil, err
 	}
+	return r.keptRecords(PhaseRuntime, StageRuntimeVerify, []string{labelRuntimeHost, host}, LiveDir)
+}
+
+// keptRecords returns the scopes whose passed records of phase this run
+// keeps: bound to the package as it is, their scope digest current, and
+// made by this code2skill version against the same backend (backend, a
+// fingerprint input of stage's last run). Without --force and with the
+// same backend it keeps them; otherwise it clears every record of the
+// phase (and dirs) and keeps none.
+func (r *runner) keptRecords(phase, stage string, backend []string, dirs ...string) (map[string]bool, error) {
+	kept := map[string]bool{}
+	s := r.st.Stages[stage]
 	same := !r.opts.Force
-	for _, want := range [][]string{{labelRuntimeHost, host}, {labelVersion, stringDigest(r.p.Version)}} {
+	for _, want := range [][]string{backend, {labelVersion, stringDigest(r.p.Version)}} {
 		if !slices.ContainsFunc(s.FingerprintInputs, func(pair []string) bool { return slices.Equal(pair, want) }) {
 			same = false
 		}
 	}
 	if !same {
-		return kept, r.p.clearRecords([]string{PhaseRuntime}, LiveDir)
+		return kept, r.p.clearRecords([]string{phase}, dirs...)
 	}
 	recs, _, err := r.p.readRecords()
 	if err != nil {
@@ -524,23 +534,23 @@ func (r *runner) keptRuntime() (map[string]bool, error) {
 		return nil, err
 	}
 	for _, rec := range recs {
-		if rec.Phase == PhaseRuntime && rec.Status == CheckPassed && rec.ScopeDigest != "" &&
-			rec.ContractID == b.contractID && rec.CandidateDigest == b.candidate && rec.ScopeDigest == r.scopes[PhaseRuntime][rec.Scope()] {
+		if rec.Phase == phase && rec.Status == CheckPassed && rec.ScopeDigest != "" &&
+			rec.ContractID == b.contractID && rec.CandidateDigest == b.candidate && rec.ScopeDigest == r.scopes[phase][rec.Scope()] {
 			kept[rec.Scope()] = true
 		}
 	}
 	return kept, nil
 }
 
-// dropUnkept removes the runtime records this run does not keep, and the
+// dropUnkept removes the records of phase this run does not keep, and the
 // live pairs of their calls.
-func (r *runner) dropUnkept(kept map[string]bool) error {
+func (r *runner) dropUnkept(phase string, kept map[string]bool) error {
 	recs, _, err := r.p.readRecords()
 	if err != nil {
 		return err
 	}
 	for _, rec := range recs {
-		if rec.Phase == PhaseRuntime && !kept[rec.Scope()] {
+		if rec.Phase == phase && !kept[rec.Scope()] {
 			if err := r.p.removeRecord(rec); err != nil {
 				return err
 			}
