@@ -13,6 +13,7 @@ import (
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/pkgdir"
+	"github.com/code2skill/code2skill/internal/strict"
 )
 
 func deriveCmd() *command {
@@ -46,6 +47,13 @@ derive judges only what it needs to write views. A contract it accepts may
 still break deeper rules; when it does, derive writes the views and says so
 in one line before the file list ("views written; run check-contract"):
 run code2skill check-contract <pkg> for the findings.
+
+The package's documents (SKILL.md, MCP.zh-CN.md, MCP-SETUP.md and the
+feature context) are then read against the contract the views came from:
+each statement that disagrees with it (a stale bound or value, an unknown
+error code or Tool, a restated requiredness or policy the other way round)
+is listed, one line each with its file and line, before the file list. A
+document that makes one must not take the new marker until it is corrected.
 
 A legacy package has no canonical-contract.json: its capability-bundle.json
 is authored. derive then checks the bundle (its format, identities,
@@ -110,6 +118,9 @@ type deriveResult struct {
 	// contractErrors counts the errors check-contract reports for the
 	// inputs views were written from; nil when none were written.
 	contractErrors *int
+	// documents are what the package's documents state that the contract
+	// the views were written from does not hold (strict.DocumentDisagreements).
+	documents []diag.Diagnostic
 }
 
 // deriveSummary is the summary object of the JSON report.
@@ -124,6 +135,11 @@ type deriveSummary struct {
 	// Legacy is true for a legacy package (no canonical contract), whose
 	// only views are the bundle's mirror and the draft.
 	Legacy bool `json:"legacy,omitempty"`
+	// StaleStatements are the statements of the documents that disagree
+	// with the contract the views were written from, each as
+	// file:line: message [rule]: a document that makes one must not take
+	// the new marker until it is corrected.
+	StaleStatements []string `json:"staleStatements,omitempty"`
 }
 
 // runDerive reads, checks and derives the package in dir, and writes the
@@ -158,6 +174,9 @@ func runDerive(dir string) *deriveResult {
 	res.marker = derive.Marker(views)
 	n, _ := contractcheck.Check(in, contractcheck.Options{}).Counts()
 	res.contractErrors = &n
+	var docs diag.List
+	docs.Add(strict.DocumentDisagreements(dir, in, views)...)
+	res.documents = docs.Sorted()
 	return res
 }
 
@@ -210,7 +229,7 @@ func printDerive(stdio *Stdio, format *formatFlag, dir string, res *deriveResult
 		Status:  diag.StatusPassed,
 		List:    &res.list,
 		Summary: deriveSummary{Counts: counts, Files: append([]string{}, res.files...), Marker: res.marker,
-			ContractErrors: res.contractErrors, Legacy: res.legacy},
+			ContractErrors: res.contractErrors, Legacy: res.legacy, StaleStatements: statements(res.documents)},
 		Roots:  []string{dir},
 		Anchor: contractAnchor,
 	}
@@ -228,6 +247,8 @@ func printDerive(stdio *Stdio, format *formatFlag, dir string, res *deriveResult
 	case res.contractErrors != nil && *res.contractErrors > 0:
 		r.Line = fmt.Sprintf("derive: views written; run check-contract (it reports %s that views do not depend on)",
 			plural(*res.contractErrors, "error"))
+	case len(res.documents) > 0:
+		r.Line = fmt.Sprintf("derive: views written; the documents make %s the contract does not hold: correct them before they take the marker", plural(len(res.documents), "statement"))
 	}
 	if *format != formatText || r.Status != diag.StatusPassed {
 		return printReport(stdio, format, r)
@@ -235,6 +256,9 @@ func printDerive(stdio *Stdio, format *formatFlag, dir string, res *deriveResult
 	// Text success: any warnings, the written files, then the marker as the
 	// last line, where scripts and people look for it.
 	code := printReport(stdio, format, r)
+	for _, s := range statements(res.documents) {
+		fmt.Fprintln(stdio.Out, s)
+	}
 	for _, f := range res.files {
 		fmt.Fprintln(stdio.Out, f)
 	}
@@ -242,4 +266,13 @@ func printDerive(stdio *Stdio, format *formatFlag, dir string, res *deriveResult
 		fmt.Fprintln(stdio.Out, res.marker)
 	}
 	return code
+}
+
+// statements renders document findings one per line.
+func statements(ds []diag.Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, d.String())
+	}
+	return out
 }
