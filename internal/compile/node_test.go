@@ -25,7 +25,9 @@ import (
 // and flat body members from inputs and from the first response, and an
 // input whose schema holds every keyword of the portable subset. Its error
 // contract says where a rejection carries the backend's own code, message
-// and field errors, and gives two statuses their own category.
+// and field errors, and gives two statuses their own category. The draft
+// IDs it answers with are a static domain, so that the output check of a
+// static domain is seen.
 func requestsContract(tb testing.TB) []byte {
 	const (
 		cp   = "/capabilities/3"
@@ -76,6 +78,7 @@ func requestsContract(tb testing.TB) []byte {
 		contracttest.Append(cp+"/inputs", input("trace", "string", `{"type": "string"}`, "false")),
 		contracttest.Append(cp+"/inputs", input("checks", "object", checks, "false")),
 		contracttest.Set(cp+"/implementation/steps", steps),
+		contracttest.Set(cp+"/outputs/0/valueDomain", `{"kind": "static", "values": ["draft-9"], `+refs+`}`),
 		contracttest.Set(cp+"/errorContract/sourceError", `{"codePath": ["error", "code"], "messagePath": ["error", "message"],
 			"fieldErrorsPath": ["error", "fields"], "categoryByStatus": {"400": "input", "429": "business"}, `+refs+`}`),
 	)

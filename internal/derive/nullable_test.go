@@ -1,10 +1,13 @@
 package derive_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/contract/contracttest"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/jsonschema"
 )
@@ -87,4 +90,43 @@ func mustCapability(t *testing.T, in *derive.Inputs, id string) *contract.Capabi
 		t.Fatalf("no capability %s", id)
 	}
 	return cp
+}
+
+// A static output domain is the whole set of values the output takes: the
+// output schema refuses any other, and keeps a null its type allows.
+func TestStaticOutputDomainIsEnforced(t *testing.T) {
+	dir := "testdata/synthetic/read-only/input"
+	data := contracttest.Patch(t, readFile(t, filepath.Join(dir, contract.ContractFile)),
+		contracttest.Set("/capabilities/1/outputs/2/valueDomain", `{"kind": "static", "values": ["shade", "sun"], "evidenceRefs": ["ev-client-detail-call"]}`))
+	in, l := decodeInputs(t, func(name string) []byte {
+		if name == contract.ContractFile {
+			return data
+		}
+		return readFile(t, filepath.Join(dir, name))
+	})
+	requireNoFindings(t, l)
+	schema := getFernOutputSchema(t, mustDecode(t, viewData(t, derive.Views(in), derive.MCPSchemaFile)))
+	s, err := jsonschema.Compile(canonjson.Encode(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for note, ok := range map[string]bool{`"shade"`: true, `null`: true, `"rain"`: false} {
+		doc := `{"status": 200, "data": {"fern": {"speciesId": "f1", "commonName": "Lady fern", "lightLevel": 1, "careNote": ` + note + `}, "companions": null}}`
+		violations, err := s.Validate([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(violations) == 0; got != ok {
+			t.Errorf("careNote %s accepted = %v, want %v (%v)", note, got, ok, violations)
+		}
+	}
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

@@ -240,9 +240,27 @@ func placeLeaf(node *canonjson.Object, out *contract.Output) {
 			node.Set(k, v)
 		}
 	}
+	if out.ValueDomain != nil && out.ValueDomain.Kind == contract.DomainStatic {
+		// A static domain is the whole set of values the output takes: the
+		// Function's output check refuses another (a null the type allows
+		// stays allowed).
+		values := canonjson.Clone(out.ValueDomain.Values).(canonjson.Array)
+		if allowsNull(member(node, "type", nil)) && !slices.Contains(values, canonjson.Value(canonjson.Null{})) {
+			values = append(values, canonjson.Null{})
+		}
+		node.Set("enum", values)
+	}
 	if out.Description != "" {
 		node.Set("description", str(out.Description))
 	}
+}
+
+// allowsNull reports whether a schema type is null or a list holding it.
+func allowsNull(t canonjson.Value) bool {
+	if a, ok := t.(canonjson.Array); ok {
+		return slices.Contains(a, canonjson.Value(canonjson.String("null")))
+	}
+	return t == canonjson.String("null")
 }
 
 // nullableOf reports whether t is the type pair [T, "null"] (in either

@@ -399,6 +399,7 @@ describe('failures', () => {
     ['a missing required output', {}],
     ['a null required output', { draftId: null }],
     ['a wrong output type', { draftId: 7 }],
+    ['a value outside the static domain', { draftId: 'draft-10' }],
   ];
   for (const [what, data] of broken) {
     it(`reports ${what} as an output contract violation of unknown outcome`, async () => {

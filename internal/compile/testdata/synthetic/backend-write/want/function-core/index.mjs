@@ -112,7 +112,7 @@ const CAPABILITIES = {
         "data": {
           "type": "object",
           "additionalProperties": false,
-          "properties": {"deleted": {"type": "boolean"}},
+          "properties": {"deleted": {"type": "boolean", "enum": [true]}},
           "required": ["deleted"],
         },
       },

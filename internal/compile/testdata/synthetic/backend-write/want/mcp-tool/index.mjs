@@ -175,7 +175,9 @@ server.registerTool("delete_garden_note", {
       "data": {
         "type": "object",
         "additionalProperties": false,
-        "properties": {"deleted": {"type": "boolean", "description": "True once the note is gone."}},
+        "properties": {
+          "deleted": {"type": "boolean", "enum": [true], "description": "True once the note is gone."},
+        },
         "required": ["deleted"],
       },
     },
