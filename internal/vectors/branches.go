@@ -168,6 +168,7 @@ func (k *capPlan) optionalOmission(ch *check) {
 			if r.outcome == outcomeThrew {
 				k.envelope(j, r.normalized)
 				notRetryable(j, r.normalized)
+				k.category(j, r.normalized, 422)
 			}
 		}, refused)
 	}
@@ -372,6 +373,7 @@ func (k *capPlan) businessError(ch *check) {
 		code := str(norm.At("code"))
 		j.that(code != unknownOutcomeCode, "the refusal keeps a known outcome", "normalised code %s: the Function did not mark the response-proven refusal outcomeKnown", code)
 		notRetryable(j, norm)
+		k.category(j, norm, 422)
 	}, c)
 }
 

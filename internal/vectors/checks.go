@@ -328,6 +328,35 @@ func notRetryable(j *judge, normalized canonjson.Value) {
 	j.that(r == canonjson.Bool(false), "not retryable", "retryable is %s", show(r))
 }
 
+// rejectionCategory is the failure category the contract gives a step's
+// rejected status: its sourceError's categoryByStatus, else what the
+// status class means (401 and 403 authorization, 408, 429 and 5xx
+// upstream, another 4xx business).
+func (k *capPlan) rejectionCategory(status int) string {
+	if se := k.cp.ErrorContract.SourceError; se != nil {
+		if c, ok := se.CategoryByStatus[status]; ok {
+			return c
+		}
+	}
+	switch {
+	case status == 401 || status == 403:
+		return contract.CategoryAuthorization
+	case status >= 400 && status < 500 && status != 408 && status != 429:
+		return contract.CategoryBusiness
+	}
+	return contract.CategoryUpstream
+}
+
+// category asserts that a normalised refusal of status keeps the category
+// the contract gives it: a business refusal does not read as the
+// backend's failure, nor an authorization one as the caller's input.
+func (k *capPlan) category(j *judge, normalized canonjson.Value, status int) {
+	want := k.rejectionCategory(status)
+	details, _ := atPath(normalized, k.cp.ErrorContract.DetailsPath)
+	got := asObject(details).At("category")
+	j.that(got == canonjson.String(want), "the refusal's category is "+want, "details.category is %s", show(got))
+}
+
 // exactBinding: the valid call dispatches exactly the requests the bindings
 // build and maps the output step's response to the result; a non-accepted
 // status stops the call after one dispatch with a structured, non-retryable

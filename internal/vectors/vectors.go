@@ -58,8 +58,8 @@
 //	metadata-contract                 content binding's field; metadata breaches are refused
 //	unknown-write-outcome-is-non-     a write failing in transit is UNKNOWN_DISPATCH_OUTCOME,
 //	retryable                         not retryable, not retried
-//	backend-business-error-is-        a business refusal keeps a known outcome, not retryable
-//	structured
+//	backend-business-error-is-        a business refusal keeps a known outcome, not retryable,
+//	structured                        and its category (business, or the contract's own)
 //	goal-<g>-…                        goal state evaluated in Go (internal/goalstate)
 //	derived-composition-preserves-…   the target of a derived composition still refuses an
 //	                                  unexpected argument and, when guarded, dispatches

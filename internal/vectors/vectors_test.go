@@ -272,6 +272,10 @@ var faultRuns = []struct {
 		// The guarded target of a derived composition bypassing its guard.
 		{capability: "upload-sample-attachment", faults: map[string]bool{"bypassGuard": true}, check: checkComposition, scope: "list-sample-request-kinds"},
 	}},
+	{"reference", []faultCase{
+		// A business refusal reported as the backend's failure.
+		{capability: "save-sample-draft", faults: map[string]bool{"collapseCategories": true}, check: checkBusinessError},
+	}},
 	{"goals-handoffs", []faultCase{
 		{capability: "book-shuttle", faults: map[string]bool{"sendOmittedAsNull": true}, check: checkOmission},
 		{capability: "search-trails", faults: map[string]bool{"noValidation": true}, check: checkInvalid},

@@ -17,7 +17,9 @@
 // The Function faults are alwaysThrow, noValidation, acceptUnexpected,
 // skipKeywords, noConditionalRules, inputErrorUnknownOutcome, freezeInput,
 // freezeOutput, extraHeader, dropQuery, sendOmittedAsNull, forwardRawGrant,
-// dispatchWithoutResolution, ignoreStatus, businessUnknown, retryOnFailure,
+// dispatchWithoutResolution, ignoreStatus, businessUnknown,
+// collapseCategories (every rejected status is UPSTREAM_STEP_REJECTED),
+// retryOnFailure,
 // markTransportKnown, forbiddenKey, bypassGuard, exitProcess, spin, hang, and
 // guardClosure (a guarded write dispatches its HTTP steps through the guard
 // instead of handing it context.dispatch); the Tool faults are

@@ -11,8 +11,11 @@
 // portable subset), the conditional rules and the Function-enforced
 // constraints; HTTP steps are dispatched with context.dispatch(url,
 // {method, headers, query, body, multipart}) exactly as their bindings say;
-// a status outside a step's successStatusCodes throws UPSTREAM_STEP_REJECTED
-// with outcomeKnown: true. A deterministic-workflow write hands the call to
+// a status outside a step's successStatusCodes throws the rejection of its
+// category, as compiled code does (categoryByStatus of the error contract's
+// sourceError, else 401/403 AUTHORIZATION_REJECTED, another 4xx but 408 and
+// 429 BUSINESS_REJECTED, the rest UPSTREAM_STEP_REJECTED), with
+// outcomeKnown: true. A deterministic-workflow write hands the call to
 // the workflow guard, in the guard's documented shape.
 //
 // make(capabilityId, faults) returns the Function; each fault breaks one
@@ -24,6 +27,20 @@ import { protectedWorkflowStateFor } from '../portable-workflow-guard.mjs';
 
 function fail(code, message, details = {}, extra = {}) {
   return Object.assign(new Error(message), { code, details, retryable: false, outcomeKnown: true, ...extra });
+}
+
+const REJECTIONS = { input: 'INPUT_REJECTED', authorization: 'AUTHORIZATION_REJECTED', business: 'BUSINESS_REJECTED', upstream: 'UPSTREAM_STEP_REJECTED' };
+
+// rejection is the category of a rejected status under the error contract.
+function rejection(errorContract, status) {
+  const declared = errorContract?.sourceError?.categoryByStatus?.[String(status)];
+  if (Object.hasOwn(REJECTIONS, declared ?? '')) {
+    return declared;
+  }
+  if (status === 401 || status === 403) {
+    return 'authorization';
+  }
+  return status >= 400 && status < 500 && status !== 408 && status !== 429 ? 'business' : 'upstream';
 }
 
 export function make(capabilityId, faults = {}) {
@@ -179,7 +196,8 @@ async function steps(cap, input, context, faults) {
     const accepted = step.successStatusCodes || [200];
     if (!faults.ignoreStatus && !accepted.includes(response.status)) {
       const extra = faults.businessUnknown ? { outcomeKnown: undefined } : {};
-      throw fail('UPSTREAM_STEP_REJECTED', `step ${step.stepId} answered ${response.status}`, { stepId: step.stepId, status: response.status }, extra);
+      const category = faults.collapseCategories ? 'upstream' : rejection(cap.errorContract, response.status);
+      throw fail(REJECTIONS[category], `step ${step.stepId} answered ${response.status}`, { stepId: step.stepId, status: response.status }, { category, ...extra });
     }
     responses[step.stepId] = response;
     if (step.stepId === cap.implementation.outputStepId) {

@@ -4,13 +4,23 @@
 import { protectedWorkflowStateFor } from "../portable-workflow-guard.mjs";
 
 class FunctionError extends Error {
-  constructor(code, message, details, outcomeKnown) {
+  constructor(code, message, details, outcomeKnown, category) {
     super(message);
     this.code = code;
     this.details = details;
     this.retryable = false;
     this.outcomeKnown = outcomeKnown;
+    this.category = category;
   }
+}
+
+// rejected is the error of a step whose status the contract does not
+// accept, named by what the status means, as compiled code names it.
+function rejected(stepId, status, message) {
+  const category = status === 401 || status === 403 ? "authorization"
+    : status >= 400 && status < 500 && status !== 408 && status !== 429 ? "business" : "upstream";
+  const code = { authorization: "AUTHORIZATION_REJECTED", business: "BUSINESS_REJECTED", upstream: "UPSTREAM_STEP_REJECTED" }[category];
+  return new FunctionError(code, message, { stepId, status }, true, category);
 }
 
 function requireDispatch(context) {
@@ -28,7 +38,7 @@ export async function quoteVoucher(input, context) {
     body: { voucher: { code: input.voucherCode } },
   });
   if (response.status !== 200) {
-    throw new FunctionError("UPSTREAM_STEP_REJECTED", "the quote was refused", { stepId: "quote", status: response.status }, true);
+    throw rejected("quote", response.status, "the quote was refused");
   }
   return { status: response.status, data: { quote: response.data.quote } };
 }
@@ -49,7 +59,7 @@ export async function redeemVoucher(input, context) {
       body: { voucher: { code: safeInput.voucherCode } },
     });
     if (response.status !== 201) {
-      throw new FunctionError("UPSTREAM_STEP_REJECTED", "the redemption was refused", { stepId: "redeem", status: response.status }, true);
+      throw rejected("redeem", response.status, "the redemption was refused");
     }
     return { status: response.status, data: { redemptionId: response.data.redemptionId, credited: response.data.credited } };
   });
