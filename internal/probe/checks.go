@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/credential"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
@@ -294,7 +295,9 @@ func (p *prober) checkFailure(c *Case, res *mcpcheck.CallResult) (bool, int) {
 
 // envelopeProblems checks a Tool error against the contract's error
 // envelope: non-empty strings at codePath and messagePath, an object or
-// array at detailsPath, a boolean at retryabilityPath when declared.
+// array at detailsPath (an object's category one of the failure
+// categories, which the reviewed normalizer always gives), a boolean at
+// retryabilityPath when declared.
 func envelopeProblems(r *toolResult, t *expectedTool) []string {
 	sc, ok := r.structured.(*canonjson.Object)
 	if !ok {
@@ -311,8 +314,17 @@ func envelopeProblems(r *toolResult, t *expectedTool) []string {
 			problems = append(problems, fmt.Sprintf("%s is %s, want a non-empty string (the %s)", path(s.path), canonjson.TypeName(v), s.name))
 		}
 	}
-	switch v, _ := at(sc, t.errors.details); v.(type) {
-	case *canonjson.Object, canonjson.Array:
+	switch v, _ := at(sc, t.errors.details); v := v.(type) {
+	case *canonjson.Object:
+		if c, _ := v.At("category").(canonjson.String); !slices.Contains(failureCategories, string(c)) {
+			got := "absent"
+			if v.Has("category") {
+				got = show(v.At("category"))
+			}
+			problems = append(problems, fmt.Sprintf("%s.category is %s, want one of %s: what kind of failure it was (the reviewed error normalizer says it)",
+				path(t.errors.details), got, strings.Join(failureCategories, ", ")))
+		}
+	case canonjson.Array:
 	default:
 		problems = append(problems, fmt.Sprintf("%s is %s, want structured details (an object or array)", path(t.errors.details), canonjson.TypeName(v)))
 	}
@@ -322,6 +334,12 @@ func envelopeProblems(r *toolResult, t *expectedTool) []string {
 		}
 	}
 	return problems
+}
+
+// failureCategories are the values of a Tool error's details.category.
+var failureCategories = []string{
+	contract.CategoryInput, contract.CategoryAuthorization, contract.CategoryBusiness, contract.CategoryUpstream,
+	contract.CategoryNetwork, contract.CategoryOutputContract, contract.CategoryUnknownOutcome, contract.CategoryUnclassified,
 }
 
 // checkDryRun judges a --dry-run-call: a successful result holding exactly

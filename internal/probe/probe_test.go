@@ -217,6 +217,7 @@ func TestProbeStrictMisbehaviour(t *testing.T) {
 		{name: "text mismatch", fault: "text-mismatch", online: true, want: []string{"PROBE_RESULT_TEXT"}},
 		{name: "output invalid", fault: "unchecked-output", online: true, want: []string{"PROBE_RESULT_SCHEMA"}, message: `/data/count: is a string, want "integer"`},
 		{name: "error envelope", fault: "error-envelope", online: true, want: []string{"PROBE_ERROR_ENVELOPE"}, message: "code is a string"},
+		{name: "error without its category", fault: "error-category", online: true, want: []string{"PROBE_ERROR_ENVELOPE"}, message: "details.category is absent"},
 		{name: "error without structure", fault: "error-text-only", online: true, want: []string{"PROBE_RESULT_STRUCTURED"}},
 		{name: "error succeeds", fault: "error-succeeds", online: true, want: []string{"PROBE_ERROR_CALL"}, message: "succeeded"},
 		{name: "crash", fault: "crash", online: true, want: []string{"MCP_SERVER_EXITED"}, message: "exited with code 7 before answering tools/call"},

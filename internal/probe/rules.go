@@ -57,7 +57,7 @@ var (
 	RuleErrorCall = diag.Register("PROBE_ERROR_CALL", diag.Error,
 		"an --error-call case did not fail: neither a Tool error (isError: true) nor an HTTP error status (or the one its case expects)")
 	RuleErrorEnvelope = diag.Register("PROBE_ERROR_ENVELOPE", diag.Error,
-		"a Tool error lacks the declared envelope: code, message, details, retryability")
+		"a Tool error lacks the declared envelope: code, message, details (with their failure category), retryability")
 	RuleResultCredential = diag.Register("PROBE_RESULT_CREDENTIAL", diag.Error,
 		"no credential leaves through a Tool's result, dry-run result or error: none the credential judge finds, none of the credential values the server was given")
 	RuleResultAssertion = diag.Register("PROBE_RESULT_ASSERTION", diag.Error,

@@ -108,6 +108,9 @@ function callback(tool, fn) {
         toolError.code = "";
         toolError.details = "see message";
       }
+      if (fault === "error-category") {
+        delete toolError.details.category;
+      }
       if (fault === "error-text-only") {
         return { content: [{ type: "text", text: toolError.message }], isError: true };
       }
