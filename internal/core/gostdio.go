@@ -228,7 +228,7 @@ type goTestEvent struct {
 // variable, without network, counts the tests from its JSON events and,
 // when they pass, judges what they ran (gostdio_coverage.go).
 func (c *checker) runGoTests(ctx context.Context, tc *goToolchain, replaced []string, src *goSource) {
-	cov, err := newGoCoverDir()
+	cov, err := newCoverageDir()
 	if err != nil {
 		c.failure(err)
 		return
@@ -236,7 +236,7 @@ func (c *checker) runGoTests(ctx context.Context, tc *goToolchain, replaced []st
 	defer cov.remove()
 	// go vet ./... has checked every package, test files included, with
 	// all its analyzers: go test's own vet pass would repeat a part of it.
-	args := append([]string{"test", "-vet=off", stripped, "-json", "-count=1", "-timeout", c.opts.testTimeout().String()}, cov.testArgs()...)
+	args := append([]string{"test", "-vet=off", stripped, "-json", "-count=1", "-timeout", c.opts.testTimeout().String()}, cov.goTestArgs()...)
 	res, err := c.goRun(ctx, tc, replaced, testEnv, []sandbox.Bind{cov.bind()}, append(args, c.goTestPackages(src)...)...)
 	if err != nil {
 		c.failure(err)

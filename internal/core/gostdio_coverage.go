@@ -12,8 +12,6 @@ import (
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/pkgdir"
-	"github.com/code2skill/code2skill/internal/sandbox"
-	"github.com/code2skill/code2skill/internal/scratch"
 )
 
 // Tests that prove something, for go-stdio.
@@ -26,25 +24,13 @@ import (
 // blocks as "import/path/file.go:line.col,line.col statements count";
 // a Function ran when a block of its body has a count.
 
-// goCoverDir is where the test run writes its cover profile.
-type goCoverDir struct {
-	dir string
-}
+// The test run writes its cover profile into a coverage directory
+// (coverage.go), as node's processes write theirs.
 
-func newGoCoverDir() (*goCoverDir, error) {
-	dir, err := scratch.Dir("", "code2skill-go-cover-")
-	if err != nil {
-		return nil, fmt.Errorf("preparing the test coverage directory: %w", err)
-	}
-	return &goCoverDir{dir: dir}, nil
-}
+func (d *coverageDir) profile() string { return filepath.Join(d.dir, "cover.out") }
 
-func (d *goCoverDir) bind() sandbox.Bind { return sandbox.Bind{Source: d.dir, Writable: true} }
-func (d *goCoverDir) profile() string    { return filepath.Join(d.dir, "cover.out") }
-func (d *goCoverDir) remove()            { scratch.Remove(d.dir) }
-
-// testArgs are go test's coverage flags.
-func (d *goCoverDir) testArgs() []string {
+// goTestArgs are go test's coverage flags.
+func (d *coverageDir) goTestArgs() []string {
 	return []string{"-coverpkg=./...", "-coverprofile=" + d.profile()}
 }
 
@@ -144,7 +130,7 @@ func (cov goCoverage) ran(file string, from, to token.Position) bool {
 
 // judgeGoCoverage reads the profile a passing go test run wrote and
 // requires each Tool's Function to have run.
-func (c *checker) judgeGoCoverage(src *goSource, d *goCoverDir) {
+func (c *checker) judgeGoCoverage(src *goSource, d *coverageDir) {
 	module := c.goModule()
 	cov, err := readGoProfile(d.profile(), module)
 	if err != nil {

@@ -144,23 +144,6 @@ func TestHostVerifyNeedsTheRuntime(t *testing.T) {
 	}
 }
 
-// hostEvidence lists the Host-phase records of the state.
-func (fx *fixture) hostEvidence() []string {
-	fx.t.Helper()
-	recs, err := fx.pipeline().readRecordsForTest()
-	if err != nil {
-		fx.t.Fatal(err)
-	}
-	var out []string
-	for _, r := range recs {
-		if r.Phase == PhaseHost {
-			out = append(out, keyOf(r))
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
 // TestHostReverificationIsPerCapability: a change of one capability's
 // description invalidates its Host-phase records and its workflow's only;
 // the next host verification verifies those rows alone, keeps the other's
@@ -171,7 +154,7 @@ func TestHostReverificationIsPerCapability(t *testing.T) {
 	fx.init(InitOptions{})
 	env := map[string]string{}
 	fx.run(RunOptions{EnableHostVerify: true, HostEnv: env})
-	all := fx.hostEvidence()
+	all := fx.records(PhaseHost)
 	if fx.f.hostOpts.Scope != nil || len(all) == 0 {
 		t.Fatalf("the first host verification was scoped %+v, records %q", fx.f.hostOpts.Scope, all)
 	}
@@ -180,7 +163,7 @@ func TestHostReverificationIsPerCapability(t *testing.T) {
 	if got := fx.state().HostInvalidated; !slices.Equal(got, []string{"capability:redeem-voucher", "workflow:redeem-voucher"}) {
 		t.Fatalf("invalidated host scopes %q", got)
 	}
-	for _, k := range fx.hostEvidence() {
+	for _, k := range fx.records(PhaseHost) {
 		if strings.Contains(k, "redeem-voucher") {
 			t.Errorf("a stale record survived: %s", k)
 		}
@@ -190,7 +173,7 @@ func TestHostReverificationIsPerCapability(t *testing.T) {
 	if fx.f.n("host") != 2 || s == nil || !maps.Equal(s.Capabilities, map[string]bool{"redeem-voucher": true}) || !maps.Equal(s.Workflows, map[string]bool{"redeem-voucher": true}) {
 		t.Fatalf("%d host runs, scope %+v", fx.f.n("host"), s)
 	}
-	if got := fx.hostEvidence(); !slices.Equal(got, all) {
+	if got := fx.records(PhaseHost); !slices.Equal(got, all) {
 		t.Errorf("after re-verification, host records %q, want %q", got, all)
 	}
 	if got := fx.statuses()[StageHostVerify]; got != StatusCompleted || len(fx.state().HostInvalidated) != 0 {

@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// runtimeEvidence lists the runtime records and live files of the state.
-func (fx *fixture) runtimeEvidence() []string {
+// records lists the keys of the state's records of phase.
+func (fx *fixture) records(phase string) []string {
 	fx.t.Helper()
 	recs, err := fx.pipeline().readRecordsForTest()
 	if err != nil {
@@ -17,10 +17,18 @@ func (fx *fixture) runtimeEvidence() []string {
 	}
 	var out []string
 	for _, r := range recs {
-		if r.Phase == PhaseRuntime {
+		if r.Phase == phase {
 			out = append(out, keyOf(r))
 		}
 	}
+	slices.Sort(out)
+	return out
+}
+
+// runtimeEvidence lists the runtime records and live files of the state.
+func (fx *fixture) runtimeEvidence() []string {
+	fx.t.Helper()
+	out := fx.records(PhaseRuntime)
 	entries, _ := os.ReadDir(fx.statePath(LiveDir))
 	for _, e := range entries {
 		out = append(out, "live/"+e.Name())

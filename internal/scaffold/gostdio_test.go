@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/code2skill/code2skill/internal/atomicfile"
 	"github.com/code2skill/code2skill/internal/core"
 	"github.com/code2skill/code2skill/internal/sandbox"
 )
@@ -19,7 +20,9 @@ func goRewrite(data string) string {
 	return goRealRequest.ReplaceAllString(fillIn.Replace(data), "$1$2/search$3")
 }
 
-func goPackage(t *testing.T, auth string) (string, []string) {
+// goPackage writes the go-stdio scaffold of two goals under auth into a
+// fresh directory, and returns it with the files written.
+func goPackage(t *testing.T, auth string) (string, []atomicfile.File) {
 	t.Helper()
 	opts := Options{FeatureID: "order-desk", Goals: []string{"find-orders", "track-shipment"}, Auth: auth, Runtime: RuntimeGo}
 	files, err := Files(opts)
@@ -30,11 +33,7 @@ func goPackage(t *testing.T, auth string) (string, []string) {
 	if err := Write(dir, files, false); err != nil {
 		t.Fatal(err)
 	}
-	var paths []string
-	for _, f := range files {
-		paths = append(paths, f.Path)
-	}
-	return dir, paths
+	return dir, files
 }
 
 func rulesOf(res *core.Result) []string {
@@ -51,7 +50,11 @@ func rulesOf(res *core.Result) []string {
 func TestGoScaffoldStructure(t *testing.T) {
 	for _, auth := range AuthStyles {
 		t.Run(auth, func(t *testing.T) {
-			dir, paths := goPackage(t, auth)
+			dir, files := goPackage(t, auth)
+			var paths []string
+			for _, f := range files {
+				paths = append(paths, f.Path)
+			}
 			for _, want := range []string{"go.mod", "go.sum", "agentresult/agentresult.go", "function-core/core.go", "mcp-tool/main.go", "mcp-tool/server.go", "tests/find_orders_test.go"} {
 				if !slices.Contains(paths, want) {
 					t.Errorf("%s is missing from %v", want, paths)
@@ -86,15 +89,7 @@ func TestGoScaffoldValidates(t *testing.T) {
 	}
 	for _, auth := range []string{AuthBearer, AuthCookieLogin} {
 		t.Run(auth, func(t *testing.T) {
-			opts := Options{FeatureID: "order-desk", Goals: []string{"find-orders", "track-shipment"}, Auth: auth, Runtime: RuntimeGo}
-			files, err := Files(opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			dir := filepath.Join(t.TempDir(), opts.FeatureID)
-			if err := Write(dir, files, false); err != nil {
-				t.Fatal(err)
-			}
+			dir, files := goPackage(t, auth)
 			res := validatePackage(t, dir)
 			want := append(slices.Repeat([]string{core.RulePlaceholderRequest.ID}, 2), slices.Repeat([]string{core.RulePlaceholder.ID}, 4)...)
 			slices.Sort(want)
