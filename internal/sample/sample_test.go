@@ -194,9 +194,19 @@ func singleValued(schema canonjson.Value) bool {
 	if e, ok := o.Get("enum"); ok && len(e.(canonjson.Array)) == 1 {
 		return true
 	}
-	// A closed object without properties admits only {}.
+	// A closed object admits one value when each of its properties does
+	// ({} when it has none): a static output domain of one value, such as
+	// {"deleted": true}.
+	if ap, _ := o.Get("additionalProperties"); ap != canonjson.Bool(false) {
+		return false
+	}
 	props, _ := o.Get("properties")
-	return o.Has("additionalProperties") && props.(*canonjson.Object).Len() == 0
+	for _, p := range props.(*canonjson.Object).All() {
+		if !singleValued(p) {
+			return false
+		}
+	}
+	return true
 }
 
 // TestViolationsAreInvalid checks that every violation the corpus yields is
