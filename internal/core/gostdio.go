@@ -288,7 +288,7 @@ func (c *checker) runGoTests(ctx context.Context, tc *goToolchain, replaced []st
 		c.judgeGoCoverage(src, cov)
 	}
 	stage := StagePassed
-	if c.hasFindings(RuleTestsTimeout, RuleTestsFailed, RuleTestsNone, RuleGoModulesMissing, RuleTestsFunctionNotRun) {
+	if c.hasFindings(RuleTestsTimeout, RuleTestsFailed, RuleTestsNone, RuleGoModulesMissing, RuleTestsFunctionNotRun, RuleTestsRequestNotAnswered) {
 		stage = StageFailed
 	}
 	c.mu.Lock()

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"go/ast"
 	"go/token"
+	"go/types"
 	"os"
 	"path"
 	"path/filepath"
@@ -22,7 +24,10 @@ import (
 // every helper), and validate requires each Tool's Function, the one its
 // mcp.AddTool handler calls, to have run at least once. A profile lists
 // blocks as "import/path/file.go:line.col,line.col statements count";
-// a Function ran when a block of its body has a count.
+// a Function ran when a block of its body has a count. Each request a
+// module function sends with Do and checks the error of must also have
+// been answered once: the statement after the check, which starts a block
+// of its own, ran (node's check of the code after an await).
 
 // The test run writes its cover profile into a coverage directory
 // (coverage.go), as node's processes write theirs.
@@ -158,6 +163,7 @@ func (c *checker) judgeGoCoverage(src *goSource, d *coverageDir) {
 				t.name, t.fnName))
 		}
 	}
+	c.checkGoAnswers(src, cov)
 }
 
 // goTestPackages are the patterns of the module's packages that have test
@@ -210,4 +216,110 @@ func goListed(file string) bool {
 		}
 	}
 	return true
+}
+
+// goRequestSite is a request a module function sends and then reads: the
+// statement that calls Do, and the first statement that runs only when
+// the call returned an answer (after the error check that follows it).
+type goRequestSite struct {
+	file        string
+	call        token.Pos // the Do call
+	next        token.Pos // where the code after the answer starts
+	body        *ast.BlockStmt
+	description string
+}
+
+// goRequestSites finds, in the module's non-test files, each statement
+// "…, err := X.Do(…)" (or "=") followed by "if err != nil { … }" and then
+// another statement: the answer's code is that statement, a cover block
+// of its own. A request returned as it is ("return X.Do(req)") is read by
+// its caller and has no site here.
+func goRequestSites(src *goSource) []goRequestSite {
+	var out []goRequestSite
+	for _, file := range src.sortedFiles() {
+		if strings.HasSuffix(file, "_test.go") {
+			continue
+		}
+		f := src.files[file]
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				block, ok := n.(*ast.BlockStmt)
+				if !ok {
+					return true
+				}
+				for i, st := range block.List {
+					call, errName := doAssignment(st)
+					if call == nil || i+2 >= len(block.List) || !errorCheck(block.List[i+1], errName) {
+						continue
+					}
+					out = append(out, goRequestSite{file: file, call: call.Pos(), next: block.List[i+2].Pos(), body: fd.Body,
+						description: clipText(types.ExprString(call), 60)})
+				}
+				return true
+			})
+		}
+	}
+	return out
+}
+
+// doAssignment returns the Do call a statement assigns with its error,
+// and the error's name.
+func doAssignment(st ast.Stmt) (*ast.CallExpr, string) {
+	as, ok := st.(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 2 || len(as.Rhs) != 1 {
+		return nil, ""
+	}
+	call, ok := as.Rhs[0].(*ast.CallExpr)
+	if !ok {
+		return nil, ""
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	id, isIdent := as.Lhs[1].(*ast.Ident)
+	if !ok || sel.Sel.Name != "Do" || !isIdent || id.Name == "_" {
+		return nil, ""
+	}
+	return call, id.Name
+}
+
+// errorCheck reports whether st is "if err != nil { … }" for errName.
+func errorCheck(st ast.Stmt, errName string) bool {
+	is, ok := st.(*ast.IfStmt)
+	if !ok || is.Init != nil {
+		return false
+	}
+	be, ok := is.Cond.(*ast.BinaryExpr)
+	if !ok || be.Op != token.NEQ {
+		return false
+	}
+	x, ok := be.X.(*ast.Ident)
+	y, ok2 := be.Y.(*ast.Ident)
+	return ok && ok2 && x.Name == errName && y.Name == "nil"
+}
+
+// covers reports whether a block of file holding pos ran.
+func (cov goCoverage) covers(file string, pos token.Position) bool {
+	p := goPos{pos.Line, pos.Column}
+	for _, b := range cov[file] {
+		if b.start.before(p) && !b.end.before(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkGoAnswers reports each request whose function ran in the tests but
+// whose answer's code never did: no test's fake transport answered it.
+func (c *checker) checkGoAnswers(src *goSource, cov goCoverage) {
+	for _, s := range goRequestSites(src) {
+		body := s.body
+		if !cov.ran(s.file, src.fset.Position(body.Lbrace), src.fset.Position(body.Rbrace+1)) || cov.covers(s.file, src.fset.Position(s.next)) {
+			continue
+		}
+		c.add(src.at(RuleTestsRequestNotAnswered, s.file, s.call, "the request sent here (%s) never got an answer in the tests, though its function ran: "+
+			"no test's fake transport answered it, so what the code does with a response is untested", s.description))
+	}
 }

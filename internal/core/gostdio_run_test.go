@@ -75,6 +75,63 @@ func TestGoTwinValidatesEndToEnd(t *testing.T) {
 			t.Errorf("tests %s, named %q:\n%v", res.Tests, named, res.Diagnostics.Sorted())
 		}
 	})
+	t.Run("a request no test answers", func(t *testing.T) {
+		dir := goTwin(t)
+		writeFile(t, dir, "function-core/ping.go", `package functioncore
+
+import (
+	"context"
+	"net/http"
+)
+
+// Ping asks the catalog whether it is there.
+func Ping(ctx context.Context, rt Runtime) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "https://catalog.invalid/ping", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := rt.client().Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+`)
+		writeFile(t, dir, "tests/ping_test.go", `package tests
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"testing"
+
+	functioncore "seed-library/function-core"
+)
+
+type down struct{}
+
+func (down) RoundTrip(*http.Request) (*http.Response, error) { return nil, errors.New("down") }
+
+func TestPingReportsAnUnreachableCatalog(t *testing.T) {
+	if err := functioncore.Ping(context.Background(), runtime(env, down{})); err == nil {
+		t.Fatal("no error")
+	}
+}
+`)
+		res, err := Validate(ctx, dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lines []int
+		for _, d := range res.Diagnostics.Sorted() {
+			if d.Rule == RuleTestsRequestNotAnswered.ID && d.File == "function-core/ping.go" {
+				lines = append(lines, d.Line)
+			}
+		}
+		if len(lines) != 1 || lines[0] != 14 || res.Tests != StageFailed || has(res, RuleTestsFailed) {
+			t.Errorf("tests %s, at lines %v:\n%v", res.Tests, lines, res.Diagnostics.Sorted())
+		}
+	})
 	t.Run("a server that does not build", func(t *testing.T) {
 		dir := goTwin(t)
 		edit(t, dir, "mcp-tool/main.go", "func main() {", "var _ int = \"not a number\"\n\nfunc main() {")

@@ -107,7 +107,7 @@ var (
 	RuleTestsFunctionNotRun = diag.Register("CORE_TESTS_FUNCTION_NOT_RUN", diag.Error,
 		"the package's tests execute every Tool's Function (V8 coverage of the test run; go-stdio: go test's cover profile): passing tests that never call it prove nothing about it")
 	RuleTestsRequestNotAnswered = diag.Register("CORE_TESTS_REQUEST_NOT_ANSWERED", diag.Error,
-		"every request a Function awaits got an answer from a test's mock at least once: a request site whose every run ended before its response was never tested")
+		"every request a Function awaits (go-stdio: sends with Do and checks the error of) got an answer from a test's mock at least once: a request site whose every run ended before its response was never tested")
 	RuleTestsCoverageMissing = diag.Register("CORE_TESTS_COVERAGE_MISSING", diag.Warning,
 		"the coverage of the test run could be read, so that what the tests executed is known")
 	RuleNetworkOpen = diag.Register("CORE_NETWORK_NOT_ISOLATED", diag.Warning,
