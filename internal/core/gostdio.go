@@ -101,12 +101,7 @@ func (c *checker) validateGo(ctx context.Context) (*Result, error) {
 		c.runGoTests(ctx, tc, replaced, src)
 	})
 	wg.Wait()
-	c.reportIsolation()
-	if len(c.failed) > 0 {
-		return nil, errors.Join(c.failed...)
-	}
-	c.crossCheck(c.listed)
-	return res, ctx.Err()
+	return c.ranPackage(ctx)
 }
 
 // vetGo runs go vet ./... in the sandbox.

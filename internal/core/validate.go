@@ -261,12 +261,19 @@ func Validate(ctx context.Context, dir string, opts Options) (*Result, error) {
 		})
 	}
 	wg.Wait()
+	return c.ranPackage(ctx)
+}
+
+// ranPackage ends a validation whose package processes have run: it
+// reports their isolation, fails on what kept a stage from being judged,
+// and checks the Skills against the listed Tools.
+func (c *checker) ranPackage(ctx context.Context) (*Result, error) {
 	c.reportIsolation()
 	if len(c.failed) > 0 {
 		return nil, errors.Join(c.failed...)
 	}
 	c.crossCheck(c.listed)
-	return res, ctx.Err()
+	return c.result, ctx.Err()
 }
 
 // crossCheck checks the Skills against the server's Tools, once the
