@@ -170,6 +170,7 @@ var testSupport = []string{
 	"internal/reftest",
 	"internal/sarif/sariftest",
 	"internal/testnode",
+	"internal/testtier",
 	"internal/vectors/vectorstest",
 	"internal/verdict/verdicttest",
 }
