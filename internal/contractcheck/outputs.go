@@ -14,7 +14,7 @@ var (
 	RuleOutputSchema      = diag.Register("CONTRACT_OUTPUT_SCHEMA", diag.Error, "an object or array output declares no schema, or its schema does not allow the output's type")
 	RuleOutputDomain      = diag.Register("CONTRACT_OUTPUT_DOMAIN", diag.Error, "an output declares no value domain and has no declared parent output to inherit one from")
 	RuleOutputChildSchema = diag.Register("CONTRACT_OUTPUT_CHILD_SCHEMA", diag.Error, "a nested output's schema or type differs from what its parent output's schema declares at that path")
-	RuleSuccessRule       = diag.Register("CONTRACT_SUCCESS_RULE", diag.Error, "a success rule's kind does not fit the implementation, or a required output path starts with data or names no declared output")
+	RuleSuccessRule       = diag.Register("CONTRACT_SUCCESS_RULE", diag.Error, "a success rule's kind does not fit the implementation, or a required output path names no declared output (a path starting with data is relative to the result's data)")
 )
 
 func (k *checker) outputs(cp *contract.Capability) {
@@ -111,12 +111,15 @@ func (k *checker) successRule(cp *contract.Capability) {
 	for i, p := range sr.RequiredOutputPaths {
 		at := ptr(sr.At, "requiredOutputPaths", i)
 		switch {
-		case len(p) > 0 && p[0] == "data":
+		case len(p) == 0 || outputResolves(cp, p):
+			// A body that really has a data member ({data, pagination})
+			// declares the output ["data"]: the path names it.
+		case p[0] == "data" && len(p) > 1 && outputResolves(cp, p[1:]):
 			k.contractf(RuleSuccessRule, at, "required output paths are relative to the result's data: write %s, not %s", quote(p[1:]), quote(p))
-		case len(p) > 0:
-			if !outputResolves(cp, p) {
-				k.contractf(RuleSuccessRule, at, "%q declares no output at %s, and no declared output's schema has it", cp.ID, quote(p))
-			}
+		case p[0] == "data" && len(p) == 1:
+			k.contractf(RuleSuccessRule, at, "%q declares no output at %s: required output paths are relative to the result's data, so %s names a member called data; declare that output, or drop the path (outputRequired already requires the data itself)", cp.ID, quote(p), quote(p))
+		default:
+			k.contractf(RuleSuccessRule, at, "%q declares no output at %s, and no declared output's schema has it", cp.ID, quote(p))
 		}
 	}
 	k.facts(sr.At, sr.EvidenceRefs, "the success rule of "+cp.ID)
