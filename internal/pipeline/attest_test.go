@@ -248,11 +248,15 @@ func TestFailedFinalizeRestoresThePackage(t *testing.T) {
 	if st[StageFinalize] != StatusFailed || st[StageGenerate] != StatusInvalidated || st[StageVerify] != StatusInvalidated {
 		t.Errorf("statuses after the restore: %v", st)
 	}
-	// The next run does the work again.
+	// The next run does the work again, and knows that what it replaces
+	// is what the pipeline put back, not an edit of the user's.
 	delete(fx.f.fail, "finalize-after-write")
-	fx.run(RunOptions{})
+	rep := fx.run(RunOptions{})
 	if st := fx.statuses(); st[StageFinalize] != StatusCompleted {
 		t.Errorf("the run after the restore: %v", st)
+	}
+	if rep.Findings.Has(RuleGeneratedReplaced) {
+		t.Errorf("the files the restore put back are reported as edited: %v", rep.Findings.Sorted())
 	}
 }
 
