@@ -49,3 +49,15 @@ func TestSuccessRuleDataPrefix(t *testing.T) {
 		})
 	}
 }
+
+// A nullable output that is not required is no finding: only a required
+// path must hold a value in every success.
+func TestNullableOutputNotRequired(t *testing.T) {
+	l := check(t, cc, contractcheck.Options{},
+		set("/capabilities/2/outputs/0/schema/properties/grantId/type", `["string", "null"]`))
+	for _, d := range l.Sorted() {
+		if d.Rule == contractcheck.RuleSuccessNullable.ID {
+			t.Errorf("an optional nullable field warns: %s", d)
+		}
+	}
+}
