@@ -478,6 +478,11 @@ func TestCheckEvidenceRules(t *testing.T) {
 			checks, _ := p.Get("checks")
 			p.Set("checks", append(checks.(canonjson.Array), c))
 		}, verdict.RuleCheckReused.ID},
+		{"one capability's host check copied onto another's host phase", func(t *testing.T, g *verdicttest.Green) {
+			c := firstCheck(t, g, "capabilities", saveDraft, "host")
+			p := g.Phase(t, "capabilities", listKinds, "host")
+			p.Set("checks", canonjson.Array{canonjson.Clone(c)})
+		}, verdict.RuleCheckReused.ID},
 		{"a capability's evidence reused by a workflow", func(t *testing.T, g *verdicttest.Green) {
 			hash, _ := firstCheck(t, g, "capabilities", submit, "host").Get("evidenceHash")
 			firstCheck(t, g, "workflows", submit, "host").Set("evidenceHash", hash)
