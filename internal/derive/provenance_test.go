@@ -28,23 +28,7 @@ func TestDraftProvenanceBranches(t *testing.T) {
 		{`["derived-calculation"]`, "context", "calculated from other values by the trusted Consumer Host"},
 	} {
 		t.Run(tc.strategies, func(t *testing.T) {
-			data := contracttest.Patch(t, contracttest.Reference(t, contract.ContractFile),
-				contracttest.Set("/capabilities/3/inputs/0/sourceStrategies", tc.strategies))
-			in, l := decodeInputs(t, func(name string) []byte {
-				if name == contract.ContractFile {
-					return data
-				}
-				return contracttest.Reference(t, name)
-			})
-			if l.HasErrors() {
-				t.Fatalf("derive refuses the contract: %v", l.Sorted())
-			}
-			var draft canonjson.Value
-			for _, v := range derive.Views(in) {
-				if v.Path == derive.DraftFile {
-					draft, _ = canonjson.Decode(v.Data)
-				}
-			}
+			draft := patchedView(t, derive.DraftFile, contracttest.Set("/capabilities/3/inputs/0/sourceStrategies", tc.strategies))
 			entries, _ := canonjson.Resolve(draft, "/provenance")
 			for _, e := range entries.(canonjson.Array) {
 				if f, _ := canonjson.Resolve(e, "/field"); f != canonjson.String(field) {
@@ -68,24 +52,8 @@ func TestDraftProvenanceBranches(t *testing.T) {
 // against the declared side effect, not only its categories.
 func TestCoverageOfAnotherSideEffectIsIncomplete(t *testing.T) {
 	reasons := func(ops ...contracttest.Op) []string {
-		data := contracttest.Patch(t, contracttest.Reference(t, contract.ContractFile), ops...)
-		in, l := decodeInputs(t, func(name string) []byte {
-			if name == contract.ContractFile {
-				return data
-			}
-			return contracttest.Reference(t, name)
-		})
-		if l.HasErrors() {
-			t.Fatalf("derive refuses the contract: %v", l.Sorted())
-		}
-		for _, v := range derive.Views(in) {
-			if v.Path == derive.VerificationMatrixFile {
-				m, _ := canonjson.Decode(v.Data)
-				r, _ := canonjson.Resolve(m, "/capabilities/3/reasons")
-				return canonjson.StringsOf(r)
-			}
-		}
-		return nil
+		r, _ := canonjson.Resolve(patchedView(t, derive.VerificationMatrixFile, ops...), "/capabilities/3/reasons")
+		return canonjson.StringsOf(r)
 	}
 	if got := reasons(); slices.Contains(got, "incomplete-write-evidence") {
 		t.Fatalf("the reference write's coverage is incomplete: %q", got)
@@ -94,4 +62,31 @@ func TestCoverageOfAnotherSideEffectIsIncomplete(t *testing.T) {
 	if !slices.Contains(got, "incomplete-side-effect-evidence") {
 		t.Errorf("a read proven by write evidence: reasons %q", got)
 	}
+}
+
+// patchedView derives the reference inputs, the contract patched by ops,
+// and returns the view at path, decoded; derive must accept the inputs.
+func patchedView(t *testing.T, path string, ops ...contracttest.Op) canonjson.Value {
+	t.Helper()
+	data := contracttest.Patch(t, contracttest.Reference(t, contract.ContractFile), ops...)
+	in, l := decodeInputs(t, func(name string) []byte {
+		if name == contract.ContractFile {
+			return data
+		}
+		return contracttest.Reference(t, name)
+	})
+	if l.HasErrors() {
+		t.Fatalf("derive refuses the contract: %v", l.Sorted())
+	}
+	for _, v := range derive.Views(in) {
+		if v.Path == path {
+			doc, err := canonjson.Decode(v.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return doc
+		}
+	}
+	t.Fatalf("no view %s", path)
+	return nil
 }

@@ -316,7 +316,7 @@ func TestRecordCopiedOverAnotherIsRefused(t *testing.T) {
 	fx := newFixture(t)
 	fx.init(InitOptions{})
 	fx.liveCase("quote-voucher", quoteCase)
-	env := map[string]string{"VOUCHER_BASE_URL": "https://vouchers.example:8443", "VOUCHER_TOKEN": "host-secret-0123456789"}
+	env := voucherHostEnv()
 	fx.f.failHost["redeem-voucher/"+hostverify.CheckDiscovery] = true
 	fx.run(RunOptions{EnableRuntimeVerify: true, EnableHostVerify: true, HostEnv: env})
 	recs, err := fx.pipeline().readRecordsForTest()
