@@ -16,6 +16,11 @@ import (
 // upload_sample_attachment and submit_sample_request need confirmation and
 // are guarded, save_sample_draft neither).
 func TestContextClaims(t *testing.T) {
+	noConfirmation := func(f *facts) {
+		for _, t := range f.tools {
+			t.confirmation = false
+		}
+	}
 	tests := []struct {
 		name  string
 		facts func(f *facts) // changes the reference facts
@@ -33,18 +38,10 @@ func TestContextClaims(t *testing.T) {
 		{name: "confirmation of a Tool that needs it", line: "`submit_sample_request` 需要宿主签发的可信确认。"},
 		{name: "no confirmation said of a Tool that needs none", line: "`save_sample_draft` 保存草稿无需用户确认。"},
 		{name: "confirmation where no Tool needs it",
-			facts: func(f *facts) {
-				for _, t := range f.tools {
-					t.confirmation = false
-				}
-			},
+			facts: noConfirmation,
 			bare: true, line: "写入前需要用户确认。", want: []string{RuleContextConfirmation.ID}},
 		{name: "no confirmation where no Tool needs it",
-			facts: func(f *facts) {
-				for _, t := range f.tools {
-					t.confirmation = false
-				}
-			},
+			facts: noConfirmation,
 			bare: true, line: "写入由后端自行核对，不需要宿主签发可信确认。"},
 
 		{name: "the Guard of an unguarded Tool", line: "`save_sample_draft` 由工作流守卫保护。", want: []string{RuleContextConfirmation.ID}},
