@@ -39,10 +39,10 @@ func TestContextClaims(t *testing.T) {
 		{name: "no confirmation said of a Tool that needs none", line: "`save_sample_draft` 保存草稿无需用户确认。"},
 		{name: "confirmation where no Tool needs it",
 			facts: noConfirmation,
-			bare: true, line: "写入前需要用户确认。", want: []string{RuleContextConfirmation.ID}},
+			bare:  true, line: "写入前需要用户确认。", want: []string{RuleContextConfirmation.ID}},
 		{name: "no confirmation where no Tool needs it",
 			facts: noConfirmation,
-			bare: true, line: "写入由后端自行核对，不需要宿主签发可信确认。"},
+			bare:  true, line: "写入由后端自行核对，不需要宿主签发可信确认。"},
 
 		{name: "the Guard of an unguarded Tool", line: "`save_sample_draft` 由工作流守卫保护。", want: []string{RuleContextConfirmation.ID}},
 		{name: "the Guard of a guarded Tool", line: "`submit_sample_request` 由工作流守卫保护。"},
