@@ -143,7 +143,8 @@ func DecodeRecord(data []byte) (*Record, error) {
 
 // ReportCheck returns the executed check the record is in a verification
 // report: its name, command, exit code, status, evidence hash and check ID,
-// the phase when withPhase, the Tool and live digests of a runtime check,
+// the phase when withPhase, the Tool and live digests of a runtime check
+// (each only when the record has it),
 // and zeroExternalWrites of a bypass check.
 func (r *Record) ReportCheck(withPhase bool) *canonjson.Object {
 	o := canonjson.NewObject(
@@ -159,7 +160,14 @@ func (r *Record) ReportCheck(withPhase bool) *canonjson.Object {
 	}
 	if r.ToolName != "" {
 		o.Set("toolName", canonjson.String(r.ToolName))
+	}
+	// A failed call may have no result, or no input it could send: a
+	// digest is written only when there is one, since the report's
+	// digests are SHA-256 or absent.
+	if r.InputHash != "" {
 		o.Set("inputHash", canonjson.String(r.InputHash))
+	}
+	if r.ResultHash != "" {
 		o.Set("resultHash", canonjson.String(r.ResultHash))
 	}
 	if r.ZeroExternalWrites != nil {

@@ -48,7 +48,7 @@ func realPipelineSteps() pipeline.Steps {
 			if err != nil {
 				return nil, err
 			}
-			return &pipeline.ProbeResult{Findings: res.Diagnostics, Summary: res.Line(dir), NodeProcesses: res.NodeProcesses}, nil
+			return &pipeline.ProbeResult{Findings: withoutOfflineNotice(res.Diagnostics), Summary: res.Line(dir), NodeProcesses: res.NodeProcesses}, nil
 		},
 		Vectors:           vectorsStep,
 		DeclaredVariables: livecall.DeclaredVariables,
@@ -129,4 +129,18 @@ func firstMessage(l *diag.List) string {
 		}
 	}
 	return "no finding"
+}
+
+// withoutOfflineNotice drops the offline probe's notice that runtime
+// verification is still required: in a pipeline run the rows and next steps
+// say whether it is, and the notice would contradict a run that verified at
+// runtime.
+func withoutOfflineNotice(l *diag.List) *diag.List {
+	out := &diag.List{}
+	for _, d := range l.Sorted() {
+		if d.Rule != probe.RuleOffline.ID {
+			out.Add(d)
+		}
+	}
+	return out
 }

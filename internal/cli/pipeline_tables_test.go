@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/pipeline"
+	"github.com/code2skill/code2skill/internal/probe"
 )
 
 // TestPipelineTablesEndWithoutPadding: a table whose last column is empty
@@ -38,5 +40,18 @@ func TestPipelineTablesEndWithoutPadding(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("the tables lack %q:\n%s", want, out)
 		}
+	}
+}
+
+// The pipeline's offline probe keeps every finding but the probe's notice
+// that runtime verification is still required, which the pipeline's own
+// rows and next steps state (or refute).
+func TestPipelineProbeDropsTheOfflineNotice(t *testing.T) {
+	l := &diag.List{}
+	l.Add(probe.RuleOffline.New("", "business calls were not run (--offline); runtime verification is still required"),
+		probe.RuleTranscriptRedacted.New("", "redacted"))
+	got := withoutOfflineNotice(l).RuleIDs()
+	if len(got) != 1 || got[0] != probe.RuleTranscriptRedacted.ID {
+		t.Errorf("findings %q", got)
 	}
 }

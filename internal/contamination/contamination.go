@@ -104,6 +104,11 @@ type Scanner struct {
 	contractNames map[string]bool
 	generic       map[string]bool // names of code2skill's assets and the bundled runtime
 	genericHosts  map[string]bool
+	// contractHosts are the hosts of URLs anywhere in the contract (an
+	// output's description naming the public avatar service its values
+	// link to): declared for the source-host rule, not for the private-host
+	// one.
+	contractHosts map[string]bool
 	machine       []string
 	src           *sourceFacts // nil without located sources
 	packagePaths  map[string]bool
@@ -118,6 +123,7 @@ func NewScanner(opts Options) (*Scanner, []diag.Diagnostic) {
 		contractNames: map[string]bool{},
 		generic:       map[string]bool{},
 		genericHosts:  map[string]bool{},
+		contractHosts: map[string]bool{},
 		packagePaths:  map[string]bool{},
 	}
 	if c := opts.Contract; c != nil {
@@ -153,6 +159,11 @@ func NewScanner(opts Options) (*Scanner, []diag.Diagnostic) {
 		// from the sources.
 		if opts.Contract != nil {
 			valueCompounds(opts.Contract.Raw, s.contractNames)
+			valueStrings(opts.Contract.Raw, "", func(_, str string) {
+				for _, loc := range anchored.NewText([]byte(str)).FindAll(urlHost) {
+					s.contractHosts[strings.ToLower(str[loc[2]:loc[3]])] = true
+				}
+			})
 		}
 		for _, a := range assets.Runtime() {
 			s.addGeneric(a.Bytes())
@@ -333,8 +344,10 @@ func (s *Scanner) ScanValue(file string, v canonjson.Value) []diag.Diagnostic {
 
 func message(m match) string {
 	switch m.Rule {
-	case RuleSourceName, RuleSourceFile, RuleSourceHost:
+	case RuleSourceName, RuleSourceFile:
 		return m.What + "; name only what the contract declares"
+	case RuleSourceHost:
+		return m.What + "; name only hosts the contract declares (a step URL, or a public host an output's description names)"
 	case RulePrivateHost:
 		return m.What + "; only the contract's declared origins may appear"
 	}
@@ -396,7 +409,7 @@ func (s *Scanner) scan(data []byte, docs bool) []match {
 		case s.declaredHosts[host]:
 		case isPrivateHost(host):
 			ms = append(ms, match{Rule: RulePrivateHost, Offset: loc[2], Len: loc[3] - loc[2], What: "the private host " + host})
-		case s.src != nil && s.src.hosts[host] && !s.genericHosts[host]:
+		case s.src != nil && s.src.hosts[host] && !s.genericHosts[host] && !s.contractHosts[host]:
 			ms = append(ms, match{Rule: RuleSourceHost, Offset: loc[2], Len: loc[3] - loc[2], What: "the source host " + host})
 		}
 	}
@@ -423,7 +436,7 @@ func (s *Scanner) scan(data []byte, docs bool) []match {
 					return
 				}
 				c := compound(string(tok))
-				if c != "" && s.src.names[c] && !s.contractNames[c] && !s.generic[c] {
+				if c != "" && s.src.names[c] && !s.contractNames[c] && !s.generic[c] && !publicNames[c] {
 					ms = append(ms, match{Rule: RuleSourceName, Offset: start, Len: end - start, What: "the source name " + string(tok)})
 				}
 			})

@@ -11,6 +11,7 @@ import (
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contamination"
 	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/contract/contracttest"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/pkgdir"
@@ -354,6 +355,50 @@ func TestSourceNamesArePrivateOnly(t *testing.T) {
 				if d.Rule != contamination.RuleSourceName.ID {
 					t.Errorf("unexpected %v", d)
 				}
+			}
+		})
+	}
+}
+
+// TestPublicNamesAndDescribedHosts: a name a public specification defines
+// (OAuth's access_token) is not a private name of the source that uses it,
+// and a public host the contract names (an output's description of the
+// avatar service its URLs point to) is declared; a private name and an
+// undeclared host of the sources stay findings.
+func TestPublicNamesAndDescribedHosts(t *testing.T) {
+	const avatarHost = "img.avatar-service.com"
+	described := []contracttest.Op{contracttest.Set("/capabilities/0/outputs/0/description",
+		`"The request kinds; each picture is a URL of https://`+avatarHost+`/."`)}
+	for _, tt := range []struct {
+		name string
+		ops  []contracttest.Op
+		doc  string
+		want []string
+	}{
+		{"an OAuth name as an example value", nil, "示例值 `access-token`。\n", nil},
+		{"a private name of the source", nil, "示例值 `account-ledger-entry`。\n", []string{"CONTAMINATION_SOURCE_NAME"}},
+		{"a host the contract names", described, "返回 `https://" + avatarHost + "/u/1.png`。\n", nil},
+		{"a host the contract does not name", nil, "返回 `https://" + avatarHost + "/u/1.png`。\n", []string{"CONTAMINATION_SOURCE_HOST"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := referencePackage(t)
+			in := verdicttest.PatchedInputs(t, tt.ops, nil)
+			base := t.TempDir()
+			for _, s := range in.Topology.Sources {
+				os.MkdirAll(filepath.Join(base, filepath.FromSlash(s.Root)), 0o755)
+			}
+			os.WriteFile(filepath.Join(base, "sources", "client", "app.py"), []byte(
+				"def login():\n    return {\"access_token\": issue(), \"account_ledger_entry\": 1}\n"+
+					"AVATAR = \"https://"+avatarHost+"/{digest}\"\n"), 0o644)
+			opts := contamination.Options{Contract: in.Contract, Export: in.Export, Topology: in.Topology,
+				Sources: contract.Sources{Base: base}, MachinePaths: []string{dir}}
+			os.WriteFile(filepath.Join(dir, "references", "notes.md"), []byte("# 说明\n\n"+tt.doc), 0o644)
+			var got []string
+			for _, d := range scanPackage(t, dir, opts) {
+				got = append(got, d.Rule)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
 	}

@@ -238,7 +238,9 @@ func contractShape() *Shape {
 	capability := record("capability",
 		m("capabilityId", scalar), m("toolName", scalar), m("functionExport", scalar),
 		m("description", scalar), m("authentication", scalar), m("readiness", scalar),
-		m("missingEvidence", words),
+		// Gaps are presented in the author's order: review items point at
+		// each by its index in the file.
+		m("missingEvidence", list(Presentation, scalar)),
 		m("exposure", record("exposure", m("kind", scalar), evidenceRefs, m("supplementalEvidenceRefs", refs(RefEvidence)))),
 		m("inputs", list(Presentation, input, "name")),
 		m("outputs", list(Presentation, output, "path")),

@@ -32,7 +32,8 @@ type CoverageGap struct {
 
 // CoverageGaps returns why a capability's evidence coverage does not prove
 // what it must, or nil when it does: every category of its side effect is
-// fact-level, and every piece of evidence cited is a fact, comes from an
+// fact-level, the side effect its coverage proves is the one it declares,
+// and every piece of evidence cited is a fact, comes from an
 // authoritative source, is bound to this operation, and has a role that can
 // prove its category.
 //
@@ -67,6 +68,13 @@ func CoverageGaps(c *contract.Contract, cp *contract.Capability) []CoverageGap {
 		}
 		cov := &cp.EvidenceCoverage[i]
 		switch {
+		case cat == "sideEffect" && cov.DeclaredSideEffect != "" && cov.DeclaredSideEffect != cp.SideEffect:
+			// Evidence of one operation cannot prove another: a write
+			// turned read keeps its write evidence, which proves nothing
+			// about the read.
+			gaps = append(gaps, CoverageGap{cat, ptr(cov.At, "declaredSideEffect"),
+				fmt.Sprintf("the category proves the side effect %q, and the capability declares %q", cov.DeclaredSideEffect, cp.SideEffect)})
+			continue
 		case cov.AssertionLevel != "fact":
 			gaps = append(gaps, CoverageGap{cat, ptr(cov.At, "assertionLevel"), fmt.Sprintf("the category is %s, not fact", cov.AssertionLevel)})
 			continue

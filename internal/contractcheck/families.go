@@ -49,7 +49,7 @@ func Families() []Family {
 		{"J", "Conditions", "requiredWhen and forbiddenWhen conditions address real inputs, compare with possible values, and do not contradict or depend on themselves",
 			[]*diag.Rule{RuleConditionPlacement, RuleConditionPath, RuleConditionOperator, RuleConditionValue, RuleConditionSelf, RuleConditionContradiction, RuleConditionCycle}},
 		{"K", "Outputs and success", "every output has its schema, evidence and value domain, nested outputs agree with their parent, and success names real outputs",
-			[]*diag.Rule{RuleOutputSchema, RuleOutputDomain, RuleOutputChildSchema, RuleSuccessRule}},
+			[]*diag.Rule{RuleOutputSchema, RuleOutputDomain, RuleOutputChildSchema, RuleSuccessRule, RuleSuccessNullable}},
 		{"L", "Host requirements", "each capability needs exactly the Host facilities its contract implies, and the Host profile classifies each",
 			[]*diag.Rule{RuleRequirementMap, RuleHostRequirementMissing, RuleHostRequirementExtra, RuleHostCapabilityMissing}},
 		{"M", "Policy and annotations", "side effect, retry, confirmation and the four Tool hints agree with each other",

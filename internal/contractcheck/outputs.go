@@ -14,7 +14,8 @@ var (
 	RuleOutputSchema      = diag.Register("CONTRACT_OUTPUT_SCHEMA", diag.Error, "an object or array output declares no schema, or its schema does not allow the output's type")
 	RuleOutputDomain      = diag.Register("CONTRACT_OUTPUT_DOMAIN", diag.Error, "an output declares no value domain and has no declared parent output to inherit one from")
 	RuleOutputChildSchema = diag.Register("CONTRACT_OUTPUT_CHILD_SCHEMA", diag.Error, "a nested output's schema or type differs from what its parent output's schema declares at that path")
-	RuleSuccessRule       = diag.Register("CONTRACT_SUCCESS_RULE", diag.Error, "a success rule's kind does not fit the implementation, or a required output path starts with data or names no declared output")
+	RuleSuccessRule       = diag.Register("CONTRACT_SUCCESS_RULE", diag.Error, "a success rule's kind does not fit the implementation, or a required output path names no declared output (a path starting with data is relative to the result's data)")
+	RuleSuccessNullable   = diag.Register("CONTRACT_REQUIRED_OUTPUT_NULLABLE", diag.Warning, "a required output path's schema allows null, while a live result whose path is null is no success: finalize refuses it as live evidence")
 )
 
 func (k *checker) outputs(cp *contract.Capability) {
@@ -100,6 +101,19 @@ func outputResolves(cp *contract.Capability, path []string) bool {
 	return false
 }
 
+// requiredSchema returns the schema at a required output path: the
+// declared output's, or what the nearest declared output above it declares
+// there.
+func requiredSchema(cp *contract.Capability, path []string) (canonjson.Value, bool) {
+	if o, ok := output(cp, path); ok {
+		return effective(o.Schema, o.Type), true
+	}
+	if o := ancestor(cp, path); o != nil {
+		return schemaAt(effective(o.Schema, o.Type), path[len(o.Path):])
+	}
+	return nil, false
+}
+
 // successRule checks the success rule against the implementation and the
 // outputs.
 func (k *checker) successRule(cp *contract.Capability) {
@@ -111,12 +125,20 @@ func (k *checker) successRule(cp *contract.Capability) {
 	for i, p := range sr.RequiredOutputPaths {
 		at := ptr(sr.At, "requiredOutputPaths", i)
 		switch {
-		case len(p) > 0 && p[0] == "data":
-			k.contractf(RuleSuccessRule, at, "required output paths are relative to the result's data: write %s, not %s", quote(p[1:]), quote(p))
-		case len(p) > 0:
-			if !outputResolves(cp, p) {
-				k.contractf(RuleSuccessRule, at, "%q declares no output at %s, and no declared output's schema has it", cp.ID, quote(p))
+		case len(p) == 0:
+		case outputResolves(cp, p):
+			// A body that really has a data member ({data, pagination})
+			// declares the output ["data"]: the path names it.
+			if s, ok := requiredSchema(cp, p); ok && slices.Contains(schemaTypes(s), "null") {
+				k.contractf(RuleSuccessNullable, at, "the schema of %s, a required output path of %q, allows null; the offline vectors sample a value, and a live result whose %s is null is no success (finalize refuses it as live evidence): require it only if the backend always returns a value, else leave it out of requiredOutputPaths",
+					quote(p), cp.ID, quote(p))
 			}
+		case p[0] == "data" && len(p) > 1 && outputResolves(cp, p[1:]):
+			k.contractf(RuleSuccessRule, at, "required output paths are relative to the result's data: write %s, not %s", quote(p[1:]), quote(p))
+		case p[0] == "data" && len(p) == 1:
+			k.contractf(RuleSuccessRule, at, "%q declares no output at %s: required output paths are relative to the result's data, so %s names a member called data; declare that output, or drop the path (outputRequired already requires the data itself)", cp.ID, quote(p), quote(p))
+		default:
+			k.contractf(RuleSuccessRule, at, "%q declares no output at %s, and no declared output's schema has it", cp.ID, quote(p))
 		}
 	}
 	k.facts(sr.At, sr.EvidenceRefs, "the success rule of "+cp.ID)

@@ -119,6 +119,8 @@ var ruleCases = []ruleCase{
 	{"CONTRACT_SUCCESS_RULE", cc, ops(set("/capabilities/3/successRule/requiredOutputPaths", `[["data", "draftId"]]`)), "", "/capabilities/3/successRule/requiredOutputPaths/0"},
 	{"CONTRACT_SUCCESS_RULE", cc, ops(set("/capabilities/3/successRule/requiredOutputPaths", `[["draft"]]`)), "", "/capabilities/3/successRule/requiredOutputPaths/0"},
 	{"CONTRACT_SUCCESS_RULE", cc, ops(set("/capabilities/3/successRule/kind", `"output"`)), "", "/capabilities/3/successRule/kind"},
+	{"CONTRACT_REQUIRED_OUTPUT_NULLABLE", cc, ops(set("/capabilities/3/outputs/0/schema", `{"type": ["string", "null"]}`)), "", "/capabilities/3/successRule/requiredOutputPaths/0"},
+	{"CONTRACT_REQUIRED_OUTPUT_NULLABLE", cc, ops(set("/capabilities/2/outputs/0/schema/properties/grantId/type", `["string", "null"]`), set("/capabilities/2/successRule/requiredOutputPaths/0", `["validationGrant", "grantId"]`)), "", "/capabilities/2/successRule/requiredOutputPaths/0"},
 
 	// L: Host requirements.
 	{"CONTRACT_HOST_REQUIREMENT_MISSING", cc, ops(remove("/capabilities/0/hostRequirements/3")), "", "/capabilities/0/hostRequirements"},

@@ -81,6 +81,11 @@ func schemaTypes(s canonjson.Value) []string {
 // schemas that differ only in them are the same contract.
 var annotations = []string{"description", "title", "examples", "default"}
 
+// SameSchema reports whether two schemas constrain values the same way
+// (sameSchema): what a mapping, a derived value or a nested output needs
+// of two schemas, whatever their descriptions say.
+func SameSchema(a, b canonjson.Value) bool { return sameSchema(a, b) }
+
 // sameSchema reports whether two schemas constrain values the same way:
 // equal JSON once annotations are dropped, with type, required and enum
 // lists compared as sets. Property names are data, not keywords: a property named

@@ -16,6 +16,14 @@ const (
 
 	detailProvided = "direct Tool argument supplied by the user or trusted caller"
 	detailContext  = "trusted Consumer Host context"
+	detailDerived  = "calculated from other values by the trusted Consumer Host"
+
+	// strategyDerivedCalculation is the source strategy of an input the
+	// Host calculates. check-contract refuses it as a source strategy
+	// (FORMAT_VOCABULARY), and derive, which does not judge strategy
+	// kinds, gives it its own provenance branch as the established derive
+	// does.
+	strategyDerivedCalculation = "derived-calculation"
 )
 
 // ledgerEvidence stands for the contract as a whole when neither an input nor
@@ -124,12 +132,17 @@ func inputProvenance(caps []contract.Capability, handoffs []contract.Handoff, cp
 			)
 		}
 	}
+	// The branches in order: the user supplies it; the Host's context,
+	// an approved attachment or bounded content does; the Host calculates
+	// it; else the caller supplies it.
 	source, detail := sourceProvided, detailProvided
-	if !in.HasStrategy(contract.StrategyUser) &&
-		(in.HasStrategy(contract.StrategyTrustedHostContext) ||
-			in.HasStrategy(contract.StrategyHostApprovedAttachment) ||
-			in.HasStrategy(contract.StrategyBoundedContent)) {
+	switch {
+	case in.HasStrategy(contract.StrategyUser):
+	case in.HasStrategy(contract.StrategyTrustedHostContext), in.HasStrategy(contract.StrategyHostApprovedAttachment),
+		in.HasStrategy(contract.StrategyBoundedContent):
 		source, detail = sourceContext, detailContext
+	case in.HasStrategy(strategyDerivedCalculation):
+		source, detail = sourceContext, detailDerived
 	}
 	return object(
 		m{"field", str(field)},

@@ -127,6 +127,28 @@ func readLive(c *contract.Contract, schemas *toolSchemas, pairs []LivePair) (map
 	return live, &r.list, errors.Join(r.errs...)
 }
 
+// JudgeLiveResult judges one live result of a capability the way finalize
+// will judge it as live evidence: a successful Tool result whose
+// structuredContent meets the capability's output contract (output schema,
+// required output paths present and not null, no forbidden key). views are
+// the contract's derived views. The findings point into file at "/result",
+// where a live result file holds the payload; none means finalize will
+// accept the result. A runtime verification that judges its calls with it
+// never records as passed a call that finalize then refuses.
+func JudgeLiveResult(c *contract.Contract, views []derive.View, capabilityID, file string, result canonjson.Value) (*diag.List, error) {
+	cp, ok := c.Capability(capabilityID)
+	if !ok {
+		return nil, fmt.Errorf("the contract has no capability %q", capabilityID)
+	}
+	schemas, err := newToolSchemas(views)
+	if err != nil {
+		return nil, err
+	}
+	r := &liveReader{c: c, schemas: schemas}
+	r.checkResult(cp, liveEntry{file: file, at: "/result", payload: result})
+	return &r.list, errors.Join(r.errs...)
+}
+
 func (r *liveReader) add(rule *diag.Rule, file, at, format string, args ...any) {
 	r.list.Add(rule.New(file, format, args...).AtPointer(at))
 }

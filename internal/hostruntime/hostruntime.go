@@ -51,6 +51,7 @@ import (
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/contractcheck"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 )
@@ -377,8 +378,10 @@ func issued(c *contract.Contract, entry, issuer *contract.Capability, a *contrac
 		}
 		return nil, "input " + a.InputName + " has no upstream-tool strategy from the issuer " + issuer.ID
 	}
+	// The issuer's input must take the same values; its description may
+	// say it in other words.
 	from, ok := issuer.Input(a.InputName)
-	if !ok || !canonjson.Equal(from.Schema, in.Schema) {
+	if !ok || !contractcheck.SameSchema(from.Schema, in.Schema) {
 		return nil, "the issuer " + issuer.ID + " has no input " + a.InputName + " of the same schema to derive it from"
 	}
 	o := object(

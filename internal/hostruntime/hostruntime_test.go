@@ -162,6 +162,22 @@ func TestUnrecordable(t *testing.T) {
 	}
 }
 
+// TestDerivedValueSchemasIgnoreDescriptions: a value the guard derives
+// from the issuer's input needs the issuer's input to take the same
+// values, not to describe them in the same words.
+func TestDerivedValueSchemasIgnoreDescriptions(t *testing.T) {
+	in := sample(t,
+		contracttest.Set("/capabilities/2/inputs/1/schema/description", `"The loan's terms, as the quote priced them."`),
+		contracttest.Set("/capabilities/2/inputs/1/schema/properties/days/description", `"Days of the loan."`))
+	if _, limits := hostruntime.Binding(in); len(limits) > 0 {
+		t.Errorf("limits: %v", limits)
+	}
+	in = sample(t, contracttest.Set("/capabilities/2/inputs/1/schema/properties/days/maximum", `7`))
+	if _, limits := hostruntime.Binding(in); len(limits) == 0 {
+		t.Error("terms of other bounds derive the digest all the same")
+	}
+}
+
 // TestCommand: a host starts node with the runtime's absolute path.
 func TestCommand(t *testing.T) {
 	cmd, args := hostruntime.Command("/srv/pkgs/equipment-lending/")

@@ -236,16 +236,24 @@ func TestBrokenHostsFail(t *testing.T) {
 		name, file, old, new string
 		rule                 *diag.Rule
 		check                string
+		detail               string // what the failure must say, when the case guards one clause
 	}{
 		{"no confirmation asked", runtime, "    const answer = await ask(server, confirmation, tool.confirmation, input, extra);",
-			"    const answer = {};", RuleConfirmation, CheckDecline},
+			"    const answer = {};", RuleConfirmation, CheckDecline, ""},
 		{"no session isolation", runtime, "      return {}; // no protected operation: the guard refuses the call",
 			"      record = { expected: Object.fromEntries(workflow.bindings.filter((b) => b.expected.kind === 'issuer-result' || b.expected.kind === 'issuer-input')" +
 				".map((b) => [b.name, b.source.kind === 'derived-calculation' ? derive(b.source.algorithm, input[b.source.inputName]) : resolve(input, [b.source.inputName, ...(b.source.path ?? [])]).value])), used: false };",
-			RuleIsolation, CheckIsolation},
-		{"no stop after an unknown outcome", runtime, "      session.blocked.set(tool.toolName, { input });", "", RuleUnknownOutcome, CheckUnknownOutcome},
-		{"no credentials", runtime, "    return dispatchHostHttp(actual.href, options, { headers });", "    return dispatchHostHttp(actual.href, options, { headers: {} });", RuleCall, CheckCall},
-		{"other annotations", "mcp-tool/index.mjs", `annotations: {"readOnlyHint": true,`, `annotations: {"readOnlyHint": false,`, RuleDiscovery, CheckDiscovery},
+			RuleIsolation, CheckIsolation, ""},
+		{"no stop after an unknown outcome", runtime, "      session.blocked.set(tool.toolName, { input });", "", RuleUnknownOutcome, CheckUnknownOutcome, ""},
+		// A refusal with the right code that still sends the request:
+		// only the dispatch counted at the relay fails it.
+		{"a refused confirmation still dispatches", runtime,
+			"    const answer = await ask(server, confirmation, tool.confirmation, input, extra);\n    if (answer.error !== undefined) {\n",
+			"    const answer = await ask(server, confirmation, tool.confirmation, input, extra);\n    if (answer.error !== undefined) {\n" +
+				"      await fetch(process.env." + examples.StrictSampleBaseURLVariable + " + '/api/loans/dispatched-anyway', { method: 'POST' }).catch(() => {});\n",
+			RuleConfirmation, CheckDecline, "dispatched 1 request(s)"},
+		{"no credentials", runtime, "    return dispatchHostHttp(actual.href, options, { headers });", "    return dispatchHostHttp(actual.href, options, { headers: {} });", RuleCall, CheckCall, ""},
+		{"other annotations", "mcp-tool/index.mjs", `annotations: {"readOnlyHint": true,`, `annotations: {"readOnlyHint": false,`, RuleDiscovery, CheckDiscovery, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			opts, d := samplePackage(t, "")
@@ -254,7 +262,9 @@ func TestBrokenHostsFail(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			failed := slices.ContainsFunc(res.Checks, func(k *Check) bool { return k.CheckID == c.check && !k.Passed && k.Rule == c.rule })
+			failed := slices.ContainsFunc(res.Checks, func(k *Check) bool {
+				return k.CheckID == c.check && !k.Passed && k.Rule == c.rule && strings.Contains(k.Detail, c.detail)
+			})
 			if !failed || !res.Diagnostics.Has(c.rule) {
 				t.Errorf("no failed %s under %s:\n%s", c.check, c.rule.ID, strings.Join(outcomes(res), "\n"))
 			}

@@ -325,12 +325,20 @@ func (v *verifier) call(ctx context.Context, ss *session, cp *contract.Capabilit
 		return nil
 	}
 	v.evidence(c, prepared, st)
-	credentials := v.credentialHeaders(cp)
+	v.judgeCall(c, st, v.credentialHeaders(cp))
+	return nil
+}
+
+// judgeCall judges CheckCall's step; each clause fails the check on its
+// own: the Tool answered a success; something reached the backend; every
+// request reached it; each carried exactly the credential headers of the
+// Tool's authentication.
+func (v *verifier) judgeCall(c *Check, st *step, credentials []string) {
 	switch {
 	case !st.succeeded():
-		v.fail(c, RuleCall, "%s answered %s", cp.ToolName, st.answer())
+		v.fail(c, RuleCall, "%s answered %s", st.Tool, st.answer())
 	case len(st.Relayed) == 0:
-		v.fail(c, RuleCall, "%s answered a success, and nothing reached the backend", cp.ToolName)
+		v.fail(c, RuleCall, "%s answered a success, and nothing reached the backend", st.Tool)
 	default:
 		for _, r := range st.Relayed {
 			switch {
@@ -338,14 +346,13 @@ func (v *verifier) call(ctx context.Context, ss *session, cp *contract.Capabilit
 				v.fail(c, RuleCall, "%s %s did not reach the backend", r.Method, r.Path)
 			case !slices.Equal(r.Carried, credentials):
 				v.fail(c, RuleCall, "%s %s carried the credential headers %q, and %s's authentication needs %q",
-					r.Method, r.Path, r.Carried, cp.ToolName, credentials)
+					r.Method, r.Path, r.Carried, st.Tool, credentials)
 			}
 		}
 		if c.Detail == "" {
 			v.pass(c)
 		}
 	}
-	return nil
 }
 
 // refused is a check that a call is refused with a code and dispatches
@@ -365,6 +372,10 @@ func (v *verifier) refused(ctx context.Context, ss *session, from livecall.Resul
 	return nil
 }
 
+// zeroDispatch judges a step that must be refused before dispatch; each
+// clause fails the check on its own: nothing reached the relay (the
+// dispatch is counted there, whatever the Tool answered), and the Tool
+// answered an error with the expected code.
 func (v *verifier) zeroDispatch(c *Check, rule *diag.Rule, st *step, code string) {
 	switch {
 	case len(st.Relayed) > 0:
@@ -408,15 +419,23 @@ func (v *verifier) unknownOutcome(ctx context.Context, ss *session, cp *contract
 	if ss.declares {
 		want = codeReconcileNo
 	}
+	v.judgeUnknownOutcome(c, cut, again, want)
+	return nil
+}
+
+// judgeUnknownOutcome judges CheckUnknownOutcome's two steps; each clause
+// fails the check on its own: the cut-off call answered the unknown
+// outcome's code; nothing of it reached the backend; the next call
+// dispatched nothing and was refused with want (zeroDispatch).
+func (v *verifier) judgeUnknownOutcome(c *Check, cut, again *step, want string) {
 	switch {
 	case !cut.IsError || cut.Code != codeUnknown:
-		v.fail(c, RuleUnknownOutcome, "with its request cut off, %s answered %s, not %s", cp.ToolName, cut.answer(), codeUnknown)
+		v.fail(c, RuleUnknownOutcome, "with its request cut off, %s answered %s, not %s", cut.Tool, cut.answer(), codeUnknown)
 	case slices.ContainsFunc(cut.Relayed, func(r relayed) bool { return r.Forwarded }):
 		v.fail(c, RuleUnknownOutcome, "a request the relay was to cut off reached the backend")
 	default:
 		v.zeroDispatch(c, RuleUnknownOutcome, again, want)
 	}
-	return nil
 }
 
 // profile is CheckProfile: every facility the Host profile says it
@@ -461,7 +480,13 @@ func (v *verifier) profile(cp *contract.Capability) {
 // discovery is CheckDiscovery: the session's tools/list lists the Tool as
 // the contract names and annotates it.
 func (v *verifier) discovery(ss *session, cp *contract.Capability, tools []mcpcheck.Tool) {
-	c := v.newCheck(ss, CheckDiscovery, cp)
+	v.judgeDiscovery(v.newCheck(ss, CheckDiscovery, cp), cp, tools, ss.s.ProtocolVersion())
+}
+
+// judgeDiscovery judges CheckDiscovery; each clause fails the check on its
+// own: tools/list lists the Tool; its annotations are the contract's; the
+// session speaks the package's protocol version.
+func (v *verifier) judgeDiscovery(c *Check, cp *contract.Capability, tools []mcpcheck.Tool, protocol string) {
 	i := slices.IndexFunc(tools, func(t mcpcheck.Tool) bool { return t.Name == cp.ToolName })
 	ev := c.Evidence
 	if i < 0 {
@@ -476,8 +501,8 @@ func (v *verifier) discovery(ss *session, cp *contract.Capability, tools []mcpch
 		v.fail(c, RuleDiscovery, "tools/list annotates %s with %s, and the contract says %s", cp.ToolName, canonjson.DigestForm(got), canonjson.DigestForm(want))
 		return
 	}
-	if pv := ss.s.ProtocolVersion(); pv != v.in.Export.ProtocolVersion {
-		v.fail(c, RuleDiscovery, "the session speaks protocol %s, and the package %s", pv, v.in.Export.ProtocolVersion)
+	if protocol != v.in.Export.ProtocolVersion {
+		v.fail(c, RuleDiscovery, "the session speaks protocol %s, and the package %s", protocol, v.in.Export.ProtocolVersion)
 		return
 	}
 	v.pass(c)

@@ -31,6 +31,31 @@ func FormField(req *mcp.ElicitRequest) string {
 	return ""
 }
 
+// Begin starts the outcome of a call: its arguments resolved against the
+// results of the calls made before it and judged (Prepare). send says
+// whether the call may be sent; when it may not, the outcome says why, and
+// Upstream names the capability whose result its arguments pass on and
+// which has no successful call before it in the run: the call is not made
+// because of that call, and is no failure of its own.
+func (c *Call) Begin(results Results) (out *Outcome, send bool) {
+	out = &Outcome{CapabilityID: c.CapabilityID, Tool: c.Tool}
+	if refs, err := References(c.Arguments); err == nil {
+		for _, r := range refs {
+			if _, ok := results[r.CapabilityID]; !ok {
+				out.Upstream = r.CapabilityID
+				out.ProtocolError = "not called: its arguments pass on the result of " + r.CapabilityID + ", which has no successful call before it"
+				return out, false
+			}
+		}
+	}
+	args, problem := c.Prepare(results)
+	if out.Arguments = args; problem != "" {
+		out.ProtocolError = problem
+		return out, false
+	}
+	return out, true
+}
+
 // Prepare resolves a call's arguments against the results of the calls
 // made before it and judges them with the call's Check; problem says why
 // the call cannot be sent (args is nil when they could not be resolved).

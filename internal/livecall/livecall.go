@@ -97,6 +97,10 @@ type Outcome struct {
 	// ProtocolError is the JSON-RPC error the server answered with, or
 	// why there was no answer; "" when Result is set.
 	ProtocolError string
+	// Upstream, when set, is the capability whose result the call's
+	// arguments pass on and that had no successful call before it: the
+	// call was not made (see Call.Begin).
+	Upstream string
 }
 
 // Result is what a run did.
@@ -174,13 +178,12 @@ func Run(ctx context.Context, dir string, calls []Call, opts Options) (*Result, 
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		out := &Outcome{CapabilityID: c.CapabilityID, Tool: c.Tool}
+		out, send := c.Begin(results)
 		res.Outcomes = append(res.Outcomes, out)
-		args, problem := c.Prepare(results)
-		if out.Arguments = args; problem != "" {
-			out.ProtocolError = problem
+		if !send {
 			continue
 		}
+		args := out.Arguments
 		if s != nil && s.Down() {
 			closeSession()
 		}

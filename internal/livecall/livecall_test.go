@@ -259,3 +259,24 @@ func TestResolvePointer(t *testing.T) {
 		}
 	}
 }
+
+// TestBeginNamesTheFailedUpstream: a call passing on the result of a
+// capability that has no successful call is not sent, and its outcome names
+// that capability; with the result recorded, it is sent with the value.
+func TestBeginNamesTheFailedUpstream(t *testing.T) {
+	args, _ := canonjson.Decode([]byte(`{"quote": {"$result": {"capabilityId": "quote-voucher", "path": ["quote"]}}}`))
+	c := &Call{CapabilityID: "redeem-voucher", Tool: "redeem_voucher", Arguments: args.(*canonjson.Object)}
+	results := Results{}
+	out, send := c.Begin(results)
+	if send || out.Upstream != "quote-voucher" || out.ProtocolError == "" {
+		t.Errorf("without the upstream result: send %v, %+v", send, out)
+	}
+	results.Record("quote-voucher", []byte(`{"isError": false, "structuredContent": {"data": {"quote": {"id": "q-1"}}}}`))
+	out, send = c.Begin(results)
+	if !send || out.Upstream != "" || out.ProtocolError != "" {
+		t.Fatalf("with the upstream result: send %v, %+v", send, out)
+	}
+	if got := string(canonjson.DigestForm(out.Arguments)); got != `{"quote":{"id":"q-1"}}` {
+		t.Errorf("arguments %s", got)
+	}
+}

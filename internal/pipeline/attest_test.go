@@ -10,7 +10,9 @@ import (
 
 	"github.com/code2skill/code2skill/internal/attest"
 	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/finalize/finalizetest"
+	"github.com/code2skill/code2skill/internal/hostverify"
 	"github.com/code2skill/code2skill/internal/verdict"
 )
 
@@ -248,11 +250,15 @@ func TestFailedFinalizeRestoresThePackage(t *testing.T) {
 	if st[StageFinalize] != StatusFailed || st[StageGenerate] != StatusInvalidated || st[StageVerify] != StatusInvalidated {
 		t.Errorf("statuses after the restore: %v", st)
 	}
-	// The next run does the work again.
+	// The next run does the work again, and knows that what it replaces
+	// is what the pipeline put back, not an edit of the user's.
 	delete(fx.f.fail, "finalize-after-write")
-	fx.run(RunOptions{})
+	rep := fx.run(RunOptions{})
 	if st := fx.statuses(); st[StageFinalize] != StatusCompleted {
 		t.Errorf("the run after the restore: %v", st)
+	}
+	if rep.Findings.Has(RuleGeneratedReplaced) {
+		t.Errorf("the files the restore put back are reported as edited: %v", rep.Findings.Sorted())
 	}
 }
 
@@ -299,4 +305,90 @@ func assertSame(t *testing.T, before, after map[string]string) {
 			t.Errorf("%s was added", p)
 		}
 	}
+}
+
+// TestRecordCopiedOverAnotherIsRefused: a record copied over the file of
+// another check (another row's, another phase's, the package's) is refused
+// under its own rule in every phase, host included; finalize relies on
+// neither, and the check it hid is not counted as passed.
+func TestRecordCopiedOverAnotherIsRefused(t *testing.T) {
+	t.Parallel()
+	fx := newFixture(t)
+	fx.init(InitOptions{})
+	fx.liveCase("quote-voucher", quoteCase)
+	env := voucherHostEnv()
+	fx.f.failHost["redeem-voucher/"+hostverify.CheckDiscovery] = true
+	fx.run(RunOptions{EnableRuntimeVerify: true, EnableHostVerify: true, HostEnv: env})
+	recs, err := fx.pipeline().readRecordsForTest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One record of each phase, and the file of another check of the same
+	// phase to copy it over.
+	pairs := map[string][2]string{}
+	for _, phase := range []string{PhaseGlobal, PhaseBehavior, PhaseBypass, PhaseRuntime, PhaseHost} {
+		var keys []string
+		for _, r := range recs {
+			if r.Phase == phase {
+				keys = append(keys, keyOf(r))
+			}
+		}
+		if phase == PhaseHost {
+			keys = []string{"host--quote-voucher--" + hostverify.CheckDiscovery, "host--redeem-voucher--" + hostverify.CheckDiscovery}
+		}
+		if phase == PhaseRuntime {
+			// The runtime phase of the write, not called, has no record:
+			// the copy makes one up.
+			keys = append(keys, "runtime--redeem-voucher--"+CheckLiveCall)
+		}
+		if len(keys) < 2 {
+			t.Fatalf("the %s phase has records %q", phase, keys)
+		}
+		pairs[phase] = [2]string{keys[0], keys[1]}
+	}
+	for phase, pair := range pairs {
+		t.Run(phase, func(t *testing.T) {
+			from, to := fx.statePath(ResultsDir+"/"+pair[0]+".json"), fx.statePath(ResultsDir+"/"+pair[1]+".json")
+			saved, _ := os.ReadFile(to)
+			data, _ := os.ReadFile(from)
+			writeFile(t, to, string(data))
+			defer func() {
+				if saved == nil {
+					os.Remove(to)
+				} else {
+					writeFile(t, to, string(saved))
+				}
+			}()
+			_, problems, err := fx.pipeline().readRecordsWithProblems()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(problems) != 1 || problems[0].Rule != RuleRecordReused.ID || problems[0].File != ResultsDir+"/"+pair[1]+".json" {
+				t.Errorf("problems %v", problems)
+			}
+		})
+	}
+
+	// The failed host discovery of the write, hidden under a copy of the
+	// read's passed one: finalize refuses, and the row does not pass its
+	// host phase.
+	to := fx.statePath(ResultsDir + "/host--redeem-voucher--" + hostverify.CheckDiscovery + ".json")
+	data, _ := os.ReadFile(fx.statePath(ResultsDir + "/host--quote-voucher--" + hostverify.CheckDiscovery + ".json"))
+	writeFile(t, to, string(data))
+	rep := fx.run(RunOptions{Only: []string{StageFinalize}, Force: true})
+	if fx.statuses()[StageFinalize] != StatusFailed || !rep.Findings.Has(RuleRecordReused) {
+		t.Errorf("finalize over a copied record: %v, %v", fx.statuses(), rep.Findings.RuleIDs())
+	}
+	for _, row := range rep.Capabilities {
+		if row.ID == "redeem-voucher" && row.HostVerified == Yes {
+			t.Errorf("the write's host phase passed on the read's record: %+v", row)
+		}
+	}
+}
+
+func (p *Pipeline) readRecordsWithProblems() ([]*Record, []diag.Diagnostic, error) {
+	if err := p.resolve(); err != nil {
+		return nil, nil, err
+	}
+	return p.readRecords()
 }

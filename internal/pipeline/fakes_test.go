@@ -226,6 +226,22 @@ func (f *fakes) vectors(ctx context.Context, dir, out string) (*VectorsResult, e
 
 const defaultLiveResult = `{"content":[{"type":"text","text":"{\"status\":200,\"data\":{\"ok\":true}}"}],"structuredContent":{"status":200,"data":{"ok":true}},"isError":false}`
 
+// toolResult is a successful Tool result whose structuredContent is
+// {status, data} and whose text block carries the same JSON, as the MCP
+// runtime answers.
+func toolResult(status int, data string) string {
+	sc := fmt.Sprintf(`{"status":%d,"data":%s}`, status, data)
+	return `{"content":[{"type":"text","text":` + jsonString(sc) + `}],"structuredContent":` + sc + `,"isError":false}`
+}
+
+// defaultLiveResults are the results each Tool answers with unless told
+// otherwise: successes that meet the voucher contract's output contract,
+// as finalize judges live evidence.
+var defaultLiveResults = map[string]string{
+	"quote_voucher":  quotedResult,
+	"redeem_voucher": toolResult(201, `{"redemptionId":"redemption-1","credited":5}`),
+}
+
 func (f *fakes) live(ctx context.Context, dir string, calls []livecall.Call, opts livecall.Options) (*livecall.Result, error) {
 	f.count("live")
 	f.mu.Lock()
@@ -234,16 +250,14 @@ func (f *fakes) live(ctx context.Context, dir string, calls []livecall.Call, opt
 	res := &livecall.Result{Diagnostics: &diag.List{}, NodeProcesses: 1}
 	results := livecall.Results{}
 	for _, c := range calls {
-		out := &livecall.Outcome{CapabilityID: c.CapabilityID, Tool: c.Tool}
+		out, send := c.Begin(results)
 		res.Outcomes = append(res.Outcomes, out)
-		args, problem := c.Prepare(results)
-		if out.Arguments = args; problem != "" {
-			out.ProtocolError = problem
+		if !send {
 			continue
 		}
 		raw, ok := f.liveResults[c.Tool]
 		if !ok {
-			raw = defaultLiveResult
+			raw = defaultLiveResults[c.Tool]
 		}
 		out.Result = json.RawMessage(raw)
 		results.Record(c.CapabilityID, out.Result)
@@ -273,24 +287,41 @@ func (f *fakes) finalize(ctx context.Context, dir string, req FinalizeRequest) (
 	if res.Findings.HasErrors() {
 		return res, nil
 	}
-	passed := func(row canonjson.Value, phase string) bool {
+	status := func(row canonjson.Value, phase string) string {
 		v, _ := canonjson.Resolve(row, "/"+phase+"/status")
-		return v == canonjson.String(OutcomePassed)
+		return stringOf(v)
 	}
+	// As the real finalize: a failed phase blocks the row, a blocked row
+	// counts no phase as verified, and its reasons say which phases
+	// failed and which still await verification.
 	caps := canonjson.Array{}
 	rows, _ := canonjson.Resolve(doc, "/capabilities")
 	for _, row := range rows.(canonjson.Array) {
 		id, _ := canonjson.Resolve(row, "/capabilityId")
+		blocked := false
+		for _, ph := range []string{"behavior", "runtime", "host"} {
+			blocked = blocked || status(row, ph) == OutcomeFailed
+		}
+		reasons := canonjson.Array{}
+		for _, ph := range []string{"behavior", "runtime", "host"} {
+			switch s := status(row, ph); {
+			case s == OutcomeFailed:
+				reasons = append(reasons, canonjson.String(ph+"-verification-failed"))
+			case s != OutcomePassed:
+				reasons = append(reasons, canonjson.String(ph+"-verification-pending"))
+			}
+		}
 		caps = append(caps, canonjson.NewObject(
 			canonjson.Member{Key: "capabilityId", Value: id},
 			canonjson.Member{Key: "status", Value: canonjson.NewObject(
 				canonjson.Member{Key: "generated", Value: canonjson.Bool(true)},
-				canonjson.Member{Key: "behaviorVerified", Value: canonjson.Bool(passed(row, "behavior"))},
-				canonjson.Member{Key: "runtimeVerified", Value: canonjson.Bool(passed(row, "runtime"))},
+				canonjson.Member{Key: "behaviorVerified", Value: canonjson.Bool(status(row, "behavior") == OutcomePassed && !blocked)},
+				canonjson.Member{Key: "runtimeVerified", Value: canonjson.Bool(status(row, "runtime") == OutcomePassed && !blocked)},
 				canonjson.Member{Key: "hostVerified", Value: canonjson.Bool(false)},
-				canonjson.Member{Key: "requiresReview", Value: canonjson.Bool(true)},
-				canonjson.Member{Key: "blocked", Value: canonjson.Bool(false)},
+				canonjson.Member{Key: "requiresReview", Value: canonjson.Bool(!blocked)},
+				canonjson.Member{Key: "blocked", Value: canonjson.Bool(blocked)},
 			)},
+			canonjson.Member{Key: "reasons", Value: reasons},
 		))
 	}
 	files := map[string][]byte{

@@ -312,42 +312,58 @@ func (r *runner) finalize() (*stageOutcome, error) {
 // whose content still hashes to what the record says, and a live pair
 // still replays to the record's hashes.
 func (r *runner) guardEvidence(recs []*Record, b binding) []diag.Diagnostic {
+	_, ds := r.p.guardEvidence(recs, b)
+	return ds
+}
+
+// guardEvidence returns the records finalize may rely on and a finding for
+// each other one (see runner.guardEvidence).
+func (p *Pipeline) guardEvidence(recs []*Record, b binding) ([]*Record, []diag.Diagnostic) {
 	var ds []diag.Diagnostic
+	var ok []*Record
 	for _, rec := range recs {
-		where := ResultsDir + "/" + keyOf(rec) + ".json"
-		if rec.ContractID != b.contractID || rec.CandidateDigest != b.candidate {
-			ds = append(ds, RuleRecordForeign.New(where, "the record is about another contract or another version of the package; run its stage again"))
-			continue
-		}
-		full, err := r.p.evidenceFile(rec)
-		if err != nil {
-			ds = append(ds, RuleEvidence.New(where, "%v", err))
-			continue
-		}
-		if d, err := fileDigest(full); err != nil || d != rec.EvidenceHash {
-			ds = append(ds, RuleEvidence.New(where, "the evidence %s changed since the check ran; run its stage again", rec.EvidencePath))
-			continue
-		}
-		if rec.LiveInputPath == "" || rec.Status != CheckPassed {
-			continue
-		}
-		for _, side := range []struct{ path, key, hash string }{
-			{rec.LiveInputPath, "input", rec.InputHash},
-			{rec.LiveResultPath, "result", rec.ResultHash},
-		} {
-			data, err := readRegular(r.p.statePath(verificationDir + "/" + side.path))
-			var payload canonjson.Value
-			if err == nil {
-				if doc, derr := canonjson.Decode(data); derr == nil {
-					payload, _ = canonjson.Resolve(doc, "/"+side.key)
-				}
-			}
-			if payload == nil || canonjson.Digest(payload) != side.hash {
-				ds = append(ds, RuleEvidence.New(where, "the live %s %s no longer hashes to the recorded %sHash; run runtime-verify again", side.key, side.path, side.key))
-			}
+		if d := p.guardRecord(rec, b); d != nil {
+			ds = append(ds, *d)
+		} else {
+			ok = append(ok, rec)
 		}
 	}
-	return ds
+	return ok, ds
+}
+
+// guardRecord says why finalize may not rely on rec, or returns nil.
+func (p *Pipeline) guardRecord(rec *Record, b binding) *diag.Diagnostic {
+	where := ResultsDir + "/" + keyOf(rec) + ".json"
+	refuse := func(d diag.Diagnostic) *diag.Diagnostic { return &d }
+	if rec.ContractID != b.contractID || rec.CandidateDigest != b.candidate {
+		return refuse(RuleRecordForeign.New(where, "the record is about another contract or another version of the package; run its stage again"))
+	}
+	full, err := p.evidenceFile(rec)
+	if err != nil {
+		return refuse(RuleEvidence.New(where, "%v", err))
+	}
+	if d, err := fileDigest(full); err != nil || d != rec.EvidenceHash {
+		return refuse(RuleEvidence.New(where, "the evidence %s changed since the check ran; run its stage again", rec.EvidencePath))
+	}
+	if rec.LiveInputPath == "" || rec.Status != CheckPassed {
+		return nil
+	}
+	for _, side := range []struct{ path, key, hash string }{
+		{rec.LiveInputPath, "input", rec.InputHash},
+		{rec.LiveResultPath, "result", rec.ResultHash},
+	} {
+		data, err := readRegular(p.statePath(verificationDir + "/" + side.path))
+		var payload canonjson.Value
+		if err == nil {
+			if doc, derr := canonjson.Decode(data); derr == nil {
+				payload, _ = canonjson.Resolve(doc, "/"+side.key)
+			}
+		}
+		if payload == nil || canonjson.Digest(payload) != side.hash {
+			return refuse(RuleEvidence.New(where, "the live %s %s no longer hashes to the recorded %sHash; run runtime-verify again", side.key, side.path, side.key))
+		}
+	}
+	return nil
 }
 
 // readFinalization reads the decision and statuses finalize wrote.
@@ -390,10 +406,12 @@ func (p *Pipeline) readFinalization() (*Finalization, error) {
 				v, _ := canonjson.Resolve(row, "/status/"+name)
 				return v == canonjson.Bool(true)
 			}
+			reasons, _ := canonjson.Resolve(row, "/reasons")
 			part.into[stringOf(id)] = CapabilityFlags{
 				Generated: flag("generated"), BehaviorVerified: flag("behaviorVerified") || flag("bypassVerified"),
 				RuntimeVerified: flag("runtimeVerified"), HostVerified: flag("hostVerified"),
 				RequiresReview: flag("requiresReview"), Blocked: flag("blocked"),
+				Reasons: canonjson.StringsOf(reasons),
 			}
 		}
 	}

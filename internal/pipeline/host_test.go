@@ -25,6 +25,11 @@ func (fx *fixture) hostPhase(pointer string) string {
 	return stringOf(v)
 }
 
+// voucherHostEnv is a host env file of the voucher package.
+func voucherHostEnv() map[string]string {
+	return map[string]string{"VOUCHER_BASE_URL": "https://vouchers.example:8443", "VOUCHER_TOKEN": "host-secret-0123456789"}
+}
+
 // TestHostVerifyRecordsTheHostPhase: host verification, enabled for one
 // run, gets the host env file, the live cases and the authorised writes;
 // each check it ran is a Host-phase record, and a row whose every expected
@@ -34,7 +39,7 @@ func TestHostVerifyRecordsTheHostPhase(t *testing.T) {
 	fx := newFixture(t)
 	fx.init(InitOptions{})
 	fx.liveCase("quote-voucher", quoteCase)
-	env := map[string]string{"VOUCHER_BASE_URL": "https://vouchers.example:8443", "VOUCHER_TOKEN": "host-secret-0123456789"}
+	env := voucherHostEnv()
 	rep := fx.run(RunOptions{EnableHostVerify: true, HostEnv: env, AuthorizeWrites: []string{"redeem-voucher"}})
 	if got := fx.actions()[StageHostVerify]; got != ActionExecuted {
 		t.Fatalf("host-verify %s", got)

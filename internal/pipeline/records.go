@@ -188,7 +188,8 @@ func (r *runner) flush() error {
 // says which cannot be relied on: one that is not a record, one whose tag
 // does not verify with the evidence key (written or edited by hand, or
 // tagged on another machine), one written by a stage other than the one
-// that runs its phase. They are left out of the records returned.
+// that runs its phase, one lying in another check's file. They are left
+// out of the records returned.
 func (p *Pipeline) readRecords() ([]*Record, []diag.Diagnostic, error) {
 	entries, err := os.ReadDir(p.statePath(ResultsDir))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -219,6 +220,14 @@ func (p *Pipeline) readRecords() ([]*Record, []diag.Diagnostic, error) {
 		}
 		if why := p.untrusted(rec); why != "" {
 			problems = append(problems, RuleRecordUnattested.New(where, "%s; run its stage again", why))
+			continue
+		}
+		if want := keyOf(rec) + ".json"; e.Name() != want {
+			// The tag covers the record, not the file it lies in: a
+			// record copied over another's would vouch for a check that
+			// never ran there, and hide that one's outcome.
+			problems = append(problems, RuleRecordReused.New(where, "the record is the %s check %s of %s, whose file is %s/%s: one result cannot stand for another check; run its stage again",
+				rec.Phase, rec.CheckID, rec.Scope(), ResultsDir, want))
 			continue
 		}
 		out = append(out, rec)

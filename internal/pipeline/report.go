@@ -11,6 +11,7 @@ import (
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/verdict"
 )
 
 // Report is pipeline-report.json: the state of every stage and, per
@@ -152,6 +153,18 @@ func (p *Pipeline) report(st *State, findings *diag.List) (*Report, error) {
 		return nil, err
 	}
 	addOnce(findings, problems...)
+	if st.Stages[StageFinalize].Status == StatusFailed {
+		// Finalize refused to rely on some records: the rows do not count
+		// them either, so that no row says yes for evidence finalize
+		// refused.
+		b, err := p.packageBinding()
+		if err != nil {
+			return nil, err
+		}
+		var refused []diag.Diagnostic
+		recs, refused = p.guardEvidence(recs, b)
+		addOnce(findings, refused...)
+	}
 	var exp *expectations
 	hostNotes := map[string]string{}
 	if in.Contract != nil && !derive.Check(in).HasErrors() {
@@ -218,7 +231,7 @@ func rows(rep *Report, st *State, fin *Finalization, c *contract.Contract, exp *
 	skipNote := func(capID, wfID string) (string, bool) {
 		for _, s := range st.RuntimeVerify.LastSkipped {
 			if s.CapabilityID == capID && s.WorkflowID == wfID {
-				return s.Reason, true
+				return s.note(), true
 			}
 		}
 		return "", false
@@ -227,10 +240,11 @@ func rows(rep *Report, st *State, fin *Finalization, c *contract.Contract, exp *
 		row := RowReport{ID: id, Generated: generated, BehaviorVerified: NotRun, RuntimeVerified: NotRun, HostVerified: NotRun}
 		if fin != nil {
 			f := flags[id]
-			row.BehaviorVerified, row.RuntimeVerified, row.HostVerified = yesNo(f.BehaviorVerified), yesNo(f.RuntimeVerified), yesNo(f.HostVerified)
+			row.BehaviorVerified, row.RuntimeVerified, row.HostVerified = finalValue(f, firstPhase, f.BehaviorVerified),
+				finalValue(f, PhaseRuntime, f.RuntimeVerified), finalValue(f, PhaseHost, f.HostVerified)
 			switch {
 			case f.Blocked:
-				row.Note = "blocked"
+				row.Note = blockedNote(f, firstPhase)
 			case f.RequiresReview:
 				row.Note = "requires review"
 			}
@@ -267,6 +281,40 @@ func rows(rep *Report, st *State, fin *Finalization, c *contract.Contract, exp *
 		}
 		rep.Workflows = append(rep.Workflows, build(sc.id, sc, "", sc.id, PhaseBypass, flags))
 	}
+}
+
+// finalValue is a phase's value in a finalized row: yes when the matrix
+// counts it verified, failed when the matrix says it failed or was
+// blocked, no otherwise.
+func finalValue(f CapabilityFlags, phase string, verified bool) string {
+	switch verdict.PhaseStatusFromReasons(f.Reasons, phase) {
+	case verdict.StatusFailed, verdict.StatusBlocked:
+		return Failed
+	}
+	return yesNo(verified)
+}
+
+// blockedNote says why a finalized row is blocked, and which of its phases
+// passed all the same: the matrix counts no phase of a blocked row as
+// verified, so a passed phase shows "no" there.
+func blockedNote(f CapabilityFlags, firstPhase string) string {
+	var failed, passed []string
+	for _, ph := range []string{firstPhase, PhaseRuntime, PhaseHost} {
+		switch verdict.PhaseStatusFromReasons(f.Reasons, ph) {
+		case verdict.StatusFailed, verdict.StatusBlocked:
+			failed = append(failed, ph)
+		case verdict.StatusPassed:
+			passed = append(passed, ph)
+		}
+	}
+	note := "blocked"
+	if len(failed) > 0 {
+		note += " (" + strings.Join(failed, ", ") + " failed)"
+	}
+	if len(passed) > 0 && len(f.Reasons) > 0 {
+		note += "; " + strings.Join(passed, ", ") + " passed, but a blocked row counts no phase as verified"
+	}
+	return note
 }
 
 func joinNote(a, b string) string {

@@ -88,6 +88,10 @@ func (r *runner) restoreAfterFailedFinalize() error {
 	for _, name := range []string{StageGenerate, StageVerify} {
 		if s := r.st.Stages[name]; s.Status == StatusCompleted && s.LastAction == ActionExecuted {
 			s.Status, s.InvalidatedReason = StatusInvalidated, restoredReason
+			// The files are what the pipeline had written before this
+			// run, and the state says so: the next run's generate must
+			// not take what it put back for an edit of the user's.
+			s.OutputHashes = r.outputsBefore[name]
 		}
 	}
 	r.p.progress("pipeline: finalize failed; the package files this run wrote were put back as they were before it")

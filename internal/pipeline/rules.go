@@ -15,6 +15,7 @@ var (
 	RuleLiveSkipped       = diag.Register("PIPELINE_LIVE_SKIPPED", diag.Warning, "runtime verification did not call a capability: write not authorised, no live case, no trusted value")
 	RuleEvidence          = diag.Register("PIPELINE_EVIDENCE", diag.Error, "a check record's evidence is missing, changed since it was recorded, or outside the state's verification directory")
 	RuleRecordUnattested  = diag.Register("PIPELINE_RECORD_UNATTESTED", diag.Error, "a check record's tag does not verify with the evidence key (written or edited by hand, or tagged on another machine), or it was recorded by a stage other than the one that runs its phase")
+	RuleRecordReused      = diag.Register("PIPELINE_RECORD_REUSED", diag.Error, "a check record lies in the file of another check, row or phase than the one it records: one result copied to stand for another, in any phase (global, behaviour, bypass, runtime, host)")
 	RuleRecordForeign     = diag.Register("PIPELINE_RECORD_FOREIGN", diag.Error, "a check record is about another contract or another version of the package than the one being finalized")
 	RuleGeneratedReplaced = diag.Register("PIPELINE_GENERATED_REPLACED", diag.Warning, "generate replaced a generated file that was edited since the pipeline wrote it (or that it did not write)")
 	RuleFinalization      = diag.Register("PIPELINE_FINALIZATION_UNVERIFIED", diag.Warning, "the finalization run-state.json remembers does not verify (edited, tagged with another key) or the final files changed since; its decision is not shown")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -122,6 +123,10 @@ type runner struct {
 	// kept holds the content package files had before the run wrote
 	// them (nil: there was none), to be put back when finalize fails.
 	kept map[string][]byte
+	// outputsBefore are the output hashes each stage had recorded before
+	// the run: what the pipeline had written last when a failed finalize
+	// puts the package back as it was.
+	outputsBefore map[string]map[string]string
 }
 
 // Run runs the selected stages in order, skipping those whose inputs did
@@ -156,7 +161,10 @@ func (p *Pipeline) Run(ctx context.Context, opts RunOptions) (*Report, error) {
 	if err := checkAcknowledgement(opts, selected); err != nil {
 		return nil, err
 	}
-	r := &runner{p: p, ctx: ctx, opts: opts, st: st}
+	r := &runner{p: p, ctx: ctx, opts: opts, st: st, outputsBefore: map[string]map[string]string{}}
+	for name, s := range st.Stages {
+		r.outputsBefore[name] = maps.Clone(s.OutputHashes)
+	}
 	if r.saved, err = stateBytes(st); err != nil {
 		return nil, err
 	}

@@ -397,6 +397,29 @@ func TestEvidenceIsGuarded(t *testing.T) {
 	if fx.statuses()[StageFinalize] != StatusFailed || !rep.Findings.Has(RuleEvidence) {
 		t.Errorf("tampered evidence: %v, findings %v", fx.statuses(), rep.Findings.RuleIDs())
 	}
+
+	// A behaviour check's evidence tampered with: finalize refuses it, and
+	// the row does not say its behaviour is verified, in the run's report
+	// or in the status.
+	var behavior *Record
+	for _, r := range recs {
+		if r.Phase == PhaseBehavior && r.CapabilityID == "quote-voucher" {
+			behavior = r
+		}
+	}
+	writeFile(t, filepath.Join(DefaultStateDir(fx.dir), verificationDir, filepath.FromSlash(behavior.EvidencePath)), "tampered\n")
+	rep = fx.run(RunOptions{Only: []string{StageFinalize}, Force: true})
+	status, err := fx.pipeline().Status()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []*Report{rep, status} {
+		for _, row := range r.Capabilities {
+			if row.ID == "quote-voucher" && row.BehaviorVerified == Yes {
+				t.Errorf("the row counts behaviour evidence finalize refused: %+v", row)
+			}
+		}
+	}
 }
 
 func (p *Pipeline) readRecordsForTest() ([]*Record, error) {

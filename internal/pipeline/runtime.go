@@ -14,6 +14,7 @@ import (
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/credential"
 	"github.com/code2skill/code2skill/internal/derive"
+	"github.com/code2skill/code2skill/internal/finalize"
 	"github.com/code2skill/code2skill/internal/hostruntime"
 	"github.com/code2skill/code2skill/internal/livecall"
 
@@ -27,6 +28,7 @@ const (
 	SkipInvalidLiveCase    = "invalid-live-case"
 	SkipNoHostRuntime      = "no-host-runtime"
 	SkipReferenceNotCalled = "referenced-call-not-made"
+	SkipReferenceFailed    = "referenced-call-failed"
 	SkipWorkflowNotCalled  = "workflow-entry-not-verified"
 )
 
@@ -63,11 +65,28 @@ func (r *runner) runtimeVerify() (*stageOutcome, error) {
 		out.findings.Merge(list)
 		return out.fail("the Portable Core or export profile has errors; run analyze first"), nil
 	}
-	schemas, err := inputSchemas(derive.Views(in))
+	views := derive.Views(in)
+	schemas, err := inputSchemas(views)
 	if err != nil {
 		return out, err
 	}
 	c := in.Contract
+	// A call passes only when finalize will take its result as live
+	// evidence: never a pass here that finalize then refuses.
+	judge := func(id string, result canonjson.Value) (string, error) {
+		if why := judgeResult(result); why != "" {
+			return why, nil
+		}
+		l, err := finalize.JudgeLiveResult(c, views, id, LiveDir+"/"+id+".result.json", result)
+		if err != nil || l.Len() == 0 {
+			return "", err
+		}
+		var msgs []string
+		for _, d := range l.Sorted() {
+			msgs = append(msgs, d.Message+" (at "+d.Pointer+") ["+d.Rule+"]")
+		}
+		return "finalize would refuse the result as live evidence: " + strings.Join(msgs, "; "), nil
+	}
 	due := dueCalls(c, kept, r.p.statePath(LiveCasesDir))
 	if err := r.dropUnkept(PhaseRuntime, kept); err != nil {
 		return out, err
@@ -112,7 +131,7 @@ func (r *runner) runtimeVerify() (*stageOutcome, error) {
 			return out, fmt.Errorf("live calls: %d outcomes for %d calls", len(res.Outcomes), len(calls))
 		}
 		for i, o := range res.Outcomes {
-			if err := r.recordLiveCall(&calls[i], o, out); err != nil {
+			if err := r.recordLiveCall(&calls[i], o, out, judge); err != nil {
 				return out, err
 			}
 		}
@@ -145,7 +164,24 @@ func ConfirmAuthorized(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitRe
 
 func (r *runner) skip(out *stageOutcome, s Skipped) {
 	r.skipped = append(r.skipped, s)
-	out.findings.Add(RuleLiveSkipped.New("", "%s was not called at runtime: %s", scopeOf(s.CapabilityID, s.WorkflowID), skipText(s.Reason)))
+	out.findings.Add(RuleLiveSkipped.New("", "%s was not called at runtime: %s", scopeOf(s.CapabilityID, s.WorkflowID), s.text()))
+}
+
+// text says why the call was not made.
+func (s Skipped) text() string {
+	if s.Reason == SkipReferenceFailed {
+		return "its live case passes on the result of " + s.Upstream + ", whose live call did not succeed"
+	}
+	return skipText(s.Reason)
+}
+
+// note is the reason in a row's note: the reason, with the capability
+// whose failed call it depends on.
+func (s Skipped) note() string {
+	if s.Upstream != "" {
+		return s.Reason + " (" + s.Upstream + ")"
+	}
+	return s.Reason
 }
 
 func skipText(reason string) string {
@@ -204,7 +240,15 @@ func (r *runner) planCall(in *derive.Inputs, cp *contract.Capability, schema []b
 // recordLiveCall records one live call: for a successful call its
 // sanitised live pair and a passed runtime check bound to their hashes;
 // otherwise a failed check whose evidence says why.
-func (r *runner) recordLiveCall(call *livecall.Call, o *livecall.Outcome, out *stageOutcome) error {
+//
+// A call not made because a capability it passes a result on from had no
+// successful call is not a check of its own: it is skipped with that
+// reason, so that one failure is reported once, where it happened.
+func (r *runner) recordLiveCall(call *livecall.Call, o *livecall.Outcome, out *stageOutcome, judge func(string, canonjson.Value) (string, error)) error {
+	if o.Upstream != "" {
+		r.skip(out, Skipped{CheckID: CheckLiveCall, CapabilityID: o.CapabilityID, Reason: SkipReferenceFailed, Upstream: o.Upstream})
+		return nil
+	}
 	began := r.p.Now()
 	args := o.Arguments
 	if args == nil {
@@ -231,7 +275,9 @@ func (r *runner) recordLiveCall(call *livecall.Call, o *livecall.Outcome, out *s
 			detail = "the result is not JSON: " + err.Error()
 		} else {
 			result = credential.Sanitize(doc)
-			detail = judgeResult(result)
+			if detail, err = judge(o.CapabilityID, result); err != nil {
+				return err
+			}
 		}
 	}
 	if result != nil {

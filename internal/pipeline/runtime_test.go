@@ -13,7 +13,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
-	"github.com/code2skill/code2skill/internal/credential"
 	"github.com/code2skill/code2skill/internal/hostruntime"
 	"github.com/code2skill/code2skill/internal/livecall"
 )
@@ -34,7 +33,7 @@ const redeemCase = `{
 
 // quotedResult is a quote_voucher result carrying the quote redeemCase
 // passes on.
-const quotedResult = `{"content":[{"type":"text","text":"{}"}],"structuredContent":{"status":200,"data":{"quote":{"quoteId":"quote-7","payloadDigest":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","credit":5}}},"isError":false}`
+var quotedResult = toolResult(200, `{"quote":{"quoteId":"quote-7","payloadDigest":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","credit":5}}`)
 
 func (fx *fixture) liveCase(capabilityID, text string) {
 	fx.t.Helper()
@@ -228,8 +227,8 @@ func TestLiveEvidenceIsSanitised(t *testing.T) {
 	fx.init(InitOptions{})
 	fx.liveCase("quote-voucher", quoteCase)
 	fx.env["VOUCHER_TOKEN"] = "host-secret-0123456789"
-	data := `{"status":200,"data":{"accessToken":"tok-0123456789abcdef","note":"use Bearer abcdefghijklmnop0123 next time","credit":5}}`
-	fx.f.liveResults["quote_voucher"] = `{"content":[{"type":"text","text":` + jsonString(data) + `}],"structuredContent":` + data + `,"isError":false}`
+	// A result finalize takes as live evidence, a credential inside it.
+	fx.f.liveResults["quote_voucher"] = toolResult(200, `{"quote":{"quoteId":"use Bearer abcdefghijklmnop0123 next time","payloadDigest":"`+strings.Repeat("a", 64)+`","credit":5}}`)
 	fx.run(RunOptions{EnableRuntimeVerify: true})
 	if got := fx.f.liveOpts.Env; !slices.Contains(got, "VOUCHER_TOKEN=host-secret-0123456789") {
 		t.Errorf("the credential did not reach the host runtime's environment: %q", got)
@@ -240,8 +239,8 @@ func TestLiveEvidenceIsSanitised(t *testing.T) {
 	}
 	doc, _ := canonjson.Decode(result)
 	payload, _ := canonjson.Resolve(doc, "/result")
-	if tok, _ := canonjson.Resolve(payload, "/structuredContent/data/accessToken"); tok != canonjson.String(credential.Redacted) {
-		t.Errorf("accessToken persisted as %s", canonjson.DigestForm(tok))
+	if id, _ := canonjson.Resolve(payload, "/structuredContent/data/quote/quoteId"); strings.Contains(stringOf(id), "abcdefghijklmnop0123") {
+		t.Errorf("the bearer token persisted: %s", canonjson.DigestForm(id))
 	}
 	text, _ := canonjson.Resolve(payload, "/content/0/text")
 	inner, err := canonjson.Decode([]byte(stringOf(text)))
@@ -264,7 +263,7 @@ func TestLiveEvidenceIsSanitised(t *testing.T) {
 			return err
 		}
 		b, _ := os.ReadFile(p)
-		for _, secret := range []string{"tok-0123456789abcdef", "abcdefghijklmnop0123", "host-secret-0123456789"} {
+		for _, secret := range []string{"abcdefghijklmnop0123", "host-secret-0123456789"} {
 			if strings.Contains(string(b), secret) {
 				t.Errorf("%s holds the secret %q", p, secret)
 			}
@@ -391,7 +390,7 @@ func TestLiveInputIsSanitised(t *testing.T) {
 	args, _ := canonjson.Decode([]byte(`{"password": "hunter2-secret", "note": "Bearer abcdefghijklmnopqrstuv"}`))
 	call := &livecall.Call{CapabilityID: "quote-voucher", Tool: "quote_voucher", Arguments: args.(*canonjson.Object)}
 	out := &stageOutcome{}
-	if err := r.recordLiveCall(call, &livecall.Outcome{CapabilityID: "quote-voucher", Tool: "quote_voucher", Result: []byte(defaultLiveResult)}, out); err != nil {
+	if err := r.recordLiveCall(call, &livecall.Outcome{CapabilityID: "quote-voucher", Tool: "quote_voucher", Result: []byte(defaultLiveResult)}, out, passAll); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.flush(); err != nil {
@@ -413,6 +412,9 @@ func TestLiveInputIsSanitised(t *testing.T) {
 		t.Errorf("the input hash is not the sanitised input's: %+v", recs)
 	}
 }
+
+// passAll judges every result a success.
+func passAll(string, canonjson.Value) (string, error) { return "", nil }
 
 // TestFailedRuntimeLeavesNoEvidence: a runtime verification that could not
 // finish leaves no record or live file for a later finalize to rely on.
@@ -529,5 +531,97 @@ func TestLiveCaseReferences(t *testing.T) {
 	input, err := os.ReadFile(fx.statePath(LiveDir + "/redeem-voucher.input.json"))
 	if err != nil || !strings.Contains(string(input), `"quoteId": "quote-7"`) {
 		t.Errorf("the redeem was not sent the quote the session issued: %s %v", input, err)
+	}
+}
+
+// TestFailedUpstreamSkipsItsDependants: when the call a live case passes a
+// result on from fails, the dependant is not called and is skipped with
+// that reason (one failure, reported where it happened), and the
+// verification report built from the records follows the published schema
+// even though the failed call has no result to hash.
+func TestFailedUpstreamSkipsItsDependants(t *testing.T) {
+	t.Parallel()
+	for name, quote := range map[string]string{
+		"the Tool answers with an error": `{"content":[{"type":"text","text":"{}"}],"structuredContent":{"code":"QUOTE_EXPIRED","message":"expired","details":{},"retryable":false},"isError":true}`,
+		"no result to hash":              `not JSON`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			fx := newFixture(t)
+			fx.init(InitOptions{})
+			fx.liveCase("quote-voucher", quoteCase)
+			fx.liveCase("redeem-voucher", redeemCase)
+			fx.f.liveResults["quote_voucher"] = quote
+			rep := fx.run(RunOptions{EnableRuntimeVerify: true, AuthorizeWrites: []string{"redeem-voucher"}})
+			var skipped *Skipped
+			for _, s := range fx.state().RuntimeVerify.LastSkipped {
+				if s.CapabilityID == "redeem-voucher" {
+					skipped = &s
+				}
+			}
+			if skipped == nil || skipped.Reason != SkipReferenceFailed || skipped.Upstream != "quote-voucher" {
+				t.Fatalf("the dependant is not skipped for its upstream: %+v", fx.state().RuntimeVerify.LastSkipped)
+			}
+			recs, err := fx.pipeline().readRecordsForTest()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range recs {
+				if r.Phase == PhaseRuntime && r.CapabilityID == "redeem-voucher" {
+					t.Errorf("the dependant has a record of its own: %s %s", keyOf(r), r.Status)
+				}
+			}
+			rows := map[string]RowReport{}
+			for _, r := range rep.Capabilities {
+				rows[r.ID] = r
+			}
+			if r := rows["redeem-voucher"]; r.RuntimeVerified == Yes || !strings.Contains(r.Note, SkipReferenceFailed+" (quote-voucher)") {
+				t.Errorf("redeem row %+v", r)
+			}
+			// The failed call blocks its row; the row says so, and that
+			// its behaviour passed all the same.
+			if r := rows["quote-voucher"]; r.RuntimeVerified != Failed || !strings.Contains(r.Note, "blocked (runtime failed)") || !strings.Contains(r.Note, "behavior passed") {
+				t.Errorf("quote row %+v", r)
+			}
+			if fx.f.n("finalize") == 0 {
+				t.Fatal("finalize did not run")
+			}
+			data, err := os.ReadFile(fx.statePath(VerificationReportFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkReportSchema(t, data)
+		})
+	}
+}
+
+// TestLiveResultJudgedAsFinalizeWill: a live result finalize would refuse
+// as live evidence (here a required output path that is null, which the
+// offline vectors never see) fails its runtime check when the call is made,
+// with finalize's reason, instead of passing there and failing finalize.
+func TestLiveResultJudgedAsFinalizeWill(t *testing.T) {
+	t.Parallel()
+	fx := newFixture(t)
+	fx.init(InitOptions{})
+	fx.liveCase("quote-voucher", quoteCase)
+	fx.f.liveResults["quote_voucher"] = toolResult(200, `{"quote":{"quoteId":null,"payloadDigest":"`+strings.Repeat("a", 64)+`","credit":5}}`)
+	rep := fx.run(RunOptions{EnableRuntimeVerify: true})
+	recs, err := fx.pipeline().readRecordsForTest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec *Record
+	for _, r := range recs {
+		if r.Phase == PhaseRuntime && r.CapabilityID == "quote-voucher" {
+			rec = r
+		}
+	}
+	if rec == nil || rec.Status != CheckFailed || !strings.Contains(rec.Detail, "required output path /quote/quoteId is missing or null") {
+		t.Fatalf("the live call's record: %+v", rec)
+	}
+	if !rep.Findings.Has(RuleCheckFailed) {
+		t.Error("the refused result is not reported")
+	}
+	if _, err := os.Stat(fx.statePath(LiveDir + "/quote-voucher.result.json")); !os.IsNotExist(err) {
+		t.Error("a result finalize refuses was kept as live evidence")
 	}
 }

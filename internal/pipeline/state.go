@@ -174,6 +174,9 @@ type Skipped struct {
 	CapabilityID string `json:"capabilityId,omitempty"`
 	WorkflowID   string `json:"workflowId,omitempty"`
 	Reason       string `json:"reason"`
+	// Upstream is the capability whose call did not succeed, for
+	// SkipReferenceFailed.
+	Upstream string `json:"upstream,omitempty"`
 }
 
 // Finalization is what the last successful finalize decided, the final
@@ -198,6 +201,9 @@ type CapabilityFlags struct {
 	HostVerified     bool `json:"hostVerified"`
 	RequiresReview   bool `json:"requiresReview"`
 	Blocked          bool `json:"blocked"`
+	// Reasons are the row's reasons, which say which phases failed or
+	// are still pending.
+	Reasons []string `json:"reasons,omitempty"`
 }
 
 // newState returns the state of a package seen for the first time.

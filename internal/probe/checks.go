@@ -19,7 +19,10 @@ var dryRunKeys = []string{"dryRun", "operationPolicy", "operationSummary", "vali
 
 // toolResult is a tools/call result as the server sent it.
 type toolResult struct {
-	isError    bool
+	isError bool
+	// hasIsError says the result carries isError at all: MCP makes it
+	// optional, and a strict success states isError: false.
+	hasIsError bool
 	structured canonjson.Value // nil when absent
 	content    canonjson.Array
 }
@@ -38,7 +41,7 @@ func parseResult(raw json.RawMessage) (*toolResult, error) {
 	switch e := field(o, "isError").(type) {
 	case nil:
 	case canonjson.Bool:
-		r.isError = bool(e)
+		r.isError, r.hasIsError = bool(e), true
 	default:
 		return nil, fmt.Errorf("isError is %s, not a boolean", canonjson.TypeName(e))
 	}
@@ -221,6 +224,9 @@ func (p *prober) checkSuccess(c *Case, res *mcpcheck.CallResult) (bool, int) {
 		p.report(RuleCallFailed, c, "returned a Tool error: %s%s", clipString(errorSummary(r), 240), hint)
 		return false, status
 	}
+	if !p.statesSuccess(c, r) {
+		return false, status
+	}
 	if !p.projection(c, r) {
 		return false, status
 	}
@@ -247,6 +253,18 @@ func (p *prober) checkSuccess(c *Case, res *mcpcheck.CallResult) (bool, int) {
 }
 
 func is2xx(status int) bool { return status >= 200 && status <= 299 }
+
+// statesSuccess reports whether a result that is not an error says so: a
+// strict package's success carries isError: false, as its adapter
+// projects every result (a core package's may leave the optional member
+// out).
+func (p *prober) statesSuccess(c *Case, r *toolResult) bool {
+	if p.exp.strict && !r.hasIsError {
+		p.report(RuleCallFailed, c, "the result has no isError; a strict success states isError: false, as the adapter projects it")
+		return false
+	}
+	return true
+}
 
 // checkFailure judges an --error-call: a result (not a protocol error) with
 // isError true and (strict) the contract's error envelope, or a result
@@ -354,6 +372,9 @@ func (p *prober) checkDryRun(c *Case, res *mcpcheck.CallResult) bool {
 	}
 	if r.isError {
 		p.report(RuleCallFailed, c, "returned a Tool error under the dry-run variable: %s", clipString(errorSummary(r), 240))
+		return false
+	}
+	if !p.statesSuccess(c, r) {
 		return false
 	}
 	if !p.projection(c, r) {

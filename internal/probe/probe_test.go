@@ -215,6 +215,8 @@ func TestProbeStrictMisbehaviour(t *testing.T) {
 		{name: "no structuredContent", fault: "no-structured-content", online: true, want: []string{"PROBE_CALL_FAILED"},
 			message: "returned a Tool error: MCP error -32602: Output validation error: Tool list_sample_notes has an output schema but no structured content was provided"},
 		{name: "text mismatch", fault: "text-mismatch", online: true, want: []string{"PROBE_RESULT_TEXT"}},
+		{name: "success without isError", fault: "no-is-error", online: true, want: []string{"PROBE_CALL_FAILED"}, message: "the result has no isError"},
+		{name: "dry-run success without isError", fault: "no-is-error", want: []string{"PROBE_CALL_FAILED"}, message: "the result has no isError"},
 		{name: "output invalid", fault: "unchecked-output", online: true, want: []string{"PROBE_RESULT_SCHEMA"}, message: `/data/count: is a string, want "integer"`},
 		{name: "error envelope", fault: "error-envelope", online: true, want: []string{"PROBE_ERROR_ENVELOPE"}, message: "code is a string"},
 		{name: "error without its category", fault: "error-category", online: true, want: []string{"PROBE_ERROR_ENVELOPE"}, message: "details.category is absent"},

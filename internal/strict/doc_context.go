@@ -60,6 +60,7 @@ var (
 func checkContext(d *document, f *facts) []diag.Diagnostic {
 	out := checkAgentDoc(d, f)
 	out = append(out, tooShort(d, contextMinLength, contextMinCJK)...)
+	out = append(out, contextClaims(d, f)...)
 	if d.FindHeading(1, func(string) bool { return true }) < 0 {
 		out = append(out, RuleContextTitle.New(d.file, "has no H1 title naming the feature"))
 	}

@@ -242,17 +242,11 @@ func staleStatements(d *document, f *facts) []diag.Diagnostic {
 			out = append(out, fencedStatements(d, i, text, f)...)
 			continue
 		}
-		tools := toolsNamed(text, f)
-		if len(tools) == 0 {
-			tools = sections[i]
-		}
-		if len(tools) == 0 {
-			tools = f.tools
-		}
 		masked := maskCode(line)
 		spans := codeSpans(line)
-		out = append(out, staleBounds(d, i, line, masked, spans, tools)...)
-		out = append(out, staleEnums(d, i, line, masked, spans, tools)...)
+		scope := lineScope{line: line, spans: spans, section: sections[i], all: f.tools}
+		out = append(out, staleBounds(d, i, line, masked, scope)...)
+		out = append(out, staleEnums(d, i, line, masked, scope)...)
 		out = append(out, unknownCodes(d, i, line, spans, f, assigned)...)
 		out = append(out, unknownTools(d, i, line, masked, spans, f, isField)...)
 	}
@@ -268,34 +262,95 @@ func fieldsOf(name string, tools []*toolFacts) []fieldFacts {
 	return out
 }
 
-// subjectField returns the field a statement at span c is about: the
+// lineScope is what a statement of one line can be about: the Tools its
+// section is about and every Tool of the contract.
+type lineScope struct {
+	line    []rune
+	spans   []span // the code spans of line
+	section []*toolFacts
+	all     []*toolFacts
+}
+
+// toolsBefore returns the Tools of the contract the line names as code
+// before the rune offset at.
+func (s lineScope) toolsBefore(at int) []*toolFacts {
+	var out []*toolFacts
+	for _, cs := range s.spans {
+		if cs.end > at {
+			break
+		}
+		name := string(s.line[cs.start+1 : cs.end-1])
+		for _, t := range s.all {
+			if t.name == name && !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// toolsOf returns the Tools a statement about a field written at the
+// rune offset at is judged against: the nearest Tool the line names
+// before the field ("`create_post` 的 `title` 最多 200 个字符"), else the
+// Tool of the line's section (a Tool named after the field, "与
+// `create_post` 相同", is not its subject), else the Tools the line names,
+// else every Tool.
+func (s lineScope) toolsOf(at int) []*toolFacts {
+	if before := s.toolsBefore(at); len(before) > 0 {
+		return before[len(before)-1:]
+	}
+	if len(s.section) > 0 {
+		return s.section
+	}
+	if named := s.toolsBefore(len(s.line)); len(named) > 0 {
+		return named
+	}
+	return s.all
+}
+
+// subjectField returns the field a statement at span c is about, the
+// Tools it is judged against and what their schemas say about it: the
 // nearest name written as code before it, when that is a field of one of
 // the Tools; "" when the nearest one is something else or there is none.
-func subjectField(line []rune, c span, spans []span, tools []*toolFacts) (string, []fieldFacts) {
+func (s lineScope) subjectField(c span) (string, []*toolFacts, []fieldFacts) {
 	prev := -1
-	for k, s := range spans {
-		if s.end <= c.start {
+	for k, cs := range s.spans {
+		if cs.end <= c.start {
 			prev = k
 		}
 	}
 	if prev < 0 {
-		return "", nil
+		return "", nil, nil
 	}
-	name := string(line[spans[prev].start+1 : spans[prev].end-1])
+	name := string(s.line[s.spans[prev].start+1 : s.spans[prev].end-1])
 	if slices.Contains(boundKeywords, name) && prev > 0 {
 		// "`note` 的 `maxLength` 为 200": the keyword names the bound,
 		// the field comes before it.
-		name = string(line[spans[prev-1].start+1 : spans[prev-1].end-1])
+		prev--
+		name = string(s.line[s.spans[prev].start+1 : s.spans[prev].end-1])
 	}
-	return name, fieldsOf(name, tools)
+	tools := s.toolsOf(s.spans[prev].start)
+	return name, tools, fieldsOf(name, tools)
+}
+
+// ofTools names a field with the Tools it was judged against that have
+// it.
+func ofTools(name string, tools []*toolFacts) string {
+	var names []string
+	for _, t := range tools {
+		if len(t.fields[name]) > 0 {
+			names = append(names, code(t.name))
+		}
+	}
+	return code(name) + " of " + strings.Join(names, ", ")
 }
 
 // staleBounds reports a bound a line states for a field that the contract
 // does not declare with that value.
-func staleBounds(d *document, i int, line, masked []rune, spans []span, tools []*toolFacts) []diag.Diagnostic {
+func staleBounds(d *document, i int, line, masked []rune, scope lineScope) []diag.Diagnostic {
 	// Keywords written as code are part of the statement.
 	unmasked := slices.Clone(masked)
-	for _, cs := range spans {
+	for _, cs := range scope.spans {
 		if inner := string(line[cs.start+1 : cs.end-1]); slices.Contains(boundKeywords, inner) {
 			copy(unmasked[cs.start:cs.end], line[cs.start:cs.end])
 		}
@@ -307,7 +362,7 @@ func staleBounds(d *document, i int, line, masked []rune, spans []span, tools []
 	var out []diag.Diagnostic
 	reported := map[string]bool{}
 	for _, c := range claims {
-		name, ffs := subjectField(line, c.at, spans, tools)
+		name, tools, ffs := scope.subjectField(c.at)
 		if len(ffs) == 0 {
 			continue
 		}
@@ -324,18 +379,18 @@ func staleBounds(d *document, i int, line, masked []rune, spans []span, tools []
 		if (c.keyword == "minimum" || c.keyword == "maximum") && !numeric {
 			continue // "第 1 到 3 步" about a string is not a bound
 		}
-		key := name + "\x00" + c.keyword + "\x00" + formatNumber(c.value)
+		key := ofTools(name, tools) + "\x00" + c.keyword + "\x00" + formatNumber(c.value)
 		if holds || reported[key] {
 			continue
 		}
 		reported[key] = true
 		if len(declared) == 0 {
 			out = append(out, RuleDocStaleBound.New(d.file, "states %s %s for %s (%q), but the contract declares no %s for it",
-				c.keyword, formatNumber(c.value), code(name), strings.TrimSpace(c.text), c.keyword).At(lineOf(i), 0))
+				c.keyword, formatNumber(c.value), ofTools(name, tools), strings.TrimSpace(c.text), c.keyword).At(lineOf(i), 0))
 			continue
 		}
 		out = append(out, RuleDocStaleBound.New(d.file, "states %s %s for %s (%q), but the contract says %s %s: update the document",
-			c.keyword, formatNumber(c.value), code(name), strings.TrimSpace(c.text), c.keyword, strings.Join(declared, " or ")).At(lineOf(i), 0))
+			c.keyword, formatNumber(c.value), ofTools(name, tools), strings.TrimSpace(c.text), c.keyword, strings.Join(declared, " or ")).At(lineOf(i), 0))
 	}
 	return out
 }
@@ -345,10 +400,11 @@ func formatNumber(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64)
 // staleEnums reports values a line lists for a field that its static
 // domain does not hold, and, when the line says the list is the whole
 // domain, the values it leaves out.
-func staleEnums(d *document, i int, line, masked []rune, spans []span, tools []*toolFacts) []diag.Diagnostic {
+func staleEnums(d *document, i int, line, masked []rune, scope lineScope) []diag.Diagnostic {
 	var out []diag.Diagnostic
+	spans := scope.spans
 	for _, c := range runeMatches(enumClaim, masked) {
-		name, ffs := subjectField(line, c, spans, tools)
+		name, tools, ffs := scope.subjectField(c)
 		var domain []string
 		for _, ff := range ffs {
 			for _, v := range ff.enum {
@@ -381,7 +437,7 @@ func staleEnums(d *document, i int, line, masked []rune, spans []span, tools []*
 		}
 		if len(unknown) > 0 {
 			out = append(out, RuleDocStaleEnum.New(d.file, "lists %s among the values of %s, which its static domain (%s) does not hold",
-				strings.Join(unknown, ", "), code(name), strings.Join(domain, ", ")).At(lineOf(i), 0))
+				strings.Join(unknown, ", "), ofTools(name, tools), strings.Join(domain, ", ")).At(lineOf(i), 0))
 			continue
 		}
 		claim := string(masked[c.start:c.end])
@@ -394,7 +450,7 @@ func staleEnums(d *document, i int, line, masked []rune, spans []span, tools []*
 			}
 			if len(left) > 0 {
 				out = append(out, RuleDocStaleEnum.New(d.file, "gives the values of %s as the whole domain but leaves out %s, which the contract allows",
-					code(name), strings.Join(left, ", ")).At(lineOf(i), 0))
+					ofTools(name, tools), strings.Join(left, ", ")).At(lineOf(i), 0))
 			}
 		}
 	}
@@ -409,13 +465,29 @@ func unknownCodes(d *document, i int, line []rune, spans []span, f *facts, assig
 	}
 	var names []codeName
 	words := codeContext.MatchString(string(line))
+	masked := maskCode(line)
 	for _, cs := range spans {
+		if settingNear(masked, cs) {
+			continue // "服务端需配置 `SECRET_KEY`": a setting, not a code
+		}
 		names = append(names, codeName{string(line[cs.start+1 : cs.end-1]), words})
 	}
 	for _, m := range jsonCode.FindAllStringSubmatch(string(line), -1) {
 		names = append(names, codeName{m[1], true})
 	}
 	return codeFindings(d, i, names, f, assigned)
+}
+
+// settingWord is a word that makes the name written as code next to it a
+// setting of a server or the environment (SECRET_KEY, DATABASE_URL).
+var settingWord = regexp.MustCompile(`配置|环境变量|变量|设置|(?i:\bconfig|\bsettings?\b|\benv\b|\benvironment\b|\bvariables?\b)`)
+
+// settingNear reports whether a setting word stands within a few
+// characters of the code span cs (masked is the line with code masked).
+func settingNear(masked []rune, cs span) bool {
+	const reach = 8
+	near := string(masked[max(0, cs.start-reach):cs.start]) + " " + string(masked[cs.end:min(len(masked), cs.end+reach)])
+	return settingWord.MatchString(near)
 }
 
 // codeName is a name a line may use as an error code; word says whether

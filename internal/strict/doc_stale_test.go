@@ -3,6 +3,7 @@ package strict
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -91,6 +92,9 @@ func TestStaleStatements(t *testing.T) {
 		{name: "unknown error code in an example", want: "STRICT_DOC_UNKNOWN_ERROR_CODE",
 			stale: "```json\n{\"structuredContent\": {\"code\": \"DRAFT_LOCKED\", \"message\": \"locked\"}, \"isError\": true}\n```",
 			ok:    "```json\n{\"structuredContent\": {\"code\": \"UPSTREAM_STEP_REJECTED\", \"message\": \"rejected\"}, \"isError\": true}\n```"},
+		{name: "server setting next to an error", want: "STRICT_DOC_UNKNOWN_ERROR_CODE",
+			stale: "服务端拒绝时返回 `SECRET_KEY_MISSING`。",
+			ok:    "服务端未配置 `SECRET_KEY` 时登录失败；环境变量 `DATABASE_URL` 缺失时返回错误。"},
 		{name: "unknown Tool", want: "STRICT_DOC_UNKNOWN_TOOL",
 			stale: "先调用 `list_sample_kinds` 取得类型目录。",
 			ok:    "先调用 `list_sample_request_kinds` 取得类型目录。"},
@@ -134,5 +138,42 @@ func TestReferenceDocumentsHaveNoStaleStatement(t *testing.T) {
 		for _, d := range checkDoc(file, referenceDoc(t, file), f) {
 			t.Errorf("unexpected finding: %s", d)
 		}
+	}
+}
+
+// A bound in one Tool's section is judged against that Tool, even when the
+// line names another Tool after the field; a Tool named before the field
+// is its subject. The finding names the Tool it judged.
+func TestStaleBoundJudgesTheSectionTool(t *testing.T) {
+	f := packageReferenceFacts(t, append(boundedReference,
+		contracttest.Set("/capabilities/4/inputs/0/schema/properties/note/maxLength", "2048"))...)
+	const section = "\n## `save_sample_draft`\n\n"
+	tests := []struct {
+		name, line string
+		want       string // the Tool the finding names; "" for none
+	}{
+		{"section Tool, another named after", "`note` 最多 1024 个字符，`submit_sample_request` 的上限不同。", ""},
+		{"stale for the section Tool", "`note` 最多 2048 个字符，`submit_sample_request` 的上限不同。", "`note` of `save_sample_draft`"},
+		{"another Tool named before the field", "`submit_sample_request` 的 `note` 最多 2048 个字符。", ""},
+		{"stale for the Tool named before", "`submit_sample_request` 的 `note` 最多 1024 个字符。", "`note` of `submit_sample_request`"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ds := checkDoc(MCPDocFile, referenceDoc(t, MCPDocFile)+section+tt.line+"\n", f)
+			var got []string
+			for _, d := range ds {
+				if d.Rule != RuleDocStaleBound.ID {
+					t.Errorf("other finding: %s", d)
+					continue
+				}
+				got = append(got, d.Message)
+			}
+			switch {
+			case tt.want == "" && len(got) > 0:
+				t.Errorf("false finding: %q", got)
+			case tt.want != "" && (len(got) != 1 || !strings.Contains(got[0], tt.want)):
+				t.Errorf("want one finding naming %s, got %q", tt.want, got)
+			}
+		})
 	}
 }

@@ -24,6 +24,9 @@ type facts struct {
 	// variables of host.
 	hostRuntime bool
 	host        []string
+	// routeSurface: the export profile's feature surface is a route, so
+	// the feature context may speak of its page.
+	routeSurface bool
 	// errorCodes are the error codes the contract records (every
 	// UPPER_SNAKE word of canonical-contract.json) and the package's
 	// runtime returns; nil when they are not known, which leaves error
@@ -44,6 +47,10 @@ type toolFacts struct {
 	// message, details and, when declared, retryability.
 	errorPaths   []string
 	retryability bool // the error contract declares a retryability path
+	// confirmation: the operation policy requires the user's
+	// confirmation; guarded: a declared hard workflow's Guard runs before
+	// the Tool dispatches.
+	confirmation, guarded bool
 	// fields are the properties of the Tool's input and output schemas,
 	// at any depth, by name.
 	fields map[string][]fieldFacts
@@ -85,6 +92,7 @@ func newFacts(c *contract.Contract, export *contract.ExportProfile, dir, marker 
 		if export.ProtocolVersion != "" {
 			f.protocolVersion = export.ProtocolVersion
 		}
+		f.routeSurface = export.FeatureSurfaceKind == "route"
 	}
 	toolOf := make(map[string]string, len(c.Capabilities))
 	for i := range c.Capabilities {
@@ -103,6 +111,12 @@ func newFacts(c *contract.Contract, export *contract.ExportProfile, dir, marker 
 			read:       !cp.IsWrite(),
 			neverRetry: cp.OperationPolicy.AutomaticRetry == "never",
 			fields:     map[string][]fieldFacts{},
+		}
+		t.confirmation = cp.OperationPolicy.Confirmation != "" && cp.OperationPolicy.Confirmation != "not-required"
+		if p := cp.RuntimeProtection; p != nil && p.Mode == contract.ProtectionDeterministicWorkflow {
+			t.guarded = slices.ContainsFunc(c.Workflows, func(w contract.Workflow) bool {
+				return w.ID == p.WorkflowID || slices.Contains(w.CapabilityIDs, cp.ID)
+			})
 		}
 		for _, in := range cp.Inputs {
 			fi := inputFacts{name: in.Name, class: classOptional}

@@ -80,10 +80,12 @@ var (
 
 // Rules of references/feature-context.md.
 var (
-	RuleContextTitle       = diag.Register("STRICT_CONTEXT_TITLE", diag.Error, "references/feature-context.md has no H1 title")
-	RuleContextSection     = diag.Register("STRICT_CONTEXT_SECTION", diag.Error, "references/feature-context.md lacks one of its eight H2 sections, or one is nearly empty")
-	RuleContextTool        = diag.Register("STRICT_CONTEXT_TOOL", diag.Error, "references/feature-context.md does not name a Tool in backticks")
-	RuleContextEvidence    = diag.Register("STRICT_CONTEXT_EVIDENCE", diag.Error, "references/feature-context.md does not cite a capability's primary exposure evidence ID in backticks")
-	RuleContextReadOnly    = diag.Register("STRICT_CONTEXT_READ_ONLY", diag.Error, "the feature context of a read-only package does not say it is read-only and writes nothing")
-	RuleContextSideEffects = diag.Register("STRICT_CONTEXT_SIDE_EFFECTS", diag.Error, "the feature context of a package with writes has no side-effect section (副作用 / 确认与写入)")
+	RuleContextTitle        = diag.Register("STRICT_CONTEXT_TITLE", diag.Error, "references/feature-context.md has no H1 title")
+	RuleContextSection      = diag.Register("STRICT_CONTEXT_SECTION", diag.Error, "references/feature-context.md lacks one of its eight H2 sections, or one is nearly empty")
+	RuleContextTool         = diag.Register("STRICT_CONTEXT_TOOL", diag.Error, "references/feature-context.md does not name a Tool in backticks")
+	RuleContextEvidence     = diag.Register("STRICT_CONTEXT_EVIDENCE", diag.Error, "references/feature-context.md does not cite a capability's primary exposure evidence ID in backticks")
+	RuleContextReadOnly     = diag.Register("STRICT_CONTEXT_READ_ONLY", diag.Error, "the feature context of a read-only package does not say it is read-only and writes nothing")
+	RuleContextPage         = diag.Register("STRICT_CONTEXT_PAGE", diag.Error, "references/feature-context.md assumes a page or route (页面, 前端路由, a web page) while the export profile's feature surface is not a route")
+	RuleContextConfirmation = diag.Register("STRICT_CONTEXT_CONFIRMATION", diag.Error, "references/feature-context.md mentions the user's confirmation or the workflow Guard for a Tool whose operation policy requires no confirmation or that no declared hard workflow guards (or, about no Tool in particular, where no Tool has it)")
+	RuleContextSideEffects  = diag.Register("STRICT_CONTEXT_SIDE_EFFECTS", diag.Error, "the feature context of a package with writes has no side-effect section (副作用 / 确认与写入)")
 )

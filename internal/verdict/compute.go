@@ -150,7 +150,7 @@ func workflowRow(b *Baseline, ev *Evidence, j int) (Row, []diag.Diagnostic) {
 	if missingChecks(r, o, w.Expected) {
 		out.Reasons = append(out.Reasons, ReasonChecksPending)
 	}
-	out.Reasons = append(out.Reasons, pendingReasons(r, out.BypassVerified, out.RuntimeVerified, out.HostVerified)...)
+	out.Reasons = append(out.Reasons, pendingReasons(r, o, out.Blocked, out.BypassVerified, out.RuntimeVerified, out.HostVerified)...)
 	out.Approved = out.BypassVerified && out.RuntimeVerified && out.HostVerified && len(out.Reasons) == 0
 	out.RequiresReview = !out.Blocked && !out.Approved
 	out.Decision = rowDecision(&out)
@@ -210,7 +210,7 @@ func capabilityRow(b *Baseline, ev *Evidence, m *Matrix, i int) (Row, []diag.Dia
 			}
 		}
 	}
-	out.Reasons = append(out.Reasons, pendingReasons(r, out.BehaviorVerified, out.RuntimeVerified, out.HostVerified)...)
+	out.Reasons = append(out.Reasons, pendingReasons(r, o, out.Blocked, out.BehaviorVerified, out.RuntimeVerified, out.HostVerified)...)
 
 	review := cb.Review || missing || slices.ContainsFunc(out.Reasons, func(s string) bool { return !IsTransient(s) })
 	hostGate := !cb.HostRequired || out.HostVerified
@@ -285,13 +285,19 @@ func failureReasons(r *Record, o [3]Outcome) []string {
 	return out
 }
 
-// pendingReasons names the phases not verified yet.
-func pendingReasons(r *Record, verified ...bool) []string {
+// pendingReasons names the phases not verified yet and still awaiting
+// verification: not one that failed or was blocked (its failure reason
+// says so), nor one that passed in a blocked row (the block, not the
+// phase, keeps it from counting), so that a row never says both that a
+// phase failed and that it is pending.
+func pendingReasons(r *Record, o [3]Outcome, blocked bool, verified ...bool) []string {
 	var out []string
 	for k, v := range verified {
-		if !v {
-			out = append(out, reasonStem(r.Phases[k].Name)+pendingSuffix)
+		switch {
+		case v, o[k] == Failed, o[k] == Blocked, o[k] == Passed && blocked:
+			continue
 		}
+		out = append(out, reasonStem(r.Phases[k].Name)+pendingSuffix)
 	}
 	return out
 }

@@ -203,8 +203,19 @@ func TestStatusRules(t *testing.T) {
 			name:    "failing vectors block only their own capability",
 			edit:    func(t *testing.T, g *verdicttest.Green) { g.FailCheck(t, "capabilities", listKinds, "behavior") },
 			subject: listKinds,
+			// The phases that passed are not pending: the block keeps
+			// them from counting, and the failure says why.
 			want: want{blocked: true, decision: "blocked",
-				reasons: []string{"behavior-verification-failed", verdict.ReasonBehaviorPending, verdict.ReasonRuntimePending, verdict.ReasonHostPending}},
+				reasons: []string{"behavior-verification-failed"},
+				without: []string{verdict.ReasonBehaviorPending, verdict.ReasonRuntimePending, verdict.ReasonHostPending}},
+		},
+		{
+			name:    "a failed runtime phase is failed, not pending, and behaviour that passed is not pending",
+			edit:    func(t *testing.T, g *verdicttest.Green) { g.FailCheck(t, "capabilities", listKinds, "runtime") },
+			subject: listKinds,
+			want: want{blocked: true, decision: "blocked",
+				reasons: []string{"runtime-verification-failed"},
+				without: []string{verdict.ReasonBehaviorPending, verdict.ReasonRuntimePending, verdict.ReasonHostPending}},
 		},
 		{
 			name: "a blocked phase blocks",
@@ -294,7 +305,7 @@ func TestStatusRules(t *testing.T) {
 			edit:    func(t *testing.T, g *verdicttest.Green) { g.FailCheck(t, "workflows", submit, "bypass") },
 			subject: submit + "/workflow",
 			want: want{blocked: true, decision: "blocked",
-				reasons: []string{"workflow-bypass-verification-failed", verdict.ReasonBypassPending}},
+				reasons: []string{"workflow-bypass-verification-failed"}, without: []string{verdict.ReasonBypassPending}},
 			affected: []string{submit},
 		},
 		{
@@ -466,6 +477,11 @@ func TestCheckEvidenceRules(t *testing.T) {
 			p := g.Phase(t, "capabilities", listKinds, "behavior")
 			checks, _ := p.Get("checks")
 			p.Set("checks", append(checks.(canonjson.Array), c))
+		}, verdict.RuleCheckReused.ID},
+		{"one capability's host check copied onto another's host phase", func(t *testing.T, g *verdicttest.Green) {
+			c := firstCheck(t, g, "capabilities", saveDraft, "host")
+			p := g.Phase(t, "capabilities", listKinds, "host")
+			p.Set("checks", canonjson.Array{canonjson.Clone(c)})
 		}, verdict.RuleCheckReused.ID},
 		{"a capability's evidence reused by a workflow", func(t *testing.T, g *verdicttest.Green) {
 			hash, _ := firstCheck(t, g, "capabilities", submit, "host").Get("evidenceHash")

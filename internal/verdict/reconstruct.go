@@ -77,6 +77,23 @@ func FromMatrix(b *Baseline, matrix canonjson.Value, live map[string]Live) (*Evi
 	return ev, problems
 }
 
+// PhaseStatusFromReasons reads the status of one phase (behavior, runtime,
+// host or bypass) from a final matrix row's reasons, the way Compute writes
+// them: failed or blocked when the row names that failure, else passed
+// when no "<phase>-verification-pending" reason remains, else not run.
+func PhaseStatusFromReasons(reasons []string, phase string) string {
+	stem := reasonStem(phase)
+	switch {
+	case slices.Contains(reasons, stem+failedSuffix):
+		return StatusFailed
+	case slices.Contains(reasons, stem+blockedSuffix):
+		return StatusBlocked
+	case !slices.Contains(reasons, stem+pendingSuffix):
+		return StatusPassed
+	}
+	return StatusNotRun
+}
+
 // recordFromRow rebuilds the record of one matrix row.
 func recordFromRow(row *canonjson.Object, at, id string, phases [3]string, invalid map[string][]jsonschema.Violation) (Record, []diag.Diagnostic) {
 	var problems []diag.Diagnostic
@@ -91,19 +108,7 @@ func recordFromRow(row *canonjson.Object, at, id string, phases [3]string, inval
 		reasons = append(reasons, stringOf(s))
 	}
 	for k, name := range phases {
-		stem := reasonStem(name)
-		p := Phase{Name: name, At: at}
-		switch {
-		case slices.Contains(reasons, stem+failedSuffix):
-			p.Status = StatusFailed
-		case slices.Contains(reasons, stem+blockedSuffix):
-			p.Status = StatusBlocked
-		case !slices.Contains(reasons, stem+pendingSuffix):
-			p.Status = StatusPassed
-		default:
-			p.Status = StatusNotRun
-		}
-		r.Phases[k] = p
+		r.Phases[k] = Phase{Name: name, At: at, Status: PhaseStatusFromReasons(reasons, name)}
 	}
 	cv, _ := row.Get("checks")
 	checks, ok := cv.(canonjson.Array)

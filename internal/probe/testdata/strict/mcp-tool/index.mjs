@@ -68,6 +68,9 @@ function project(value, isError) {
   if (fault === "text-mismatch" && !isError) {
     text = JSON.stringify({ ...value, status: 0 });
   }
+  if (fault === "no-is-error" && !isError) {
+    return { structuredContent: value, content: [{ type: "text", text }] };
+  }
   return { structuredContent: value, content: [{ type: "text", text }], isError };
 }
 
