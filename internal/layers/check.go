@@ -84,6 +84,12 @@ func Check(r Rules, module string, pkgs []Package) []Violation {
 						Message: fmt.Sprintf("%s imports os/exec: only %s starts child processes", display(p.Path), r.ProcessStarter)})
 				}
 			}
+			if r.JSONCodec != "" && p.Path != r.JSONCodec && r.JSONExceptions[p.Path] == "" && r.JSONExceptions[f.Name] == "" {
+				for _, d := range f.JSONDecodes {
+					out = append(out, Violation{Where: f.Name, Line: d.Line,
+						Message: fmt.Sprintf("%s uses %s: only %s decodes JSON", display(p.Path), d.Name, r.JSONCodec)})
+				}
+			}
 			if mayStart(r, p.Path) {
 				continue
 			}

@@ -52,6 +52,8 @@ var fixtureRules = Rules{
 	TestSupport:       []string{"helper"},
 	ProcessStarter:    "run",
 	ProcessExceptions: map[string]string{"helper": "a test helper"},
+	JSONCodec:         "lib",
+	JSONExceptions:    map[string]string{"proc": "foreign code", "app/recorder.go": "compiled elsewhere"},
 }
 
 // TestFixtures checks each testdata/*.txtar module against fixtureRules:
