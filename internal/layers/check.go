@@ -56,7 +56,7 @@ func Check(r Rules, module string, pkgs []Package) []Violation {
 		present[p.Path] = true
 		if _, ok := places[p.Path]; !ok {
 			out = append(out, Violation{Where: display(p.Path),
-				Message: "stands on no floor: place it in internal/layers/floors.go (and README's Layout)"})
+				Message: "stands on no floor: place it in internal/layers/floors.go (and docs/layout.md)"})
 		}
 	}
 	for p, pl := range places {

@@ -18,7 +18,7 @@
 //
 // Every package of the module must stand on exactly one floor, so that a
 // new package is placed deliberately. Test files (_test.go) may import
-// anything: nothing imports a test. The README's Layout section describes
+// anything: nothing imports a test. docs/layout.md describes
 // the same floors, from the top down.
 package layers
 
