@@ -89,6 +89,7 @@ var floors = []Floor{
 			"internal/markdown",
 			"internal/nofollow",
 			"internal/scratch",
+			"internal/spelling",
 			"internal/symbol",
 		},
 	},
