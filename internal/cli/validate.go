@@ -65,6 +65,10 @@ and which rows rest on unattested evidence.`,
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
 		fs := newFlagSet(c)
 		format := addFindingsFormatFlag(fs)
+		// --source-root serves both profiles: a strict package's source
+		// roots, a go-stdio package's replace directives.
+		sources := &sourcesFlags{}
+		addSourceRootFlag(fs, &sources.sources.Base)
 		fs.section("Flags (core-export-v1)")
 		skipTests := fs.Bool("skip-tests", false, "check the structure only; nothing of the package runs")
 		testTimeout := addDurationFlag(fs, "test-timeout", 2*time.Minute, "the whole test run")
@@ -72,7 +76,7 @@ and which rows rest on unattested evidence.`,
 		isolation := addIsolationFlag(fs)
 		fs.section("Flags (strict-export-v1)")
 		preFinalize := fs.Bool("pre-finalize", false, "check a package that is not finalized yet")
-		sources := addSourcesFlags(fs)
+		addSourceMapFlag(fs, &sources.sources)
 		key := addEvidenceKeyFlag(fs)
 		requireAttested := fs.Bool("require-attested", false, "fail when a row rests on evidence no attestation of the evidence key vouches for (for CI)")
 		fs.deprecate("timeout", "test-timeout")
