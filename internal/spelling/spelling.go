@@ -21,9 +21,12 @@ func Closest(word string, candidates []string) string {
 	return best
 }
 
-// Distance is the Levenshtein distance between a and b, in bytes: the
-// insertions, deletions and substitutions that turn one into the other.
+// Distance is the optimal string alignment distance between a and b, in
+// bytes: the insertions, deletions, substitutions and swaps of neighbours
+// that turn one into the other ("rnu" is one swap from "run").
 func Distance(a, b string) int {
+	// Three rows of the table: two back, the previous and the current.
+	prev2 := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
@@ -37,8 +40,11 @@ func Distance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
 }

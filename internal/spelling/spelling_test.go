@@ -8,7 +8,8 @@ func TestClosest(t *testing.T) {
 		"capabilityID": "capabilityId", // case only
 		"toolname":     "toolName",
 		"input":        "inputs",
-		"tpye":         "type", // two edits
+		"tpye":         "type", // one swap
+		"tyep":         "type",
 		"description":  "",
 		"":             "",
 	} {
@@ -22,7 +23,7 @@ func TestDistance(t *testing.T) {
 	for _, c := range []struct {
 		a, b string
 		want int
-	}{{"", "", 0}, {"abc", "", 3}, {"kitten", "sitting", 3}, {"tiemout", "timeout", 2}, {"same", "same", 0}} {
+	}{{"", "", 0}, {"abc", "", 3}, {"kitten", "sitting", 3}, {"tiemout", "timeout", 1}, {"rnu", "run", 1}, {"ca", "abc", 3}, {"same", "same", 0}} {
 		if got := Distance(c.a, c.b); got != c.want {
 			t.Errorf("Distance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
 		}
