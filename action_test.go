@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -160,7 +161,7 @@ func TestActionChecksTheBundledPackages(t *testing.T) {
 		dir        string
 		wantErrors bool
 	}{{"seed-library", false}, {"broken", true}, {"equipment-lending", true}} {
-		name := "packages-" + pkg.dir
+		name := "packages_2f" + pkg.dir
 		log, err := os.ReadFile(filepath.Join(workspace, inputs["sarif-dir"], name+".sarif"))
 		if err != nil {
 			t.Errorf("no SARIF log for %s: %v", pkg.dir, err)
@@ -197,6 +198,78 @@ func TestActionChecksTheBundledPackages(t *testing.T) {
 		}
 		if (errors > 0) != pkg.wantErrors {
 			t.Errorf("%s.sarif has %d error results", name, errors)
+		}
+	}
+}
+
+// TestActionLogNamesDoNotCollide runs the action's check step, with a
+// stand-in for code2skill, over packages whose paths differ only by "/" and
+// "-" (and one spelled like an escape): each gets a log of its own, named
+// after its path.
+func TestActionLogNamesDoNotCollide(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash is not on PATH: the action's steps run under bash")
+	}
+	a := readAction(t)
+	i := slices.IndexFunc(a.Runs.Steps, func(s actionStep) bool { return s.ID == "check" })
+	if i < 0 {
+		t.Fatal("action.yml has no step with id check")
+	}
+	check := a.Runs.Steps[i]
+	work := t.TempDir()
+	workspace, bin := filepath.Join(work, "workspace"), filepath.Join(work, "bin")
+	want := map[string]string{ // package -> its log
+		"a/b-c":    "a_2fb-c.sarif",
+		"a-b/c":    "a-b_2fc.sarif",
+		"a_2fb-c":  "a_5f2fb-c.sarif",
+		"./x.y/":   "x_2ey.sarif",
+		"ünï code": "_c3_bcn_c3_af_20code.sarif",
+	}
+	var packages []string
+	for pkg := range want {
+		packages = append(packages, pkg)
+		if err := os.MkdirAll(filepath.Join(workspace, pkg), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The stand-in prints a log that names the package it checked.
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "code2skill"), []byte("#!/bin/sh\nprintf '%s\\n' \"$2\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	contexts := map[string]string{
+		"inputs.packages":             strings.Join(packages, "\n"),
+		"inputs.command":              "validate",
+		"inputs.args":                 "",
+		"inputs.install-dependencies": "false",
+		"inputs.sarif-dir":            "logs",
+	}
+	env := append(os.Environ(), "GITHUB_OUTPUT="+filepath.Join(work, "output"), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	for k, v := range check.Env {
+		env = append(env, k+"="+substitute(t, v, contexts))
+	}
+	cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", check.Run)
+	cmd.Dir, cmd.Env = workspace, env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the check step failed: %v\n%s", err, out)
+	}
+	entries, err := os.ReadDir(filepath.Join(workspace, "logs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != len(want) {
+		t.Errorf("%d packages got %d logs", len(want), len(entries))
+	}
+	for pkg, log := range want {
+		got, err := os.ReadFile(filepath.Join(workspace, "logs", log))
+		if err != nil {
+			t.Errorf("package %q: no log %s: %v", pkg, log, err)
+			continue
+		}
+		if strings.TrimSpace(string(got)) != pkg {
+			t.Errorf("%s holds the log of %q, want %q's", log, strings.TrimSpace(string(got)), pkg)
 		}
 	}
 }

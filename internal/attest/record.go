@@ -1,7 +1,6 @@
 package attest
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -129,10 +128,8 @@ func (k *Key) VerifyRecord(r *Record) Status {
 // DecodeRecord reads a record strictly: exactly the members of the format,
 // no other.
 func DecodeRecord(data []byte) (*Record, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var r Record
-	if err := dec.Decode(&r); err != nil {
+	if err := canonjson.UnmarshalStrict(data, &r); err != nil {
 		return nil, err
 	}
 	if r.SchemaVersion != RecordSchemaVersion {

@@ -52,7 +52,11 @@ func sizeHint(v Value, depth int) int {
 
 // DigestForm returns the compact form of v that hashes are computed over:
 // object keys sorted by code point, no whitespace, non-ASCII characters raw.
-func DigestForm(v Value) []byte { return appendSorted(make([]byte, 0, sizeHint(v, 0)), v) }
+func DigestForm(v Value) []byte { return appendCompact(make([]byte, 0, sizeHint(v, 0)), v, true) }
+
+// Compact returns v without whitespace, members in their order, strings
+// and numbers as Encode writes them: the one-line form messages show.
+func Compact(v Value) []byte { return appendCompact(make([]byte, 0, sizeHint(v, 0)), v, false) }
 
 func appendIndented(b []byte, v Value, depth int, sorted bool) []byte {
 	switch v := v.(type) {
@@ -105,7 +109,7 @@ func appendNewline(b []byte, depth int) []byte {
 	return b
 }
 
-func appendSorted(b []byte, v Value) []byte {
+func appendCompact(b []byte, v Value, sorted bool) []byte {
 	switch v := v.(type) {
 	case Array:
 		b = append(b, '[')
@@ -113,14 +117,17 @@ func appendSorted(b []byte, v Value) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendSorted(b, e)
+			b = appendCompact(b, e, sorted)
 		}
 		return append(b, ']')
 	case *Object:
 		if v == nil {
 			return append(b, "null"...)
 		}
-		members := sortedMembers(v.members)
+		members := v.members
+		if sorted {
+			members = sortedMembers(members)
+		}
 		b = append(b, '{')
 		for i, m := range members {
 			if i > 0 {
@@ -128,7 +135,7 @@ func appendSorted(b []byte, v Value) []byte {
 			}
 			b = appendString(b, m.Key)
 			b = append(b, ':')
-			b = appendSorted(b, m.Value)
+			b = appendCompact(b, m.Value, sorted)
 		}
 		return append(b, '}')
 	}

@@ -12,19 +12,19 @@ import (
 func checkContractCmd() *command {
 	c := &command{
 		name:    "check-contract",
-		summary: "check a vNext package's Portable Core against every contract rule",
-		usage: `Usage: code2skill check-contract [--source-root D] [--source-map ID=PATH]... [--format text|json|sarif] <pkg>
-
-Checks the Portable Core of the package <pkg> (canonical-contract.json,
-source-topology.json, host-profile.json and, when present,
-export-profile.json) against every rule of the contract: the format of each
-file, the structure derive needs, and every semantic family — topology,
-evidence, exposure, readiness, inputs, strategies and handoffs, value
-domains, target requiredness, conditions, outputs, Host requirements,
+		summary: "check a strict package's Portable Core against every contract rule",
+		args:    "<pkg>",
+		about: `Checks the Portable Core of the strict-export-v1 package <pkg>
+(canonical-contract.json, source-topology.json, host-profile.json and, when
+present, export-profile.json) against every rule of the contract: the format
+of each file, the structure derive needs, and every semantic family —
+topology, evidence, exposure, readiness, inputs, strategies and handoffs,
+value domains, target requiredness, conditions, outputs, Host requirements,
 policy and annotations, evidence coverage, error contract, runtime
 protection, HTTP bindings, attachments, constraints, conflicts, graph,
 goals, workflows and the portable schema subset. It reads nothing else and
-writes nothing. Run it after each edit of the contract.
+writes nothing. Run it after each edit of the contract. A core-export-v1
+package has no Portable Core: check it with code2skill validate.
 
 Each finding names the file, a JSON Pointer into it, what to change and the
 rule ("code2skill rules" lists them all).
@@ -36,29 +36,23 @@ source's root (a symbolic link may not lead out of it) that declares its
 symbol. A symbol the file no longer declares is an error; a line hint
 outside the symbol's declaration a warning naming the line it is at now.
 Without --source-root or --source-map this is reported as not checked (an
-info finding), never as passed.
-
-Flags:
-  --source-root D        base directory of the topology's relative roots
-  --source-map ID=PATH   the root of source ID on this machine (repeatable;
-                         PATH absolute); when given, every available source
-                         must be mapped
-  --format text|json|sarif
-                         output format (default text); sarif prints the
-                         findings as a SARIF 2.1.0 log for code scanning
-
-` + exitCodesHelp,
+info finding), never as passed; when a --source-map is given, every
+available source must be mapped.`,
+		topics: []string{"formats"},
 	}
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
 		fs := newFlagSet(c)
-		format := addFindingsFormatFlag(fs)
 		sources := addSourcesFlags(fs)
+		format := addFindingsFormatFlag(fs)
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
 		if !ok {
 			return code
 		}
 		dir, code, ok := packageDir(stdio, c, pos)
 		if !ok {
+			return code
+		}
+		if code, ok := strictPackage(stdio, c, dir); !ok {
 			return code
 		}
 		return printReport(stdio, format, runCheckContract(dir, contractcheck.Options{Sources: sources.sources}))

@@ -14,9 +14,8 @@ func compileCmd() *command {
 	c := &command{
 		name:    "compile",
 		summary: "compile a strict package's Functions and MCP server from its canonical contract",
-		usage: `Usage: code2skill compile [--report F] [--format text|json|sarif] <pkg>
-
-Reads the Portable Core of the strict-export-v1 package <pkg>
+		args:    "<pkg>",
+		about: `Reads the Portable Core of the strict-export-v1 package <pkg>
 (canonical-contract.json, source-topology.json, host-profile.json and
 export-profile.json), checks it as derive does, reads the authored Tool prose
 in authoring/tool-docs.json ({"<tool>": {"title": …, "description": …}}), and
@@ -26,7 +25,11 @@ writes the package's runtime:
   mcp-tool/index.mjs             one literal MCP registration per Tool
   mcp-tool/runtime.mjs           the MCP SDK and zod, self-contained
   portable-error-normalizer.mjs  the reviewed error normalizer
+  portable-http-dispatch.mjs     the reviewed dispatcher, when a capability
+                                 sends HTTP requests
   portable-workflow-guard.mjs    the reviewed guard, when a write is guarded
+  portable-host-runtime.mjs,     the reviewed host runtime and its binding,
+  mcp-tool/host-runtime.json     when the export profile declares hostRuntime
 
 All or nothing: when any capability cannot be compiled honestly (a local
 implementation that is not fully static, a binding a request cannot carry, a
@@ -34,27 +37,22 @@ schema keyword outside the portable subset, a Tool without authored prose,
 …), nothing is written and every reason is reported with the capability, the
 contract field and why; the capability requires review. Files are written
 together, each through a temporary file, never through a symbolic link. The
-same inputs always give the same bytes.
-
-Flags:
-  --report F           also write the outcome per capability to the file F
-                       (compile-report.json format), even when nothing compiled
-  --format text|json|sarif
-                       output format (default text); sarif: the findings
-                       as a SARIF 2.1.0 log for code scanning
-
-` + exitCodesHelp,
+same inputs always give the same bytes.`,
+		topics: []string{"formats"},
 	}
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
 		fs := newFlagSet(c)
+		report := fs.String("report", "", "also write the outcome per capability to `FILE` (compile-report.json format), even when nothing compiled")
 		format := addFindingsFormatFlag(fs)
-		report := fs.String("report", "", "")
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
 		if !ok {
 			return code
 		}
 		dir, code, ok := packageDir(stdio, c, pos)
 		if !ok {
+			return code
+		}
+		if code, ok := strictPackage(stdio, c, dir); !ok {
 			return code
 		}
 		return printCompile(stdio, format, dir, runCompile(dir, *report))

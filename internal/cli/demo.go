@@ -33,57 +33,57 @@ func demoCmd() *command {
 	c := &command{
 		name:    "demo",
 		summary: "write the bundled example package, install it and validate it",
-		usage: `Usage: code2skill demo [dir] [--force] [--format text|json]
+		args:    "[dir]",
+		about: `Writes the bundled example package to dir (default ./` + defaultDemoDir + `), installs
+its pinned dependencies with "npm ci --ignore-scripts", then runs
+"code2skill validate" on it and prints the report. The example is a
+fictional community seed library: three Skills, one per goal, over four
+Tools (two HTTP reads, and two writes that honour dry-run), base URLs from
+per-service environment variables, and offline tests that mock fetch.
 
-Writes the bundled example package (a fictional community seed library: one
-Skill per goal, an HTTP read Tool, a write Tool that honours dry-run, base
-URLs from per-service environment variables, offline tests that mock fetch)
-to dir (default ./` + defaultDemoDir + `), installs its pinned dependencies with
-"npm ci --ignore-scripts" (the only step that uses the network), then runs
-"code2skill validate" on it and prints the report.
+npm is looked up before anything is written, and runs in the sandbox with
+the network allowed and your npm setup: the registry, proxies and tokens of
+your npm configuration (~/.npmrc or $npm_config_userconfig) and your npm
+cache. It installs from the cache when it can; only when the cache lacks
+something is the registry asked, which must first answer within ` + registryProbe.String() + `, or
+demo stops with a message naming it. The install is the only step that
+uses the network.
 
-npm uses your npm configuration (the registry, proxies and tokens of your
-~/.npmrc or $npm_config_userconfig) and your npm cache. It installs from the
-cache when it can; when the cache lacks something, the registry must answer
-within ` + registryProbe.String() + `, so an unreachable registry fails within 30 s. demo
-records the files it wrote in dir/` + demoManifest + `.
-
-With --strict, the strict flow end to end on a fictional sample application:
-writes its source (a small HTTP backend written in Go and the client calls
-that use it) to dir/source and its authored strict package to dir/<name>
-(default dir ./` + defaultStrictDemoDir + `), serves the sample backend in-process on a
-loopback port, runs "code2skill pipeline init" and "code2skill pipeline run
---enable-runtime-verify --authorize-write <its write>" against it, stops
-the backend and prints each capability's verification. Runtime-verified
-rows are those whose live calls reached the sample backend; Host
-verification is not done by the demo. It needs node, not npm.
+demo records the files it wrote in dir/` + demoManifest + `. A non-empty dir is
+refused unless --force is given, and --force only refreshes a previous
+demo: a file demo wrote that you changed since, or a file of yours where
+the example wants one, refuses the whole write.
 
 With --runtime go-stdio, the Go twin of the example (the same Skills and
-Tools as a Go module on the official Go MCP SDK): written to dir, its
+Tools as a Go module on the official Go MCP SDK) is written to dir, its
 modules fetched with "go mod download" (your GOPROXY and module cache; the
 only step that uses the network), then validated. It needs go, not npm.
 
-Flags:
-  --runtime R           node-stdio (default) or go-stdio
-  --strict              the strict flow on the sample application
-  --force               refresh a previous demo in dir: replace the files demo
-                        wrote there before, unless changed since, and leave
-                        every other file alone; a non-empty dir that holds no
-                        previous demo is refused
-  --format text|json    output format of the validation report (default text)
-
-Exit codes:
+With --strict, the strict flow end to end on a fictional sample
+application: demo writes its source (a small HTTP backend written in Go and
+the client calls that use it) to dir/source and its authored strict package
+to dir/` + examples.StrictSampleName + ` (default dir ./` + defaultStrictDemoDir + `), serves the sample backend
+in-process on a loopback port, runs "code2skill pipeline init" and
+"code2skill pipeline run --enable-runtime-verify --enable-host-verify" with
+the sample's writes authorised for this run, the base URL and a member token
+made up for the run given as the host would give them, stops the backend
+and prints each capability's verification. A row is runtime-verified only
+when its live call reached the sample backend, and host-verified only when
+the reference MCP host's checks held against it. It needs node, not npm,
+and prints the report of pipeline run.`,
+		exits: `Exit codes:
   0  the example passed
   1  the example did not pass (findings were reported)
   2  usage error, or dir holds files demo did not write (or changed since)
-  3  npm is missing, the install failed, or dir could not be written
+  3  npm (or go) is missing, the install failed, or dir could not be written
 `,
+		topics: []string{"formats", "sandbox"},
 	}
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
 		fs := newFlagSet(c)
-		force := fs.Bool("force", false, "")
-		strictFlow := fs.Bool("strict", false, "")
-		runtime := fs.String("runtime", string(pkgdir.RuntimeNode), "")
+		runtime := addRuntimeFlag(fs)
+		strictFlow := fs.Bool("strict", false, "run the strict flow on the sample application instead")
+		force := addForceFlag(fs)
 		format := addFormatFlag(fs)
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
 		if !ok {

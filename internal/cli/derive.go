@@ -19,10 +19,9 @@ import (
 func deriveCmd() *command {
 	c := &command{
 		name:    "derive",
-		summary: "derive a package's views from its canonical contract (a legacy package's from its bundle)",
-		usage: `Usage: code2skill derive [--format text|json|sarif] <pkg>
-
-Reads the Portable Core inputs of the package <pkg> (canonical-contract.json,
+		summary: "derive a strict package's views from its canonical contract (a legacy package's from its bundle)",
+		args:    "<pkg>",
+		about: `Reads the Portable Core inputs of the package <pkg> (canonical-contract.json,
 source-topology.json and host-profile.json, plus export-profile.json when
 present), checks their structure, and writes every view derived from them:
 
@@ -63,14 +62,8 @@ only the two views the bundle gives, saying so in one line before them:
   function-core/capability-bundle.json (the bundle, re-encoded)
   capability-draft.json
 
-The other views and the marker need a canonical contract.
-
-Flags:
-  --format text|json|sarif
-                       output format (default text); sarif: the findings
-                       as a SARIF 2.1.0 log for code scanning
-
-` + exitCodesHelp,
+The other views and the marker need a canonical contract.`,
+		topics: []string{"formats"},
 	}
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
 		fs := newFlagSet(c)
@@ -87,6 +80,9 @@ Flags:
 			res := &deriveResult{}
 			res.list.Add(d)
 			return printDerive(stdio, format, pos[0], res)
+		}
+		if code, ok := strictPackage(stdio, c, pos[0]); !ok {
+			return code
 		}
 		return printDerive(stdio, format, pos[0], runDerive(pos[0]))
 	}

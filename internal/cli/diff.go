@@ -25,9 +25,8 @@ func diffCmd() *command {
 	c := &command{
 		name:    "diff",
 		summary: "compare two canonical contracts field by field and classify every change",
-		usage: `Usage: code2skill diff [--format text|json|markdown|sarif] OLD NEW
-
-Compares the canonical contract OLD with NEW, field by field, and classifies
+		args:    "OLD NEW",
+		about: `Compares the canonical contract OLD with NEW, field by field, and classifies
 every change for the consumers of the package: breaking (a call, a result,
 a protection or a proof they rely on may no longer hold), compatible
 (something was added or relaxed) or cosmetic (prose, presentation order,
@@ -46,34 +45,23 @@ it is in revision REV of the git repository around the current directory
 Both contracts must be read whole and be of the same feature (the same
 contractId): otherwise diff reports why and prints no diff.
 
-Flags:
-  --format text|json|markdown|sarif
-                                output format (default text); markdown is a
-                                section for a pull-request comment; json and
-                                sarif carry each change as a finding too
-                                (DIFF_CHANGE_BREAKING an error,
-                                DIFF_CHANGE_COMPATIBLE a warning,
-                                DIFF_CHANGE_COSMETIC a note) at its place in
-                                the new contract
-
-Exit codes:
+--format markdown prints a section for a pull-request comment; json and
+sarif carry each change as a finding too (DIFF_CHANGE_BREAKING an error,
+DIFF_CHANGE_COMPATIBLE a warning, DIFF_CHANGE_COSMETIC a note) at its place
+in the new contract.`,
+		exits: `Exit codes:
   0  nothing semantic changed (there may be cosmetic changes)
   1  something semantic changed (breaking or compatible changes)
   2  usage error, or OLD or NEW is not a contract diff can compare (missing,
      legacy, broken JSON, another feature, an unknown revision)
   3  the tool could not do its job (a file could not be read, git could not run)
 `,
+		topics: []string{"formats"},
 	}
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
 		fs := newFlagSet(c)
-		format := formatText
-		fs.Func("format", "", func(v string) error {
-			if !slices.Contains([]string{formatText, formatJSON, formatMarkdown, formatSARIF}, v) {
-				return fmt.Errorf("must be %s, %s, %s or %s", formatText, formatJSON, formatMarkdown, formatSARIF)
-			}
-			format = v
-			return nil
-		})
+		format := &choiceFlag{value: formatText, choices: []string{formatText, formatJSON, formatMarkdown, formatSARIF}}
+		fs.Var(format, "format", formatUsage(format.choices...))
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
 		if !ok {
 			return code
@@ -81,7 +69,7 @@ Exit codes:
 		if len(pos) != 2 {
 			return usageError(stdio, c, "want OLD and NEW, got %d arguments", len(pos))
 		}
-		return runDiff(ctx, stdio, format, pos[0], pos[1])
+		return runDiff(ctx, stdio, format.value, pos[0], pos[1])
 	}
 	return c
 }

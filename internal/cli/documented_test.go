@@ -16,10 +16,11 @@ import (
 )
 
 // TestDocumentedCommandsExist guards the promise that every command and flag
-// the README or a Producer Skill tells a reader to use exists: each
-// "code2skill <command> [--flag]…" written as code (an inline code span or a
-// line of a fenced block) in README.md or under skills/ must name a command
-// whose --help succeeds and lists every flag used with it.
+// the README, a page of docs/ or a Producer Skill tells a reader to use
+// exists: each "code2skill <command> [subcommand] [--flag]…" written as code
+// (an inline code span or a line of a fenced block) in README.md, under
+// docs/ or under skills/ must name a command whose --help succeeds and
+// lists every flag used with it.
 //
 // It fails, listing each missing command or flag with its file and line,
 // whenever documentation runs ahead of the binary; the fix is to build the
@@ -78,19 +79,26 @@ var (
 )
 
 // documentedUses returns every documented use of a command in README.md
-// and the files under skills/.
+// and the Markdown files under docs/ and skills/.
 func documentedUses(repo string) ([]commandUse, error) {
 	files := []string{"README.md"}
-	err := filepath.WalkDir(filepath.Join(repo, "skills"), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+	for _, dir := range []string{"docs", "skills"} {
+		err := filepath.WalkDir(filepath.Join(repo, dir), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || (dir == "docs" && !strings.HasSuffix(p, ".md")) {
+				return err
+			}
+			if d.Name() == "commands.md" && dir == "docs" {
+				// The help itself, whose prose is no invocation;
+				// TestHelpIsGenerated holds it true.
+				return nil
+			}
+			rel, err := filepath.Rel(repo, p)
+			files = append(files, filepath.ToSlash(rel))
 			return err
+		})
+		if err != nil {
+			return nil, err
 		}
-		rel, err := filepath.Rel(repo, p)
-		files = append(files, filepath.ToSlash(rel))
-		return err
-	})
-	if err != nil {
-		return nil, err
 	}
 	var uses []commandUse
 	for _, f := range files {
@@ -148,6 +156,13 @@ func parseUse(rest string) (commandUse, bool) {
 		return commandUse{}, false // a placeholder such as <command>
 	}
 	u := commandUse{command: fields[0]}
+	if c := lookup(fields[0]); c != nil && len(fields) > 1 {
+		for _, sub := range c.subs {
+			if sub.leaf() == fields[1] {
+				u.command = sub.name
+			}
+		}
+	}
 	for _, m := range flagWord.FindAllStringSubmatch(rest, -1) {
 		u.flags = append(u.flags, m[1])
 	}
@@ -185,7 +200,7 @@ func codeSpansOf(line string) []string {
 func commandHelp(command string) *string {
 	var out bytes.Buffer
 	stdio := &Stdio{In: strings.NewReader(""), Out: &out, Err: io.Discard}
-	if Run(context.Background(), []string{command, "--help"}, stdio) != ExitPassed || out.Len() == 0 {
+	if Run(context.Background(), append(strings.Fields(command), "--help"), stdio) != ExitPassed || out.Len() == 0 {
 		return nil
 	}
 	s := out.String()

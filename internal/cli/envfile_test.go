@@ -60,7 +60,7 @@ func TestMergeEnv(t *testing.T) {
 }
 
 func TestDurationFlag(t *testing.T) {
-	for in, want := range map[string]string{"30": "30s", "2.5": "2.5s", "30s": "30s", "2m": "2m0s", "1h30m": "1h30m0s"} {
+	for in, want := range map[string]string{"30": "30s", "2.5": "2.5s", "30s": "30s", "2m": "2m", "1h30m": "1h30m", "90s": "1m30s"} {
 		var d durationFlag
 		if err := d.Set(in); err != nil || d.String() != want {
 			t.Errorf("Set(%q) = %v, %s; want %s", in, err, d.String(), want)

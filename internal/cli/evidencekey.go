@@ -2,25 +2,20 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 
 	"github.com/code2skill/code2skill/internal/attest"
 )
-
-// evidenceKeyHelp documents --evidence-key in the commands' help.
-const evidenceKeyHelp = `  --evidence-key FILE   the evidence key that tags and verifies evidence (default:
-                        code2skill/evidence.key in your configuration directory,
-                        created on first use, mode 0600)`
 
 // evidenceKeyFlag is --evidence-key: the file of the evidence key.
 type evidenceKeyFlag struct {
 	path string
 }
 
-func addEvidenceKeyFlag(fs *flag.FlagSet) *evidenceKeyFlag {
+func addEvidenceKeyFlag(fs *flagSet) *evidenceKeyFlag {
 	k := &evidenceKeyFlag{}
-	fs.StringVar(&k.path, "evidence-key", "", "")
+	fs.StringVar(&k.path, "evidence-key", "", "the `FILE` of the evidence key that tags and verifies evidence "+
+		"(default: code2skill/evidence.key in your configuration directory; code2skill help evidence-key)")
 	return k
 }
 

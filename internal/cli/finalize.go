@@ -35,11 +35,8 @@ func finalizeCmd() *command {
 	c := &command{
 		name:    "finalize",
 		summary: "record each capability's verified status and approve what the evidence proves",
-		usage: `Usage: code2skill finalize <pkg> --verification-report F [--evidence-dir D]
-                           [--live-input F --live-result F]... [--source-root D] [--source-map ID=PATH]...
-                           [--evidence-key FILE] [--format text|json|sarif]
-
-Finalizes the strict package <pkg> from the evidence of its verification and
+		args:    "<pkg> --verification-report F",
+		about: `Finalizes the strict package <pkg> from the evidence of its verification and
 writes its seven final files: function-core/validation-receipt.json,
 preflight-report.json, live-verification.json, verification-matrix.json,
 verification-attestation.json, approval-audit.json and export-manifest.json.
@@ -82,20 +79,8 @@ enables it). A failed check blocks its own row. The decision is approved
 The files are written in one atomic batch; then the validator runs in final
 mode, and if it rejects them the previous files are put back. Running
 finalize again on a finalized package gives the same bytes for the same
-evidence.
-
-Flags:
-  --verification-report F   the verification report (required)
-  --evidence-dir D          directory of the evidence the checks hash (default: the report's)
-  --live-input F            live Tool calls (repeatable; pairs with --live-result in order)
-  --live-result F           live Tool results (repeatable)
-  --source-root D           base directory of the topology's relative source roots
-  --source-map ID=PATH      the authorised root of one declared source (repeatable)
-` + evidenceKeyHelp + `
-  --format text|json|sarif  output format (default text); sarif: the findings
-                            as a SARIF 2.1.0 log for code scanning
-
-Exit codes:
+evidence.`,
+		exits: `Exit codes:
   0  the final files were written (whatever the decision)
   1  findings: nothing was written, or the validator rejected the files and
      the previous ones were restored
@@ -103,23 +88,27 @@ Exit codes:
   3  finalize could not do its job (I/O failure, the validator could not run,
      an evidence key that is not a private regular file of 64 hex digits)
 `,
+		topics: []string{"evidence-key", "formats"},
 	}
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
 		flags := newFlagSet(c)
-		format := addFindingsFormatFlag(flags)
+		report := flags.String("verification-report", "", "the verification report `F` (required)")
+		evidence := flags.String("evidence-dir", "", "the directory `D` of the evidence the checks hash (default: the report's)")
+		var inputs, results stringsFlag
+		flags.Var(&inputs, "live-input", "a file `F` of live Tool calls (repeatable; pairs with --live-result in order)")
+		flags.Var(&results, "live-result", "a file `F` of live Tool results (repeatable)")
 		sources := addSourcesFlags(flags)
 		key := addEvidenceKeyFlag(flags)
-		report := flags.String("verification-report", "", "")
-		evidence := flags.String("evidence-dir", "", "")
-		var inputs, results stringsFlag
-		flags.Var(&inputs, "live-input", "")
-		flags.Var(&results, "live-result", "")
+		format := addFindingsFormatFlag(flags)
 		pos, code, ok := parseOrExit(flags, c, stdio, args)
 		if !ok {
 			return code
 		}
 		dir, code, ok := packageDir(stdio, c, pos)
 		if !ok {
+			return code
+		}
+		if code, ok := strictPackage(stdio, c, dir); !ok {
 			return code
 		}
 		switch {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,24 +14,18 @@ import (
 	"time"
 
 	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/pkgdir"
 )
 
-// errHelp is returned by parseArgs when --help was asked for; the usage has
-// been printed to stdout.
+// errHelp is returned by parseArgs when --help was asked for; the help
+// has been printed to stdout.
 var errHelp = errors.New("help requested")
-
-// newFlagSet returns a flag set that reports errors instead of exiting.
-func newFlagSet(c *command) *flag.FlagSet {
-	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	return fs
-}
 
 // parseArgs parses flags that may come before or after positional arguments
 // ("code2skill validate pkg --skip-tests" and "code2skill validate
 // --skip-tests pkg" are the same) and returns the positional arguments.
 // Everything after "--" is positional.
-func parseArgs(fs *flag.FlagSet, c *command, stdio *Stdio, args []string) ([]string, error) {
+func parseArgs(fs *flagSet, c *command, stdio *Stdio, args []string) ([]string, error) {
 	var rest []string
 	if i := slices.Index(args, "--"); i >= 0 {
 		args, rest = args[:i], args[i+1:]
@@ -41,7 +34,7 @@ func parseArgs(fs *flag.FlagSet, c *command, stdio *Stdio, args []string) ([]str
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprint(stdio.Out, c.usage)
+				fmt.Fprint(stdio.Out, c.help(fs))
 				return nil, errHelp
 			}
 			return nil, err
@@ -56,24 +49,29 @@ func parseArgs(fs *flag.FlagSet, c *command, stdio *Stdio, args []string) ([]str
 	return append(positional, rest...), nil
 }
 
-// usageError prints a usage error with the command's help and returns
-// ExitUsage.
-func usageError(stdio *Stdio, c *command, format string, args ...any) int {
-	fmt.Fprintf(stdio.Err, "code2skill %s: %s\n\n%s", c.name, fmt.Sprintf(format, args...), c.usage)
-	return ExitUsage
-}
-
 // parseOrExit parses the command line; ok is false when the command should
 // stop with the returned exit code (help shown or a usage error).
-func parseOrExit(fs *flag.FlagSet, c *command, stdio *Stdio, args []string) (positional []string, code int, ok bool) {
+func parseOrExit(fs *flagSet, c *command, stdio *Stdio, args []string) (positional []string, code int, ok bool) {
 	positional, err := parseArgs(fs, c, stdio, args)
 	switch {
 	case errors.Is(err, errHelp):
 		return nil, ExitPassed, false
 	case err != nil:
-		return nil, usageError(stdio, c, "%s", flagNames.ReplaceAllString(err.Error(), "$1--$2")), false
+		return nil, usageError(stdio, c, "%s", flagError(fs, err)), false
 	}
+	fs.warnDeprecated(stdio, c)
 	return positional, 0, true
+}
+
+// flagError is the flag package's message about a command line, with flag
+// names written --timeout, as the help writes them, and for a flag the
+// command does not have, the one the user probably meant.
+func flagError(fs *flagSet, err error) string {
+	msg := flagNames.ReplaceAllString(err.Error(), "$1--$2")
+	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+		msg += didYouMean(strings.TrimPrefix(name, "-"), fs.order, func(s string) string { return "--" + s })
+	}
+	return msg
 }
 
 // packageDir returns the one positional argument of a command that works
@@ -97,7 +95,15 @@ var flagNames = regexp.MustCompile(`(flag |for |defined: |argument: )-([A-Za-z])
 // command: seconds ("30", "2.5") or a duration ("30s", "2m").
 type durationFlag time.Duration
 
-func (d *durationFlag) String() string { return time.Duration(*d).String() }
+// String writes the duration as the help shows defaults: 2m, 10s.
+func (d *durationFlag) String() string {
+	s := time.Duration(*d).String()
+	s, _ = strings.CutSuffix(s, "m0s")
+	if len(s) < len(time.Duration(*d).String()) {
+		s += "m"
+	}
+	return s
+}
 
 func (d *durationFlag) Set(v string) error {
 	t, err := time.ParseDuration(v)
@@ -115,10 +121,11 @@ func (d *durationFlag) Set(v string) error {
 	return nil
 }
 
-// addDurationFlag defines a time-limit flag with a default.
-func addDurationFlag(fs *flag.FlagSet, name string, def time.Duration) *time.Duration {
+// addDurationFlag defines a time-limit flag with a default; what names
+// what the limit bounds ("the whole test run").
+func addDurationFlag(fs *flagSet, name string, def time.Duration, what string) *time.Duration {
 	d := def
-	fs.Var((*durationFlag)(&d), name, "")
+	fs.Var((*durationFlag)(&d), name, "time limit of "+what+": `D` in seconds (30) or as a duration (30s, 2m)")
 	return &d
 }
 
@@ -142,10 +149,20 @@ func (f *formatFlag) Set(s string) error {
 	return fmt.Errorf("must be %s or %s", formatText, formatJSON)
 }
 
-func addFormatFlag(fs *flag.FlagSet) *formatFlag {
+func addFormatFlag(fs *flagSet) *formatFlag {
 	f := formatFlag(formatText)
-	fs.Var(&f, "format", "output format: text or json")
+	fs.Var(&f, "format", formatUsage(formatText, formatJSON))
 	return &f
+}
+
+// formatUsage is the usage of --format: one meaning, the output format,
+// whose values are the command's.
+func formatUsage(values ...string) string {
+	u := "print the report as `" + strings.Join(values, "|") + "`"
+	if slices.Contains(values, formatSARIF) {
+		u += "; sarif is a SARIF 2.1.0 log of the findings, for code scanning"
+	}
+	return u + "; see code2skill help formats"
 }
 
 // findingsFormatFlag is --format of the commands whose report lists
@@ -164,10 +181,26 @@ func (f findingsFormatFlag) Set(s string) error {
 }
 
 // addFindingsFormatFlag is addFormatFlag with SARIF too.
-func addFindingsFormatFlag(fs *flag.FlagSet) *formatFlag {
+func addFindingsFormatFlag(fs *flagSet) *formatFlag {
 	f := formatFlag(formatText)
-	fs.Var(findingsFormatFlag{&f}, "format", "output format: text, json or sarif")
+	fs.Var(findingsFormatFlag{&f}, "format", formatUsage(formatText, formatJSON, formatSARIF))
 	return &f
+}
+
+// choiceFlag is a flag whose value is one of a few words.
+type choiceFlag struct {
+	value   string
+	choices []string
+}
+
+func (f *choiceFlag) String() string { return f.value }
+
+func (f *choiceFlag) Set(s string) error {
+	if !slices.Contains(f.choices, s) {
+		return fmt.Errorf("must be %s or %s", strings.Join(f.choices[:len(f.choices)-1], ", "), f.choices[len(f.choices)-1])
+	}
+	f.value = s
+	return nil
 }
 
 // stringsFlag is a repeatable string flag.
@@ -176,25 +209,57 @@ type stringsFlag []string
 func (s *stringsFlag) String() string     { return strings.Join(*s, ",") }
 func (s *stringsFlag) Set(v string) error { *s = append(*s, v); return nil }
 
+// addRuntimeFlag defines --runtime, the runtime profile of a core package.
+func addRuntimeFlag(fs *flagSet) *string {
+	return fs.String("runtime", string(pkgdir.RuntimeNode),
+		"the runtime of the package, `R`: node-stdio, or go-stdio (a Go module on the official Go MCP SDK)")
+}
+
+// addForceFlag defines --force, which lets a command write into a
+// directory that is not empty.
+func addForceFlag(fs *flagSet) *bool {
+	return fs.Bool("force", false, "write into a non-empty directory: replace this command's own files there and leave every other file alone")
+}
+
+// addEnvFlag defines the repeatable --env KEY[=VALUE].
+func addEnvFlag(fs *flagSet, env *stringsFlag) {
+	fs.Var(env, "env", "give the package's server the variable `KEY[=VALUE]`; KEY alone passes code2skill's own value (repeatable)")
+}
+
 // sourcesFlags binds --source-root and the repeatable --source-map ID=PATH,
 // the flags of every command that resolves evidence locators to files.
 type sourcesFlags struct {
 	sources contract.Sources
 }
 
-func addSourcesFlags(fs *flag.FlagSet) *sourcesFlags {
+func addSourcesFlags(fs *flagSet) *sourcesFlags {
 	f := &sourcesFlags{}
-	fs.Func("source-root", "base directory of relative source roots", func(v string) error {
-		if v == "" {
+	addSourceRootFlag(fs, &f.sources.Base)
+	addSourceMapFlag(fs, &f.sources)
+	return f
+}
+
+// addSourceRootFlag defines --source-root, which stores the absolute path
+// of the directory it names in root.
+func addSourceRootFlag(fs *flagSet, root *string) {
+	fs.Func("source-root", "the directory `D` of the application's source: a strict package's relative source roots "+
+		"are resolved against it, and a go-stdio package's local replace directives may lead into it", func(v string) error {
+		switch {
+		case v == "":
 			return errors.New("must not be empty")
+		case *root != "":
+			return errors.New("is given twice: name one directory")
 		}
 		abs, err := filepath.Abs(v)
 		if err != nil {
 			return err
 		}
-		f.sources.Base = abs
+		*root = abs
 		return nil
 	})
-	fs.Func("source-map", "ID=PATH: the authorised root of one declared source (repeatable)", f.sources.AddMapping)
-	return f
+}
+
+// addSourceMapFlag defines the repeatable --source-map ID=PATH.
+func addSourceMapFlag(fs *flagSet, sources *contract.Sources) {
+	fs.Func("source-map", "where the declared source ID is on this machine, `ID=PATH` with an absolute PATH (repeatable)", sources.AddMapping)
 }

@@ -14,11 +14,8 @@ func initCmd() *command {
 	c := &command{
 		name:    "init",
 		summary: "scaffold a new core-export-v1 package",
-		usage: `Usage: code2skill init <dir> [--feature-id ID] [--goal ID]... [--service NAME]
-                       [--auth none|bearer|api-key|cookie-login] [--auth-header NAME] [--auth-scheme WORD]
-                       [--feature-context] [--runtime node-stdio|go-stdio] [--force]
-
-Writes the starting point of a core-export-v1 package into <dir>: one Skill
+		args:    "<dir>",
+		about: `Writes the starting point of a core-export-v1 package into <dir>: one Skill
 at the package root for a single goal, or skills/<goal>/SKILL.md for each of
 several goals sharing one Function core and MCP server; an illustrative
 read-only HTTP Tool per goal whose base URL comes from the environment
@@ -27,9 +24,14 @@ Function sends through (authentication, a time limit, the MCP request's abort
 signal, dry-run for writes, path inputs that stop the call when missing); the
 reviewed portable-agent-result.mjs; package.json with the MCP SDK and zod
 pinned and a plain "node --test" script; MCP-SETUP.md; and offline tests that
-mock fetch and use .invalid base URLs. After "npm install" in <dir> every
-check of "code2skill validate" passes but CORE_PLACEHOLDER_TEXT, which stays
-until the scaffold's illustrative Skill and Tool texts are rewritten.
+mock fetch and use .invalid base URLs.
+
+The scaffold is a starting point, not a finished package: after "npm
+install" in <dir> every check of "code2skill validate" passes but two, which
+stay until the illustrative parts are replaced by the application's real
+calls: CORE_PLACEHOLDER_TEXT (the scaffold's Skill, Tool and setup texts)
+and CORE_PLACEHOLDER_REQUEST (each Function that still sends the
+illustrative request).
 
 --auth chooses how the helper authenticates; the host injects the credential
 variables, CODE2SKILL_<FEATURE>_<SERVICE>_<NAME>:
@@ -42,32 +44,14 @@ variables, CODE2SKILL_<FEATURE>_<SERVICE>_<NAME>:
   cookie-login   logs in with <USERNAME> and <PASSWORD>, keeps the session
                  cookie in memory and logs in again once on a 401
 
+With --runtime go-stdio the same Skills and MCP-SETUP.md come as a Go module
+pinning the official Go MCP SDK: a Function core package, a stdio server in
+mcp-tool and go test tests with a fake HTTP transport, with every --auth
+style; run "go mod download" in <dir> instead of "npm install".
+
 <dir> is created if needed. A non-empty <dir> is refused unless --force.
-Nothing is left half-written: a new directory appears complete or not at all.
-
-Flags:
-  --feature-id ID     names the package, its MCP server and a root Skill;
-                      lowercase letters, digits and single hyphens, starting
-                      with a letter (default: the name of <dir>, which a root
-                      Skill's name must equal)
-  --goal ID           a user goal, same form; repeat for several goals
-  --service NAME      the service in the base-URL variable: letters, digits
-                      and underscores (default API)
-  --auth STYLE        none, bearer, api-key or cookie-login (default none)
-  --auth-header NAME  bearer and api-key: the header the credential travels
-                      in (default Authorization for bearer, x-api-key for
-                      api-key)
-  --auth-scheme WORD  bearer: the word before the token (default Bearer)
-  --feature-context   also write the references/feature-context.md skeleton
-                      for each Skill
-  --runtime R         node-stdio (default) or go-stdio: a Go module pinning
-                      the official Go MCP SDK, a Function core package, a
-                      stdio server in mcp-tool and go test tests
-                      (none, bearer and api-key authentication)
-  --force             write into a non-empty <dir>, replacing the files init
-                      writes and leaving every other file as it is
-
-Exit codes:
+Nothing is left half-written: a new directory appears complete or not at all.`,
+		exits: `Exit codes:
   0  the package was written
   2  usage error (bad flags or ids, or a non-empty <dir> without --force)
   3  the package could not be written
@@ -75,16 +59,17 @@ Exit codes:
 	}
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
 		fs := newFlagSet(c)
-		featureID := fs.String("feature-id", "", "")
+		featureID := fs.String("feature-id", "", "the `ID` of the package, its MCP server and a root Skill: lowercase letters, digits and single hyphens, "+
+			"starting with a letter (default: the name of <dir>, which a root Skill's name must equal)")
 		var goals stringsFlag
-		fs.Var(&goals, "goal", "")
-		service := fs.String("service", "", "")
-		auth := fs.String("auth", scaffold.AuthNone, "")
-		authHeader := fs.String("auth-header", "", "")
-		authScheme := fs.String("auth-scheme", "", "")
-		featureContext := fs.Bool("feature-context", false, "")
-		runtime := fs.String("runtime", scaffold.RuntimeNode, "")
-		force := fs.Bool("force", false, "")
+		fs.Var(&goals, "goal", "a user goal `ID`, of the same form; repeat for several goals")
+		service := fs.String("service", "", "the service `NAME` in the variables' names: letters, digits and underscores (default API)")
+		auth := fs.String("auth", scaffold.AuthNone, "how the service authenticates a caller, `STYLE`: none, bearer, api-key or cookie-login")
+		authHeader := fs.String("auth-header", "", "bearer and api-key: the header `NAME` the credential travels in (default Authorization for bearer, x-api-key for api-key)")
+		authScheme := fs.String("auth-scheme", "", "bearer: the `WORD` before the token (default Bearer)")
+		featureContext := fs.Bool("feature-context", false, "also write the references/feature-context.md skeleton for each Skill")
+		runtime := addRuntimeFlag(fs)
+		force := addForceFlag(fs)
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
 		if !ok {
 			return code

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 
 	"github.com/code2skill/code2skill/internal/sandbox"
@@ -11,14 +10,10 @@ import (
 // package's code.
 type isolationFlag struct{ required *bool }
 
-func addIsolationFlag(fs *flag.FlagSet) isolationFlag {
-	return isolationFlag{fs.Bool("require-isolation", false, "")}
+func addIsolationFlag(fs *flagSet) isolationFlag {
+	return isolationFlag{fs.Bool("require-isolation", false,
+		"exit 3 instead of running the package's code without a confined file system, network and PID namespace (for CI; code2skill help sandbox)")}
 }
-
-const isolationHelp = `  --require-isolation   exit 3 instead of running the package's code without a
-                        confined file system, network and PID namespace
-                        (for CI); see CODE2SKILL_SANDBOX_LEVEL in the README
-`
 
 // before reports, before anything runs, whether the host can isolate the
 // package's code as required; when it cannot it prints why and returns

@@ -36,12 +36,26 @@ type Stdio struct {
 	Progress io.Writer
 }
 
-// command is one subcommand.
+// command is one subcommand, or one subcommand of a command that has them
+// ("pipeline run").
 type command struct {
-	name    string
+	name    string // "validate", "pipeline run"
 	summary string // one line for the command list
-	usage   string // the full help text: synopsis, flags, exit codes
-	run     func(ctx context.Context, stdio *Stdio, args []string) int
+	// args are the arguments of the synopsis, after the name: "<pkg>",
+	// "<pkg> --out DIR".
+	args string
+	// about is the command's page: what it does, in prose. The help adds
+	// the synopsis, the flags as they are defined, and the exit codes.
+	about string
+	// exits are its exit codes, when they say more than exitCodesHelp.
+	exits string
+	// topics are the help topics its page refers to.
+	topics []string
+	// subs are its subcommands; a command has subcommands or a run.
+	subs []*command
+	run  func(ctx context.Context, stdio *Stdio, args []string) int
+	// flags are the flags of this invocation, once run has defined them.
+	flags *flagSet
 }
 
 // commands lists the subcommands in the order --help shows them.
@@ -145,30 +159,83 @@ func Run(ctx context.Context, args []string, stdio *Stdio) int {
 		stdio.Progress = io.Discard
 	}
 	if len(args) == 0 {
-		writeHelp(stdio.Err)
-		return ExitUsage
-	}
-	switch args[0] {
-	case "-h", "-help", "--help", "help":
-		if len(args) > 1 && args[0] == "help" {
-			if c := lookup(args[1]); c != nil {
-				fmt.Fprint(stdio.Out, c.usage)
-				return ExitPassed
-			}
-		}
 		writeHelp(stdio.Out)
 		return ExitPassed
+	}
+	switch args[0] {
+	case "-h", "-help", "--help":
+		writeHelp(stdio.Out)
+		return ExitPassed
+	case "help":
+		return runHelp(ctx, stdio, args[1:])
 	case "-version", "--version":
 		args = []string{"version"}
 	}
 	c := lookup(args[0])
 	if c == nil {
-		fmt.Fprintf(stdio.Err, "code2skill: unknown command %q\n\n", args[0])
-		writeHelp(stdio.Err)
+		return unknownCommand(stdio, args[0])
+	}
+	return c.dispatch(ctx, stdio, args[1:])
+}
+
+// dispatch runs the command, or the subcommand args name.
+func (c *command) dispatch(ctx context.Context, stdio *Stdio, args []string) int {
+	if len(c.subs) == 0 {
+		return c.run(ctx, stdio, args)
+	}
+	var names []string
+	for _, s := range c.subs {
+		names = append(names, s.leaf())
+	}
+	if len(args) == 0 {
+		return usageError(stdio, c, "name a subcommand: %s", strings.Join(names, ", "))
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdio.Out, c.help(nil))
+		return ExitPassed
+	}
+	for _, s := range c.subs {
+		if s.leaf() == args[0] {
+			return s.dispatch(ctx, stdio, args[1:])
+		}
+	}
+	return usageError(stdio, c, "unknown subcommand %q%s; the subcommands are %s", args[0],
+		didYouMean(args[0], names, strconvQuote), strings.Join(names, ", "))
+}
+
+// runHelp is "code2skill help [command [subcommand] | topic]".
+func runHelp(ctx context.Context, stdio *Stdio, args []string) int {
+	if len(args) == 0 || slices.Contains([]string{"-h", "-help", "--help"}, args[0]) {
+		writeHelp(stdio.Out)
+		return ExitPassed
+	}
+	if t := lookupTopic(args[0]); t != nil && len(args) == 1 {
+		fmt.Fprint(stdio.Out, t.text())
+		return ExitPassed
+	}
+	c := lookup(args[0])
+	if c == nil {
+		names := commandNames()
+		for _, t := range topics() {
+			names = append(names, t.name)
+		}
+		fmt.Fprintf(stdio.Err, "code2skill help: no command or topic %q%s\nRun \"code2skill help\" for the commands and topics.\n",
+			args[0], didYouMean(args[0], names, strconvQuote))
 		return ExitUsage
 	}
-	return c.run(ctx, stdio, args[1:])
+	return c.dispatch(ctx, stdio, append(slices.Clone(args[1:]), "--help"))
 }
+
+// unknownCommand reports a command that does not exist, with the one the
+// user probably meant.
+func unknownCommand(stdio *Stdio, name string) int {
+	fmt.Fprintf(stdio.Err, "code2skill: unknown command %q%s\nRun \"code2skill help\" for the commands.\n",
+		name, didYouMean(name, commandNames(), strconvQuote))
+	return ExitUsage
+}
+
+func strconvQuote(s string) string { return fmt.Sprintf("%q", s) }
 
 func lookup(name string) *command {
 	cmds := commands()
@@ -177,6 +244,14 @@ func lookup(name string) *command {
 		return nil
 	}
 	return cmds[i]
+}
+
+func commandNames() []string {
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	return names
 }
 
 func writeHelp(w io.Writer) {
@@ -194,10 +269,17 @@ Commands:
 	for _, c := range commands() {
 		width = max(width, len(c.name))
 	}
+	for _, t := range topics() {
+		width = max(width, len(t.name))
+	}
 	for _, c := range commands() {
 		fmt.Fprintf(&b, "  %-*s  %s\n", width, c.name, c.summary)
 	}
-	b.WriteString("\nRun \"code2skill <command> --help\" for a command's flags.\n\n")
+	b.WriteString("\nTopics:\n")
+	for _, t := range topics() {
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, t.name, t.summary)
+	}
+	b.WriteString("\nRun \"code2skill help <command>\" for a command's flags, \"code2skill help <topic>\" for a topic.\n\n")
 	b.WriteString(exitCodesHelp)
 	io.WriteString(w, b.String())
 }

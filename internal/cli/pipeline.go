@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -19,18 +18,8 @@ func pipelineCmd() *command {
 	c := &command{
 		name:    "pipeline",
 		summary: "run the strict flow as resumable stages: init, run, status, diagnose",
-		usage: `Usage:
-  code2skill pipeline init <pkg> [--state-dir D] [--source-map ID=PATH]... [--acknowledge-migration] [--format text|json]
-  code2skill pipeline run <pkg> [--state-dir D] [--only STAGE,...] [--force]
-                          [--enable-runtime-verify] [--enable-host-verify] [--authorize-write CAPABILITY_ID]...
-                          [--runtime-origin ORIGIN=URL]... [--env KEY[=VALUE]]... [--host-env-file F]
-                          [--acknowledge-contract-change DIGEST] [--evidence-key FILE]
-                          [--format text|json|sarif]
-  code2skill pipeline status <pkg> [--state-dir D] [--evidence-key FILE] [--format text|json]
-  code2skill pipeline diagnose <pkg> [--state-dir D] [--stage STAGE] [--capability ID]
-                          [--max-errors N] [--full] [--format text|json|sarif]
-
-Runs the strict flow of a strict-export-v1 package as ordered stages,
+		args:    "<pkg>",
+		about: `Runs the strict flow of a strict-export-v1 package as ordered stages,
 remembering between runs what passed:
 
   analyze         read and judge the Portable Core, evidence against the mapped sources
@@ -44,12 +33,33 @@ remembering between runs what passed:
 A stage runs again only when its inputs changed (the files it reads, the
 mapped source trees, the code2skill build). The state lives outside the
 package, in <pkg>.producer-state/ unless --state-dir says otherwise; no
-package file ever carries a timestamp.
-
-init detects how the package starts: fresh (missing or empty; the directory
-is created), changed-only (it has a canonical contract) or migrate (legacy
-files): init never changes a package file, and a migration must be
-acknowledged before the first run.
+package file ever carries a timestamp. Every check record and the
+finalization the state remembers are tagged with the evidence key.`,
+		exits:  pipelineExits,
+		topics: []string{"evidence-key", "formats"},
+	}
+	c.subs = []*command{
+		{
+			name:    "pipeline init",
+			summary: "record the package's sources and how it starts",
+			args:    "<pkg>",
+			about: `Detects how the package starts: fresh (missing or empty; the directory is
+created), changed-only (it has a canonical contract) or migrate (legacy
+files), and records it with the sources --source-map locates, in the state.
+init never changes a package file, and a migration must be acknowledged
+before the first run.`,
+			exits: `Exit codes:
+  0  the state was written
+  2  usage error (bad flags, a core-export-v1 package)
+  3  the tool could not do its job (I/O failure, a damaged state)
+`,
+		},
+		{
+			name:    "pipeline run",
+			summary: "run every stage whose inputs changed",
+			args:    "<pkg>",
+			about: `Runs the stages whose inputs changed since they last passed, in order;
+--only runs some of them, --rerun runs them although unchanged.
 
 Runtime verification runs only with --enable-runtime-verify, host
 verification only with --enable-host-verify, and either calls a write
@@ -72,54 +82,60 @@ stages run first, and like every failed finalize the stop puts back what
 they wrote; the acknowledgement is recorded in the state, never in the
 package.
 
-Every check record and the finalization the state remembers are tagged with
-the evidence key, which lives outside the package and the state (by default
-code2skill/evidence.key in your configuration directory, created on first
-use with mode 0600): finalize refuses a record written or edited by hand,
-tagged with another key, recorded by a stage other than the one that runs
-its phase (a runtime check that no runtime verification made), or about
-another version of the package. status and run show a decision only when the
-finalization verifies and the final files are the ones it wrote. When
-finalize fails, every package file the run wrote is put back as it was.
+finalize refuses a check record written or edited by hand, tagged with
+another evidence key, recorded by a stage other than the one that runs its
+phase, or about another version of the package. When finalize fails, every
+package file the run wrote is put back as it was.`,
+			exits: `Exit codes:
+  0  every stage that ran completed and no check failed
+  1  a stage failed or a check failed (including a finalize stopped by an
+     unacknowledged contract change)
+  2  usage error (bad flags, an upstream stage stale for --only, a migration
+     not acknowledged, a package not initialized, a core-export-v1 package)
+  3  the tool could not do its job (node missing, I/O failure, a damaged state)
+`,
+		},
+		{
+			name:    "pipeline status",
+			summary: "show where every stage and capability stands",
+			args:    "<pkg>",
+			about: `Shows where every stage and every capability stands, from the state. A
+decision is shown only when the finalization verifies with the evidence key
+and the final files are the ones it wrote.`,
+			exits: `Exit codes:
+  0  the status was shown
+  2  usage error (bad flags, a package not initialized)
+  3  the tool could not do its job (I/O failure, a damaged state)
+`,
+		},
+		{
+			name:    "pipeline diagnose",
+			summary: "group the validation errors by root cause",
+			args:    "<pkg>",
+			about: `Validates the package as the verify stage does and groups the errors by
+root cause, at most --max-errors per category.`,
+			exits: `Exit codes:
+  0  no validation error
+  1  validation errors
+  2  usage error (bad flags, a package not initialized)
+  3  the tool could not do its job (I/O failure, a damaged state)
+`,
+		},
+	}
+	pInit, pRun, pStatus, pDiagnose := c.subs[0], c.subs[1], c.subs[2], c.subs[3]
+	pInit.run = func(ctx context.Context, stdio *Stdio, args []string) int { return pipelineInit(pInit, stdio, args) }
+	pRun.run = func(ctx context.Context, stdio *Stdio, args []string) int { return pipelineRun(ctx, pRun, stdio, args) }
+	pStatus.run = func(ctx context.Context, stdio *Stdio, args []string) int {
+		return pipelineStatus(pStatus, stdio, args)
+	}
+	pDiagnose.run = func(ctx context.Context, stdio *Stdio, args []string) int {
+		return pipelineDiagnose(ctx, pDiagnose, stdio, args)
+	}
+	return c
+}
 
-Flags:
-  --state-dir D                 the state directory (default <pkg>.producer-state)
-  --format text|json            output format (default text); run and diagnose
-                                also take sarif: the findings as a SARIF 2.1.0 log
-                                (diagnose then lists every error, whatever
-                                --max-errors says)
-init:
-  --source-map ID=PATH          where a declared source is on this machine, an
-                                absolute path (repeatable; remembered)
-  --acknowledge-migration       accept that a legacy package is migrated
-run:
-  --only STAGE,...              run only these stages; every stage upstream must be
-                                completed and unchanged
-  --force                       run the selected stages even when unchanged
-  --enable-runtime-verify       run runtime-verify in this run
-  --authorize-write ID          let runtime-verify call this write capability in
-                                this run (repeatable)
-  --runtime-origin ORIGIN=URL   where an allowed runtime origin of the contract is
-                                served for this run (repeatable)
-  --env KEY[=VALUE]             a value for a variable the package declares: KEY=VALUE,
-                                or KEY to pass code2skill's own (repeatable)
-  --enable-host-verify          run host-verify in this run
-  --host-env-file F             host-verify: KEY=VALUE lines, the values your host's MCP
-                                configuration gives the variables MCP-SETUP.md names
-  --acknowledge-contract-change DIGEST
-                                finalize although the contract changed semantically
-                                since the last finalization: the digest of that diff,
-                                as the stopped finalize printed it
-run, status:
-  --evidence-key FILE           the evidence key (default: code2skill/evidence.key in
-                                your configuration directory; run creates it)
-diagnose:
-  --stage STAGE                 only the errors a stage is about
-  --capability ID               only the errors about one capability
-  --max-errors N                errors shown per category (default 10)
-  --full                        also show what a root cause suppresses
-
-Exit codes:
+// pipelineExits are the exit codes of the pipeline's subcommands.
+const pipelineExits = `Exit codes:
   0  init done; run: every stage that ran completed and no check failed;
      status shown; diagnose: no validation error
   1  a stage failed or a check failed (run; including a finalize stopped
@@ -127,37 +143,14 @@ Exit codes:
   2  usage error (bad flags, an upstream stage stale for --only, a migration
      not acknowledged, a package not initialized)
   3  the tool could not do its job (node missing, I/O failure, a damaged state)
-`,
-	}
-	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
-		if len(args) == 0 {
-			return usageError(stdio, c, "name a subcommand: init, run, status or diagnose")
-		}
-		sub, args := args[0], args[1:]
-		switch sub {
-		case "-h", "-help", "--help", "help":
-			fmt.Fprint(stdio.Out, c.usage)
-			return ExitPassed
-		case "init":
-			return pipelineInit(c, stdio, args)
-		case "run":
-			return pipelineRun(ctx, c, stdio, args)
-		case "status":
-			return pipelineStatus(c, stdio, args)
-		case "diagnose":
-			return pipelineDiagnose(ctx, c, stdio, args)
-		}
-		return usageError(stdio, c, "unknown subcommand %q: want init, run, status or diagnose", sub)
-	}
-	return c
-}
+`
 
 // pipelineFlags are the flags every pipeline subcommand takes, and the
 // evidence key of those that read or write check records.
 type pipelineFlags struct {
 	c        *command
 	sub      string
-	fs       *flag.FlagSet
+	fs       *flagSet
 	stateDir *string
 	format   *formatFlag
 	key      *evidenceKeyFlag
@@ -166,9 +159,9 @@ type pipelineFlags struct {
 // newPipelineFlags registers the common flags of a subcommand: --state-dir,
 // --format (with sarif when findings is true) and, when withKey is true,
 // --evidence-key.
-func newPipelineFlags(c *command, sub string, findings, withKey bool) *pipelineFlags {
-	pf := &pipelineFlags{c: c, sub: sub, fs: newFlagSet(c)}
-	pf.stateDir = pf.fs.String("state-dir", "", "")
+func newPipelineFlags(c *command, findings, withKey bool) *pipelineFlags {
+	pf := &pipelineFlags{c: c, sub: c.leaf(), fs: newFlagSet(c)}
+	pf.stateDir = pf.fs.String("state-dir", "", "the state directory `D` (default <pkg>.producer-state)")
 	if findings {
 		pf.format = addFindingsFormatFlag(pf.fs)
 	} else {
@@ -190,7 +183,10 @@ func (pf *pipelineFlags) open(stdio *Stdio, args []string, createKey bool) (pc *
 		return nil, code, false
 	}
 	if len(pos) != 1 {
-		return nil, usageError(stdio, pf.c, "pipeline %s: want exactly one package directory, got %d arguments", pf.sub, len(pos)), false
+		return nil, usageError(stdio, pf.c, "want exactly one package directory, got %d arguments", len(pos)), false
+	}
+	if code, ok := strictPackage(stdio, pf.c, pos[0]); !ok {
+		return nil, code, false
 	}
 	p := &pipeline.Pipeline{
 		Dir:      pos[0],
@@ -225,7 +221,7 @@ func (pc *pipelineCommand) fail(err error) int {
 	var state *pipeline.StateError
 	switch {
 	case errors.As(err, &usage):
-		return usageError(pc.stdio, pc.c, "pipeline %s: %s", pc.sub, usage.Msg)
+		return usageError(pc.stdio, pc.c, "%s", usage.Msg)
 	case errors.As(err, &state):
 		fmt.Fprintf(pc.stdio.Err, "code2skill pipeline %s: %s: %v\n", pc.sub, pc.stateName(), err)
 	case errors.Is(err, sandbox.ErrNotFound):
@@ -251,12 +247,8 @@ func buildIdentity() string {
 	return versionLine(bi)
 }
 
-// flagSet reports whether the named flag was given.
-func flagSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
-}
+// flagGiven reports whether the named flag was given.
+func flagGiven(fs *flagSet, name string) bool { return anyFlagSet(fs, []string{name}) }
 
 // splitList splits "a,b" into its non-empty items.
 func splitList(s string) []string {

@@ -12,17 +12,17 @@ import (
 
 // pipelineDiagnose is code2skill pipeline diagnose.
 func pipelineDiagnose(ctx context.Context, c *command, stdio *Stdio, args []string) int {
-	pf := newPipelineFlags(c, "diagnose", true, false)
-	stage := pf.fs.String("stage", "", "")
-	capability := pf.fs.String("capability", "", "")
-	maxErrors := pf.fs.Int("max-errors", pipeline.DefaultMaxErrors, "")
-	full := pf.fs.Bool("full", false, "")
+	pf := newPipelineFlags(c, true, false)
+	stage := pf.fs.String("stage", "", "only the errors the stage `STAGE` is about")
+	capability := pf.fs.String("capability", "", "only the errors about the capability `ID`")
+	maxErrors := pf.fs.Int("max-errors", pipeline.DefaultMaxErrors, "show at most `N` errors per category (--format sarif: every error, unless given)")
+	full := pf.fs.Bool("full", false, "also show what a root cause suppresses")
 	pc, code, ok := pf.open(stdio, args, false)
 	if !ok {
 		return code
 	}
 	opts := pipeline.DiagnoseOptions{Stage: *stage, Capability: *capability, MaxErrors: *maxErrors, Full: *full}
-	if *pc.format == formatSARIF && !flagSet(pf.fs, "max-errors") {
+	if *pc.format == formatSARIF && !flagGiven(pf.fs, "max-errors") {
 		// --max-errors bounds what a reader scrolls through; a log for
 		// code scanning carries every error.
 		opts.MaxErrors = math.MaxInt

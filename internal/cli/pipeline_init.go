@@ -9,10 +9,10 @@ import (
 
 // pipelineInit is code2skill pipeline init.
 func pipelineInit(c *command, stdio *Stdio, args []string) int {
-	pf := newPipelineFlags(c, "init", false, false)
+	pf := newPipelineFlags(c, false, false)
 	sources := &sourcesFlags{}
-	pf.fs.Func("source-map", "", sources.sources.AddMapping)
-	ack := pf.fs.Bool("acknowledge-migration", false, "")
+	addSourceMapFlag(pf.fs, &sources.sources)
+	ack := pf.fs.Bool("acknowledge-migration", false, "accept that a legacy package is migrated")
 	pc, code, ok := pf.open(stdio, args, false)
 	if !ok {
 		return code

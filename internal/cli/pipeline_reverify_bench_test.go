@@ -76,7 +76,7 @@ func BenchmarkStrictReverify(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			args := append(append([]string{}, live...), "--only", "runtime-verify")
 			if bc.force {
-				args = append(args, "--force")
+				args = append(args, "--rerun")
 			}
 			calls.Store(0)
 			i := 0

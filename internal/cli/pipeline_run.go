@@ -9,25 +9,28 @@ import (
 
 // pipelineRun is code2skill pipeline run.
 func pipelineRun(ctx context.Context, c *command, stdio *Stdio, args []string) int {
-	pf := newPipelineFlags(c, "run", true, true)
+	pf := newPipelineFlags(c, true, true)
 	fs := pf.fs
-	only := fs.String("only", "", "")
-	force := fs.Bool("force", false, "")
-	enable := fs.Bool("enable-runtime-verify", false, "")
-	enableHost := fs.Bool("enable-host-verify", false, "")
-	hostEnvFile := fs.String("host-env-file", "", "")
+	only := fs.String("only", "", "run only the stages `STAGE,...`; every stage upstream must be completed and unchanged")
+	rerun := fs.Bool("rerun", false, "run the selected stages even when their inputs are unchanged")
+	enable := fs.Bool("enable-runtime-verify", false, "run runtime-verify in this run")
+	enableHost := fs.Bool("enable-host-verify", false, "run host-verify in this run")
+	hostEnvFile := fs.String("host-env-file", "", "host-verify: a `FILE` of KEY=VALUE lines, the values your host's MCP configuration "+
+		"gives the variables MCP-SETUP.md names")
 	var authorize, origins, env stringsFlag
-	fs.Var(&authorize, "authorize-write", "")
-	fs.Var(&origins, "runtime-origin", "")
-	fs.Var(&env, "env", "")
-	ackChange := fs.String("acknowledge-contract-change", "", "")
+	fs.Var(&authorize, "authorize-write", "let runtime and host verification call the write capability `ID` in this run (repeatable)")
+	fs.Var(&origins, "runtime-origin", "serve an allowed runtime origin of the contract elsewhere for this run, `ORIGIN=URL` (repeatable)")
+	addEnvFlag(fs, &env)
+	ackChange := fs.String("acknowledge-contract-change", "", "finalize although the contract changed semantically since the last "+
+		"finalization: the `DIGEST` of that diff, as the stopped finalize printed it")
+	fs.deprecate("force", "rerun")
 	pc, code, ok := pf.open(stdio, args, true)
 	if !ok {
 		return code
 	}
-	opts := pipeline.RunOptions{Force: *force, EnableRuntimeVerify: *enable, AuthorizeWrites: authorize,
+	opts := pipeline.RunOptions{Force: *rerun, EnableRuntimeVerify: *enable, AuthorizeWrites: authorize,
 		EnableHostVerify: *enableHost, AcknowledgeContractChange: *ackChange}
-	if flagSet(fs, "only") {
+	if flagGiven(fs, "only") {
 		opts.Only = splitList(*only)
 	}
 	var err error
@@ -37,7 +40,7 @@ func pipelineRun(ctx context.Context, c *command, stdio *Stdio, args []string) i
 	if opts.Env, err = envValues(env); err != nil {
 		return usageError(stdio, c, "%v", err)
 	}
-	if flagSet(fs, "host-env-file") {
+	if flagGiven(fs, "host-env-file") {
 		kvs, err := readEnvFile("--host-env-file", *hostEnvFile)
 		if err != nil {
 			return usageError(stdio, c, "%v", err)

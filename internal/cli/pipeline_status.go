@@ -2,7 +2,7 @@ package cli
 
 // pipelineStatus is code2skill pipeline status.
 func pipelineStatus(c *command, stdio *Stdio, args []string) int {
-	pf := newPipelineFlags(c, "status", false, true)
+	pf := newPipelineFlags(c, false, true)
 	pc, code, ok := pf.open(stdio, args, false)
 	if !ok {
 		return code

@@ -21,22 +21,16 @@ func probeCmd() *command {
 	c := &command{
 		name:    "probe",
 		summary: "prove a package's MCP server works detached, tool by tool, over the real protocol",
-		usage: `Usage: code2skill probe <pkg> [--call F]... [--error-call F]... [--dry-run-call F]...
-                       [--offline] [--timeout S] [--transcript FILE] [--format text|json|sarif]
-                       [--allow-network] [--env KEY[=VALUE]]... [--env-file FILE]... [--require-isolation]
-                       [--source-root D]...
-
-Copies the package to a fresh temporary directory (a strict package without
+		args:    "<pkg>",
+		about: `Copies the package to a fresh temporary directory (a strict package without
 any node_modules; a core package with its own, mounted read-only into the copy
-rather than copied) and runs node mcp-tool/index.mjs there in the sandbox:
-allowlisted environment, private HOME, and where the OS allows nothing of the
-host but the copy, node and the system libraries, no network, a PID namespace;
-a time limit per request; everything it started killed at the end. A module
-importing a file outside the package is an error (PROBE_IMPORT_OUTSIDE). A
-go-stdio package's server is first built as validate builds it (go build
-./mcp-tool in the sandbox, offline, the module cache read-only; a local
-replace must lead into a --source-root) and the binary runs in the copy.
-Over the official Go MCP SDK it checks, in order:
+rather than copied) and runs node mcp-tool/index.mjs there in the sandbox,
+with a time limit per request. A module importing a file outside the package
+is an error (PROBE_IMPORT_OUTSIDE). A go-stdio package's server is first
+built as validate builds it (go build ./mcp-tool in the sandbox, offline, the
+module cache read-only; a local replace must lead into --source-root) and
+the binary runs in the copy. Over the official Go MCP SDK it checks, in
+order:
 
   initialize     the declared protocol version (export-profile.json, default
                  2025-11-25), exactly, then notifications/initialized;
@@ -61,66 +55,44 @@ Over the official Go MCP SDK it checks, in order:
                  operationPolicy, operationSummary} (a core package: an
                  object with dryRun: true).
 
-A case file holds one {"name": "<tool>", "arguments": {...}} object or an array
-of them, each with an optional "expect": {"httpStatus": 404} (or a list of
-statuses) and assertions on its result, "equals": {"/pointer": value} and
-"contains": {"/pointer": "text"} (a pointer goes on into a string holding
-JSON, as /bodyText/id); a case naming a tool the package does not have is a
-usage error, and a strict case must satisfy the tool's inputSchema. Without
---offline, a strict package needs a --call and an --error-call for every
-tool. Every write tool's dry-run branch is proven: with its --dry-run-call,
-or else with a generated case (strict: minimal valid arguments of its input
-schema and conditional rules; core: a value for every input its schema
-declares), which the report names. Every answer is scanned for credentials
-(the ones given with --env included), and --transcript writes them as
-[redacted]. --offline makes
-no business calls: it proves initialize, tools/list, the protocol errors and
-dry-run only. The summary says "passed" only when business calls were made
-and passed; a probe that made none says so and reports runtime verification
-as still required. A call that fails because the sandbox denied the network
-says to add --allow-network.
-
-Flags:
-  --call FILE           a success case file (repeatable)
-  --error-call FILE     a handler-error case file (repeatable)
-  --dry-run-call FILE   a dry-run case file (repeatable)
-  --offline             no business calls: protocol and dry-run only
-  --timeout S           time limit of each request, in seconds or as a
-                        duration such as 1m (default 10)
-  --transcript FILE     write the whole JSON-RPC exchange as NDJSON
-  --format text|json|sarif
-                        output format (default text); sarif: the findings
-                        as a SARIF 2.1.0 log for code scanning
-  --allow-network       let the server reach the network during business
-                        calls (the protocol session never can)
-  --env KEY[=VALUE]     give the server a variable: KEY=VALUE, or KEY to pass
-                        code2skill's own value (repeatable)
-  --env-file FILE       give the server the KEY=VALUE lines of FILE, so that
-                        credentials stay off the command line (repeatable;
-                        --env wins over a file)
-  --source-root D       authorise the directory a go-stdio package's local
-                        replace leads to (style B); the build reads it
-                        read-only (repeatable)
-` + isolationHelp + `
-` + exitCodesHelp,
+Without --offline, a strict package needs a --call and an --error-call for
+every tool. Every write tool's dry-run branch is proven: with its
+--dry-run-call, or else with a generated case (strict: minimal valid
+arguments of its input schema and conditional rules; core: a value for every
+input its schema declares), which the report names. Every answer is scanned
+for credentials (the ones given with --env included), and --transcript
+writes them as [redacted]. The summary says "passed" only when business
+calls were made and passed; a probe that made none says so and reports
+runtime verification as still required. A call that fails because the
+sandbox denied the network says to add --allow-network.`,
+		exits: `Exit codes:
+  0  passed
+  1  the package did not pass (findings were reported)
+  2  usage error (bad flags, a malformed case or env file, or a case the
+     package cannot take, named by file and index)
+  3  the probe could not run (node missing, I/O failure)
+`,
+		topics: []string{"case-files", "sandbox", "formats"},
 	}
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
 		fs := newFlagSet(c)
 		var opts probe.Options
 		var env stringsFlag
-		fs.Var((*stringsFlag)(&opts.Calls), "call", "")
-		fs.Var((*stringsFlag)(&opts.ErrorCalls), "error-call", "")
-		fs.Var((*stringsFlag)(&opts.DryRunCalls), "dry-run-call", "")
-		fs.BoolVar(&opts.Offline, "offline", false, "")
-		fs.BoolVar(&opts.AllowNetwork, "allow-network", false, "")
-		fs.Var(&env, "env", "")
+		fs.Var((*stringsFlag)(&opts.Calls), "call", "a case `FILE` of calls that must succeed (repeatable; code2skill help case-files)")
+		fs.Var((*stringsFlag)(&opts.ErrorCalls), "error-call", "a case `FILE` of calls that must fail with the error envelope (repeatable)")
+		fs.Var((*stringsFlag)(&opts.DryRunCalls), "dry-run-call", "a case `FILE` of dry-run calls (repeatable)")
+		fs.BoolVar(&opts.Offline, "offline", false, "make no business calls: initialize, tools/list, the protocol errors and dry-run only")
+		fs.BoolVar(&opts.AllowNetwork, "allow-network", false, "let the server reach the network during business calls (the protocol session never can)")
+		addEnvFlag(fs, &env)
 		var envFiles stringsFlag
-		fs.Var(&envFiles, "env-file", "")
-		fs.Var((*stringsFlag)(&opts.SourceRoots), "source-root", "")
-		timeout := addDurationFlag(fs, "timeout", 10*time.Second)
-		transcript := fs.String("transcript", "", "")
+		fs.Var(&envFiles, "env-file", "give the server the KEY=VALUE lines of `FILE`, so that credentials stay off the command line (repeatable; --env wins over a file)")
+		var sourceRoot string
+		addSourceRootFlag(fs, &sourceRoot)
+		requestTimeout := addDurationFlag(fs, "request-timeout", 10*time.Second, "each MCP request")
+		transcript := fs.String("transcript", "", "write the whole JSON-RPC exchange as NDJSON to `FILE`, credentials redacted")
 		format := addFindingsFormatFlag(fs)
 		isolation := addIsolationFlag(fs)
+		fs.deprecate("timeout", "request-timeout")
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
 		if !ok {
 			return code
@@ -144,7 +116,10 @@ Flags:
 			return usageError(stdio, c, "%v", err)
 		}
 		opts.Env = mergeEnv(append(fromFiles, given)...)
-		opts.RequestTimeout = *timeout
+		opts.RequestTimeout = *requestTimeout
+		if sourceRoot != "" {
+			opts.SourceRoots = []string{sourceRoot}
+		}
 		opts.Progress = stdio.Progress
 		var exchange bytes.Buffer
 		if *transcript != "" {

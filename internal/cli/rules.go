@@ -13,15 +13,14 @@ func rulesCmd() *command {
 	c := &command{
 		name:    "rules",
 		summary: "list every rule ID with its severity and purpose",
-		usage: `Usage: code2skill rules [--format text|json] [PREFIX]
-
-Lists every registered rule: its stable ID, the severity of its findings and
+		args:    "[PREFIX]",
+		about: `Lists every registered rule: its stable ID, the severity of its findings and
 its one-line purpose. With PREFIX, only the rules whose ID starts with it
 (case-insensitive), e.g. "code2skill rules CORE_"; a PREFIX no rule ID starts
-with is a usage error.
-
-Flags:
-  --format text|json   output format (default text)
+with is a usage error. docs/rules.md lists them too.`,
+		exits: `Exit codes:
+  0  the rules were listed
+  2  usage error (bad flags, a PREFIX no rule ID starts with)
 `,
 	}
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {

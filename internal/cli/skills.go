@@ -19,61 +19,59 @@ func skillsCmd() *command {
 	for _, a := range skillinstall.Agents {
 		fmt.Fprintf(&agents, "  %-12s %-16s ~/%-16s %s\n", a.ID, a.Project, a.Global, a.Name)
 	}
+	exits := `Exit codes:
+  0  done
+  2  usage error (bad flags, an unknown agent)
+  3  the Skills could not be written or read
+`
 	c := &command{
 		name:    "skills",
 		summary: "install, export or list the Producer Skills",
-		usage: `Usage: code2skill skills install --agent ID [--agent ID]... [--global]
-       code2skill skills install --dir DIR
-       code2skill skills export DIR
-       code2skill skills list [--format text|json]
-
-The Producer Skills teach a coding agent to turn a feature of an application
+		about: `The Producer Skills teach a coding agent to turn a feature of an application
 into an agent package (code2skill-generate) and to review one
 (code2skill-review-flow, code2skill-review-source). They ship inside this
 binary.
 
-install writes them where an agent discovers skills: in the current
-project's directory, or with --global in the user's home; --dir names the
-skills directory yourself. export writes them into DIR as a folder that
-"npx skills add DIR" installs. Each Skill is replaced as a whole and
-atomically, so reinstalling upgrades it and removes files an older version
-had; other skills in the directory are left alone.
-
-list shows, for every agent directory of the current project and of the
-home directory where a Producer Skill is present, whether it is the version
-this binary carries (current) or another one (differs).
-
 Agents and their skills directories (project, global):
-` + agents.String() + `
-Flags:
-  --agent ID          install for this agent; repeat for several
-  --global            install into the home directory instead of the project
-  --dir DIR           install into the skills directory DIR
-  --format text|json  output format of list (default text)
-
-Exit codes:
-  0  done
-  2  usage error (bad flags, an unknown agent)
-  3  the Skills could not be written or read
-`,
+` + strings.TrimRight(agents.String(), "\n"),
+		exits: exits,
 	}
-	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
-		if len(args) == 0 {
-			return usageError(stdio, c, "missing subcommand: install, export or list")
-		}
-		switch args[0] {
-		case "install":
-			return skillsInstall(c, stdio, args[1:])
-		case "export":
-			return skillsExport(c, stdio, args[1:])
-		case "list":
-			return skillsList(c, stdio, args[1:])
-		case "-h", "-help", "--help", "help":
-			fmt.Fprint(stdio.Out, c.usage)
-			return ExitPassed
-		}
-		return usageError(stdio, c, "unknown subcommand %q: want install, export or list", args[0])
+	c.subs = []*command{
+		{
+			name:    "skills install",
+			summary: "install the Producer Skills where an agent discovers skills",
+			about: `Writes the Producer Skills where an agent discovers skills: in the current
+project's directory, or with --global in the user's home; --dir names the
+skills directory yourself. Each Skill is replaced as a whole and
+atomically, so reinstalling upgrades it and removes files an older version
+had; other skills in the directory are left alone. "code2skill help skills"
+lists the agents.`,
+			exits: exits,
+		},
+		{
+			name:    "skills export",
+			summary: "write the Producer Skills into a folder npx skills add installs",
+			args:    "DIR",
+			about: `Writes the Producer Skills into DIR as a folder that "npx skills add DIR"
+installs, each Skill replaced as a whole and atomically.`,
+			exits: exits,
+		},
+		{
+			name:    "skills list",
+			summary: "show where the Producer Skills are installed, and whether they are current",
+			about: `Shows, for every agent directory of the current project and of the home
+directory where a Producer Skill is present, whether it is the version this
+binary carries (current) or another one (differs).`,
+			exits: exits,
+		},
 	}
+	c.subs[0].run = func(ctx context.Context, stdio *Stdio, args []string) int {
+		return skillsInstall(c.subs[0], stdio, args)
+	}
+	c.subs[1].run = func(ctx context.Context, stdio *Stdio, args []string) int {
+		return skillsExport(c.subs[1], stdio, args)
+	}
+	c.subs[2].run = func(ctx context.Context, stdio *Stdio, args []string) int { return skillsList(c.subs[2], stdio, args) }
 	return c
 }
 
@@ -88,16 +86,16 @@ type skillsTarget struct {
 func skillsInstall(c *command, stdio *Stdio, args []string) int {
 	fs := newFlagSet(c)
 	var agentIDs stringsFlag
-	fs.Var(&agentIDs, "agent", "")
-	global := fs.Bool("global", false, "")
-	dir := fs.String("dir", "", "")
+	fs.Var(&agentIDs, "agent", "install for the agent `ID` (code2skill help skills lists them); repeat for several")
+	global := fs.Bool("global", false, "install into the home directory instead of the project")
+	dir := fs.String("dir", "", "install into the skills directory `DIR`")
 	pos, code, ok := parseOrExit(fs, c, stdio, args)
 	if !ok {
 		return code
 	}
 	switch {
 	case len(pos) > 0:
-		return usageError(stdio, c, "install takes no arguments, got %q", pos)
+		return usageError(stdio, c, "takes no arguments, got %q", pos)
 	case *dir != "" && (len(agentIDs) > 0 || *global):
 		return usageError(stdio, c, "--dir names the directory itself; do not combine it with --agent or --global")
 	case *dir == "" && len(agentIDs) == 0:
@@ -140,7 +138,7 @@ func skillsExport(c *command, stdio *Stdio, args []string) int {
 		return code
 	}
 	if len(pos) != 1 {
-		return usageError(stdio, c, "export wants exactly one directory, got %d arguments", len(pos))
+		return usageError(stdio, c, "want exactly one directory, got %d arguments", len(pos))
 	}
 	if code := installSkills(stdio, "exported", []skillsTarget{{dir: pos[0], shown: pos[0]}}); code != ExitPassed {
 		return code
@@ -187,7 +185,7 @@ func skillsList(c *command, stdio *Stdio, args []string) int {
 		return code
 	}
 	if len(pos) > 0 {
-		return usageError(stdio, c, "list takes no arguments, got %q", pos)
+		return usageError(stdio, c, "takes no arguments, got %q", pos)
 	}
 	skills, err := skillinstall.Read(code2skill.Skills())
 	if err != nil {

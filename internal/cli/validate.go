@@ -18,23 +18,22 @@ func validateCmd() *command {
 	c := &command{
 		name:    "validate",
 		summary: "check a package: core structure, MCP discovery and tests, or the strict rules",
-		usage: `Usage: code2skill validate <pkg> [--skip-tests] [--format text|json|sarif] [--timeout D] [--request-timeout D]
-                          [--require-isolation]
-       code2skill validate <pkg> [--pre-finalize] [--source-root D] [--source-map ID=PATH]...
-                          [--evidence-key FILE] [--require-attested] [--format text|json|sarif]
-
-Checks a package and reports every finding at once, each with a stable rule
+		args:    "<pkg>",
+		about: `Checks a package and reports every finding at once, each with a stable rule
 ID ("code2skill rules" lists them), then one summary line that says how far
 the package was checked. The profile decides what is checked: package.json's
 "code2skill.profile", or strict-export-v1 when canonical-contract.json or
-export-profile.json is present.
+export-profile.json is present; a flag of the other profile is a usage error.
 
-A core-export-v1 package is checked in three stages:
+A core-export-v1 package is checked in four stages:
 
   structure   layout, Skills, package.json, MCP-SETUP.md and every .mjs/.js
               file, checked in-process;
   discovery   node mcp-tool/index.mjs started in the sandbox, initialize
               (protocol 2025-11-25) and tools/list over the official Go SDK;
+  requests    every Tool called over MCP in the same server, with a recorded
+              fetch: each input reaches the request, nothing leaves the
+              process;
   tests       the package's tests/**/*.test.mjs under node --test in the
               sandbox, with CODE2SKILL_DRY_RUN=1, CI=1 and no network.
 
@@ -42,17 +41,12 @@ A go-stdio package (go.mod carries "// code2skill:profile core-export-v1
 runtime=go-stdio") gets the same structure and discovery checks, its Go code
 read through go/ast, and go vet, go build ./mcp-tool, discovery of the built
 server and go test, offline in the sandbox (GOPROXY=off, the module cache
-read-only): run go mod download first. --source-root D authorises the
-application's source its replace directives may lead into.
+read-only): run go mod download first.
 
-The sandbox gives child processes an allowlisted environment without
-credentials, a private HOME and /tmp, and, where the OS allows it, a view of
-the file system reduced to the package (read-only), node and the system
-libraries, no network and a PID namespace of their own; a time limit and an
-output cap; and it kills everything they started afterwards. The summary says
-which isolation level was reached. validate
-never installs dependencies, never runs npm scripts and never reaches the
-network itself: run npm ci (or npm install) in the package first.
+validate never installs dependencies, never runs npm scripts and never
+reaches the network itself: run npm ci (or npm install) in the package
+first. The package's code runs in the sandbox, and the summary says which
+isolation level was reached.
 
 A strict-export-v1 package is checked in-process, nothing of it runs: the
 required files; export-profile.json; the Portable Core; every derived view
@@ -63,41 +57,29 @@ references/feature-context.md against the contract; no PAGE.md or
 workflow.json; the contamination gate over every file; with --pre-finalize
 the baseline verification matrix, otherwise the final matrix recomputed
 from the evidence it records, the files finalize writes and the
-attestations of that evidence, verified with the evidence key. The summary names the mode and lists the stages that passed, failed
-and did not run, and which rows rest on unattested evidence.
-
-Flags (core-export-v1):
-  --skip-tests          check the structure only; nothing of the package runs
-  --timeout D           time limit of the test run, in seconds (120) or as a
-                        duration (2m); default 2m
-  --request-timeout D   time limit of each MCP request, likewise; default 10s
-` + isolationHelp + `
-
-Flags (strict-export-v1):
-  --pre-finalize        check a package that is not finalized yet
-  --source-root D       base directory of the topology's relative source roots
-  --source-map ID=PATH  the authorised root of one declared source (repeatable)
-  --evidence-key FILE   the evidence key the attestations are verified with (default:
-                        code2skill/evidence.key in your configuration directory)
-  --require-attested    fail when a row rests on evidence no attestation of the
-                        evidence key vouches for (for CI)
-
-  --format text|json|sarif
-                        output format (default text); sarif prints the
-                        findings as a SARIF 2.1.0 log for code scanning
-` + exitCodesHelp,
+attestations of that evidence, verified with the evidence key. The summary
+names the mode and lists the stages that passed, failed and did not run,
+and which rows rest on unattested evidence.`,
+		topics: []string{"sandbox", "formats", "evidence-key"},
 	}
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
 		fs := newFlagSet(c)
-		skipTests := fs.Bool("skip-tests", false, "")
 		format := addFindingsFormatFlag(fs)
-		timeout := addDurationFlag(fs, "timeout", 2*time.Minute)
-		requestTimeout := addDurationFlag(fs, "request-timeout", 10*time.Second)
+		// --source-root serves both profiles: a strict package's source
+		// roots, a go-stdio package's replace directives.
+		sources := &sourcesFlags{}
+		addSourceRootFlag(fs, &sources.sources.Base)
+		fs.section("Flags (core-export-v1)")
+		skipTests := fs.Bool("skip-tests", false, "check the structure only; nothing of the package runs")
+		testTimeout := addDurationFlag(fs, "test-timeout", 2*time.Minute, "the whole test run")
+		requestTimeout := addDurationFlag(fs, "request-timeout", 10*time.Second, "each MCP request")
 		isolation := addIsolationFlag(fs)
-		preFinalize := fs.Bool("pre-finalize", false, "")
-		sources := addSourcesFlags(fs)
+		fs.section("Flags (strict-export-v1)")
+		preFinalize := fs.Bool("pre-finalize", false, "check a package that is not finalized yet")
+		addSourceMapFlag(fs, &sources.sources)
 		key := addEvidenceKeyFlag(fs)
-		requireAttested := fs.Bool("require-attested", false, "")
+		requireAttested := fs.Bool("require-attested", false, "fail when a row rests on evidence no attestation of the evidence key vouches for (for CI)")
+		fs.deprecate("timeout", "test-timeout")
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
 		if !ok {
 			return code
@@ -127,7 +109,7 @@ Flags (strict-export-v1):
 			return runStrictValidate(ctx, stdio, format, pos[0], strict.Options{PreFinalize: *preFinalize, Sources: sources.sources,
 				Key: k, RequireAttested: *requireAttested})
 		}
-		if *timeout <= 0 || *requestTimeout <= 0 {
+		if *testTimeout <= 0 || *requestTimeout <= 0 {
 			return usageError(stdio, c, "time limits must be positive")
 		}
 		if !*skipTests && !isolation.before(stdio, c.name) {
@@ -135,7 +117,7 @@ Flags (strict-export-v1):
 		}
 		return runValidate(ctx, stdio, format, pos[0], core.Options{
 			SkipTests:      *skipTests,
-			TestTimeout:    *timeout,
+			TestTimeout:    *testTimeout,
 			RequestTimeout: *requestTimeout,
 			Progress:       stdio.Progress,
 			SourceRoots:    sourceRoots,

@@ -14,13 +14,13 @@ import (
 
 // Flags of validate that apply to one profile only.
 var (
-	coreOnlyFlags   = []string{"skip-tests", "timeout", "request-timeout"}
+	coreOnlyFlags   = []string{"skip-tests", "test-timeout", "timeout", "request-timeout"}
 	strictOnlyFlags = []string{"pre-finalize", "source-root", "source-map", "evidence-key", "require-attested"}
 )
 
 // anyFlagSet reports whether one of the named flags was set on the command
 // line.
-func anyFlagSet(fs *flag.FlagSet, names []string) bool {
+func anyFlagSet(fs *flagSet, names []string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || slices.Contains(names, f.Name) })
 	return set
@@ -28,7 +28,7 @@ func anyFlagSet(fs *flag.FlagSet, names []string) bool {
 
 // profileFlagError returns a usage error when a flag set on the command
 // line does not apply to the package's profile, else "".
-func profileFlagError(fs *flag.FlagSet, isStrict, goStdio bool) string {
+func profileFlagError(fs *flagSet, isStrict, goStdio bool) string {
 	wrong, profile := strictOnlyFlags, "core-export-v1"
 	if goStdio {
 		// --source-root authorises the application's source a go-stdio

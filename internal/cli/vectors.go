@@ -19,9 +19,8 @@ func vectorsCmd() *command {
 	c := &command{
 		name:    "vectors",
 		summary: "prove each capability's behaviour offline with vectors derived from the contract",
-		usage: `Usage: code2skill vectors <pkg> --out DIR [--timeout S] [--format text|json|sarif]
-
-Derives the behaviour checks of every capability of a strict package from
+		args:    "<pkg> --out DIR",
+		about: `Derives the behaviour checks of every capability of a strict package from
 its canonical-contract.json (the minimum the contract implies plus the
 checks it declares) and the bypass checks of every workflow, and runs the
 vectors that prove them: all in one node process, in the sandbox, in a
@@ -46,34 +45,31 @@ not part of the portable package):
   vector-summary.json
 
 Both are replaced on each run; DIR may hold other files, but
-vector-evidence/ must hold nothing else than evidence.
-
-Flags:
-  --out DIR            where the evidence and the summary are written (required)
-  --timeout S          time limit of each call, in seconds or as a duration
-                       such as 1m (default 10)
-  --format text|json|sarif
-                       output format (default text); sarif: the findings
-                       as a SARIF 2.1.0 log for code scanning
-
-Exit codes:
+vector-evidence/ must hold nothing else than evidence.`,
+		exits: `Exit codes:
   0  every check that could be run passed
   1  a check failed, or the contract or a module has errors
-  2  usage error (bad flags or arguments, --out inside the package)
+  2  usage error (bad flags or arguments, --out inside the package or holding
+     files code2skill did not write, a core-export-v1 package)
   3  the tool could not do its job (node missing, I/O failure)
 `,
+		topics: []string{"formats"},
 	}
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {
 		fs := newFlagSet(c)
-		out := fs.String("out", "", "")
-		timeout := addDurationFlag(fs, "timeout", vectors.DefaultTimeout)
+		out := fs.String("out", "", "the `DIR` the evidence and the summary are written to, outside the package (required)")
+		callTimeout := addDurationFlag(fs, "call-timeout", vectors.DefaultTimeout, "each call of a Function")
 		format := addFindingsFormatFlag(fs)
+		fs.deprecate("timeout", "call-timeout")
 		pos, code, ok := parseOrExit(fs, c, stdio, args)
 		if !ok {
 			return code
 		}
 		dir, code, ok := packageDir(stdio, c, pos)
 		if !ok {
+			return code
+		}
+		if code, ok := strictPackage(stdio, c, dir); !ok {
 			return code
 		}
 		if *out == "" {
@@ -83,7 +79,7 @@ Exit codes:
 			return usageError(stdio, c, "%v", err)
 		}
 
-		res, err := vectors.Run(ctx, dir, vectors.Options{Timeout: *timeout, Progress: stdio.Progress})
+		res, err := vectors.Run(ctx, dir, vectors.Options{Timeout: *callTimeout, Progress: stdio.Progress})
 		switch {
 		case errors.Is(err, sandbox.ErrNotFound):
 			fmt.Fprintf(stdio.Err, "code2skill vectors: node is not installed or not on PATH: %v\n", err)

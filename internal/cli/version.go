@@ -16,12 +16,13 @@ func versionCmd() *command {
 	c := &command{
 		name:    "version",
 		summary: "print the code2skill version",
-		usage: `Usage: code2skill version
-
-Prints the code2skill version (the module version "go install" recorded, or
+		about: `Prints the code2skill version (the module version "go install" recorded, or
 "devel"), the version control revision it was built from when the build
 recorded one ("+modified" when the working tree had changes), and the Go
-version it was built with.
+version it was built with.`,
+		exits: `Exit codes:
+  0  the version was printed
+  2  usage error
 `,
 	}
 	c.run = func(ctx context.Context, stdio *Stdio, args []string) int {

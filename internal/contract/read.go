@@ -9,6 +9,7 @@ import (
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/spelling"
 )
 
 // Rules for input documents whose JSON is well formed but does not follow
@@ -372,48 +373,11 @@ func (r *record) unknown(rule *diag.Rule, why string) {
 			continue
 		}
 		hint := ""
-		if s := closest(k, r.known); s != "" {
+		if s := spelling.Closest(k, r.known); s != "" {
 			hint = fmt.Sprintf(" (did you mean %q?)", s)
 		}
 		r.rd.report(rule, child(r.at, k), "unknown field %q%s: %s", k, hint, why)
 	}
-}
-
-// closest returns the known key a misspelt key most likely meant: one that
-// differs only in case, or by at most two edits. It returns "" when none is
-// that close.
-func closest(key string, known []string) string {
-	best, bestDist := "", 3
-	for _, k := range known {
-		if strings.EqualFold(k, key) {
-			return k
-		}
-		if d := editDistance(key, k); d < bestDist {
-			best, bestDist = k, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // child returns the pointer of a member of the object at at.

@@ -86,7 +86,7 @@ func Families() []Family {
 	}
 }
 
-// FamilyTable renders Families as the Markdown table the README carries:
+// FamilyTable renders Families as the Markdown table docs/check-contract.md carries:
 // family, number of rules, what they protect.
 func FamilyTable() string {
 	var b strings.Builder

@@ -398,8 +398,8 @@ func weakened(c *Change) bool {
 	return rank(c.After) < rank(c.Before)
 }
 
-// RulesTable renders Rules as a Markdown table, the form README.md
-// documents it in.
+// RulesTable renders Rules as a Markdown table, the form
+// docs/contract-diff.md documents it in.
 func RulesTable() string {
 	var b strings.Builder
 	b.WriteString("| rule | where (shape) | change | when | class | why |\n|---|---|---|---|---|---|\n")

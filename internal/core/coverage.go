@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -15,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/code2skill/code2skill/assets"
+	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/code2skill/code2skill/internal/pkgdir"
 	"github.com/code2skill/code2skill/internal/sandbox"
@@ -109,7 +109,7 @@ func packageScripts(report, prefix []byte, moduleOf map[string]string) (map[stri
 		var script struct {
 			Functions []v8Function `json:"functions"`
 		}
-		if err := json.NewDecoder(bytes.NewReader(report[start:])).Decode(&script); err != nil {
+		if err := canonjson.UnmarshalFirst(report[start:], &script); err != nil {
 			return nil, err
 		}
 		out[m] = script.Functions

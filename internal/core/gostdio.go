@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -12,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/code2skill/code2skill/assets"
+	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/pkgdir"
@@ -242,7 +242,7 @@ func (c *checker) runGoTests(ctx context.Context, tc *goToolchain, replaced []st
 	var output strings.Builder
 	for _, line := range strings.Split(string(res.Stdout), "\n") {
 		var ev goTestEvent
-		if json.Unmarshal([]byte(line), &ev) != nil {
+		if canonjson.Unmarshal([]byte(line), &ev) != nil {
 			continue
 		}
 		if ev.Action == "output" {

@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/pkgdir"
 	"github.com/code2skill/code2skill/internal/reach"
@@ -78,7 +78,7 @@ func locateGo(ctx context.Context) (*goToolchain, error) {
 		return nil, fmt.Errorf("go env: %w", err)
 	}
 	var out struct{ GOROOT, GOMODCACHE, GOVERSION string }
-	if res.ExitCode != 0 || json.Unmarshal(res.Stdout, &out) != nil || out.GOROOT == "" || out.GOMODCACHE == "" {
+	if res.ExitCode != 0 || canonjson.Unmarshal(res.Stdout, &out) != nil || out.GOROOT == "" || out.GOMODCACHE == "" {
 		return nil, fmt.Errorf("go env did not say where the toolchain and the module cache are (exit %d): %s", res.ExitCode, tail(res.Stderr, 5))
 	}
 	cache := os.Getenv(GoCacheVariable)

@@ -1,13 +1,13 @@
 package core
 
 import (
-	"encoding/json"
 	"maps"
 	"path"
 	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/markdown"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
@@ -60,7 +60,7 @@ func (c *checker) tools(listed []mcpcheck.Tool) *serverTools {
 			Description string         `json:"description"`
 			InputSchema map[string]any `json:"inputSchema"`
 		}
-		if json.Unmarshal(t.Raw, &entry) != nil || entry.Name == "" {
+		if canonjson.Unmarshal(t.Raw, &entry) != nil || entry.Name == "" {
 			continue
 		}
 		st.names = append(st.names, entry.Name)

@@ -1,11 +1,11 @@
 package core
 
 import (
-	"encoding/json"
 	"maps"
 	"slices"
 	"strings"
 
+	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/credential"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
@@ -42,7 +42,7 @@ func checkToolInputs(tools []mcpcheck.Tool) []diag.Diagnostic {
 			Name        string         `json:"name"`
 			InputSchema map[string]any `json:"inputSchema"`
 		}
-		if json.Unmarshal(t.Raw, &entry) != nil || entry.Name == "" {
+		if canonjson.Unmarshal(t.Raw, &entry) != nil || entry.Name == "" {
 			continue // the shape rules report a malformed entry
 		}
 		props, _ := entry.InputSchema["properties"].(map[string]any)

@@ -56,7 +56,7 @@ func Check(r Rules, module string, pkgs []Package) []Violation {
 		present[p.Path] = true
 		if _, ok := places[p.Path]; !ok {
 			out = append(out, Violation{Where: display(p.Path),
-				Message: "stands on no floor: place it in internal/layers/floors.go (and README's Layout)"})
+				Message: "stands on no floor: place it in internal/layers/floors.go (and docs/layout.md)"})
 		}
 	}
 	for p, pl := range places {
@@ -82,6 +82,12 @@ func Check(r Rules, module string, pkgs []Package) []Violation {
 				if imp.Name == "os/exec" && !mayStart(r, p.Path) {
 					out = append(out, Violation{Where: f.Name, Line: imp.Line,
 						Message: fmt.Sprintf("%s imports os/exec: only %s starts child processes", display(p.Path), r.ProcessStarter)})
+				}
+			}
+			if r.JSONCodec != "" && p.Path != r.JSONCodec && r.JSONExceptions[p.Path] == "" && r.JSONExceptions[f.Name] == "" {
+				for _, d := range f.JSONDecodes {
+					out = append(out, Violation{Where: f.Name, Line: d.Line,
+						Message: fmt.Sprintf("%s uses %s: only %s decodes JSON", display(p.Path), d.Name, r.JSONCodec)})
 				}
 			}
 			if mayStart(r, p.Path) {

@@ -9,11 +9,16 @@
 //   - only internal/sandbox starts child processes: no other package's code
 //     imports os/exec or calls os.StartProcess, syscall's or x/sys/unix's
 //     fork and exec, except the few named as exceptions, each with its
-//     reason.
+//     reason;
+//   - only internal/canonjson reads JSON text: no other package's code uses
+//     encoding/json's decoding (Unmarshal, a Decoder, Valid, Compact,
+//     Indent), except code that is compiled outside code2skill (the sample
+//     applications, the reviewed Go asset packages carry, the recorder
+//     compiled into a package's server), each named with its reason.
 //
 // Every package of the module must stand on exactly one floor, so that a
 // new package is placed deliberately. Test files (_test.go) may import
-// anything: nothing imports a test. The README's Layout section describes
+// anything: nothing imports a test. docs/layout.md describes
 // the same floors, from the top down.
 package layers
 
@@ -30,6 +35,13 @@ type Rules struct {
 	// ProcessExceptions lists the other packages whose non-test code may
 	// use os/exec, each with the reason.
 	ProcessExceptions map[string]string
+	// JSONCodec is the one package whose code decodes JSON with
+	// encoding/json; the others go through it.
+	JSONCodec string
+	// JSONExceptions lists the other packages, or single files, whose
+	// non-test code may decode JSON with encoding/json, each with the
+	// reason.
+	JSONExceptions map[string]string
 }
 
 // A Floor is a set of packages, named by their import path relative to the
@@ -45,6 +57,8 @@ var Code2skill = Rules{
 	TestSupport:       testSupport,
 	ProcessStarter:    "internal/sandbox",
 	ProcessExceptions: processExceptions,
+	JSONCodec:         "internal/canonjson",
+	JSONExceptions:    jsonExceptions,
 }
 
 var floors = []Floor{
@@ -75,6 +89,7 @@ var floors = []Floor{
 			"internal/markdown",
 			"internal/nofollow",
 			"internal/scratch",
+			"internal/spelling",
 			"internal/symbol",
 		},
 	},
@@ -177,4 +192,12 @@ var testSupport = []string{
 
 var processExceptions = map[string]string{
 	"internal/testnode": "test support: finds node on PATH and asks a tools node its version, outside any package",
+}
+
+var jsonExceptions = map[string]string{
+	"assets/gocore/agentresult":             "copied into go-stdio packages, which cannot import code2skill",
+	"examples/equipment-lending/app/client": "a sample application: it stands for the application's own code",
+	"examples/equipment-lending/app/server": "a sample application: it stands for the application's own code",
+	"examples/notice-comments/app/server":   "a sample application: it stands for the application's own code",
+	"internal/reach/gorecorder.go":          "compiled into a go-stdio package's server, outside this module",
 }

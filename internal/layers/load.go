@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,6 +35,9 @@ type File struct {
 	// Starts are its uses of the functions that start a process outside
 	// os/exec (os.StartProcess, syscall.ForkExec, …), in source order.
 	Starts []Ref
+	// JSONDecodes are its uses of encoding/json's decoding (Unmarshal, a
+	// Decoder, Valid, Compact, Indent), in source order.
+	JSONDecodes []Ref
 }
 
 // A Ref is an import path or a qualified function name, and the line
@@ -49,6 +53,11 @@ var processStarters = map[string][]string{
 	"os":                    {"StartProcess"},
 	"syscall":               {"Exec", "ForkExec", "StartProcess"},
 	"golang.org/x/sys/unix": {"Exec"},
+}
+
+// jsonDecoders are encoding/json's names that read JSON text.
+var jsonDecoders = map[string][]string{
+	"encoding/json": {"Compact", "Decoder", "Indent", "NewDecoder", "Unmarshal", "Valid"},
 }
 
 // Load reads the module at root: its module path from go.mod, and every Go
@@ -118,7 +127,8 @@ func parseFile(fset *token.FileSet, path, rel string) (File, error) {
 		return File{}, fmt.Errorf("layers: %w", err)
 	}
 	f := File{Name: rel, Test: strings.HasSuffix(rel, "_test.go")}
-	// The local name of each import whose package has process starters.
+	// The local name of each import whose package has process starters or
+	// JSON decoders.
 	local := map[string]string{}
 	for _, spec := range af.Imports {
 		ip, err := strconv.Unquote(spec.Path.Value)
@@ -126,7 +136,9 @@ func parseFile(fset *token.FileSet, path, rel string) (File, error) {
 			return File{}, fmt.Errorf("layers: %s: bad import %s", rel, spec.Path.Value)
 		}
 		f.Imports = append(f.Imports, Ref{Name: ip, Line: fset.Position(spec.Pos()).Line})
-		if _, ok := processStarters[ip]; !ok {
+		_, starts := processStarters[ip]
+		_, decodes := jsonDecoders[ip]
+		if !starts && !decodes {
 			continue
 		}
 		name := ip[strings.LastIndex(ip, "/")+1:]
@@ -151,10 +163,12 @@ func parseFile(fset *token.FileSet, path, rel string) (File, error) {
 		if !ok {
 			return true
 		}
-		for _, fn := range processStarters[ip] {
-			if sel.Sel.Name == fn {
-				f.Starts = append(f.Starts, Ref{Name: ip + "." + fn, Line: fset.Position(sel.Pos()).Line})
-			}
+		ref := Ref{Name: ip + "." + sel.Sel.Name, Line: fset.Position(sel.Pos()).Line}
+		if slices.Contains(processStarters[ip], sel.Sel.Name) {
+			f.Starts = append(f.Starts, ref)
+		}
+		if slices.Contains(jsonDecoders[ip], sel.Sel.Name) {
+			f.JSONDecodes = append(f.JSONDecodes, ref)
 		}
 		return true
 	})

@@ -22,7 +22,7 @@ func FormField(req *mcp.ElicitRequest) string {
 	var schema struct {
 		Properties map[string]json.RawMessage `json:"properties"`
 	}
-	if json.Unmarshal(b, &schema) != nil || len(schema.Properties) != 1 {
+	if canonjson.Unmarshal(b, &schema) != nil || len(schema.Properties) != 1 {
 		return ""
 	}
 	for k := range schema.Properties {

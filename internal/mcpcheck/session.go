@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/sandbox"
 )
@@ -155,7 +156,7 @@ func initializeFailure(want string, resp *jsonrpc.Response) []diag.Diagnostic {
 	var res struct {
 		ProtocolVersion string `json:"protocolVersion"`
 	}
-	if err := json.Unmarshal(resp.Result, &res); err != nil || res.ProtocolVersion == "" {
+	if err := canonjson.Unmarshal(resp.Result, &res); err != nil || res.ProtocolVersion == "" {
 		return []diag.Diagnostic{RuleInitialize.New(ServerFile, "the initialize result has no protocolVersion string")}
 	}
 	if res.ProtocolVersion != want {
@@ -163,7 +164,7 @@ func initializeFailure(want string, resp *jsonrpc.Response) []diag.Diagnostic {
 			"initialize asked for protocol %s and the server answered %s", want, res.ProtocolVersion)}
 	}
 	var typed mcp.InitializeResult
-	if err := json.Unmarshal(resp.Result, &typed); err != nil {
+	if err := canonjson.Unmarshal(resp.Result, &typed); err != nil {
 		return []diag.Diagnostic{RuleInitialize.New(ServerFile, "the initialize result is malformed: %v", err)}
 	}
 	return nil
@@ -262,14 +263,14 @@ func (s *Session) ListTools(ctx context.Context) ([]Tool, error) {
 			Tools      []json.RawMessage `json:"tools"`
 			NextCursor *string           `json:"nextCursor"`
 		}
-		if err := json.Unmarshal(resp.Result, &page); err != nil || page.Tools == nil {
+		if err := canonjson.Unmarshal(resp.Result, &page); err != nil || page.Tools == nil {
 			s.diags.Add(RuleToolsList.New(ServerFile, "the tools/list result has no tools array"))
 			return tools, nil
 		}
 		for _, raw := range page.Tools {
 			t := Tool{Raw: raw, Index: len(tools)}
 			// A malformed entry keeps zero fields; CheckTools says why.
-			json.Unmarshal(raw, &t.Tool)
+			canonjson.Unmarshal(raw, &t.Tool)
 			tools = append(tools, t)
 		}
 		if page.NextCursor == nil || *page.NextCursor == "" {

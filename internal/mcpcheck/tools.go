@@ -1,13 +1,13 @@
 package mcpcheck
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
@@ -37,7 +37,7 @@ func CheckTools(tools []Tool, profile string) []diag.Diagnostic {
 	for i := range tools {
 		t := &tools[i]
 		var entry map[string]any
-		if err := json.Unmarshal(t.Raw, &entry); err != nil || entry == nil {
+		if err := canonjson.Unmarshal(t.Raw, &entry); err != nil || entry == nil {
 			ds = append(ds, RuleToolsList.New(ServerFile, "tools/list entry %d is not an object", t.Index).AtPointer(t.Pointer()))
 			continue
 		}

@@ -32,6 +32,8 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/code2skill/code2skill/internal/canonjson"
 )
 
 // Options configure one build.
@@ -103,7 +105,7 @@ func packages(root, metafile string) ([]Package, error) {
 	var meta struct {
 		Inputs map[string]json.RawMessage `json:"inputs"`
 	}
-	if err := json.Unmarshal([]byte(metafile), &meta); err != nil {
+	if err := canonjson.Unmarshal([]byte(metafile), &meta); err != nil {
 		return nil, fmt.Errorf("reading esbuild's metafile: %w", err)
 	}
 	var dirs []string // package directories, relative to root
@@ -161,11 +163,11 @@ func readPackage(dir string) (Package, error) {
 		Version string          `json:"version"`
 		License json.RawMessage `json:"license"`
 	}
-	if err := json.Unmarshal(data, &pj); err != nil {
+	if err := canonjson.Unmarshal(data, &pj); err != nil {
 		return Package{}, fmt.Errorf("reading %s: %w", filepath.Join(dir, "package.json"), err)
 	}
 	p := Package{Name: pj.Name, Version: pj.Version}
-	if err := json.Unmarshal(pj.License, &p.License); err != nil || p.Name == "" || p.Version == "" || p.License == "" {
+	if err := canonjson.Unmarshal(pj.License, &p.License); err != nil || p.Name == "" || p.Version == "" || p.License == "" {
 		return Package{}, fmt.Errorf("%s: a bundled package must name itself, its version and its licence", filepath.Join(dir, "package.json"))
 	}
 	for _, name := range licenceFiles {

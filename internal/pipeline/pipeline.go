@@ -19,7 +19,7 @@
 // files it reads (the authoring inputs, the package tree, the authorised
 // source trees, the records it builds on) and the code2skill version, and a
 // completed stage whose fingerprint and outputs are unchanged is skipped.
-// --force re-runs every selected stage; --only runs some stages, provided
+// --rerun re-runs every selected stage; --only runs some stages, provided
 // every stage upstream of them is completed and fresh. A failed stage stops
 // the run and invalidates every completed stage downstream of it.
 //

@@ -556,7 +556,7 @@ func (r *runner) keptRuntime() (map[string]bool, error) {
 // keptRecords returns the scopes whose passed records of phase this run
 // keeps: bound to the package as it is, their scope digest current, and
 // made by this code2skill version against the same backend (backend, a
-// fingerprint input of stage's last run). Without --force and with the
+// fingerprint input of stage's last run). Without --rerun and with the
 // same backend it keeps them; otherwise it clears every record of the
 // phase (and dirs) and keeps none.
 func (r *runner) keptRecords(phase, stage string, backend []string, dirs ...string) (map[string]bool, error) {

@@ -315,9 +315,7 @@ func readState(stateDir string) (*State, error) {
 		return nil, &StateError{StateFile, err}
 	}
 	var s State
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
+	if err := canonjson.UnmarshalStrict(data, &s); err != nil {
 		return nil, &StateError{StateFile, err}
 	}
 	again, err := stateBytes(&s)

@@ -1,12 +1,12 @@
 package pkgdir
 
 import (
-	"encoding/json"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 
+	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
@@ -264,7 +264,7 @@ func isProjectPackage(dir, project, pkg, name string) bool {
 	var pj struct {
 		Name string `json:"name"`
 	}
-	return json.Unmarshal(b, &pj) == nil && pj.Name == name
+	return canonjson.Unmarshal(b, &pj) == nil && pj.Name == name
 }
 
 // inAny reports whether p lies inside one of dirs.

@@ -1,8 +1,6 @@
 package probe
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -156,10 +154,4 @@ func textOf(v canonjson.Value) string {
 	return compact(v)
 }
 
-func compact(v canonjson.Value) string {
-	var b bytes.Buffer
-	if json.Compact(&b, canonjson.Encode(v)) != nil {
-		return strings.TrimSpace(string(canonjson.Encode(v)))
-	}
-	return b.String()
-}
+func compact(v canonjson.Value) string { return string(canonjson.Compact(v)) }

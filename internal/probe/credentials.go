@@ -1,8 +1,6 @@
 package probe
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -93,10 +91,6 @@ func (p *prober) transcriptRedactor() (mcpcheck.Redactor, *int) {
 		if s, ok := clean.(canonjson.String); ok && !isJSON {
 			return []byte(s), true
 		}
-		var b bytes.Buffer
-		if err := json.Compact(&b, canonjson.Encode(clean)); err != nil {
-			return []byte(`"[redacted]"`), true
-		}
-		return b.Bytes(), true
+		return canonjson.Compact(clean), true
 	}, n
 }

@@ -26,7 +26,7 @@ func parseResult(raw json.RawMessage) (*result, observation) {
 	if meta, ok := o.At("_meta").(*canonjson.Object); ok {
 		if m, ok := meta.Get(MetaKey); ok {
 			var decoded observation
-			if json.Unmarshal(canonjson.Encode(m), &decoded) == nil {
+			if canonjson.Unmarshal(canonjson.Encode(m), &decoded) == nil {
 				obs = decoded
 			}
 			meta.Delete(MetaKey)

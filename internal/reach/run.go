@@ -1,7 +1,6 @@
 package reach
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -170,7 +169,7 @@ func (r *runner) call(ctx context.Context, t Tool, p *plan, spec callSpec) (*obs
 func observationOf(data json.RawMessage) observation {
 	var holder map[string]json.RawMessage
 	var obs observation
-	if json.Unmarshal(data, &holder) != nil || holder[MetaKey] == nil || json.Unmarshal(holder[MetaKey], &obs) != nil {
+	if canonjson.Unmarshal(data, &holder) != nil || holder[MetaKey] == nil || canonjson.Unmarshal(holder[MetaKey], &obs) != nil {
 		return observation{missing: true}
 	}
 	return obs
@@ -494,13 +493,7 @@ func (r *runner) noBase(ctx context.Context, t Tool, p *plan, args *canonjson.Ob
 }
 
 // show renders a JSON value compactly, members in their order.
-func show(v canonjson.Value) string {
-	var b bytes.Buffer
-	if json.Compact(&b, canonjson.Encode(v)) != nil {
-		return strings.TrimSpace(string(canonjson.Encode(v)))
-	}
-	return b.String()
-}
+func show(v canonjson.Value) string { return string(canonjson.Compact(v)) }
 
 func clip(s string, n int) string {
 	if len(s) <= n {

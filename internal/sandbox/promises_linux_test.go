@@ -19,7 +19,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// The README's sandbox paragraph promises, level by level, what a child can
+// docs/sandbox.md promises, level by level, what a child can
 // and cannot do. Each test here checks one promise in every mode: the
 // strongest level this host allows, and the forced fallbacks. Where a level
 // does not promise something, the test checks that the child really does

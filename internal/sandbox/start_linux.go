@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/code2skill/code2skill/internal/canonjson"
 )
 
 // Time limits of the supervisor's own work.
@@ -200,7 +202,7 @@ func readStatus(r *bufio.Reader) (supervisorStatus, error) {
 		}
 		return s, err
 	}
-	return s, json.Unmarshal(line, &s)
+	return s, canonjson.Unmarshal(line, &s)
 }
 
 // wait waits for the supervisor to exit and reads its last report.

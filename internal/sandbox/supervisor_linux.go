@@ -16,6 +16,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/code2skill/code2skill/internal/canonjson"
 )
 
 // The supervisor is code2skill itself, re-executed through /proc/self/exe
@@ -93,7 +95,11 @@ func supervise() int {
 		status.Write(append(b, '\n'))
 	}
 	var cfg supervisorConfig
-	err := json.NewDecoder(io.LimitReader(os.NewFile(configFD, "config"), maxConfig)).Decode(&cfg)
+	// The parent writes the configuration and closes its end.
+	data, err := io.ReadAll(io.LimitReader(os.NewFile(configFD, "config"), maxConfig))
+	if err == nil {
+		err = canonjson.Unmarshal(data, &cfg)
+	}
 	if err != nil {
 		report(supervisorStatus{SetupError: "reading the supervisor's configuration: " + err.Error()})
 		return 1

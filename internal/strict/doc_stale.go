@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
@@ -38,7 +39,7 @@ func schemaFields(schema json.RawMessage, into map[string][]fieldFacts) {
 		AnyOf      []json.RawMessage          `json:"anyOf"`
 		OneOf      []json.RawMessage          `json:"oneOf"`
 	}
-	if len(schema) == 0 || json.Unmarshal(schema, &s) != nil {
+	if len(schema) == 0 || canonjson.Unmarshal(schema, &s) != nil {
 		return
 	}
 	for name, prop := range s.Properties {
@@ -54,21 +55,21 @@ func schemaFields(schema json.RawMessage, into map[string][]fieldFacts) {
 // propertyFacts reads the bounds and static values of one property.
 func propertyFacts(prop json.RawMessage) fieldFacts {
 	var raw map[string]json.RawMessage
-	_ = json.Unmarshal(prop, &raw)
+	_ = canonjson.Unmarshal(prop, &raw)
 	ff := fieldFacts{bounds: map[string]float64{}}
 	if t, ok := raw["type"]; ok {
-		_ = json.Unmarshal(t, &ff.typ)
+		_ = canonjson.Unmarshal(t, &ff.typ)
 	}
 	for _, k := range boundKeywords {
 		var n float64
-		if v, ok := raw[k]; ok && json.Unmarshal(v, &n) == nil {
+		if v, ok := raw[k]; ok && canonjson.Unmarshal(v, &n) == nil {
 			ff.bounds[k] = n
 		}
 	}
 	if items, ok := raw["items"]; ok {
 		// The values of an array of static values are its items' enum.
 		var it map[string]json.RawMessage
-		if json.Unmarshal(items, &it) == nil {
+		if canonjson.Unmarshal(items, &it) == nil {
 			if e, ok := it["enum"]; ok {
 				ff.enum = enumValues(e)
 			}
@@ -84,13 +85,13 @@ func propertyFacts(prop json.RawMessage) fieldFacts {
 // a string as it is, anything else as its JSON.
 func enumValues(raw json.RawMessage) []string {
 	var vs []json.RawMessage
-	if json.Unmarshal(raw, &vs) != nil {
+	if canonjson.Unmarshal(raw, &vs) != nil {
 		return nil
 	}
 	out := make([]string, 0, len(vs))
 	for _, v := range vs {
 		var s string
-		if json.Unmarshal(v, &s) == nil {
+		if canonjson.Unmarshal(v, &s) == nil {
 			out = append(out, s)
 		} else {
 			out = append(out, string(v))
@@ -592,7 +593,7 @@ func (f *facts) addSchemas(view []byte) {
 			OutputSchema json.RawMessage `json:"outputSchema"`
 		} `json:"capabilities"`
 	}
-	if json.Unmarshal(view, &v) != nil {
+	if canonjson.Unmarshal(view, &v) != nil {
 		return
 	}
 	for _, c := range v.Capabilities {
