@@ -12,12 +12,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/code2skill/code2skill/internal/buildinfo"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/sandbox"
 )
 
-// clientInfo is what the session tells servers about itself.
-var clientInfo = &mcp.Implementation{Name: "code2skill", Version: "1.0.0"}
+// ClientInfo is what code2skill's MCP clients tell servers about
+// themselves: code2skill and its version.
+func ClientInfo() *mcp.Implementation {
+	return &mcp.Implementation{Name: "code2skill", Version: buildinfo.Code2skill()}
+}
 
 // maxToolPages bounds how many tools/list pages a session follows.
 const maxToolPages = 100
@@ -104,7 +108,7 @@ func Start(ctx context.Context, dir string, opts Options) (*Session, error) {
 	s.wire.redact = opts.Redact
 	reader, done := s.wire.serverReader(proc.Stdout)
 	s.sdkReader, s.stdoutDone = reader, done
-	client := mcp.NewClient(clientInfo, &mcp.ClientOptions{
+	client := mcp.NewClient(ClientInfo(), &mcp.ClientOptions{
 		// Nothing to offer the server but, when asked for, elicitation:
 		// no roots, no sampling.
 		Capabilities:       &mcp.ClientCapabilities{},
