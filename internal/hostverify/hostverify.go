@@ -34,16 +34,12 @@ package hostverify
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
 	"slices"
-	"strings"
 	"sync"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
@@ -51,8 +47,6 @@ import (
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/hostruntime"
-	"github.com/code2skill/code2skill/internal/livecall"
-	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/sandbox"
 )
 
@@ -134,10 +128,14 @@ type Check struct {
 // Result is what host verification did.
 type Result struct {
 	Checks []*Check
-	// Host says which host verified: HostName, its client, protocol,
+	// Host says which host verified: HostName, its clients, protocol,
 	// elicitation and facilities.
 	Host *canonjson.Object
-	// NodeProcesses counts the servers started.
+	// Clients name the clients every check ran through, as they ran:
+	// GoClientName, then the TypeScript SDK Client with its version.
+	Clients []string
+	// NodeProcesses counts the node processes started: the servers of
+	// every session of every client, and the TypeScript SDK Client's.
 	NodeProcesses int
 	Isolation     sandbox.Isolation
 	// Diagnostics are the findings: failed checks by rule, the server's
@@ -179,9 +177,13 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	v.env = env
-	v.res.Host = v.host()
+	v.ts = v.startTypeScript(ctx)
+	defer v.ts.close()
 	if err := v.run(ctx); err != nil {
 		return nil, err
+	}
+	if v.ts.driver != nil {
+		v.res.NodeProcesses++
 	}
 	return v.res, nil
 }
@@ -199,6 +201,11 @@ type verifier struct {
 	env         []string
 	relays      []*relay
 	names       []string // the variables the server gets
+	ts          *typescript
+
+	clientsOnce sync.Once
+	clients     []*client
+	clientsErr  error
 }
 
 // environment builds the server's environment from the host env file: a
@@ -258,15 +265,20 @@ func (v *verifier) closeRelays() {
 	}
 }
 
-// host describes the host that verifies, for every check's evidence.
+// host describes the host that verifies, with the clients every check
+// runs through, for every check's evidence.
 func (v *verifier) host() *canonjson.Object {
+	v.res.Clients = nil
+	for _, c := range v.clients {
+		v.res.Clients = append(v.res.Clients, c.name)
+	}
 	elicitation := "not declared"
 	if v.elicitation {
 		elicitation = "form"
 	}
 	return canonjson.NewObject(
 		member("host", canonjson.String(HostName)),
-		member("client", canonjson.String("the official MCP Go SDK client")),
+		member("clients", canonjson.Strings(v.res.Clients)),
 		member("transport", canonjson.String("stdio")),
 		member("protocolVersion", canonjson.String(v.in.Export.ProtocolVersion)),
 		member("hostProfile", canonjson.String(v.in.Host.ProfileID)),
@@ -276,123 +288,6 @@ func (v *verifier) host() *canonjson.Object {
 		member("environment", canonjson.Strings(v.names)),
 		member("dispatchCounting", canonjson.String("each base URL is a counting relay of code2skill to the host env file's")),
 	)
-}
-
-// session is one MCP session of the reference host.
-type session struct {
-	label string
-	// declares: the session's client declares elicitation.
-	declares bool
-	s        *mcpcheck.Session
-	// answer answers the next elicitation; asked records them.
-	mu     sync.Mutex
-	answer func(field string) *mcp.ElicitResult
-	asked  []canonjson.Value
-	// results are the data of the session's successful calls.
-	results livecall.Results
-}
-
-// start starts a session; with elicitation its client declares it.
-func (v *verifier) start(ctx context.Context, label string, elicitation bool) (*session, error) {
-	return v.early(ctx, label, elicitation).wait(v.res)
-}
-
-// early starts a session's server now, while other checks run; wait
-// returns the session. Every session started early must be waited for.
-func (v *verifier) early(ctx context.Context, label string, elicitation bool) *starting {
-	st := &starting{done: make(chan struct{})}
-	go func() {
-		defer close(st.done)
-		ss := &session{label: label, declares: elicitation, results: livecall.Results{}}
-		opts := mcpcheck.Options{
-			Env:             v.env,
-			RequestTimeout:  v.opts.RequestTimeout,
-			ProtocolVersion: v.in.Export.ProtocolVersion,
-			Profile:         mcpcheck.ProfileStrict,
-			Label:           label,
-			Network:         sandbox.AllowNetwork,
-			Entry:           strings.TrimSuffix(v.opts.Dir, "/") + "/" + hostruntime.RuntimeFile,
-		}
-		if elicitation {
-			opts.Elicitation = ss.elicit
-		}
-		ss.s, st.err = mcpcheck.Start(ctx, v.opts.Dir, opts)
-		if st.err == nil {
-			st.ss = ss
-		}
-	}()
-	return st
-}
-
-// starting is a session whose server is starting.
-type starting struct {
-	done   chan struct{}
-	ss     *session
-	err    error
-	waited bool
-}
-
-// wait waits for the server and counts it.
-func (st *starting) wait(res *Result) (*session, error) {
-	<-st.done
-	if st.waited {
-		return st.ss, st.err
-	}
-	st.waited = true
-	if st.err != nil {
-		return nil, st.err
-	}
-	res.NodeProcesses++
-	res.Isolation = st.ss.s.Isolation()
-	return st.ss, nil
-}
-
-// discard closes a session started early that was not used, as when a
-// check before it could not be done.
-func (st *starting) discard(res *Result) {
-	if st == nil || st.waited {
-		return
-	}
-	if ss, err := st.wait(res); err == nil {
-		ss.close(res)
-	}
-}
-
-func (ss *session) close(res *Result) {
-	ss.s.Close()
-	res.Diagnostics.Merge(ss.s.Diagnostics())
-}
-
-// elicit answers an elicitation with the session's current answer.
-func (ss *session) elicit(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-	field := livecall.FormField(req)
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	params, _ := json.Marshal(req.Params)
-	asked, _ := canonjson.Decode(params)
-	ss.asked = append(ss.asked, asked)
-	if ss.answer == nil {
-		return &mcp.ElicitResult{Action: "cancel"}, nil
-	}
-	return ss.answer(field), nil
-}
-
-// answers sets how the session answers elicitations until the next call of
-// answers: accept (true for the form's field) for the fields listed in
-// accept, decline for decline, cancel for the rest.
-func (ss *session) answers(accept []string, decline []string) {
-	ss.mu.Lock()
-	ss.answer = func(field string) *mcp.ElicitResult {
-		switch {
-		case slices.Contains(accept, field):
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{field: true}}
-		case slices.Contains(decline, field):
-			return &mcp.ElicitResult{Action: "decline"}
-		}
-		return &mcp.ElicitResult{Action: "cancel"}
-	}
-	ss.asked = nil
-	ss.mu.Unlock()
 }
 
 func member(k string, v canonjson.Value) canonjson.Member { return canonjson.Member{Key: k, Value: v} }
