@@ -16,6 +16,7 @@ import (
 	"github.com/code2skill/code2skill/internal/livecall"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/sample"
+	"github.com/code2skill/code2skill/internal/toolresult"
 )
 
 // Codes the checks expect of the host runtime and the guard.
@@ -173,7 +174,7 @@ type step struct {
 	Arguments *canonjson.Object
 	Mode      relayMode
 	Result    canonjson.Value
-	Code      string // structuredContent.code of an error result
+	Code      string // the code of an error result's structured Tool error
 	IsError   bool
 	Protocol  string // no result: why
 	Relayed   []relayed
@@ -270,7 +271,9 @@ func (v *verifier) attempt(ctx context.Context, ss *session, from livecall.Resul
 			st.Result = doc
 			isErr, _ := canonjson.Resolve(doc, "/isError")
 			st.IsError = isErr == canonjson.Bool(true)
-			st.Code = stringAt(doc, "/structuredContent/code")
+			if r, perr := toolresult.Parse(doc); perr == nil {
+				st.Code = r.ErrorCode()
+			}
 		} else {
 			st.Protocol = "the result is not JSON: " + derr.Error()
 		}
