@@ -16,6 +16,7 @@ import (
 	"github.com/code2skill/code2skill/internal/livecall"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/sample"
+	"github.com/code2skill/code2skill/internal/toolresult"
 )
 
 // Codes the checks expect of the host runtime and the guard.
@@ -179,7 +180,7 @@ type step struct {
 	Arguments *canonjson.Object
 	Mode      relayMode
 	Result    canonjson.Value
-	Code      string // the structured error's code of an error result
+	Code      string // the code of an error result's structured Tool error
 	IsError   bool
 	Protocol  string // no result: why
 	Relayed   []relayed
@@ -220,25 +221,6 @@ func cmpOr(a, b string) string {
 		return a
 	}
 	return b
-}
-
-// errorCode is the code of an error result's structured error: its
-// structuredContent's, or that of the JSON object its text content holds.
-func errorCode(result canonjson.Value) string {
-	if code := stringAt(result, "/structuredContent/code"); code != "" {
-		return code
-	}
-	for _, c := range arrayAt(result, "/content") {
-		if stringAt(c, "/type") != "text" {
-			continue
-		}
-		if doc, err := canonjson.Decode([]byte(stringAt(c, "/text"))); err == nil {
-			if code := stringAt(doc, "/code"); code != "" {
-				return code
-			}
-		}
-	}
-	return ""
 }
 
 // attempt calls a capability's case through each client of a session, its
@@ -297,8 +279,8 @@ func (v *verifier) attempt(ctx context.Context, ss *session, from []livecall.Res
 				st.Result = doc
 				isErr, _ := canonjson.Resolve(doc, "/isError")
 				st.IsError = isErr == canonjson.Bool(true)
-				if st.IsError {
-					st.Code = errorCode(doc)
+				if r, perr := toolresult.Parse(doc); perr == nil && st.IsError {
+					st.Code = r.ErrorCode()
 				}
 			} else {
 				st.Protocol = "the result is not JSON: " + derr.Error()
