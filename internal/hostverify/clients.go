@@ -191,8 +191,11 @@ type typescript struct {
 // ready.
 func (v *verifier) allClients() ([]*client, error) {
 	v.clientsOnce.Do(func() {
-		ts, err := v.ts.client(v)
-		v.clients, v.clientsErr = []*client{v.goClient(), ts}, err
+		v.clients = []*client{v.goClient()}
+		if v.ts != nil {
+			ts, err := v.ts.client(v)
+			v.clients, v.clientsErr = append(v.clients, ts), err
+		}
 	})
 	return v.clients, v.clientsErr
 }

@@ -80,6 +80,10 @@ type Options struct {
 	// Scope, when not nil, limits the run to some rows: the others'
 	// evidence is current and their checks do not run.
 	Scope *Scope
+
+	// referenceOnly runs the checks through the reference host's own
+	// client alone: the benchmark's baseline, never a verification.
+	referenceOnly bool
 }
 
 // Scope names the rows a run verifies: the capabilities whose checks run
@@ -177,12 +181,14 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	v.env = env
-	v.ts = v.startTypeScript(ctx)
-	defer v.ts.close()
+	if !opts.referenceOnly {
+		v.ts = v.startTypeScript(ctx)
+		defer v.ts.close()
+	}
 	if err := v.run(ctx); err != nil {
 		return nil, err
 	}
-	if v.ts.driver != nil {
+	if v.ts != nil && v.ts.driver != nil {
 		v.res.NodeProcesses++
 	}
 	return v.res, nil
