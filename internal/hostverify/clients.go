@@ -184,70 +184,57 @@ type typescript struct {
 	ready  chan struct{}
 	driver *tsclient.Driver
 	err    error
+	client *client
 }
 
-// allClients returns the clients every check runs through, in order: the
-// reference host's own, then the TypeScript SDK Client once its driver is
-// ready.
-func (v *verifier) allClients() ([]*client, error) {
-	v.clientsOnce.Do(func() {
-		v.clients = []*client{v.goClient()}
-		if v.ts != nil {
-			ts, err := v.ts.client(v)
-			v.clients, v.clientsErr = append(v.clients, ts), err
-		}
-	})
-	return v.clients, v.clientsErr
-}
-
-// startTypeScript starts the driver now; the client is ready once its
-// process answers.
+// startTypeScript starts the driver now. Its client's sessions open once
+// the driver is ready, and its name is known from then.
 func (v *verifier) startTypeScript(ctx context.Context) *typescript {
 	ts := &typescript{ready: make(chan struct{})}
-	go func() {
-		defer close(ts.ready)
-		ts.driver, ts.err = tsclient.Start(ctx, tsclient.Options{Dir: v.opts.Dir, Network: sandbox.AllowNetwork})
-		if ts.err != nil {
-			ts.err = fmt.Errorf("starting the TypeScript SDK Client: %w", ts.err)
-		}
-	}()
-	return ts
-}
-
-// client waits for the driver and returns the client it runs.
-func (ts *typescript) client(v *verifier) (*client, error) {
-	<-ts.ready
-	if ts.err != nil {
-		return nil, ts.err
-	}
-	name := ts.driver.Client().String()
 	env := map[string]string{}
 	for _, kv := range v.env {
 		k, val, _ := strings.Cut(kv, "=")
 		env[k] = val
 	}
-	return &client{name: name, open: func(ctx context.Context, label string, elicitation bool) (conn, error) {
+	c := &client{}
+	c.open = func(ctx context.Context, label string, elicitation bool) (conn, error) {
+		<-ts.ready
+		if ts.err != nil {
+			return nil, ts.err
+		}
+		info := mcpcheck.ClientInfo()
 		s, err := ts.driver.Open(ctx, label, tsclient.Server{
 			Command:     "node",
 			Args:        []string{v.runtimePath()},
 			Env:         maps.Clone(env),
 			Dir:         v.opts.Dir,
 			Elicitation: elicitation,
-			ClientInfo:  tsclient.Implementation{Name: mcpcheck.ClientInfo().Name, Version: mcpcheck.ClientInfo().Version},
+			ClientInfo:  tsclient.Implementation{Name: info.Name, Version: info.Version},
 			Timeout:     v.opts.RequestTimeout,
 		})
 		if oe, ok := err.(*tsclient.OpenError); ok {
-			why := fmt.Sprintf("the %s could not open the session: %s", name, oe.Thrown.Message)
+			why := fmt.Sprintf("the %s could not open the session: %s", c.name, oe.Thrown.Message)
 			if tail := strings.TrimSpace(oe.Stderr); tail != "" {
 				why += " (the server's stderr ends with: " + tail + ")"
 			}
-			return &tsConn{name: name, failed: why, iso: ts.driver.Isolation()}, nil
+			return &tsConn{name: c.name, failed: why, iso: ts.driver.Isolation()}, nil
 		}
 		if err != nil {
 			return nil, err
 		}
-		return &tsConn{name: name, s: s, iso: ts.driver.Isolation()}, nil
-	}}, nil
+		return &tsConn{name: c.name, s: s, iso: ts.driver.Isolation()}, nil
+	}
+	ts.client = c
+	go func() {
+		defer close(ts.ready)
+		ts.driver, ts.err = tsclient.Start(ctx, tsclient.Options{Dir: v.opts.Dir, Network: sandbox.AllowNetwork})
+		if ts.err != nil {
+			ts.err = fmt.Errorf("starting the TypeScript SDK Client: %w", ts.err)
+			return
+		}
+		c.name = ts.driver.Client().String()
+	}()
+	return ts
 }
 
 // close stops the driver, once every session is closed.
@@ -357,11 +344,7 @@ func (v *verifier) early(ctx context.Context, label string, elicitation bool) *s
 	st := &starting{done: make(chan struct{})}
 	go func() {
 		defer close(st.done)
-		clients, err := v.allClients()
-		if err != nil {
-			st.err = err
-			return
-		}
+		clients := v.clients
 		ss := &session{label: label, declares: elicitation, peers: make([]*peer, len(clients))}
 		errs := make([]error, len(clients))
 		var wg sync.WaitGroup

@@ -38,7 +38,6 @@ import (
 	"io"
 	"net/url"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
@@ -181,9 +180,11 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	v.env = env
+	v.clients = []*client{v.goClient()}
 	if !opts.referenceOnly {
 		v.ts = v.startTypeScript(ctx)
 		defer v.ts.close()
+		v.clients = append(v.clients, v.ts.client)
 	}
 	if err := v.run(ctx); err != nil {
 		return nil, err
@@ -208,10 +209,9 @@ type verifier struct {
 	relays      []*relay
 	names       []string // the variables the server gets
 	ts          *typescript
-
-	clientsOnce sync.Once
-	clients     []*client
-	clientsErr  error
+	// clients are the clients every check runs through, in order: the
+	// reference host's own, then the TypeScript SDK Client.
+	clients []*client
 }
 
 // environment builds the server's environment from the host env file: a
