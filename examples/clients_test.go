@@ -450,24 +450,31 @@ func runMatrix(t *testing.T, samples []*mxSample, clients []*mxClient) {
 	}
 }
 
-// TestSlowEveryClientReadsEveryResult is the whole matrix: the three
-// samples, the four clients, every kind of result.
-func TestSlowEveryClientReadsEveryResult(t *testing.T) {
-	testtier.Slow(t)
+// threeSamples starts what the three sample servers need (the backends,
+// the Go twin's build) and returns how a host starts each, with the kinds
+// of result each gives.
+func threeSamples(t *testing.T) []*mxSample {
+	t.Helper()
 	nodeDir, goDir := twinDirs(t)
 	backend := coreBackend(t)
 	goServer, findings, err := core.BuildGoServer(context.Background(), goDir, nil)
 	if err != nil || len(findings) > 0 {
 		t.Fatalf("the Go twin does not build: %v %v", err, findings)
 	}
-	defer goServer.Remove()
-	strict := strictMatrixSample(t)
-	samples := []*mxSample{
+	t.Cleanup(goServer.Remove)
+	return []*mxSample{
 		{name: "core node", dir: nodeDir, command: "node", args: []string{filepath.Join(nodeDir, "mcp-tool", "index.mjs")},
 			env: coreEnv(backend), binds: []sandbox.Bind{{Source: nodeDir}}, kinds: coreKinds()},
-		strict,
+		strictMatrixSample(t),
 		{name: "go-stdio", dir: goDir, command: goServer.Path, env: coreEnv(backend), binds: []sandbox.Bind{{Source: goDir}, goServer.Bind}, kinds: coreKinds()},
 	}
+}
+
+// TestSlowEveryClientReadsEveryResult is the whole matrix: the three
+// samples, the four clients, every kind of result.
+func TestSlowEveryClientReadsEveryResult(t *testing.T) {
+	testtier.Slow(t)
+	samples := threeSamples(t)
 	var binds []sandbox.Bind
 	for _, s := range samples {
 		binds = append(binds, s.binds...)
