@@ -69,6 +69,7 @@ var floors = []Floor{
 		Packages: []string{
 			"internal/anchored",
 			"internal/atomicfile",
+			"internal/buildinfo",
 			"internal/canonjson",
 			"internal/diag",
 			"internal/endpoint",
@@ -124,6 +125,7 @@ var floors = []Floor{
 			"internal/mcpcheck",
 			"internal/reach",
 			"internal/strictjs",
+			"internal/tsclient",
 			"internal/verdict",
 		},
 	},
@@ -158,6 +160,7 @@ var floors = []Floor{
 			"cmd/code2skill",
 			"internal/assetcopy/gencopies",
 			"internal/mcpruntime/genruntime",
+			"internal/tsclient/genclient",
 		},
 	},
 }
