@@ -23,7 +23,9 @@
 // markTransportKnown, forbiddenKey, bypassGuard, exitProcess, spin, hang, and
 // guardClosure (a guarded write dispatches its HTTP steps through the guard
 // instead of handing it context.dispatch); the Tool faults are
-// dryRunAltersInput, dryRunDispatches and realCallAltersInput.
+// dryRunAltersInput, dryRunDispatches, dryRunExtraMember,
+// realCallAltersInput, errorStructured (an error result carrying
+// structuredContent) and errorWithoutText.
 package vectorstest
 
 import (

@@ -32,6 +32,18 @@ function outputSchema(schema) {
 
 const project = (value, isError) => ({ structuredContent: value, content: [{ type: 'text', text: JSON.stringify(value) }], isError });
 
+// failure projects a structured Tool error as a compiled adapter does: the
+// JSON of one text block, no structuredContent; or with a fault's shape.
+function failure(toolError, faults) {
+  if (faults.errorStructured) {
+    return project(toolError, true);
+  }
+  if (faults.errorWithoutText) {
+    return { content: [], isError: true };
+  }
+  return { content: [{ type: 'text', text: JSON.stringify(toolError) }], isError: true };
+}
+
 export async function serve(adapterFaults = {}) {
   const server = new McpServer({ name: `${contract.contractId}-capabilities`, version: '1' });
   for (const c of contract.capabilities) {
@@ -55,6 +67,9 @@ function register(server, c, faults) {
       }
       const validatedInput = faults.dryRunAltersInput ? { ...input, sampleAltered: true } : input;
       const dry = { dryRun: true, validatedInput, operationPolicy: c.operationPolicy, operationSummary: c.operationSummary };
+      if (faults.dryRunExtraMember) {
+        dry.note = 'not in the envelope';
+      }
       return project(dry, false);
     }
     try {
@@ -62,7 +77,7 @@ function register(server, c, faults) {
       const result = await fn(args, runtimeContext);
       return project(result, false);
     } catch (error) {
-      return project(normalizeToolError(error, c.operationPolicy), true);
+      return failure(normalizeToolError(error, c.operationPolicy), faults);
     }
   });
 }
