@@ -41,13 +41,19 @@ type Session struct {
 	sdkReader  io.Closer // what the SDK reads the server's messages from
 	stdoutDone <-chan struct{}
 	cs         *mcp.ClientSession
-	version    string // negotiated protocol version
+	stdin      io.Writer // the server's stdin, through the wire's tap
+	rawIDs     int       // requests sent outside the SDK so far
+	version    string    // negotiated protocol version
 	diags      diag.List
 
 	down     bool // the server can no longer answer
 	killed   bool // the session killed the server (a request timed out)
 	reported bool // the server's exit has been reported
-	closed   bool
+	// mayEnd says the server may exit now without that being a finding
+	// (SendLine to a server known to end the session there); ended says
+	// it did.
+	mayEnd, ended bool
+	closed        bool
 }
 
 // Tool is one entry of a tools/list answer.
@@ -114,7 +120,9 @@ func Start(ctx context.Context, dir string, opts Options) (*Session, error) {
 		Capabilities:       &mcp.ClientCapabilities{},
 		ElicitationHandler: opts.Elicitation,
 	})
-	transport := &mcp.IOTransport{Reader: reader, Writer: s.wire.clientWriter(proc.Stdin)}
+	stdin := s.wire.clientWriter(proc.Stdin)
+	s.stdin = stdin
+	transport := &mcp.IOTransport{Reader: reader, Writer: stdin}
 	want := opts.protocolVersion()
 	initResp, err := s.request(ctx, "initialize", func(ctx context.Context) error {
 		cs, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: want})
@@ -219,6 +227,10 @@ func (s *Session) reportExit(method string, err error) {
 	s.reported = true
 	select {
 	case <-s.proc.Exited():
+		if s.mayEnd {
+			s.ended = true
+			return
+		}
 		s.diags.Add(RuleServerExited.New(ServerFile, "the server %s before answering %s", exitPhrase(s.proc.ExitCode()), method).
 			WithDetail(s.stderrTail()))
 	default:
@@ -385,6 +397,9 @@ func exitPhrase(code int) string {
 }
 
 // wireError returns the JSON-RPC error of a response, if any.
+// ResponseError returns the JSON-RPC error a response carries, or nil.
+func ResponseError(resp *jsonrpc.Response) *jsonrpc.Error { return wireError(resp) }
+
 func wireError(resp *jsonrpc.Response) *jsonrpc.Error {
 	var werr *jsonrpc.Error
 	if resp != nil && resp.Error != nil && errors.As(resp.Error, &werr) {

@@ -30,37 +30,9 @@ describe('mcp-runtime-entry', () => {
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     }, async () => ({ content: [{ type: 'text', text: '[]' }] }));
 
-    const stdin = new PassThrough();
-    const stdout = new PassThrough();
-    await server.connect(new StdioServerTransport(stdin, stdout));
-    const replies = [];
-    let buffered = '';
-    stdout.on('data', (chunk) => {
-      buffered += chunk;
-      let newline;
-      while ((newline = buffered.indexOf('\n')) >= 0) {
-        replies.push(JSON.parse(buffered.slice(0, newline)));
-        buffered = buffered.slice(newline + 1);
-      }
-      stdout.emit('reply');
-    });
-    const send = async (message) => {
-      stdin.write(JSON.stringify(message) + '\n');
-      while (!replies.some((r) => r.id === message.id)) {
-        await once(stdout, 'reply');
-      }
-      return replies.find((r) => r.id === message.id);
-    };
-
-    const init = await send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
-    });
-    assert.equal(init.result.protocolVersion, '2025-11-25');
-    stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
-    const list = await send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    const session = await connected(server, StdioServerTransport);
+    assert.equal(session.initialized.result.protocolVersion, '2025-11-25');
+    const list = await session.send('tools/list', {});
     assert.deepEqual(list.result.tools.map((t) => t.name), ['list_sample_kinds']);
     assert.deepEqual(list.result.tools[0].annotations, {
       readOnlyHint: true,
@@ -70,6 +42,7 @@ describe('mcp-runtime-entry', () => {
     });
     await server.close();
   });
+
   it('answers arguments the input schema refuses with the structured INVALID_INPUT error', async () => {
     const { McpServer, StdioServerTransport, z } = entry;
     const server = new McpServer({ name: 'runtime-entry-test', version: '1.0.0' });
@@ -149,7 +122,7 @@ async function connected(server, StdioServerTransport) {
     }
     return replies.find((r) => r.id === message.id);
   };
-  await send('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1' } });
+  const initialized = await send('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1' } });
   stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
-  return { send };
+  return { send, initialized };
 }
