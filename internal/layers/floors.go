@@ -160,7 +160,6 @@ var floors = []Floor{
 			"cmd/code2skill",
 			"internal/assetcopy/gencopies",
 			"internal/mcpruntime/genruntime",
-			"internal/tsclient/genclient",
 		},
 	},
 }

@@ -34,7 +34,7 @@ import (
 	"github.com/code2skill/code2skill/internal/sandbox"
 )
 
-//go:generate go run ./genclient -root ../.. -out client.mjs
+//go:generate go run ../mcpruntime/genruntime -client -root ../.. -out client.mjs
 
 // bundle is client.mjs, the driver and the pinned SDK Client in one file.
 //
