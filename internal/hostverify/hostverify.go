@@ -1,34 +1,45 @@
 // Package hostverify verifies a strict package under its declared Host
 // profile, in a host: code2skill plays a standard MCP stdio host (the
-// reference MCP host, over the official Go SDK client) and starts the
-// package exactly as MCP-SETUP.md registers it, node with the absolute path
-// of its host runtime, in the package directory, with the environment the
-// user's host env file gives the runtime's variables. Its client declares
-// elicitation (form mode) exactly when the Host profile says trusted
-// confirmation is supported, and answers each form as the check needs:
-// accept, decline or cancel.
+// reference MCP host) and starts the package exactly as MCP-SETUP.md
+// registers it, node with the absolute path of its host runtime, in the
+// package directory, with the environment the user's host env file gives
+// the runtime's variables.
+//
+// Every check runs through two clients, each with a server of its own in
+// every session: the reference host's own, the official Go SDK client,
+// which reads results as the server sent them, and the official
+// TypeScript SDK Client a host embeds (internal/tsclient: one node process
+// driving all its sessions), which throws on a result its Tool's output
+// schema rejects. A result either client refuses fails the check for that
+// client. Each client declares elicitation (form mode) exactly when the
+// Host profile says trusted confirmation is supported, and answers each
+// form as the check needs: accept, decline or cancel.
 //
 // Every base URL the package is given is a counting relay of code2skill's
 // in front of the one the host env file names, so that what an attempt
 // dispatched is counted outside the package: an attempt that must dispatch
 // nothing is blocked at the relay (nothing reaches the backend even if the
 // package is wrong), and an unknown outcome is produced by closing the
-// request's connection unanswered, again sending nothing on.
+// request's connection unanswered, again sending nothing on. The first
+// client's requests are forwarded and the backend's answers recorded; the
+// second client's call of the same step is answered with those recordings,
+// so that the backend sees each call once and an authorised write is made
+// once.
 //
-// Two MCP sessions, two node processes: the first is the host of the
-// profile (discovery, each capability's call end to end, a confirmed
-// write's decline and cancel, a write's unknown outcome); the second is
-// another session of a client that declares no elicitation, in which a
-// confirmed write must be refused and a protected value the first session
-// was issued must be unusable. A third starts only for a write that both
-// needs the user's confirmation and redeems issued values: its isolation is
-// checked by a client that confirms. The later servers start while the
-// first session's checks run, so that their start-up costs no wall time of
-// its own. The checks
-// (ExpectedChecks) are Host-phase checks, each with its evidence; a write
-// is called for real only when the run authorises it.
+// Two MCP sessions, each a node process per client: the first is the host
+// of the profile (discovery, each capability's call end to end, a
+// confirmed write's decline and cancel, a write's unknown outcome); the
+// second is another session of a client that declares no elicitation, in
+// which a confirmed write must be refused and a protected value the first
+// session was issued must be unusable. A third starts only for a write
+// that both needs the user's confirmation and redeems issued values: its
+// isolation is checked by a client that confirms. The later servers start
+// while the first session's checks run, so that their start-up costs no
+// wall time of its own. The checks (ExpectedChecks) are Host-phase checks,
+// each with its evidence; a write is called for real only when the run
+// authorises it.
 //
-// The server runs in the sandbox with the network allowed for this run
+// The servers run in the sandbox with the network allowed for this run
 // only.
 package hostverify
 

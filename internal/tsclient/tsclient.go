@@ -22,7 +22,6 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -440,10 +439,4 @@ func (d *Driver) removeDir() {
 		os.RemoveAll(d.dir)
 		d.dir = ""
 	}
-}
-
-// ErrBroken reports whether err means the driver itself stopped.
-func ErrBroken(err error) bool {
-	var oe *OpenError
-	return err != nil && !errors.As(err, &oe)
 }
