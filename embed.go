@@ -21,3 +21,10 @@ func Skills() fs.FS {
 	}
 	return sub
 }
+
+//go:embed go.mod
+var goMod []byte
+
+// GoMod returns code2skill's go.mod: the module versions a build compiles,
+// for a binary that recorded none (a test binary).
+func GoMod() []byte { return goMod }

@@ -64,8 +64,8 @@ func TestReleaseMatrixBuilds(t *testing.T) {
 		}
 		ldflags = append(ldflags, f)
 	}
-	if !strings.Contains(strings.Join(ldflags, " "), "-X "+modulePath+"/internal/cli.Version="+tag) {
-		t.Errorf("ldflags %v do not set internal/cli.Version to the tag", build.Ldflags)
+	if !strings.Contains(strings.Join(ldflags, " "), "-X "+modulePath+"/internal/buildinfo.Version="+tag) {
+		t.Errorf("ldflags %v do not set internal/buildinfo.Version to the tag", build.Ldflags)
 	}
 	out := t.TempDir()
 	for _, goos := range build.Goos {

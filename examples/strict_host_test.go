@@ -65,7 +65,7 @@ func TestStrictSamplePlainClient(t *testing.T) {
 	}
 	out := string(res.Stdout) + string(res.Stderr)
 	pass, fail := testnode.TAPCount(out, "pass"), testnode.TAPCount(out, "fail")
-	if res.ExitCode != 0 || pass != 3 || fail != 0 {
+	if res.ExitCode != 0 || pass != 4 || fail != 0 {
 		t.Fatalf("node --test plain-client.test.mjs: exit %d, %d passed, %d failed:\n%s", res.ExitCode, pass, fail, out)
 	}
 	if loans := desk.desk.(*server.Server).Loans(); len(loans) != 2 || loans[0].Status != server.LoanReturned {

@@ -50,8 +50,11 @@
 //     variable; the session identifier is minted for this process.
 //
 // Every refusal is a structured Tool error ({code, message, details,
-// retryable}, isError: true) made by the package's error normalizer, and
-// happens before anything is dispatched. With the dry-run variable set to
+// retryable}) made by the package's error normalizer, and happens before
+// anything is dispatched. It is returned as the package's own callbacks
+// return their errors: the JSON of the one text block of an isError result,
+// without structuredContent, which every MCP client returns to its caller
+// whatever the Tool's output schema. With the dry-run variable set to
 // "1", calls go to the server's dry-run branch with no host context at all.
 
 import { randomBytes } from 'node:crypto';
@@ -186,7 +189,7 @@ async function write(server, tool, callback, input, extra) {
     if (operation?.record !== undefined && call.dispatched && workflows.get(tool.workflowId).singleUse) {
       operation.record.used = true;
     }
-    if (result?.isError === true && result?.structuredContent?.code === UNKNOWN_DISPATCH_OUTCOME) {
+    if (errorCode(result) === UNKNOWN_DISPATCH_OUTCOME) {
       session.blocked.set(tool.toolName, { input });
     }
     return result;
@@ -507,7 +510,30 @@ function refusal(tool, code, message, details) {
 
 function toolError(tool, error) {
   const structured = normalizeToolError(error, tool.operationPolicy);
-  return { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }], isError: true };
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], isError: true };
+}
+
+// errorCode is the code of the structured Tool error a callback returned
+// (the JSON of its text block), or undefined when the result is no Tool
+// error or carries none.
+function errorCode(result) {
+  if (result?.isError !== true || !Array.isArray(result.content)) {
+    return undefined;
+  }
+  for (const block of result.content) {
+    if (block?.type !== 'text' || typeof block.text !== 'string') {
+      continue;
+    }
+    try {
+      const parsed = JSON.parse(block.text);
+      if (typeof parsed?.code === 'string') {
+        return parsed.code;
+      }
+    } catch {
+      // not JSON: not the structured error
+    }
+  }
+  return undefined;
 }
 
 // baseURLOf reads the base URL of an origin: an http(s) URL without

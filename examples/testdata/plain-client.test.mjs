@@ -15,26 +15,33 @@ import { describe, it } from 'node:test';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const pkg = process.env.PLAIN_PACKAGE;
 const values = { LENDING_DESK_BASE_URL: process.env.PLAIN_BASE_URL, LENDING_DESK_TOKEN: process.env.PLAIN_TOKEN };
 
 // registration reads MCP-SETUP.md's mcpServers entry: the command, the
 // arguments with the documented package path replaced by the real one,
-// and the names of the variables it sets.
+// and the names of the variables it sets; and, from its table of
+// variables, the one the registration leaves out: the dry-run variable,
+// set only when needed.
 function registration() {
   const doc = readFileSync(join(pkg, 'MCP-SETUP.md'), 'utf8');
+  const documented = [...doc.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map((m) => m[1]);
   for (const [, block] of doc.matchAll(/```json\n([\s\S]*?)```/g)) {
     const config = JSON.parse(block);
     if (config.mcpServers === undefined) {
       continue;
     }
     const [entry] = Object.values(config.mcpServers);
+    const names = Object.keys(entry.env);
+    const optional = documented.filter((n) => !names.includes(n));
+    assert.equal(optional.length, 1, `MCP-SETUP.md documents ${documented}; the registration sets ${names}`);
     return {
       command: entry.command,
       args: entry.args.map((a) => a.replace('/absolute/path/to/equipment-lending', pkg)),
-      names: Object.keys(entry.env),
+      names,
+      dryRunVariable: optional[0],
     };
   }
   throw new Error('MCP-SETUP.md has no mcpServers registration');
@@ -49,7 +56,7 @@ async function received() {
 // connect starts the server as MCP-SETUP.md registers it, with env given
 // for the names it lists (a value of undefined leaves a name out). answer,
 // when given, declares the elicitation capability and answers each form.
-async function connect({ env = values, answer } = {}) {
+async function connect({ env = values, answer, dryRun = false } = {}) {
   assert.equal(reg.command, 'node');
   const set = {};
   for (const name of reg.names) {
@@ -57,6 +64,9 @@ async function connect({ env = values, answer } = {}) {
     if (env[name] !== undefined) {
       set[name] = env[name];
     }
+  }
+  if (dryRun) {
+    set[reg.dryRunVariable] = '1';
   }
   const transport = new StdioClientTransport({ command: process.execPath, args: reg.args, env: set, stderr: 'pipe' });
   const client = new Client({ name: 'plain-client', version: '1' }, { capabilities: answer ? { elicitation: { form: {} } } : {} });
@@ -68,7 +78,10 @@ async function connect({ env = values, answer } = {}) {
     });
   }
   await client.connect(transport);
-  return { client, asked };
+  // A host lists the Tools first: the client then checks every result of
+  // a Tool against the output schema it listed, error results included.
+  const { tools } = await client.listTools();
+  return { client, asked, tools };
 }
 
 function ok(result) {
@@ -76,17 +89,25 @@ function ok(result) {
   return result.structuredContent.data;
 }
 
+// refused reads the structured Tool error of an error result, the JSON of
+// its one text block (no structuredContent, which the client would check
+// against the success schema), and checks its code.
 function refused(result, code) {
   assert.equal(result.isError, true, JSON.stringify(result));
-  assert.equal(result.structuredContent.code, code, JSON.stringify(result.structuredContent));
+  assert.equal(result.structuredContent, undefined, JSON.stringify(result));
+  assert.equal(result.content.length, 1, JSON.stringify(result));
+  const error = JSON.parse(result.content[0].text);
+  assert.deepEqual(Object.keys(error), ['code', 'message', 'details', 'retryable']);
+  assert.equal(error.code, code, JSON.stringify(error));
+  assert.equal(typeof error.message, 'string');
+  assert.equal(typeof error.retryable, 'boolean');
+  return error;
 }
 
-// call calls a Tool that should succeed: the SDK checks the result
-// against the Tool's output schema. fail calls one that should fail: SDK
-// 1.32.2's callTool also checks an error result against the output schema
-// (a known client bug), so the request goes out without that check.
+// call calls a Tool as hosts do, through callTool, which returns a result
+// or throws.
 const call = (client, name, args) => client.callTool({ name, arguments: args });
-const fail = (client, name, args) => client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema);
+const fail = call;
 const terms = { days: 2, note: 'plain client' };
 
 describe('the strict sample in a plain MCP client', () => {
@@ -142,6 +163,40 @@ describe('the strict sample in a plain MCP client', () => {
       await first.client.close();
       await second.client.close();
     }
+  });
+
+  it('returns a refused token, a missing credential, refused arguments and a dry-run write as results', async () => {
+    const before = await received();
+    const refusedToken = await connect({ env: { ...values, LENDING_DESK_TOKEN: 'not-a-member-token' } });
+    try {
+      const error = refused(await call(refusedToken.client, 'list_lendable_equipment', {}), 'AUTHORIZATION_REJECTED');
+      assert.equal(error.details.category, 'authorization');
+      const input = refused(await call(refusedToken.client, 'list_lendable_equipment', { category: 'hammers' }), 'INVALID_INPUT');
+      assert.equal(input.details.category, 'input');
+      assert.deepEqual(input.details.errors.map((e) => e.path), ['/category']);
+    } finally {
+      await refusedToken.client.close();
+    }
+    const unset = await connect({ env: { ...values, LENDING_DESK_TOKEN: undefined } });
+    try {
+      refused(await call(unset.client, 'list_lendable_equipment', {}), 'HOST_CREDENTIAL_MISSING');
+    } finally {
+      await unset.client.close();
+    }
+    const dry = await connect({ dryRun: true });
+    try {
+      const listed = dry.tools.find((t) => t.name === 'create_equipment_loan');
+      assert.deepEqual(listed.outputSchema.required, ['dryRun', 'validatedInput', 'operationPolicy', 'operationSummary']);
+      const quote = { grantId: 'grant-dry-run', itemId: 'item-1', payloadDigest: '0'.repeat(64), expiresAt: '2030-01-01T00:00:00Z' };
+      const result = await call(dry.client, 'create_equipment_loan', { quote, terms });
+      assert.equal(result.isError, false, JSON.stringify(result));
+      assert.equal(result.structuredContent.dryRun, true);
+      assert.deepEqual(result.structuredContent.validatedInput, { quote, terms });
+    } finally {
+      await dry.client.close();
+    }
+    const after = await received();
+    assert.equal(after['GET /api/equipment'] ?? 0, (before['GET /api/equipment'] ?? 0) + 1, 'only the read with the refused token reached the desk');
   });
 
   it('refuses every call without the deployment the registration names', async () => {

@@ -273,7 +273,7 @@ func TestStrictDemoWithoutElicitation(t *testing.T) {
 		`(?m)^quote-equipment-loan +yes +yes +yes +yes$`,
 		`(?m)^create-equipment-loan +yes +yes +yes +yes$`,
 		`(?m)^return-equipment-loan +yes +yes +yes +no +requires review; Host profile: disabled \(trusted-confirmation\)$`,
-		`decision: partially-approved; host verification: \d+ of \d+ checks passed by the code2skill reference MCP host \(no elicitation, as the Host profile says\)`,
+		`decision: partially-approved; host verification: \d+ of \d+ checks passed by the code2skill reference MCP host \(go-sdk v[0-9.]+\) and the typescript-sdk Client v1\.32\.2 \(no elicitation, as the Host profile says\)`,
 	} {
 		if !regexp.MustCompile(want).MatchString(out.String()) {
 			t.Errorf("the demo's output lacks %s:\n%s", want, out.String())

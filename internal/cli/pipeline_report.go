@@ -82,7 +82,7 @@ func hostLine(rep *pipeline.Report) string {
 	if h == nil {
 		return "not run"
 	}
-	line := fmt.Sprintf("%d of %d checks passed by the %s", h.Passed, h.Checks, h.Host)
+	line := fmt.Sprintf("%d of %d checks passed by the %s", h.Passed, h.Checks, pipeline.HostClients(h.Clients, h.Host))
 	if h.Skipped > 0 {
 		line += fmt.Sprintf(", %d not run", h.Skipped)
 	}

@@ -5,12 +5,9 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
-)
 
-// Version is the code2skill version. Release builds set it with
-// -ldflags "-X github.com/code2skill/code2skill/internal/cli.Version=v1.2.3";
-// otherwise the module version recorded by "go install" is used.
-var Version = ""
+	"github.com/code2skill/code2skill/internal/buildinfo"
+)
 
 func versionCmd() *command {
 	c := &command{
@@ -65,23 +62,8 @@ func versionLine(bi *debug.BuildInfo) string {
 	return fmt.Sprintf("code2skill %s (%s)", version, strings.Join(about, ", "))
 }
 
-// buildVersion returns the version of this build (Version when a release
-// build set it, else the module version "go install" recorded, else
-// "devel") and the version control revision it recorded, if any.
+// buildVersion returns the version of this build and the version control
+// revision it recorded (buildinfo.FromBuildInfo).
 func buildVersion(bi *debug.BuildInfo) (version, revision string) {
-	version = Version
-	if bi != nil {
-		if version == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			version = bi.Main.Version
-		}
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" {
-				revision = s.Value
-			}
-		}
-	}
-	if version == "" {
-		version = "devel"
-	}
-	return version, revision
+	return buildinfo.FromBuildInfo(bi)
 }

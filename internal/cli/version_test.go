@@ -3,6 +3,8 @@ package cli
 import (
 	"runtime/debug"
 	"testing"
+
+	"github.com/code2skill/code2skill/internal/buildinfo"
 )
 
 func TestVersionLine(t *testing.T) {
@@ -26,8 +28,8 @@ func TestVersionLine(t *testing.T) {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
-	Version = "v9.9.9"
-	defer func() { Version = "" }()
+	buildinfo.Version = "v9.9.9"
+	defer func() { buildinfo.Version = "" }()
 	if got := versionLine(&debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v1.4.0"}}); got != "code2skill v9.9.9 (go1.26.8)" {
 		t.Errorf("with -X Version: %q", got)
 	}

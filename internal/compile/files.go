@@ -42,7 +42,7 @@ var reservedNames = []string{
 	"validate", "addError", "hasType", "isURI", "jsonEqual", "project", "present", "valueAt", "ownValue",
 	"setOwn", "isRecord", "jsonOrNull", "pointer", "escapePointer", "describe", "protectedWorkflowStateFor",
 	// Adapter, callbacks included.
-	"McpServer", "StdioServerTransport", "z", "normalizeToolError", "dryRunEnvelope", "inputSchema",
+	"McpServer", "StdioServerTransport", "z", "normalizeToolError", "dryRun", "dryRunOutputSchema", "inputSchema",
 	"outputSchema", "server", "input", "runtimeContext", "dryRunResult", "functionResult", "toolError",
 	// Globals.
 	"Array", "Error", "JSON", "Number", "Object", "RegExp", "String", "URL", "encodeURIComponent", "process",

@@ -134,6 +134,9 @@ type toolResult struct {
 	Content           []struct {
 		Type, Text string
 	} `json:"content"`
+	// Error is the structured Tool error of an error result: the JSON of
+	// its one text block.
+	Error json.RawMessage `json:"-"`
 }
 
 // callLive starts the package's server with the network allowed, makes
@@ -160,7 +163,12 @@ func callLive(t *testing.T, dir string, calls ...[2]string) []toolResult {
 		if err := json.Unmarshal(res.Raw, &r); err != nil {
 			t.Fatalf("tools/call %s: %v: %s", c[0], err, res.Raw)
 		}
-		if len(r.Content) != 1 || r.Content[0].Type != "text" || !jsonEq(r.Content[0].Text, string(r.StructuredContent)) {
+		switch {
+		case r.IsError && (r.StructuredContent != nil || len(r.Content) != 1 || r.Content[0].Type != "text"):
+			t.Errorf("tools/call %s: an error result carries its structured error as the JSON of one text block, without structuredContent: %s", c[0], res.Raw)
+		case r.IsError:
+			r.Error = json.RawMessage(r.Content[0].Text)
+		case len(r.Content) != 1 || r.Content[0].Type != "text" || !jsonEq(r.Content[0].Text, string(r.StructuredContent)):
 			t.Errorf("tools/call %s: the text content does not carry structuredContent: %s", c[0], res.Raw)
 		}
 		out = append(out, r)
@@ -217,12 +225,12 @@ func TestLiveCallWithoutAuthentication(t *testing.T) {
 			OutcomeKnown bool `json:"outcomeKnown"`
 		}
 	}
-	if err := json.Unmarshal(results[1].StructuredContent, &rejected); err != nil {
+	if err := json.Unmarshal(results[1].Error, &rejected); err != nil {
 		t.Fatal(err)
 	}
 	if !results[1].IsError || rejected.Code != "BUSINESS_REJECTED" || rejected.Retryable ||
 		rejected.Details.StepID != "saveDraft" || rejected.Details.Status != 409 || !rejected.Details.OutcomeKnown {
-		t.Errorf("save result: isError %v, %s", results[1].IsError, results[1].StructuredContent)
+		t.Errorf("save result: isError %v, %s", results[1].IsError, results[1].Error)
 	}
 }
 
@@ -248,12 +256,12 @@ func TestLiveCallNeedingHostAuthentication(t *testing.T) {
 			Retryable bool
 			Details   map[string]any
 		}
-		if err := json.Unmarshal(results[i].StructuredContent, &e); err != nil {
+		if err := json.Unmarshal(results[i].Error, &e); err != nil {
 			t.Fatal(err)
 		}
 		if !results[i].IsError || e.Code != "HOST_AUTHENTICATION_REQUIRED" || e.Retryable || e.Message == "" ||
 			e.Details["authentication"] != "runtime_context" {
-			t.Errorf("%s: isError %v, %s", tool, results[i].IsError, results[i].StructuredContent)
+			t.Errorf("%s: isError %v, %s", tool, results[i].IsError, results[i].Error)
 		}
 	}
 }

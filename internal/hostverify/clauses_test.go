@@ -7,8 +7,6 @@ import (
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
-	"github.com/code2skill/code2skill/internal/derive"
-	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 )
 
@@ -19,36 +17,27 @@ import (
 // a refusal that dispatched nothing with the wrong code) must fail the
 // check, and the step that keeps them all must pass it.
 
-// judged runs judge on a fresh check and returns it.
-func judged(judge func(v *verifier, c *Check)) *Check {
-	v := &verifier{res: &Result{Diagnostics: &diag.List{}},
-		in: &derive.Inputs{Export: &contract.ExportProfile{ProtocolVersion: "2025-11-25"}}}
-	c := &Check{CheckID: "check", CapabilityID: "capability", Evidence: canonjson.NewObject()}
-	judge(v, c)
-	return c
-}
-
-// clause is one fixture: a step (or steps) and whether the check passes;
-// when it fails, the detail names the clause.
+// clause is one fixture: a step (or steps), judged by failure, and
+// whether the check passes; when it fails, the detail names the clause.
 type clause struct {
-	name   string
-	judge  func(v *verifier, c *Check)
-	passes bool
-	detail string
+	name    string
+	failure func() string
+	passes  bool
+	detail  string
 }
 
 func runClauses(t *testing.T, clauses []clause) {
 	t.Helper()
 	for _, cl := range clauses {
 		t.Run(cl.name, func(t *testing.T) {
-			c := judged(cl.judge)
+			detail := cl.failure()
 			switch {
-			case cl.passes && !c.Passed:
-				t.Errorf("failed: %s", c.Detail)
-			case !cl.passes && c.Passed:
+			case cl.passes && detail != "":
+				t.Errorf("failed: %s", detail)
+			case !cl.passes && detail == "":
 				t.Error("passed")
-			case !cl.passes && !strings.Contains(c.Detail, cl.detail):
-				t.Errorf("detail %q, want it to say %q", c.Detail, cl.detail)
+			case !cl.passes && !strings.Contains(detail, cl.detail):
+				t.Errorf("detail %q, want it to say %q", detail, cl.detail)
 			}
 		})
 	}
@@ -66,8 +55,8 @@ func refusal(code string, reached ...relayed) *step {
 // TestZeroDispatchClauses: a refusal passes only when it dispatched
 // nothing and answered the expected code.
 func TestZeroDispatchClauses(t *testing.T) {
-	zero := func(st *step) func(v *verifier, c *Check) {
-		return func(v *verifier, c *Check) { v.zeroDispatch(c, RuleConfirmation, st, codeDeclined) }
+	zero := func(st *step) func() string {
+		return func() string { return zeroDispatchFailure(st, codeDeclined) }
 	}
 	runClauses(t, []clause{
 		{"refused with the code, nothing dispatched", zero(refusal(codeDeclined)), true, ""},
@@ -85,8 +74,9 @@ func TestCallClauses(t *testing.T) {
 	ok := func(reached ...relayed) *step {
 		return &step{Tool: "create_equipment_loan", Result: success, Relayed: reached}
 	}
-	call := func(st *step) func(v *verifier, c *Check) {
-		return func(v *verifier, c *Check) { v.judgeCall(c, st, []string{"authorization"}) }
+	cp := &contract.Capability{ToolName: "create_equipment_loan"}
+	call := func(st *step) func() string {
+		return func() string { return callFailure(cp, st, []string{"authorization"}) }
 	}
 	cookie := forwarded
 	cookie.Carried = []string{"authorization", "cookie"}
@@ -106,8 +96,9 @@ func TestUnknownOutcomeClauses(t *testing.T) {
 	cutOff := relayed{Method: "POST", Path: "/api/loans", Forwarded: false, Carried: []string{"authorization"}}
 	leaked := cutOff
 	leaked.Forwarded = true
-	unknown := func(cut, again *step) func(v *verifier, c *Check) {
-		return func(v *verifier, c *Check) { v.judgeUnknownOutcome(c, cut, again, codeReconcileNo) }
+	cp := &contract.Capability{ToolName: "create_equipment_loan"}
+	unknown := func(cut, again *step) func() string {
+		return func() string { return unknownOutcomeFailure(cp, cut, again, codeReconcileNo) }
 	}
 	runClauses(t, []clause{
 		{"unknown, then refused", unknown(refusal(codeUnknown, cutOff), refusal(codeReconcileNo)), true, ""},
@@ -135,8 +126,11 @@ func TestDiscoveryClauses(t *testing.T) {
 		}
 		return tools
 	}
-	discovery := func(tools []mcpcheck.Tool, protocol string) func(v *verifier, c *Check) {
-		return func(v *verifier, c *Check) { v.judgeDiscovery(c, cp, withName(tools), protocol) }
+	discovery := func(tools []mcpcheck.Tool, protocol string) func() string {
+		return func() string {
+			_, detail := discoveryFailure(cp, withName(tools), protocol, "2025-11-25")
+			return detail
+		}
 	}
 	runClauses(t, []clause{
 		{"listed and annotated, the package's protocol", discovery(listed(cp.ToolName, annotations), "2025-11-25"), true, ""},

@@ -1,49 +1,55 @@
 // Package hostverify verifies a strict package under its declared Host
 // profile, in a host: code2skill plays a standard MCP stdio host (the
-// reference MCP host, over the official Go SDK client) and starts the
-// package exactly as MCP-SETUP.md registers it, node with the absolute path
-// of its host runtime, in the package directory, with the environment the
-// user's host env file gives the runtime's variables. Its client declares
-// elicitation (form mode) exactly when the Host profile says trusted
-// confirmation is supported, and answers each form as the check needs:
-// accept, decline or cancel.
+// reference MCP host) and starts the package exactly as MCP-SETUP.md
+// registers it, node with the absolute path of its host runtime, in the
+// package directory, with the environment the user's host env file gives
+// the runtime's variables.
+//
+// Every check runs through two clients, each with a server of its own in
+// every session: the reference host's own, the official Go SDK client,
+// which reads results as the server sent them, and the official
+// TypeScript SDK Client a host embeds (internal/tsclient: one node process
+// driving all its sessions), which throws on a result its Tool's output
+// schema rejects. A result either client refuses fails the check for that
+// client. Each client declares elicitation (form mode) exactly when the
+// Host profile says trusted confirmation is supported, and answers each
+// form as the check needs: accept, decline or cancel.
 //
 // Every base URL the package is given is a counting relay of code2skill's
 // in front of the one the host env file names, so that what an attempt
 // dispatched is counted outside the package: an attempt that must dispatch
 // nothing is blocked at the relay (nothing reaches the backend even if the
 // package is wrong), and an unknown outcome is produced by closing the
-// request's connection unanswered, again sending nothing on.
+// request's connection unanswered, again sending nothing on. The first
+// client's requests are forwarded and the backend's answers recorded; the
+// second client's call of the same step is answered with those recordings,
+// so that the backend sees each call once and an authorised write is made
+// once.
 //
-// Two MCP sessions, two node processes: the first is the host of the
-// profile (discovery, each capability's call end to end, a confirmed
-// write's decline and cancel, a write's unknown outcome); the second is
-// another session of a client that declares no elicitation, in which a
-// confirmed write must be refused and a protected value the first session
-// was issued must be unusable. A third starts only for a write that both
-// needs the user's confirmation and redeems issued values: its isolation is
-// checked by a client that confirms. The later servers start while the
-// first session's checks run, so that their start-up costs no wall time of
-// its own. The checks
-// (ExpectedChecks) are Host-phase checks, each with its evidence; a write
-// is called for real only when the run authorises it.
+// Two MCP sessions, each a node process per client: the first is the host
+// of the profile (discovery, each capability's call end to end, a
+// confirmed write's decline and cancel, a write's unknown outcome); the
+// second is another session of a client that declares no elicitation, in
+// which a confirmed write must be refused and a protected value the first
+// session was issued must be unusable. A third starts only for a write
+// that both needs the user's confirmation and redeems issued values: its
+// isolation is checked by a client that confirms. The later servers start
+// while the first session's checks run, so that their start-up costs no
+// wall time of its own. The checks (ExpectedChecks) are Host-phase checks,
+// each with its evidence; a write is called for real only when the run
+// authorises it.
 //
-// The server runs in the sandbox with the network allowed for this run
+// The servers run in the sandbox with the network allowed for this run
 // only.
 package hostverify
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
 	"slices"
-	"strings"
-	"sync"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
@@ -51,8 +57,6 @@ import (
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/hostruntime"
-	"github.com/code2skill/code2skill/internal/livecall"
-	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/sandbox"
 )
 
@@ -86,6 +90,10 @@ type Options struct {
 	// Scope, when not nil, limits the run to some rows: the others'
 	// evidence is current and their checks do not run.
 	Scope *Scope
+
+	// referenceOnly runs the checks through the reference host's own
+	// client alone: the benchmark's baseline, never a verification.
+	referenceOnly bool
 }
 
 // Scope names the rows a run verifies: the capabilities whose checks run
@@ -134,10 +142,14 @@ type Check struct {
 // Result is what host verification did.
 type Result struct {
 	Checks []*Check
-	// Host says which host verified: HostName, its client, protocol,
+	// Host says which host verified: HostName, its clients, protocol,
 	// elicitation and facilities.
 	Host *canonjson.Object
-	// NodeProcesses counts the servers started.
+	// Clients name the clients every check ran through, as they ran:
+	// GoClientName, then the TypeScript SDK Client with its version.
+	Clients []string
+	// NodeProcesses counts the node processes started: the servers of
+	// every session of every client, and the TypeScript SDK Client's.
 	NodeProcesses int
 	Isolation     sandbox.Isolation
 	// Diagnostics are the findings: failed checks by rule, the server's
@@ -179,9 +191,17 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	v.env = env
-	v.res.Host = v.host()
+	v.clients = []*client{v.goClient()}
+	if !opts.referenceOnly {
+		v.ts = v.startTypeScript(ctx)
+		defer v.ts.close()
+		v.clients = append(v.clients, v.ts.client)
+	}
 	if err := v.run(ctx); err != nil {
 		return nil, err
+	}
+	if v.ts != nil && v.ts.driver != nil {
+		v.res.NodeProcesses++
 	}
 	return v.res, nil
 }
@@ -199,6 +219,10 @@ type verifier struct {
 	env         []string
 	relays      []*relay
 	names       []string // the variables the server gets
+	ts          *typescript
+	// clients are the clients every check runs through, in order: the
+	// reference host's own, then the TypeScript SDK Client.
+	clients []*client
 }
 
 // environment builds the server's environment from the host env file: a
@@ -258,15 +282,20 @@ func (v *verifier) closeRelays() {
 	}
 }
 
-// host describes the host that verifies, for every check's evidence.
+// host describes the host that verifies, with the clients every check
+// runs through, for every check's evidence.
 func (v *verifier) host() *canonjson.Object {
+	v.res.Clients = nil
+	for _, c := range v.clients {
+		v.res.Clients = append(v.res.Clients, c.name)
+	}
 	elicitation := "not declared"
 	if v.elicitation {
 		elicitation = "form"
 	}
 	return canonjson.NewObject(
 		member("host", canonjson.String(HostName)),
-		member("client", canonjson.String("the official MCP Go SDK client")),
+		member("clients", canonjson.Strings(v.res.Clients)),
 		member("transport", canonjson.String("stdio")),
 		member("protocolVersion", canonjson.String(v.in.Export.ProtocolVersion)),
 		member("hostProfile", canonjson.String(v.in.Host.ProfileID)),
@@ -276,123 +305,6 @@ func (v *verifier) host() *canonjson.Object {
 		member("environment", canonjson.Strings(v.names)),
 		member("dispatchCounting", canonjson.String("each base URL is a counting relay of code2skill to the host env file's")),
 	)
-}
-
-// session is one MCP session of the reference host.
-type session struct {
-	label string
-	// declares: the session's client declares elicitation.
-	declares bool
-	s        *mcpcheck.Session
-	// answer answers the next elicitation; asked records them.
-	mu     sync.Mutex
-	answer func(field string) *mcp.ElicitResult
-	asked  []canonjson.Value
-	// results are the data of the session's successful calls.
-	results livecall.Results
-}
-
-// start starts a session; with elicitation its client declares it.
-func (v *verifier) start(ctx context.Context, label string, elicitation bool) (*session, error) {
-	return v.early(ctx, label, elicitation).wait(v.res)
-}
-
-// early starts a session's server now, while other checks run; wait
-// returns the session. Every session started early must be waited for.
-func (v *verifier) early(ctx context.Context, label string, elicitation bool) *starting {
-	st := &starting{done: make(chan struct{})}
-	go func() {
-		defer close(st.done)
-		ss := &session{label: label, declares: elicitation, results: livecall.Results{}}
-		opts := mcpcheck.Options{
-			Env:             v.env,
-			RequestTimeout:  v.opts.RequestTimeout,
-			ProtocolVersion: v.in.Export.ProtocolVersion,
-			Profile:         mcpcheck.ProfileStrict,
-			Label:           label,
-			Network:         sandbox.AllowNetwork,
-			Entry:           strings.TrimSuffix(v.opts.Dir, "/") + "/" + hostruntime.RuntimeFile,
-		}
-		if elicitation {
-			opts.Elicitation = ss.elicit
-		}
-		ss.s, st.err = mcpcheck.Start(ctx, v.opts.Dir, opts)
-		if st.err == nil {
-			st.ss = ss
-		}
-	}()
-	return st
-}
-
-// starting is a session whose server is starting.
-type starting struct {
-	done   chan struct{}
-	ss     *session
-	err    error
-	waited bool
-}
-
-// wait waits for the server and counts it.
-func (st *starting) wait(res *Result) (*session, error) {
-	<-st.done
-	if st.waited {
-		return st.ss, st.err
-	}
-	st.waited = true
-	if st.err != nil {
-		return nil, st.err
-	}
-	res.NodeProcesses++
-	res.Isolation = st.ss.s.Isolation()
-	return st.ss, nil
-}
-
-// discard closes a session started early that was not used, as when a
-// check before it could not be done.
-func (st *starting) discard(res *Result) {
-	if st == nil || st.waited {
-		return
-	}
-	if ss, err := st.wait(res); err == nil {
-		ss.close(res)
-	}
-}
-
-func (ss *session) close(res *Result) {
-	ss.s.Close()
-	res.Diagnostics.Merge(ss.s.Diagnostics())
-}
-
-// elicit answers an elicitation with the session's current answer.
-func (ss *session) elicit(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-	field := livecall.FormField(req)
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	params, _ := json.Marshal(req.Params)
-	asked, _ := canonjson.Decode(params)
-	ss.asked = append(ss.asked, asked)
-	if ss.answer == nil {
-		return &mcp.ElicitResult{Action: "cancel"}, nil
-	}
-	return ss.answer(field), nil
-}
-
-// answers sets how the session answers elicitations until the next call of
-// answers: accept (true for the form's field) for the fields listed in
-// accept, decline for decline, cancel for the rest.
-func (ss *session) answers(accept []string, decline []string) {
-	ss.mu.Lock()
-	ss.answer = func(field string) *mcp.ElicitResult {
-		switch {
-		case slices.Contains(accept, field):
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{field: true}}
-		case slices.Contains(decline, field):
-			return &mcp.ElicitResult{Action: "decline"}
-		}
-		return &mcp.ElicitResult{Action: "cancel"}
-	}
-	ss.asked = nil
-	ss.mu.Unlock()
 }
 
 func member(k string, v canonjson.Value) canonjson.Member { return canonjson.Member{Key: k, Value: v} }

@@ -113,8 +113,10 @@ func outcomes(res *Result) []string {
 
 // TestStrictSampleUnderItsProfile: the strict sample, started as its
 // MCP-SETUP.md registers it under its elicitation profile, passes every
-// Host-phase check in two node processes; the decline, cancel, missing
-// elicitation, second session and unknown outcome dispatch nothing.
+// Host-phase check through both clients, in five node processes (two
+// sessions' servers for each client, and the TypeScript SDK Client's own);
+// the decline, cancel, missing elicitation, second session and unknown
+// outcome dispatch nothing, and the backend sees each call once.
 func TestStrictSampleUnderItsProfile(t *testing.T) {
 	opts, d := samplePackage(t, "")
 	res, err := Run(context.Background(), opts)
@@ -137,8 +139,11 @@ func TestStrictSampleUnderItsProfile(t *testing.T) {
 	if len(res.Checks) != n {
 		t.Errorf("%d checks, want %d", len(res.Checks), n)
 	}
-	if res.NodeProcesses != 2 {
-		t.Errorf("%d node processes, want 2", res.NodeProcesses)
+	if res.NodeProcesses != 5 {
+		t.Errorf("%d node processes, want 5", res.NodeProcesses)
+	}
+	if want := []string{GoClientName(), "typescript-sdk Client v1.32.2"}; !slices.Equal(res.Clients, want) || !strings.HasPrefix(want[0], HostName+" (go-sdk v") {
+		t.Errorf("clients %q, want %q", res.Clients, want)
 	}
 	if res.Diagnostics.HasErrors() {
 		t.Errorf("findings: %v", res.Diagnostics.Sorted())
@@ -276,6 +281,45 @@ func TestBrokenHostsFail(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAClientRefusesWhatTheOtherReads: a host runtime whose refusals carry
+// their structured error as structuredContent again (which the Tools'
+// output schemas do not admit) passes through the Go SDK client, which
+// reads results as they come, and fails every refusal check through the
+// TypeScript SDK Client, which throws on them: the failure names that
+// client, and nothing is reported as host-verified that it refused.
+func TestAClientRefusesWhatTheOtherReads(t *testing.T) {
+	opts, _ := samplePackage(t, "")
+	tamper(t, opts.Dir, "portable-host-runtime.mjs", "  return { content: [{ type: 'text', text: JSON.stringify(structured) }], isError: true };",
+		"  return { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }], isError: true };")
+	res, err := Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := map[string]bool{}
+	for _, c := range res.Checks {
+		if c.Passed || c.Skipped != "" {
+			continue
+		}
+		failed[c.CheckID] = true
+		if !strings.HasPrefix(c.Detail, "through the typescript-sdk Client v1.32.2: ") || !strings.Contains(c.Detail, "an exception instead of a result: MCP error -32602") {
+			t.Errorf("%s%s %s: %s", c.CapabilityID, c.WorkflowID, c.CheckID, c.Detail)
+		}
+		for _, e := range arrayAt(c.Evidence, "/clients") {
+			if stringAt(e, "/client") == GoClientName() && stringAt(e, "/status") != "passed" {
+				t.Errorf("%s%s %s: the Go SDK client's side %s", c.CapabilityID, c.WorkflowID, c.CheckID, stringAt(e, "/detail"))
+			}
+		}
+	}
+	for _, id := range []string{CheckDecline, CheckCancel, CheckUnavailable} {
+		if !failed[id] {
+			t.Errorf("%s passed: %v", id, outcomes(res))
+		}
+	}
+	if !res.Diagnostics.Has(RuleConfirmation) {
+		t.Errorf("findings %v", res.Diagnostics.RuleIDs())
 	}
 }
 
@@ -418,7 +462,8 @@ func TestCredentialsOnlyWhereNeeded(t *testing.T) {
 }
 
 // TestAScopeVerifiesItsRowsOnly: a run scoped to the read checks the read
-// alone, in one session (no other is needed), and calls no write; scoped to
+// alone, in one session (no other is needed: a server for each client and
+// the TypeScript SDK Client's process), and calls no write; scoped to
 // a workflow's entry, it checks the entry and the workflow, and starts the
 // second session its isolation check needs.
 func TestAScopeVerifiesItsRowsOnly(t *testing.T) {
@@ -433,7 +478,7 @@ func TestAScopeVerifiesItsRowsOnly(t *testing.T) {
 		"list-lendable-equipment " + CheckDiscovery + " passed",
 		"list-lendable-equipment " + CheckProfile + " passed",
 	}
-	if got := outcomes(res); !slices.Equal(got, want) || res.NodeProcesses != 1 || len(d.Loans()) != 0 {
+	if got := outcomes(res); !slices.Equal(got, want) || res.NodeProcesses != 3 || len(d.Loans()) != 0 {
 		t.Errorf("outcomes %v, %d node processes, loans %+v", got, res.NodeProcesses, d.Loans())
 	}
 
@@ -462,7 +507,7 @@ func TestAScopeVerifiesItsRowsOnly(t *testing.T) {
 	}
 	exp := ExpectedChecks(opts.Inputs)
 	if wf == "" || len(rows) != 2 || rows["capability create-equipment-loan"] != len(exp.Capabilities["create-equipment-loan"]) ||
-		rows["workflow "+wf] != len(exp.Workflows[wf]) || res.NodeProcesses != 2 {
+		rows["workflow "+wf] != len(exp.Workflows[wf]) || res.NodeProcesses != 5 {
 		t.Errorf("workflow %q, checks per row %v, %d node processes", wf, rows, res.NodeProcesses)
 	}
 }

@@ -1,8 +1,8 @@
 package hostverify
 
 import (
+	"bytes"
 	"context"
-	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -25,13 +25,31 @@ const (
 	// drop closes each request's connection without an answer and sends
 	// nothing on: the package sees a request whose outcome it cannot know.
 	drop
+	// replay answers each request with the backend's answer to the same
+	// request (method, path and query) in the last forward attempt, and
+	// sends nothing on: the call of a second client repeats what the
+	// first client's call made, and the backend sees it once.
+	replay
 )
+
+// modeNames name the modes in evidence.
+var modeNames = []string{"forward", "block", "drop", "replay"}
+
+// exchange is a request the relay forwarded and the backend's answer.
+type exchange struct {
+	method, path, query string
+	status              int
+	header              http.Header
+	body                []byte
+	used                bool
+}
 
 // relayed is one request the relay received.
 type relayed struct {
 	Method    string   `json:"method"`
 	Path      string   `json:"path"`
 	Forwarded bool     `json:"forwarded"`
+	Replayed  bool     `json:"replayed"`
 	Status    int      `json:"status,omitempty"`
 	Carried   []string `json:"credentialHeaders"`
 }
@@ -52,6 +70,8 @@ type relay struct {
 	mode       relayMode
 	generation int // counts attempts
 	seen       []relayed
+	// recorded are the exchanges of the last forward attempt.
+	recorded []*exchange
 }
 
 // maxRelayBody bounds a request or response body the relay carries.
@@ -87,6 +107,9 @@ func (r *relay) URL() string { return "http://" + r.ln.Addr().String() }
 func (r *relay) attempt(mode relayMode) {
 	r.mu.Lock()
 	r.mode, r.seen = mode, nil
+	if mode == forward {
+		r.recorded = nil
+	}
 	r.generation++
 	r.mu.Unlock()
 }
@@ -123,7 +146,7 @@ func (r *relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusServiceUnavailable)
 		io.WriteString(w, `{"code":"HOST_VERIFICATION_BLOCKED","message":"host verification sends nothing on during this attempt","details":{},"retryable":false}`)
-		r.update(attempt, at, false, http.StatusServiceUnavailable)
+		r.update(attempt, at, func(rec *relayed) { rec.Status = http.StatusServiceUnavailable })
 		return
 	case drop:
 		if hj, ok := w.(http.Hijacker); ok {
@@ -133,30 +156,75 @@ func (r *relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			}
 		}
 		panic(http.ErrAbortHandler) // closes the connection without an answer
+	case replay:
+		r.replay(w, req, attempt, at)
+		return
 	}
-	status, err := r.send(w, req)
+	ex, err := r.send(w, req)
 	if err != nil {
 		http.Error(w, "the relay could not reach the backend: "+err.Error(), http.StatusBadGateway)
 	}
-	r.update(attempt, at, err == nil, status)
+	r.mu.Lock()
+	if attempt == r.generation && ex != nil {
+		r.recorded = append(r.recorded, ex)
+	}
+	r.mu.Unlock()
+	r.update(attempt, at, func(rec *relayed) { rec.Forwarded, rec.Status = err == nil, ex.statusOf() })
+}
+
+// replay answers a request with the first unused recorded answer to the
+// same method, path and query. A request the forward attempt did not make
+// is answered 502, and counts as neither forwarded nor replayed.
+func (r *relay) replay(w http.ResponseWriter, req *http.Request, attempt, at int) {
+	io.Copy(io.Discard, http.MaxBytesReader(w, req.Body, maxRelayBody))
+	r.mu.Lock()
+	var ex *exchange
+	for _, e := range r.recorded {
+		if !e.used && e.method == req.Method && e.path == req.URL.Path && e.query == req.URL.RawQuery {
+			e.used, ex = true, e
+			break
+		}
+	}
+	r.mu.Unlock()
+	if ex == nil {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadGateway)
+		io.WriteString(w, `{"code":"HOST_VERIFICATION_NOT_REPLAYED","message":"host verification has no answer of the backend to this request: the first client's call did not send it","details":{},"retryable":false}`)
+		r.update(attempt, at, func(rec *relayed) { rec.Status = http.StatusBadGateway })
+		return
+	}
+	for k, vs := range ex.header {
+		w.Header()[k] = vs
+	}
+	w.WriteHeader(ex.status)
+	w.Write(ex.body)
+	r.update(attempt, at, func(rec *relayed) { rec.Replayed, rec.Status = true, ex.status })
 }
 
 // update records how a request of an attempt was answered, unless a new
 // attempt started since.
-func (r *relay) update(attempt, at int, forwarded bool, status int) {
+func (r *relay) update(attempt, at int, set func(*relayed)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if attempt == r.generation && at < len(r.seen) {
-		r.seen[at].Forwarded, r.seen[at].Status = forwarded, status
+		set(&r.seen[at])
 	}
+}
+
+func (ex *exchange) statusOf() int {
+	if ex == nil {
+		return 0
+	}
+	return ex.status
 }
 
 // hopHeaders are not passed on (RFC 9110, section 7.6.1).
 var hopHeaders = []string{"Connection", "Keep-Alive", "Proxy-Connection", "Te", "Trailer", "Transfer-Encoding", "Upgrade"}
 
 // send forwards a request to the backend, keeping method, path (below the
-// target's own path), query, headers and body, and copies the answer back.
-func (r *relay) send(w http.ResponseWriter, req *http.Request) (int, error) {
+// target's own path), query, headers and body, copies the answer back, and
+// returns the exchange as the package received it.
+func (r *relay) send(w http.ResponseWriter, req *http.Request) (*exchange, error) {
 	out := *r.target
 	out.Path = strings.TrimSuffix(r.target.Path, "/") + req.URL.Path
 	out.RawPath = ""
@@ -164,7 +232,7 @@ func (r *relay) send(w http.ResponseWriter, req *http.Request) (int, error) {
 	body := http.MaxBytesReader(w, req.Body, maxRelayBody)
 	fwd, err := http.NewRequestWithContext(req.Context(), req.Method, out.String(), body)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	fwd.Header = req.Header.Clone()
 	for _, h := range hopHeaders {
@@ -173,7 +241,7 @@ func (r *relay) send(w http.ResponseWriter, req *http.Request) (int, error) {
 	fwd.ContentLength = req.ContentLength
 	resp, err := r.client.Do(fwd)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	defer resp.Body.Close()
 	for k, vs := range resp.Header {
@@ -184,9 +252,11 @@ func (r *relay) send(w http.ResponseWriter, req *http.Request) (int, error) {
 	for _, h := range hopHeaders {
 		w.Header().Del(h)
 	}
+	ex := &exchange{method: req.Method, path: req.URL.Path, query: req.URL.RawQuery, status: resp.StatusCode, header: w.Header().Clone()}
 	w.WriteHeader(resp.StatusCode)
-	if _, err := io.Copy(w, io.LimitReader(resp.Body, maxRelayBody)); err != nil && !errors.Is(err, io.EOF) {
-		return resp.StatusCode, nil // the status was sent; the body broke off
-	}
-	return resp.StatusCode, nil
+	var kept bytes.Buffer
+	// The status was sent whether or not the body breaks off.
+	io.Copy(io.MultiWriter(w, &kept), io.LimitReader(resp.Body, maxRelayBody))
+	ex.body = kept.Bytes()
+	return ex, nil
 }

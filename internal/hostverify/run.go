@@ -16,6 +16,7 @@ import (
 	"github.com/code2skill/code2skill/internal/livecall"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/sample"
+	"github.com/code2skill/code2skill/internal/toolresult"
 )
 
 // Codes the checks expect of the host runtime and the guard.
@@ -62,10 +63,13 @@ func (v *verifier) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	tools, err := first.s.ListTools(ctx)
-	if err != nil {
-		first.close(v.res)
-		return err
+	v.res.Host = v.host()
+	tools := make([][]mcpcheck.Tool, len(first.peers))
+	for i, p := range first.peers {
+		if tools[i], err = p.conn.listTools(ctx); err != nil {
+			first.close(v.res)
+			return err
+		}
 	}
 	for i := range caps {
 		v.profile(&caps[i])
@@ -76,10 +80,10 @@ func (v *verifier) run(ctx context.Context) error {
 		cp := &caps[i]
 		exp := v.expected.Capabilities[cp.ID]
 		if slices.Contains(exp, CheckDecline) {
-			if err := v.refused(ctx, first, first.results, cp, CheckDecline, RuleConfirmation, codeDeclined, nil, []string{hostruntime.ConfirmField}); err != nil {
+			if err := v.refused(ctx, first, first.results(), cp, CheckDecline, RuleConfirmation, codeDeclined, nil, []string{hostruntime.ConfirmField}); err != nil {
 				return err
 			}
-			if err := v.refused(ctx, first, first.results, cp, CheckCancel, RuleConfirmation, codeCancelled, nil, nil); err != nil {
+			if err := v.refused(ctx, first, first.results(), cp, CheckCancel, RuleConfirmation, codeCancelled, nil, nil); err != nil {
 				return err
 			}
 		}
@@ -110,7 +114,10 @@ func (v *verifier) run(ctx context.Context) error {
 			}
 		}
 	}
-	issued := maps.Clone(first.results)
+	var issued []livecall.Results
+	for _, r := range first.results() {
+		issued = append(issued, maps.Clone(r))
+	}
 	first.close(v.res)
 	if later == nil {
 		v.workflowChecks()
@@ -167,13 +174,13 @@ func (v *verifier) run(ctx context.Context) error {
 	return nil
 }
 
-// step is one call of a check, as its evidence records it.
+// step is one client's call of a check, as its evidence records it.
 type step struct {
 	Tool      string
 	Arguments *canonjson.Object
 	Mode      relayMode
 	Result    canonjson.Value
-	Code      string // structuredContent.code of an error result
+	Code      string // the code of an error result's structured Tool error
 	IsError   bool
 	Protocol  string // no result: why
 	Relayed   []relayed
@@ -216,96 +223,100 @@ func cmpOr(a, b string) string {
 	return b
 }
 
-// attempt calls a capability's case in a session, its references resolved
-// against from, with the relays in mode and the elicitations answered:
-// accept for the fields in accept, decline for those in decline, cancel
-// otherwise. A case that cannot be made is reported in why.
-func (v *verifier) attempt(ctx context.Context, ss *session, from livecall.Results, cp *contract.Capability, mode relayMode, accept, decline []string) (st *step, why string, err error) {
+// attempt calls a capability's case through each client of a session, its
+// references resolved against that client's results in from, with the
+// relays in mode (a forward attempt of the first client is replayed to the
+// others) and the elicitations answered: accept for the fields in accept,
+// decline for those in decline, cancel otherwise. It returns one step per
+// client; a case that cannot be made is reported in why.
+func (v *verifier) attempt(ctx context.Context, ss *session, from []livecall.Results, cp *contract.Capability, mode relayMode, accept, decline []string) (steps []*step, why string, err error) {
 	args, ok := v.opts.Cases[cp.ID]
-	if !ok && slices.ContainsFunc(cp.Inputs, func(in contract.Input) bool { return in.Required }) {
-		why = "it has required inputs and no live case"
-	}
-	resolved, err := from.Resolve(args)
-	if err != nil {
-		why = "its case cannot be made: " + err.Error()
-	}
-	standIn := ""
-	if why != "" {
-		if mode != block {
-			return nil, why, nil
+	missing := !ok && slices.ContainsFunc(cp.Inputs, func(in contract.Input) bool { return in.Required })
+	resolved := make([]*canonjson.Object, len(ss.peers))
+	standIn := make([]string, len(ss.peers))
+	for i := range ss.peers {
+		why := ""
+		if missing {
+			why = "it has required inputs and no live case"
 		}
-		// A call that must be refused before dispatch needs no issued
-		// value: the minimal arguments of its schema stand in.
-		if resolved, err = sample.Arguments(v.schemas[cp.ID], nil); err != nil {
-			return nil, why, nil
+		if resolved[i], err = from[i].Resolve(args); err != nil {
+			why = "its case cannot be made: " + err.Error()
 		}
-		standIn = why + "; the minimal arguments of its input schema stand in"
-	}
-	if v.opts.Check != nil {
-		if bad := v.opts.Check(cp.ID, resolved); bad != "" {
-			return nil, "its case breaks the input schema: " + bad, nil
+		if why != "" {
+			if mode != block {
+				return nil, why, nil
+			}
+			// A call that must be refused before dispatch needs no issued
+			// value: the minimal arguments of its schema stand in.
+			if resolved[i], err = sample.Arguments(v.schemas[cp.ID], nil); err != nil {
+				return nil, why, nil
+			}
+			standIn[i] = why + "; the minimal arguments of its input schema stand in"
+		}
+		if v.opts.Check != nil {
+			if bad := v.opts.Check(cp.ID, resolved[i]); bad != "" {
+				return nil, "its case breaks the input schema: " + bad, nil
+			}
 		}
 	}
-	st = &step{Tool: cp.ToolName, Arguments: resolved, Mode: mode, StandIn: standIn}
-	for _, r := range v.relays {
-		r.attempt(mode)
-	}
-	ss.answers(accept, decline)
-	if ss.s.Down() {
-		st.Protocol = "the server no longer answers: " + firstError(ss.s.Diagnostics())
-		return st, "", nil
-	}
-	began := time.Now()
-	answer, err := ss.s.CallTool(ctx, cp.ToolName, json.RawMessage(canonjson.DigestForm(resolved)))
-	if err != nil {
-		return nil, "", err
-	}
-	switch {
-	case answer == nil:
-		st.Protocol = "no answer: " + firstError(ss.s.Diagnostics())
-	case answer.Error != nil:
-		st.Protocol = fmt.Sprintf("JSON-RPC error %d: %s", answer.Error.Code, answer.Error.Message)
-	default:
-		if doc, derr := canonjson.Decode(answer.Raw); derr == nil {
-			st.Result = doc
-			isErr, _ := canonjson.Resolve(doc, "/isError")
-			st.IsError = isErr == canonjson.Bool(true)
-			st.Code = stringAt(doc, "/structuredContent/code")
-		} else {
-			st.Protocol = "the result is not JSON: " + derr.Error()
+	for i, p := range ss.peers {
+		m := mode
+		if m == forward && i > 0 {
+			m = replay
 		}
-		ss.results.Record(cp.ID, answer.Raw)
+		st := &step{Tool: cp.ToolName, Arguments: resolved[i], Mode: m, StandIn: standIn[i]}
+		for _, r := range v.relays {
+			r.attempt(m)
+		}
+		began := time.Now()
+		ans, err := p.conn.call(ctx, cp.ToolName, json.RawMessage(canonjson.DigestForm(resolved[i])), accept, decline)
+		if err != nil {
+			return nil, "", err
+		}
+		st.Protocol, st.Asked = ans.protocol, ans.asked
+		if ans.raw != nil && ans.protocol == "" {
+			if doc, derr := canonjson.Decode(ans.raw); derr == nil {
+				st.Result = doc
+				isErr, _ := canonjson.Resolve(doc, "/isError")
+				st.IsError = isErr == canonjson.Bool(true)
+				if r, perr := toolresult.Parse(doc); perr == nil && st.IsError {
+					st.Code = r.ErrorCode()
+				}
+			} else {
+				st.Protocol = "the result is not JSON: " + derr.Error()
+			}
+			p.results.Record(cp.ID, ans.raw)
+		}
+		for _, r := range v.relays {
+			st.Relayed = append(st.Relayed, r.received()...)
+		}
+		if v.opts.Progress != nil {
+			fmt.Fprintf(v.opts.Progress, "host-verify: %s, %s: %s answered %s in %s (%d request(s) at the relay)\n", ss.label, p.client.name, cp.ToolName,
+				st.answer(), time.Since(began).Round(time.Millisecond), len(st.Relayed))
+		}
+		steps = append(steps, st)
 	}
-	for _, r := range v.relays {
-		st.Relayed = append(st.Relayed, r.received()...)
-	}
-	ss.mu.Lock()
-	st.Asked = slices.Clone(ss.asked)
-	ss.mu.Unlock()
-	if v.opts.Progress != nil {
-		fmt.Fprintf(v.opts.Progress, "host-verify: %s %s answered %s in %s (%d request(s) at the relay)\n", ss.label, cp.ToolName,
-			st.answer(), time.Since(began).Round(time.Millisecond), len(st.Relayed))
-	}
-	return st, "", nil
+	return steps, "", nil
 }
 
 // prepare calls the issuer of the capability's workflow, when it has one,
 // so that the session holds a protected value the capability's next call
-// can redeem. It returns the issuer's step.
-func (v *verifier) prepare(ctx context.Context, ss *session, cp *contract.Capability) (*step, error) {
+// can redeem. It returns the issuer's steps.
+func (v *verifier) prepare(ctx context.Context, ss *session, cp *contract.Capability) ([]*step, error) {
 	id := issuer(v.in, cp)
 	if id == "" {
 		return nil, nil
 	}
 	is := capability(v.in.Contract, id)
-	st, _, err := v.attempt(ctx, ss, ss.results, is, forward, nil, nil)
-	return st, err
+	steps, _, err := v.attempt(ctx, ss, ss.results(), is, forward, nil, nil)
+	return steps, err
 }
 
 // call is CheckCall: the capability's case, end to end against the
 // backend; a write only when the run authorises it. Every request reaches
-// the backend, with the credentials of the Tool's authentication and no
-// others.
+// the backend (the first client's; the others' are answered with the
+// backend's answers to it), with the credentials of the Tool's
+// authentication and no others.
 func (v *verifier) call(ctx context.Context, ss *session, cp *contract.Capability) error {
 	c := v.newCheck(ss, CheckCall, cp)
 	if cp.IsWrite() && !slices.Contains(v.opts.AuthorizedWrites, cp.ID) {
@@ -316,75 +327,77 @@ func (v *verifier) call(ctx context.Context, ss *session, cp *contract.Capabilit
 	if err != nil {
 		return err
 	}
-	st, why, err := v.attempt(ctx, ss, ss.results, cp, forward, []string{hostruntime.ConfirmField, hostruntime.ReconciledField}, nil)
+	steps, why, err := v.attempt(ctx, ss, ss.results(), cp, forward, []string{hostruntime.ConfirmField, hostruntime.ReconciledField}, nil)
 	if err != nil {
 		return err
 	}
-	if st == nil {
+	if steps == nil {
 		v.skip(c, why)
 		return nil
 	}
-	v.evidence(c, prepared, st)
-	v.judgeCall(c, st, v.credentialHeaders(cp))
+	v.evidence(c, ss, prepared, steps)
+	credentials := v.credentialHeaders(cp)
+	details := make([]string, len(steps))
+	for i, st := range steps {
+		details[i] = callFailure(cp, st, credentials)
+	}
+	v.conclude(c, ss, RuleCall, details)
 	return nil
 }
 
-// judgeCall judges CheckCall's step; each clause fails the check on its
-// own: the Tool answered a success; something reached the backend; every
-// request reached it; each carried exactly the credential headers of the
-// Tool's authentication.
-func (v *verifier) judgeCall(c *Check, st *step, credentials []string) {
+// callFailure says why a step of CheckCall fails, or "".
+func callFailure(cp *contract.Capability, st *step, credentials []string) string {
 	switch {
 	case !st.succeeded():
-		v.fail(c, RuleCall, "%s answered %s", st.Tool, st.answer())
+		return fmt.Sprintf("%s answered %s", cp.ToolName, st.answer())
 	case len(st.Relayed) == 0:
-		v.fail(c, RuleCall, "%s answered a success, and nothing reached the backend", st.Tool)
-	default:
-		for _, r := range st.Relayed {
-			switch {
-			case !r.Forwarded:
-				v.fail(c, RuleCall, "%s %s did not reach the backend", r.Method, r.Path)
-			case !slices.Equal(r.Carried, credentials):
-				v.fail(c, RuleCall, "%s %s carried the credential headers %q, and %s's authentication needs %q",
-					r.Method, r.Path, r.Carried, st.Tool, credentials)
-			}
-		}
-		if c.Detail == "" {
-			v.pass(c)
+		return fmt.Sprintf("%s answered a success, and nothing reached the backend", cp.ToolName)
+	}
+	for _, r := range st.Relayed {
+		switch {
+		case st.Mode == replay && !r.Replayed:
+			return fmt.Sprintf("%s %s is not a request the first client's call sent, so the backend did not answer it", r.Method, r.Path)
+		case st.Mode == forward && !r.Forwarded:
+			return fmt.Sprintf("%s %s did not reach the backend", r.Method, r.Path)
+		case !slices.Equal(r.Carried, credentials):
+			return fmt.Sprintf("%s %s carried the credential headers %q, and %s's authentication needs %q",
+				r.Method, r.Path, r.Carried, cp.ToolName, credentials)
 		}
 	}
+	return ""
 }
 
 // refused is a check that a call is refused with a code and dispatches
 // nothing: the relays block, so nothing reaches the backend either way.
-func (v *verifier) refused(ctx context.Context, ss *session, from livecall.Results, cp *contract.Capability, id string, rule *diag.Rule, code string, accept, decline []string) error {
+func (v *verifier) refused(ctx context.Context, ss *session, from []livecall.Results, cp *contract.Capability, id string, rule *diag.Rule, code string, accept, decline []string) error {
 	c := v.newCheck(ss, id, cp)
-	st, why, err := v.attempt(ctx, ss, from, cp, block, accept, decline)
+	steps, why, err := v.attempt(ctx, ss, from, cp, block, accept, decline)
 	if err != nil {
 		return err
 	}
-	if st == nil {
+	if steps == nil {
 		v.skip(c, why)
 		return nil
 	}
-	v.evidence(c, nil, st)
-	v.zeroDispatch(c, rule, st, code)
+	v.evidence(c, ss, nil, steps)
+	details := make([]string, len(steps))
+	for i, st := range steps {
+		details[i] = zeroDispatchFailure(st, code)
+	}
+	v.conclude(c, ss, rule, details)
 	return nil
 }
 
-// zeroDispatch judges a step that must be refused before dispatch; each
-// clause fails the check on its own: nothing reached the relay (the
-// dispatch is counted there, whatever the Tool answered), and the Tool
-// answered an error with the expected code.
-func (v *verifier) zeroDispatch(c *Check, rule *diag.Rule, st *step, code string) {
+// zeroDispatchFailure says why a step that must be refused with code,
+// dispatching nothing, fails, or "".
+func zeroDispatchFailure(st *step, code string) string {
 	switch {
 	case len(st.Relayed) > 0:
-		v.fail(c, rule, "%s dispatched %d request(s), and must dispatch none (it answered %s)", st.Tool, len(st.Relayed), st.answer())
+		return fmt.Sprintf("%s dispatched %d request(s), and must dispatch none (it answered %s)", st.Tool, len(st.Relayed), st.answer())
 	case !st.IsError || st.Code != code:
-		v.fail(c, rule, "%s answered %s, and must be refused with %s", st.Tool, st.answer(), code)
-	default:
-		v.pass(c)
+		return fmt.Sprintf("%s answered %s, and must be refused with %s", st.Tool, st.answer(), code)
 	}
+	return ""
 }
 
 // unknownOutcome is CheckUnknownOutcome: the write's request is cut off
@@ -398,7 +411,7 @@ func (v *verifier) unknownOutcome(ctx context.Context, ss *session, cp *contract
 	if err != nil {
 		return err
 	}
-	cut, why, err := v.attempt(ctx, ss, ss.results, cp, drop, []string{hostruntime.ConfirmField}, nil)
+	cut, why, err := v.attempt(ctx, ss, ss.results(), cp, drop, []string{hostruntime.ConfirmField}, nil)
 	if err != nil {
 		return err
 	}
@@ -406,7 +419,7 @@ func (v *verifier) unknownOutcome(ctx context.Context, ss *session, cp *contract
 		v.skip(c, why)
 		return nil
 	}
-	again, why, err := v.attempt(ctx, ss, ss.results, cp, block, []string{hostruntime.ConfirmField}, []string{hostruntime.ReconciledField})
+	again, why, err := v.attempt(ctx, ss, ss.results(), cp, block, []string{hostruntime.ConfirmField}, []string{hostruntime.ReconciledField})
 	if err != nil {
 		return err
 	}
@@ -414,28 +427,31 @@ func (v *verifier) unknownOutcome(ctx context.Context, ss *session, cp *contract
 		v.skip(c, why)
 		return nil
 	}
-	v.evidence(c, prepared, cut, again)
+	v.evidence(c, ss, prepared, cut, again)
 	want := codeReconcileNeeded
 	if ss.declares {
 		want = codeReconcileNo
 	}
-	v.judgeUnknownOutcome(c, cut, again, want)
+	details := make([]string, len(cut))
+	for i := range cut {
+		details[i] = unknownOutcomeFailure(cp, cut[i], again[i], want)
+	}
+	v.conclude(c, ss, RuleUnknownOutcome, details)
 	return nil
 }
 
-// judgeUnknownOutcome judges CheckUnknownOutcome's two steps; each clause
-// fails the check on its own: the cut-off call answered the unknown
-// outcome's code; nothing of it reached the backend; the next call
-// dispatched nothing and was refused with want (zeroDispatch).
-func (v *verifier) judgeUnknownOutcome(c *Check, cut, again *step, want string) {
+// unknownOutcomeFailure says why CheckUnknownOutcome's two steps fail, or
+// "". Each clause fails the check on its own: the cut-off call answered
+// the unknown outcome's code; nothing of it reached the backend; the next
+// call dispatched nothing and was refused with want.
+func unknownOutcomeFailure(cp *contract.Capability, cut, again *step, want string) string {
 	switch {
 	case !cut.IsError || cut.Code != codeUnknown:
-		v.fail(c, RuleUnknownOutcome, "with its request cut off, %s answered %s, not %s", cut.Tool, cut.answer(), codeUnknown)
+		return fmt.Sprintf("with its request cut off, %s answered %s, not %s", cp.ToolName, cut.answer(), codeUnknown)
 	case slices.ContainsFunc(cut.Relayed, func(r relayed) bool { return r.Forwarded }):
-		v.fail(c, RuleUnknownOutcome, "a request the relay was to cut off reached the backend")
-	default:
-		v.zeroDispatch(c, RuleUnknownOutcome, again, want)
+		return "a request the relay was to cut off reached the backend"
 	}
+	return zeroDispatchFailure(again, want)
 }
 
 // profile is CheckProfile: every facility the Host profile says it
@@ -477,35 +493,48 @@ func (v *verifier) profile(cp *contract.Capability) {
 	v.pass(c)
 }
 
-// discovery is CheckDiscovery: the session's tools/list lists the Tool as
-// the contract names and annotates it.
-func (v *verifier) discovery(ss *session, cp *contract.Capability, tools []mcpcheck.Tool) {
-	v.judgeDiscovery(v.newCheck(ss, CheckDiscovery, cp), cp, tools, ss.s.ProtocolVersion())
+// discovery is CheckDiscovery: each client's tools/list of the session
+// lists the Tool as the contract names and annotates it.
+func (v *verifier) discovery(ss *session, cp *contract.Capability, tools [][]mcpcheck.Tool) {
+	c := v.newCheck(ss, CheckDiscovery, cp)
+	clients := canonjson.Array{}
+	details := make([]string, len(ss.peers))
+	for i, p := range ss.peers {
+		entry := canonjson.NewObject(member("client", canonjson.String(p.client.name)))
+		clients = append(clients, entry)
+		if why := p.conn.down(); why != "" && !slices.ContainsFunc(tools[i], func(t mcpcheck.Tool) bool { return t.Name == cp.ToolName }) {
+			details[i] = "tools/list was not answered: " + why
+			continue
+		}
+		var listed canonjson.Value
+		listed, details[i] = discoveryFailure(cp, tools[i], p.conn.protocolVersion(), v.in.Export.ProtocolVersion)
+		if listed != nil {
+			entry.Set("tool", listed)
+		}
+	}
+	c.Evidence.Set("clients", clients)
+	v.conclude(c, ss, RuleDiscovery, details)
 }
 
-// judgeDiscovery judges CheckDiscovery; each clause fails the check on its
-// own: tools/list lists the Tool; its annotations are the contract's; the
-// session speaks the package's protocol version.
-func (v *verifier) judgeDiscovery(c *Check, cp *contract.Capability, tools []mcpcheck.Tool, protocol string) {
-	i := slices.IndexFunc(tools, func(t mcpcheck.Tool) bool { return t.Name == cp.ToolName })
-	ev := c.Evidence
-	if i < 0 {
-		v.fail(c, RuleDiscovery, "tools/list does not list %s", cp.ToolName)
-		return
+// discoveryFailure judges one client's tools/list for CheckDiscovery: it
+// returns the Tool's entry when listed and why the check fails, or "".
+// Each clause fails the check on its own: tools/list lists the Tool; its
+// annotations are the contract's; the session speaks the package's
+// protocol version.
+func discoveryFailure(cp *contract.Capability, tools []mcpcheck.Tool, protocol, want string) (canonjson.Value, string) {
+	j := slices.IndexFunc(tools, func(t mcpcheck.Tool) bool { return t.Name == cp.ToolName })
+	if j < 0 {
+		return nil, fmt.Sprintf("tools/list does not list %s", cp.ToolName)
 	}
-	entry, _ := canonjson.Decode(tools[i].Raw)
-	ev.Set("tool", entry)
-	want := cp.Annotations.Raw
-	got, _ := canonjson.Resolve(entry, "/annotations")
-	if !canonjson.Equal(want, got) {
-		v.fail(c, RuleDiscovery, "tools/list annotates %s with %s, and the contract says %s", cp.ToolName, canonjson.DigestForm(got), canonjson.DigestForm(want))
-		return
+	listed, _ := canonjson.Decode(tools[j].Raw)
+	got, _ := canonjson.Resolve(listed, "/annotations")
+	if !canonjson.Equal(cp.Annotations.Raw, got) {
+		return listed, fmt.Sprintf("tools/list annotates %s with %s, and the contract says %s", cp.ToolName, canonjson.DigestForm(got), canonjson.DigestForm(cp.Annotations.Raw))
 	}
-	if protocol != v.in.Export.ProtocolVersion {
-		v.fail(c, RuleDiscovery, "the session speaks protocol %s, and the package %s", protocol, v.in.Export.ProtocolVersion)
-		return
+	if protocol != want {
+		return listed, fmt.Sprintf("the session speaks protocol %s, and the package %s", protocol, want)
 	}
-	v.pass(c)
+	return listed, ""
 }
 
 // workflowChecks gives each workflow its entry's checks.
@@ -540,45 +569,95 @@ func (v *verifier) newCheck(ss *session, id string, cp *contract.Capability) *Ch
 	return c
 }
 
-// evidence records the steps of a check, sanitised.
-func (v *verifier) evidence(c *Check, prepared *step, steps ...*step) {
-	arr := canonjson.Array{}
-	for _, st := range append([]*step{prepared}, steps...) {
-		if st == nil {
-			continue
+// evidence records the steps of a check, each client's sanitised: the
+// clients member lists, for each client, the steps it made.
+func (v *verifier) evidence(c *Check, ss *session, prepared []*step, steps ...[]*step) {
+	clients := canonjson.Array{}
+	for i, p := range ss.peers {
+		arr := canonjson.Array{}
+		all := []*step{}
+		if prepared != nil {
+			all = append(all, prepared[i])
 		}
-		o := canonjson.NewObject(
-			member("tool", canonjson.String(st.Tool)),
-			member("arguments", sanitized(st.Arguments)),
-			member("relay", canonjson.String([]string{"forward", "block", "drop"}[st.Mode])),
-		)
-		if st.StandIn != "" {
-			o.Set("standIn", canonjson.String(st.StandIn))
+		for _, s := range steps {
+			all = append(all, s[i])
 		}
-		if st.Result != nil {
-			o.Set("result", sanitized(st.Result))
-		} else {
-			o.Set("noResult", canonjson.String(st.Protocol))
+		for _, st := range all {
+			arr = append(arr, stepEvidence(st))
 		}
-		asked := canonjson.Array{}
-		for _, a := range st.Asked {
-			asked = append(asked, sanitized(a))
-		}
-		o.Set("elicitations", asked)
-		rel := canonjson.Array{}
-		for _, r := range st.Relayed {
-			rel = append(rel, canonjson.NewObject(
-				member("method", canonjson.String(r.Method)),
-				member("path", canonjson.String(r.Path)),
-				member("forwarded", canonjson.Bool(r.Forwarded)),
-				member("status", canonjson.Int(r.Status)),
-				member("credentialHeaders", canonjson.Strings(r.Carried)),
-			))
-		}
-		o.Set("reachedTheRelay", rel)
-		arr = append(arr, o)
+		clients = append(clients, canonjson.NewObject(
+			member("client", canonjson.String(p.client.name)),
+			member("steps", arr),
+		))
 	}
-	c.Evidence.Set("steps", arr)
+	c.Evidence.Set("clients", clients)
+}
+
+func stepEvidence(st *step) *canonjson.Object {
+	o := canonjson.NewObject(
+		member("tool", canonjson.String(st.Tool)),
+		member("arguments", sanitized(st.Arguments)),
+		member("relay", canonjson.String(modeNames[st.Mode])),
+	)
+	if st.StandIn != "" {
+		o.Set("standIn", canonjson.String(st.StandIn))
+	}
+	if st.Result != nil {
+		o.Set("result", sanitized(st.Result))
+	} else {
+		o.Set("noResult", canonjson.String(st.Protocol))
+	}
+	asked := canonjson.Array{}
+	for _, a := range st.Asked {
+		asked = append(asked, sanitized(a))
+	}
+	o.Set("elicitations", asked)
+	rel := canonjson.Array{}
+	for _, r := range st.Relayed {
+		rel = append(rel, canonjson.NewObject(
+			member("method", canonjson.String(r.Method)),
+			member("path", canonjson.String(r.Path)),
+			member("forwarded", canonjson.Bool(r.Forwarded)),
+			member("replayed", canonjson.Bool(r.Replayed)),
+			member("status", canonjson.Int(r.Status)),
+			member("credentialHeaders", canonjson.Strings(r.Carried)),
+		))
+	}
+	o.Set("reachedTheRelay", rel)
+	return o
+}
+
+// conclude judges a check from each client's failure ("" when it passed):
+// it passes when every client passed; otherwise it fails under rule, its
+// detail the first failing client's, and each failure is a finding naming
+// its client.
+func (v *verifier) conclude(c *Check, ss *session, rule *diag.Rule, details []string) {
+	entries := arrayAt(c.Evidence, "/clients")
+	for i, d := range details {
+		status := "passed"
+		if d != "" {
+			status = "failed"
+			name := ss.peers[i].client.name
+			v.res.Diagnostics.Add(rule.New("", "capability %s: %s, through the %s: %s", c.CapabilityID, c.CheckID, name, d))
+			if c.Detail == "" {
+				c.Rule, c.Detail = rule, "through the "+name+": "+d
+			}
+		}
+		if i < len(entries) {
+			if e, ok := entries[i].(*canonjson.Object); ok {
+				e.Set("status", canonjson.String(status))
+				if d != "" {
+					e.Set("detail", canonjson.String(d))
+				}
+			}
+		}
+	}
+	if c.Detail != "" {
+		c.Evidence.Set("status", canonjson.String("failed"))
+		c.Evidence.Set("detail", canonjson.String(c.Detail))
+		return
+	}
+	v.pass(c)
 }
 
 // credentialHeaders are the credential headers the Tool's requests carry:
@@ -611,6 +690,7 @@ func (v *verifier) pass(c *Check) {
 	c.Evidence.Set("status", canonjson.String("passed"))
 }
 
+// fail fails a check that is the host's, not a client's.
 func (v *verifier) fail(c *Check, rule *diag.Rule, format string, args ...any) {
 	if c.Detail != "" {
 		return // the first reason stands

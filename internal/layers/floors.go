@@ -83,6 +83,7 @@ var floors = []Floor{
 		Packages: []string{
 			"internal/anchored",
 			"internal/atomicfile",
+			"internal/buildinfo",
 			"internal/canonjson",
 			"internal/diag",
 			"internal/endpoint",
@@ -122,6 +123,7 @@ var floors = []Floor{
 			"internal/sample",
 			"internal/sarif",
 			"internal/skillmd",
+			"internal/toolresult",
 		},
 	},
 	{
@@ -139,6 +141,7 @@ var floors = []Floor{
 			"internal/mcpcheck",
 			"internal/reach",
 			"internal/strictjs",
+			"internal/tsclient",
 			"internal/verdict",
 		},
 	},

@@ -12,13 +12,17 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/code2skill/code2skill/internal/buildinfo"
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/sandbox"
 )
 
-// clientInfo is what the session tells servers about itself.
-var clientInfo = &mcp.Implementation{Name: "code2skill", Version: "1.0.0"}
+// ClientInfo is what code2skill's MCP clients tell servers about
+// themselves: code2skill and its version.
+func ClientInfo() *mcp.Implementation {
+	return &mcp.Implementation{Name: "code2skill", Version: buildinfo.Code2skill()}
+}
 
 // maxToolPages bounds how many tools/list pages a session follows.
 const maxToolPages = 100
@@ -38,13 +42,19 @@ type Session struct {
 	sdkReader  io.Closer // what the SDK reads the server's messages from
 	stdoutDone <-chan struct{}
 	cs         *mcp.ClientSession
-	version    string // negotiated protocol version
+	stdin      io.Writer // the server's stdin, through the wire's tap
+	rawIDs     int       // requests sent outside the SDK so far
+	version    string    // negotiated protocol version
 	diags      diag.List
 
 	down     bool // the server can no longer answer
 	killed   bool // the session killed the server (a request timed out)
 	reported bool // the server's exit has been reported
-	closed   bool
+	// mayEnd says the server may exit now without that being a finding
+	// (SendLine to a server known to end the session there); ended says
+	// it did.
+	mayEnd, ended bool
+	closed        bool
 }
 
 // Tool is one entry of a tools/list answer.
@@ -105,13 +115,15 @@ func Start(ctx context.Context, dir string, opts Options) (*Session, error) {
 	s.wire.redact = opts.Redact
 	reader, done := s.wire.serverReader(proc.Stdout)
 	s.sdkReader, s.stdoutDone = reader, done
-	client := mcp.NewClient(clientInfo, &mcp.ClientOptions{
+	client := mcp.NewClient(ClientInfo(), &mcp.ClientOptions{
 		// Nothing to offer the server but, when asked for, elicitation:
 		// no roots, no sampling.
 		Capabilities:       &mcp.ClientCapabilities{},
 		ElicitationHandler: opts.Elicitation,
 	})
-	transport := &mcp.IOTransport{Reader: reader, Writer: s.wire.clientWriter(proc.Stdin)}
+	stdin := s.wire.clientWriter(proc.Stdin)
+	s.stdin = stdin
+	transport := &mcp.IOTransport{Reader: reader, Writer: stdin}
 	want := opts.protocolVersion()
 	initResp, err := s.request(ctx, "initialize", func(ctx context.Context) error {
 		cs, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: want})
@@ -216,6 +228,10 @@ func (s *Session) reportExit(method string, err error) {
 	s.reported = true
 	select {
 	case <-s.proc.Exited():
+		if s.mayEnd {
+			s.ended = true
+			return
+		}
 		s.diags.Add(RuleServerExited.New(ServerFile, "the server %s before answering %s", exitPhrase(s.proc.ExitCode()), method).
 			WithDetail(s.stderrTail()))
 	default:
@@ -382,6 +398,9 @@ func exitPhrase(code int) string {
 }
 
 // wireError returns the JSON-RPC error of a response, if any.
+// ResponseError returns the JSON-RPC error a response carries, or nil.
+func ResponseError(resp *jsonrpc.Response) *jsonrpc.Error { return wireError(resp) }
+
 func wireError(resp *jsonrpc.Response) *jsonrpc.Error {
 	var werr *jsonrpc.Error
 	if resp != nil && resp.Error != nil && errors.As(resp.Error, &werr) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/toolresult"
 )
 
 // toolNameRE is SEP-986's character set with the 64-character limit that
@@ -102,7 +103,8 @@ func checkTool(t *Tool, entry map[string]any, profile string) []diag.Diagnostic 
 	if raw, present := entry["outputSchema"]; present {
 		output, ok := raw.(map[string]any)
 		if !ok || output["type"] != "object" {
-			add(RuleToolOutputSchema, t.Pointer("outputSchema"), `%s: outputSchema must be a JSON Schema object with "type": "object"`, who)
+			add(RuleToolOutputSchema, t.Pointer("outputSchema"), `%s: outputSchema must be a JSON Schema object with "type": "object"; %s and %s refuse the whole tools/list answer otherwise, so that no Tool of the server can be called`,
+				who, toolresult.ClientTypeScript, toolresult.ClientInspector)
 		} else if profile != ProfileStrict {
 			for _, p := range closedObjects(output, nil) {
 				add(RuleToolOutputClosed, t.Pointer(append([]any{"outputSchema"}, p...)...),

@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
+	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
@@ -35,6 +36,9 @@ type TranscriptLine struct {
 	From    string          `json:"from"` // "client" or "server"
 	Message json.RawMessage `json:"message,omitempty"`
 	Stdout  string          `json:"stdout,omitempty"`
+	// Raw is a line the client sent that is no JSON-RPC message: a
+	// malformed frame sent on purpose (Session.SendLine).
+	Raw string `json:"raw,omitempty"`
 	// Truncated marks the last line of a transcript that reached its size
 	// limit: what followed was not recorded.
 	Truncated bool `json:"truncated,omitempty"`
@@ -71,6 +75,16 @@ type wire struct {
 	noise       []diag.Diagnostic
 	noiseLines  int
 	unsolicited int // responses to no request
+
+	// Requests sent outside the SDK (Session.Request): their responses
+	// are kept for the session, never passed to the SDK, and announced
+	// on their channel.
+	raw map[jsonrpc.ID]chan struct{}
+	// lineReplies holds the responses without an ID (what a server
+	// answers a line it cannot read) while a line sent outside the SDK
+	// waits for one (Session.SendLine); nil otherwise.
+	lineReplies []json.RawMessage
+	awaitLine   bool
 }
 
 func newWire(label string, transcript io.Writer) *wire {
@@ -80,6 +94,7 @@ func newWire(label string, transcript io.Writer) *wire {
 		lastID:     map[string]jsonrpc.ID{},
 		pending:    map[jsonrpc.ID]bool{},
 		responses:  map[jsonrpc.ID]*jsonrpc.Response{},
+		raw:        map[jsonrpc.ID]chan struct{}{},
 	}
 }
 
@@ -165,20 +180,45 @@ func (w *wire) clientWriter(stdin io.WriteCloser) io.WriteCloser {
 type tap struct {
 	*wire
 	io.WriteCloser
+	writing sync.Mutex // one message at a time: the SDK's and the session's own
 }
 
 func (t *tap) Write(p []byte) (int, error) {
+	t.writing.Lock()
+	defer t.writing.Unlock()
 	line := bytes.TrimRight(p, "\r\n")
+	t.mu.Lock()
 	if msg, err := jsonrpc.DecodeMessage(line); err == nil {
-		t.mu.Lock()
 		if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
 			t.lastID[req.Method] = req.ID
 			t.pending[req.ID] = true
 		}
 		t.record(TranscriptLine{From: "client", Message: bytes.Clone(line)})
-		t.mu.Unlock()
+	} else {
+		t.record(TranscriptLine{From: "client", Raw: string(line)})
 	}
+	t.mu.Unlock()
 	return t.WriteCloser.Write(p)
+}
+
+// expectRaw registers a request the session sends outside the SDK and
+// returns the channel closed when its response has arrived.
+func (w *wire) expectRaw(id jsonrpc.ID) <-chan struct{} {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	ch := make(chan struct{})
+	w.raw[id] = ch
+	return ch
+}
+
+// awaitLineReply starts or ends the wait for a response without an ID to
+// a line sent outside the SDK, and returns the responses seen meanwhile.
+func (w *wire) awaitLineReply(on bool) []json.RawMessage {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	got := w.lineReplies
+	w.awaitLine, w.lineReplies = on, nil
+	return got
 }
 
 // serverReader returns the reader the SDK receives from, fed with the JSON-RPC
@@ -241,8 +281,19 @@ func (w *wire) classify(line []byte, tooLong bool) bool {
 				delete(w.pending, resp.ID)
 				w.responses[resp.ID] = resp
 				w.answered = true
+				if ch, raw := w.raw[resp.ID]; raw {
+					// The session's own request: not the SDK's to read.
+					delete(w.raw, resp.ID)
+					close(ch)
+					return false
+				}
 			}
 			return true
+		}
+		if w.awaitLine && idlessResponse(line) {
+			w.record(TranscriptLine{From: "server", Message: bytes.Clone(line)})
+			w.lineReplies = append(w.lineReplies, bytes.Clone(line))
+			return false
 		}
 	}
 	w.noiseLines++
@@ -257,6 +308,23 @@ func (w *wire) classify(line []byte, tooLong bool) bool {
 			w.lines, when, what))
 	}
 	return false
+}
+
+// idlessResponse reports whether line is a JSON-RPC response whose id is
+// null or absent: the answer JSON-RPC prescribes to a request that cannot
+// be read (parse error, invalid request), which the SDK's decoder refuses.
+func idlessResponse(line []byte) bool {
+	var m struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Method  json.RawMessage `json:"method"`
+		Error   json.RawMessage `json:"error"`
+		Result  json.RawMessage `json:"result"`
+	}
+	if canonjson.Unmarshal(line, &m) != nil || m.JSONRPC != "2.0" || m.Method != nil {
+		return false
+	}
+	return (m.ID == nil || string(m.ID) == "null") && (m.Error != nil || m.Result != nil)
 }
 
 // readLine reads one line without its line ending. A line longer than

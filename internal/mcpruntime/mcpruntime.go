@@ -17,6 +17,10 @@
 // banner naming every bundled package with its version and licence, taken
 // from the package.json and LICENSE file of each package the build read,
 // followed by each distinct licence text.
+//
+// internal/tsclient bundles the official SDK Client with its driver the
+// same way (Options.EntryDir, About, Define and Require say how that
+// bundle differs).
 package mcpruntime
 
 import (
@@ -43,7 +47,28 @@ type Options struct {
 	Root string
 	// Entry is the source of the entry module.
 	Entry []byte
+	// EntryDir is the directory the entry's relative imports resolve
+	// from; "" means Root.
+	EntryDir string
+	// Sourcefile names the entry in messages; "" means
+	// mcp-runtime-entry.mjs.
+	Sourcefile string
+	// About opens the banner: what the bundle is, in a sentence that
+	// fits before "in one self-contained ES module"; "" means the strict
+	// packages' runtime.
+	About string
+	// Define replaces global identifiers with JSON values, as esbuild's
+	// define does: facts of the build the entry reports, such as the
+	// version of the package it bundles.
+	Define map[string]string
+	// Require gives the bundle a CommonJS require (node's createRequire),
+	// for bundled CommonJS packages that require node: built-ins, which an
+	// ES module otherwise cannot.
+	Require bool
 }
+
+// runtimeAbout is the banner's opening for mcp-tool/runtime.mjs.
+const runtimeAbout = "mcp-tool/runtime.mjs: the official MCP TypeScript SDK server and zod"
 
 // Package is one npm package the bundle contains.
 type Package struct {
@@ -63,12 +88,18 @@ func Bundle(opts Options) ([]byte, []Package, error) {
 	if _, err := os.Stat(filepath.Join(root, "node_modules")); err != nil {
 		return nil, nil, fmt.Errorf("bundling the MCP runtime: no node_modules in %s (run \"npm ci\" there): %w", root, err)
 	}
+	resolveDir, sourcefile, about := cmp.Or(opts.EntryDir, root), cmp.Or(opts.Sourcefile, "mcp-runtime-entry.mjs"), cmp.Or(opts.About, runtimeAbout)
+	if resolveDir, err = filepath.Abs(resolveDir); err != nil {
+		return nil, nil, err
+	}
 	res := api.Build(api.BuildOptions{
 		Stdin: &api.StdinOptions{
 			Contents:   string(opts.Entry),
-			ResolveDir: root,
-			Sourcefile: "mcp-runtime-entry.mjs",
+			ResolveDir: resolveDir,
+			Sourcefile: sourcefile,
 		},
+		Define:            opts.Define,
+		Banner:            jsBanner(opts.Require),
 		AbsWorkingDir:     root,
 		Bundle:            true,
 		Platform:          api.PlatformNode,
@@ -84,17 +115,17 @@ func Bundle(opts Options) ([]byte, []Package, error) {
 		LogLevel:          api.LogLevelSilent,
 	})
 	if len(res.Errors) > 0 {
-		return nil, nil, fmt.Errorf("bundling the MCP runtime: %s", res.Errors[0].Text)
+		return nil, nil, fmt.Errorf("bundling %s: %s", sourcefile, res.Errors[0].Text)
 	}
 	if len(res.OutputFiles) != 1 {
-		return nil, nil, fmt.Errorf("bundling the MCP runtime: esbuild wrote %d files, want 1", len(res.OutputFiles))
+		return nil, nil, fmt.Errorf("bundling %s: esbuild wrote %d files, want 1", sourcefile, len(res.OutputFiles))
 	}
 	pkgs, err := packages(root, res.Metafile)
 	if err != nil {
 		return nil, nil, err
 	}
 	var b bytes.Buffer
-	b.WriteString(banner(pkgs))
+	b.WriteString(banner(about, pkgs))
 	b.Write(res.OutputFiles[0].Contents)
 	return b.Bytes(), pkgs, nil
 }
@@ -183,12 +214,21 @@ func readPackage(dir string) (Package, error) {
 	return Package{}, fmt.Errorf("%s %s carries no licence file; its licence text cannot be kept", p.Name, p.Version)
 }
 
+// jsBanner is the code the bundle starts with: a CommonJS require when
+// asked for.
+func jsBanner(require bool) map[string]string {
+	if !require {
+		return nil
+	}
+	return map[string]string{"js": "import { createRequire as __code2skillRequire } from 'node:module';\nconst require = __code2skillRequire(import.meta.url);"}
+}
+
 // banner is the comment the bundle starts with: what the file is, the
 // packages it holds, and every distinct licence text.
-func banner(pkgs []Package) string {
+func banner(about string, pkgs []Package) string {
 	var b strings.Builder
 	b.WriteString("/*!\n")
-	b.WriteString(" * mcp-tool/runtime.mjs: the official MCP TypeScript SDK server and zod in one\n")
+	b.WriteString(" * " + about + " in one\n")
 	b.WriteString(" * self-contained ES module (no imports but node: built-ins), bundled and\n")
 	b.WriteString(" * minified by code2skill with esbuild from these packages:\n *\n")
 	for _, p := range pkgs {

@@ -97,7 +97,7 @@ func TestPackageDir(t *testing.T) {
 }
 
 func TestBannerCannotBeClosedByALicence(t *testing.T) {
-	b := banner([]Package{{Name: "x", Version: "1.0.0", License: "MIT", Text: "ends */ early"}})
+	b := banner(runtimeAbout, []Package{{Name: "x", Version: "1.0.0", License: "MIT", Text: "ends */ early"}})
 	if strings.Count(b, "*/") != 1 || !strings.HasSuffix(b, " */\n") {
 		t.Fatalf("a licence text closed the banner early:\n%s", b)
 	}

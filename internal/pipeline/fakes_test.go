@@ -140,7 +140,8 @@ func (f *fakes) host(ctx context.Context, opts hostverify.Options) (*hostverify.
 	f.mu.Lock()
 	f.hostOpts = opts
 	f.mu.Unlock()
-	res := &hostverify.Result{Diagnostics: &diag.List{}, NodeProcesses: 2, Host: canonjson.NewObject()}
+	res := &hostverify.Result{Diagnostics: &diag.List{}, NodeProcesses: 5, Host: canonjson.NewObject(),
+		Clients: []string{hostverify.GoClientName(), "typescript-sdk Client v1.32.2"}}
 	exp := hostverify.ExpectedChecks(opts.Inputs)
 	add := func(capID, wfID string, ids []string) {
 		for _, id := range ids {

@@ -24,7 +24,10 @@ const (
 // HostRun is how host verification last ran, for information only:
 // authorisations are never read back.
 type HostRun struct {
-	Host             string   `json:"host"`
+	Host string `json:"host"`
+	// Clients are the clients every check ran through, with their
+	// versions (hostverify.Result.Clients).
+	Clients          []string `json:"clients,omitempty"`
 	Elicitation      bool     `json:"elicitation"`
 	AuthorizedWrites []string `json:"authorizedWrites"`
 	Checks           int      `json:"checks"`
@@ -50,7 +53,7 @@ type HostRun struct {
 // result a due one's live case passes on, and each workflow without it
 // (its entry with it).
 func (r *runner) hostVerify() (*stageOutcome, error) {
-	out := &stageOutcome{steps: []string{"the " + hostverify.HostName + " starts node <package>/" + hostruntime.RuntimeFile + " and runs the Host-phase checks"}}
+	out := &stageOutcome{steps: []string{"the " + hostverify.HostName + " starts node <package>/" + hostruntime.RuntimeFile + " for each of its clients and runs the Host-phase checks through them"}}
 	auth := slices.Clone(r.opts.AuthorizeWrites)
 	slices.Sort(auth)
 	out.authorized = slices.Compact(auth)
@@ -113,7 +116,7 @@ func (r *runner) hostVerify() (*stageOutcome, error) {
 	}
 	out.findings.Merge(res.Diagnostics)
 	out.nodes += res.NodeProcesses
-	run := &HostRun{Host: hostverify.HostName, Elicitation: hostverify.Elicitation(in), AuthorizedWrites: out.authorized, RanAt: r.p.now(), EnvFile: r.opts.HostEnvFile}
+	run := &HostRun{Host: hostverify.HostName, Clients: res.Clients, Elicitation: hostverify.Elicitation(in), AuthorizedWrites: out.authorized, RanAt: r.p.now(), EnvFile: r.opts.HostEnvFile}
 	for _, c := range res.Checks {
 		run.Checks++
 		if c.Skipped != "" {
@@ -123,7 +126,7 @@ func (r *runner) hostVerify() (*stageOutcome, error) {
 		if c.Passed {
 			run.Passed++
 		}
-		if err := r.recordHostCheck(c); err != nil {
+		if err := r.recordHostCheck(c, res.Clients); err != nil {
 			return out, err
 		}
 	}
@@ -132,6 +135,19 @@ func (r *runner) hostVerify() (*stageOutcome, error) {
 		out.steps = append(out.steps, fmt.Sprintf("kept the current host evidence of %s", scopeList(sortedKeys(kept))))
 	}
 	return out, nil
+}
+
+// HostClients names the clients host verification ran through, for a
+// sentence: "the A and the B"'s "A and the B"; host when there are none
+// (a run recorded before they were named).
+func HostClients(clients []string, host string) string {
+	switch len(clients) {
+	case 0:
+		return host
+	case 1:
+		return clients[0]
+	}
+	return strings.Join(clients[:len(clients)-1], ", the ") + " and the " + clients[len(clients)-1]
 }
 
 // hostScope is what host verification verifies, given the scopes whose
@@ -154,8 +170,9 @@ func hostScope(c *contract.Contract, kept map[string]bool, casesDir string) *hos
 	return s
 }
 
-// recordHostCheck records one Host-phase check with its evidence.
-func (r *runner) recordHostCheck(c *hostverify.Check) error {
+// recordHostCheck records one Host-phase check with its evidence; its
+// command names the clients it ran through.
+func (r *runner) recordHostCheck(c *hostverify.Check, clients []string) error {
 	began := r.p.Now()
 	tool := ""
 	if c.Evidence != nil {
@@ -164,7 +181,7 @@ func (r *runner) recordHostCheck(c *hostverify.Check) error {
 	}
 	rec := &Record{CheckID: c.CheckID, Name: strings.TrimSpace("host " + c.CheckID + " " + tool), Phase: PhaseHost,
 		CapabilityID: c.CapabilityID, WorkflowID: c.WorkflowID,
-		Command: c.CheckID + " by the " + hostverify.HostName + " (MCP over stdio)", ExitCode: 1, Status: CheckFailed}
+		Command: c.CheckID + " by the " + HostClients(clients, hostverify.HostName) + " (MCP over stdio)", ExitCode: 1, Status: CheckFailed}
 	if c.Passed {
 		rec.ExitCode, rec.Status = 0, CheckPassed
 	} else {

@@ -61,8 +61,13 @@ func TestHostVerifyRecordsTheHostPhase(t *testing.T) {
 	if _, err := os.Stat(fx.statePath(ResultsDir + "/host--quote-voucher--" + hostverify.CheckCall + ".json")); err != nil {
 		t.Error(err)
 	}
-	if rep.HostVerify == nil || rep.HostVerify.Host != hostverify.HostName || rep.HostVerify.Passed != rep.HostVerify.Checks {
+	if rep.HostVerify == nil || rep.HostVerify.Host != hostverify.HostName || rep.HostVerify.Passed != rep.HostVerify.Checks || len(rep.HostVerify.Clients) != 2 {
 		t.Errorf("report %+v", rep.HostVerify)
+	}
+	// Each record names the clients its check ran through.
+	rec, err := os.ReadFile(fx.statePath(ResultsDir + "/host--quote-voucher--" + hostverify.CheckCall + ".json"))
+	if want := "by the " + hostverify.GoClientName() + " and the typescript-sdk Client v1.32.2 (MCP over stdio)"; err != nil || !strings.Contains(string(rec), want) {
+		t.Errorf("the call's record does not say %q: %v\n%s", want, err, rec)
 	}
 	// The host env file's values are hashed into the fingerprint, never
 	// stored.

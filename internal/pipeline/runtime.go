@@ -17,6 +17,7 @@ import (
 	"github.com/code2skill/code2skill/internal/finalize"
 	"github.com/code2skill/code2skill/internal/hostruntime"
 	"github.com/code2skill/code2skill/internal/livecall"
+	"github.com/code2skill/code2skill/internal/toolresult"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -320,10 +321,8 @@ func judgeResult(v canonjson.Value) string {
 	}
 	if isErr, _ := o.Get("isError"); isErr != canonjson.Bool(false) {
 		code := ""
-		if c, ok := canonjson.Resolve(o, "/structuredContent/code"); ok {
-			if s, ok := c.(canonjson.String); ok {
-				code = " " + string(s)
-			}
+		if r, err := toolresult.Parse(o); err == nil && r.ErrorCode() != "" {
+			code = " " + r.ErrorCode()
 		}
 		return "the Tool answered with an error" + code
 	}

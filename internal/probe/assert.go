@@ -99,15 +99,15 @@ func (p *prober) checkAssertions(c *Case, res *mcpcheck.CallResult) bool {
 // payload returns what a result holds: structuredContent, or the JSON a
 // text block carries, or the text itself.
 func (r *toolResult) payload() canonjson.Value {
-	if r.structured != nil {
-		return r.structured
+	if r.Structured != nil {
+		return r.Structured
 	}
-	for _, t := range r.texts() {
+	for _, t := range r.Texts() {
 		if v, err := canonjson.Decode([]byte(t)); err == nil {
 			return v
 		}
 	}
-	return canonjson.String(r.text())
+	return canonjson.String(r.Text())
 }
 
 // resolveThrough resolves a JSON Pointer, going on inside a string that

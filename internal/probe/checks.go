@@ -12,73 +12,23 @@ import (
 	"github.com/code2skill/code2skill/internal/credential"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
+	"github.com/code2skill/code2skill/internal/toolresult"
 )
 
 // dryRunKeys are the members of a dry-run result, exactly.
 var dryRunKeys = []string{"dryRun", "operationPolicy", "operationSummary", "validatedInput"}
 
-// toolResult is a tools/call result as the server sent it.
-type toolResult struct {
-	isError bool
-	// hasIsError says the result carries isError at all: MCP makes it
-	// optional, and a strict success states isError: false.
-	hasIsError bool
-	structured canonjson.Value // nil when absent
-	content    canonjson.Array
-}
+// toolResult is a tools/call result as the server sent it, read as the
+// clients read it (internal/toolresult).
+type toolResult struct{ *toolresult.Result }
 
 // parseResult reads a CallToolResult.
 func parseResult(raw json.RawMessage) (*toolResult, error) {
-	v, err := canonjson.Decode(raw)
+	r, err := toolresult.Decode(raw)
 	if err != nil {
-		return nil, fmt.Errorf("the result is not valid JSON: %v", err)
+		return nil, err
 	}
-	o, ok := v.(*canonjson.Object)
-	if !ok {
-		return nil, fmt.Errorf("the result is %s, not an object", canonjson.TypeName(v))
-	}
-	r := &toolResult{}
-	switch e := field(o, "isError").(type) {
-	case nil:
-	case canonjson.Bool:
-		r.isError, r.hasIsError = bool(e), true
-	default:
-		return nil, fmt.Errorf("isError is %s, not a boolean", canonjson.TypeName(e))
-	}
-	switch c := field(o, "content").(type) {
-	case canonjson.Array:
-		r.content = c
-	default:
-		return nil, fmt.Errorf("content is %s, not an array", canonjson.TypeName(c))
-	}
-	r.structured = field(o, "structuredContent")
-	return r, nil
-}
-
-// texts returns the text of every text content block.
-func (r *toolResult) texts() []string {
-	var out []string
-	for _, b := range r.content {
-		block, _ := b.(*canonjson.Object)
-		if t, _ := field(block, "type").(canonjson.String); t == "text" {
-			if s, ok := field(block, "text").(canonjson.String); ok {
-				out = append(out, string(s))
-			}
-		}
-	}
-	return out
-}
-
-// text returns the text blocks joined, for messages and for recognising the
-// SDK's -32602 answers.
-func (r *toolResult) text() string { return strings.Join(r.texts(), "\n") }
-
-// textMatches reports whether a text block holds JSON equal to v.
-func (r *toolResult) textMatches(v canonjson.Value) bool {
-	return slices.ContainsFunc(r.texts(), func(s string) bool {
-		tv, err := canonjson.Decode([]byte(s))
-		return err == nil && canonjson.Equal(tv, v)
-	})
+	return &toolResult{r}, nil
 }
 
 // report adds a finding about a case.
@@ -105,23 +55,23 @@ func (p *prober) answered(rule *diag.Rule, c *Case, res *mcpcheck.CallResult) *t
 	return r
 }
 
-// projection checks that structuredContent is an object and that a text
-// block carries the same JSON. A core-export-v1 result may carry text only
-// (its projection returns non-object results as text), so there
-// structuredContent is checked only when present.
+// projection checks that a success's structuredContent is an object and
+// that a text block carries the same JSON. A core-export-v1 result may
+// carry text only (its projection returns non-object results as text), so
+// there structuredContent is checked only when present.
 func (p *prober) projection(c *Case, r *toolResult) bool {
-	if r.structured == nil && !p.exp.strict {
-		if strings.TrimSpace(r.text()) == "" {
+	if r.Structured == nil && !p.exp.strict {
+		if strings.TrimSpace(r.Text()) == "" {
 			p.report(RuleText, c, "the result has neither structuredContent nor text content")
 			return false
 		}
 		return true
 	}
-	if _, ok := r.structured.(*canonjson.Object); !ok {
-		p.report(RuleStructured, c, "structuredContent is %s, want an object", canonjson.TypeName(r.structured))
+	if _, ok := r.Structured.(*canonjson.Object); !ok {
+		p.report(RuleStructured, c, "structuredContent is %s, want an object", canonjson.TypeName(r.Structured))
 		return false
 	}
-	if !r.textMatches(r.structured) {
+	if !r.TextMatches(r.Structured) {
 		p.report(RuleText, c, "no text block holds JSON equal to structuredContent; return JSON.stringify(structuredContent) as text too")
 		return false
 	}
@@ -131,16 +81,10 @@ func (p *prober) projection(c *Case, r *toolResult) bool {
 // httpStatus returns the HTTP status a result passes through
 // ({httpStatus, bodyText}, the core-export-v1 shape), or 0.
 func (r *toolResult) httpStatus() int {
-	o, _ := r.structured.(*canonjson.Object)
+	o, _ := r.Structured.(*canonjson.Object)
 	if o == nil {
 		// A result may carry its JSON as text only.
-		for _, t := range r.texts() {
-			if v, err := canonjson.Decode([]byte(t)); err == nil {
-				if o, _ = v.(*canonjson.Object); o != nil {
-					break
-				}
-			}
-		}
+		o = r.TextJSON()
 	}
 	n, _ := field(o, "httpStatus").(canonjson.Number)
 	if code, ok := n.Int64(); ok && code >= 100 && code <= 599 {
@@ -156,12 +100,12 @@ var networkErrorCodes = []string{"ENETUNREACH", "EAI_AGAIN"}
 // deniedNetwork reports whether a Tool error is the sandbox's denial of the
 // network rather than the service's answer.
 func (p *prober) deniedNetwork(r *toolResult) bool {
-	if p.opts.AllowNetwork || !r.isError {
+	if p.opts.AllowNetwork || !r.IsError {
 		return false
 	}
-	text := r.text()
-	if r.structured != nil {
-		text += string(canonjson.Encode(r.structured))
+	text := r.Text()
+	if r.Structured != nil {
+		text += string(canonjson.Encode(r.Structured))
 	}
 	return slices.ContainsFunc(networkErrorCodes, func(code string) bool { return strings.Contains(text, code) })
 }
@@ -206,17 +150,55 @@ func statusList(codes []int) string {
 	return strings.Join(s, " or ")
 }
 
-// checkSuccess judges a --call: isError false, the projection, (strict)
-// structuredContent valid against the contract's outputSchema, and for a
-// result passing an HTTP answer through, a 2xx status or the one the case
-// expects.
+// isErrorStated checks how a success says it is one: a strict Tool's
+// result says isError: false (its reviewed callbacks always do, and spec
+// 000 asks for it), while a core-export-v1 result may leave isError out,
+// which MCP reads as false.
+func (p *prober) isErrorStated(c *Case, r *toolResult) bool {
+	if p.exp.strict && !r.HasIsError {
+		p.report(RuleCallFailed, c, "the result does not say isError: false; a strict Tool's success states it")
+		return false
+	}
+	return true
+}
+
+// clientsReturn judges a result as the clients would take it, against the
+// outputSchema the Tool listed in the session, and reports each way they
+// would fail their caller. It reports whether they all return the result
+// whole.
+func (p *prober) clientsReturn(c *Case, r *toolResult) bool {
+	return p.judgeClients(c.where(), c.Name, r)
+}
+
+// judgeClients judges one result of the Tool name, a call described by
+// where, as clientsReturn does.
+func (p *prober) judgeClients(where, name string, r *toolResult) bool {
+	ok := true
+	for _, pr := range toolresult.Judge(p.listed[name], r.Result) {
+		rule := RuleClientSuccess
+		switch pr.Kind {
+		case toolresult.ErrorBreaksSchema, toolresult.ErrorLooksLikeSuccess:
+			rule = RuleClientErrorStructured
+		case toolresult.ErrorWithoutText:
+			rule = RuleClientErrorText
+		}
+		p.result.Diagnostics.Add(rule.New(serverFile, "%s: tool %q: %s; fails in %s", where, name, pr.Message, strings.Join(pr.Clients, ", ")))
+		ok = false
+	}
+	return ok
+}
+
+// checkSuccess judges a --call: isError false, what the clients make of it,
+// the projection, (strict) structuredContent valid against the contract's
+// outputSchema, and for a result passing an HTTP answer through, a 2xx
+// status or the one the case expects.
 func (p *prober) checkSuccess(c *Case, res *mcpcheck.CallResult) (bool, int) {
 	r := p.answered(RuleCallFailed, c, res)
 	if r == nil {
 		return false, 0
 	}
 	status := r.httpStatus()
-	if r.isError {
+	if r.IsError {
 		hint := ""
 		if p.deniedNetwork(r) {
 			hint = "; " + networkHint
@@ -224,21 +206,18 @@ func (p *prober) checkSuccess(c *Case, res *mcpcheck.CallResult) (bool, int) {
 		p.report(RuleCallFailed, c, "returned a Tool error: %s%s", clipString(errorSummary(r), 240), hint)
 		return false, status
 	}
-	if !p.statesSuccess(c, r) {
-		return false, status
-	}
-	if !p.projection(c, r) {
+	if !p.isErrorStated(c, r) || !p.clientsReturn(c, r) || !p.projection(c, r) {
 		return false, status
 	}
 	if t := p.exp.tool(c.Name); t != nil {
-		if vs := validate(t.output, r.structured); len(vs) > 0 {
+		if vs := validate(t.output, r.Structured); len(vs) > 0 {
 			p.report(RuleResultSchema, c, "structuredContent does not match the outputSchema: %s", joinViolations(vs))
 			return false, status
 		}
 	}
 	if status == 0 && p.exp.httpTools[c.Name] {
 		p.report(RuleCallStatus, c, "the result carries no httpStatus (%s): an HTTP Tool passes the service's status and body through, and a result without httpStatus is no success",
-			clipString(r.text(), 160))
+			clipString(r.Text(), 160))
 		return false, status
 	}
 	if c.ExpectStatus == nil && (status == 401 || status == 403) {
@@ -254,21 +233,10 @@ func (p *prober) checkSuccess(c *Case, res *mcpcheck.CallResult) (bool, int) {
 
 func is2xx(status int) bool { return status >= 200 && status <= 299 }
 
-// statesSuccess reports whether a result that is not an error says so: a
-// strict package's success carries isError: false, as its adapter
-// projects every result (a core package's may leave the optional member
-// out).
-func (p *prober) statesSuccess(c *Case, r *toolResult) bool {
-	if p.exp.strict && !r.hasIsError {
-		p.report(RuleCallFailed, c, "the result has no isError; a strict success states isError: false, as the adapter projects it")
-		return false
-	}
-	return true
-}
-
 // checkFailure judges an --error-call: a result (not a protocol error) with
-// isError true and (strict) the contract's error envelope, or a result
-// passing through an HTTP error status (the one the case expects, if any).
+// isError true that every client returns and (strict) the contract's error
+// envelope as the JSON of its text, or a result passing through an HTTP
+// error status (the one the case expects, if any).
 func (p *prober) checkFailure(c *Case, res *mcpcheck.CallResult) (bool, int) {
 	if res != nil && res.Error != nil {
 		p.report(RuleErrorCall, c, "answered with JSON-RPC error %d: %s; a failure inside the handler must be a result with isError: true",
@@ -280,7 +248,7 @@ func (p *prober) checkFailure(c *Case, res *mcpcheck.CallResult) (bool, int) {
 		return false, 0
 	}
 	status := r.httpStatus()
-	if !r.isError {
+	if !r.IsError {
 		if msg := p.statusProblem(c, status, func(s int) bool { return !is2xx(s) }, "an --error-call case must fail"); msg != "" {
 			p.report(RuleErrorCall, c, "%s", msg)
 			return false, status
@@ -289,7 +257,7 @@ func (p *prober) checkFailure(c *Case, res *mcpcheck.CallResult) (bool, int) {
 			p.report(RuleErrorCall, c, "succeeded; an --error-call case must make the handler fail (isError: true) or the service answer an HTTP error status")
 			return false, status
 		}
-		return true, status // the service's own error answer, passed through
+		return p.isErrorStated(c, r) && p.clientsReturn(c, r), status // the service's own error answer, passed through
 	}
 	if p.deniedNetwork(r) {
 		p.report(RuleErrorCall, c, "failed only because %s", networkHint)
@@ -299,7 +267,7 @@ func (p *prober) checkFailure(c *Case, res *mcpcheck.CallResult) (bool, int) {
 		p.report(RuleErrorCall, c, "returned a Tool error (%s); the case expects HTTP %s", clipString(errorSummary(r), 120), statusList(c.ExpectStatus))
 		return false, status
 	}
-	if !p.projection(c, r) {
+	if !p.clientsReturn(c, r) {
 		return false, status
 	}
 	if t := p.exp.tool(c.Name); t != nil {
@@ -312,14 +280,15 @@ func (p *prober) checkFailure(c *Case, res *mcpcheck.CallResult) (bool, int) {
 }
 
 // envelopeProblems checks a Tool error against the contract's error
-// envelope: non-empty strings at codePath and messagePath, an object or
-// array at detailsPath (an object's category one of the failure
-// categories, which the reviewed normalizer always gives), a boolean at
+// envelope, read where every client reads it (the JSON of the result's
+// text): non-empty strings at codePath and messagePath, an object or array
+// at detailsPath (an object's category one of the failure categories,
+// which the reviewed normalizer always gives), a boolean at
 // retryabilityPath when declared.
 func envelopeProblems(r *toolResult, t *expectedTool) []string {
-	sc, ok := r.structured.(*canonjson.Object)
-	if !ok {
-		return []string{fmt.Sprintf("structuredContent is %s, want the error object", canonjson.TypeName(r.structured))}
+	sc, _ := r.ReadError()
+	if sc == nil {
+		return []string{fmt.Sprintf("the error result's text holds no JSON object (%s); a strict Tool error is the JSON of {code, message, details, retryable}", clipString(r.Text(), 120))}
 	}
 	var problems []string
 	path := func(p []string) string { return strings.Join(p, ".") }
@@ -360,27 +329,25 @@ var failureCategories = []string{
 	contract.CategoryNetwork, contract.CategoryOutputContract, contract.CategoryUnknownOutcome, contract.CategoryUnclassified,
 }
 
-// checkDryRun judges a --dry-run-call: a successful result holding exactly
-// {dryRun: true, validatedInput, operationPolicy, operationSummary}, the
-// input as given and the policy and summary as the contract projects them.
-// A core-export-v1 package has no contract: its result must be an object
-// with dryRun: true, whatever else it shows of the request.
+// checkDryRun judges a --dry-run-call: a successful result every client
+// returns, holding exactly {dryRun: true, validatedInput, operationPolicy,
+// operationSummary}, the input as given and the policy and summary as the
+// contract projects them. A core-export-v1 package has no contract: its
+// result must be an object with dryRun: true, whatever else it shows of
+// the request.
 func (p *prober) checkDryRun(c *Case, res *mcpcheck.CallResult) bool {
 	r := p.answered(RuleCallFailed, c, res)
 	if r == nil {
 		return false
 	}
-	if r.isError {
+	if r.IsError {
 		p.report(RuleCallFailed, c, "returned a Tool error under the dry-run variable: %s", clipString(errorSummary(r), 240))
 		return false
 	}
-	if !p.statesSuccess(c, r) {
+	if !p.isErrorStated(c, r) || !p.projection(c, r) {
 		return false
 	}
-	if !p.projection(c, r) {
-		return false
-	}
-	sc, _ := r.structured.(*canonjson.Object)
+	sc, _ := r.Structured.(*canonjson.Object)
 	if !p.exp.strict {
 		if v := field(sc, "dryRun"); v != canonjson.Value(canonjson.Bool(true)) {
 			hint := ""
@@ -391,7 +358,7 @@ func (p *prober) checkDryRun(c *Case, res *mcpcheck.CallResult) bool {
 				show(v), hint, p.exp.dryRunVariable)
 			return false
 		}
-		return true
+		return p.clientsReturn(c, r)
 	}
 	t := p.exp.tool(c.Name)
 	if keys := keysOf(sc); !slices.Equal(keys, dryRunKeys) {
@@ -424,20 +391,20 @@ func (p *prober) checkDryRun(c *Case, res *mcpcheck.CallResult) bool {
 		p.report(RuleDryRun, c, "%s", strings.Join(problems, "; "))
 		return false
 	}
-	return true
+	return p.clientsReturn(c, r)
 }
 
 // errorSummary describes a Tool error for a message: its code and message
 // when structured, its text otherwise.
 func errorSummary(r *toolResult) string {
-	if sc, ok := r.structured.(*canonjson.Object); ok {
-		code, _ := field(sc, "code").(canonjson.String)
-		msg, _ := field(sc, "message").(canonjson.String)
+	if e, _ := r.ReadError(); e != nil {
+		code, _ := field(e, "code").(canonjson.String)
+		msg, _ := field(e, "message").(canonjson.String)
 		if code != "" || msg != "" {
 			return fmt.Sprintf("%s: %s", code, msg)
 		}
 	}
-	if t := r.text(); t != "" {
+	if t := r.Text(); t != "" {
 		return t
 	}
 	return "(no text)"

@@ -58,6 +58,12 @@ func TestProbeOfGoStdioPackages(t *testing.T) {
 				t.Errorf("%s: discovery %s", row.Name, row.Discovery)
 			}
 		}
+		// The Go SDK server ends the session at a line that is not JSON;
+		// the summary says so, and the unknown method gets -32601.
+		if res.MalformedFrameAnswer != AnswerSessionEnded || res.Checks.UnknownMethod.Passed != 1 ||
+			!strings.Contains(res.Message(), "ended the session (the Go SDK's way") {
+			t.Errorf("malformed frame answer %q, unknown method %+v, summary %s", res.MalformedFrameAnswer, res.Checks.UnknownMethod, res.Message())
+		}
 	})
 	t.Run("a server that does not build", func(t *testing.T) {
 		dir := goTwin(t)

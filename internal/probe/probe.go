@@ -23,16 +23,27 @@
 // The probe runs these sessions, each a node process of its own:
 //
 //   - protocol: initialize (the declared version, exactly), tools/list, an
-//     unknown tool, then (strict) each tool called with missing required
-//     arguments, or with an unexpected one when it has none, and each
-//     --dry-run-call, and a generated dry-run case for every write without
-//     one. This session runs with the dry-run variable set to 1 and without
-//     the network, so that no protocol check and no dry-run case can
-//     dispatch anything even if the server failed to reject it; a core
-//     package's gets .invalid addresses and fake credentials for what the
-//     user did not give (configuration in httptools.go);
+//     unknown tool and a request of an unknown method, then (strict) each
+//     tool called with missing required arguments, or with an unexpected
+//     one when it has none, and each --dry-run-call, and a generated
+//     dry-run case for every write without one, and last a line that is
+//     not JSON (protocol.go). This session runs with the dry-run variable set to 1
+//     and without the network, so that no protocol check and no dry-run
+//     case can dispatch anything even if the server failed to reject it; a
+//     core package's gets .invalid addresses and fake credentials for what
+//     the user did not give (configuration in httptools.go). A strict
+//     Tool lists the dry-run envelope's output schema there;
 //   - business (unless --offline, when there are --call or --error-call
-//     cases): the cases, without the dry-run variable.
+//     cases): tools/list, whose output schemas must be the contract's, and
+//     the cases, without the dry-run variable;
+//   - listing (a strict package without business cases): tools/list
+//     without the dry-run variable, for the contract's output schemas.
+//
+// Every result is also judged as the clients that receive it read it
+// (internal/toolresult), against the output schema its Tool listed in the
+// same session: a result the TypeScript SDK Client or the Inspector CLI
+// would throw on, or whose error no client could read, is a finding
+// naming the Tool and those clients.
 //
 // Every answer is scanned for credentials, and the transcript written
 // without them (credentials.go); a case may assert on its result
@@ -149,6 +160,13 @@ const (
 	AnswerToolError     = "tool-error-result" // the TypeScript SDK's form: isError with -32602
 )
 
+// Answer forms to a line that is not JSON.
+const (
+	AnswerParseError   = "jsonrpc-parse-error" // JSON-RPC's form: error -32700 with id null
+	AnswerNoReply      = "no-reply"            // the TypeScript SDK's form: nothing, and the next request answered
+	AnswerSessionEnded = "session-ended"       // the Go SDK's form (go-stdio): the server ends the session
+)
+
 // Result is what a probe found.
 type Result struct {
 	Profile         pkgdir.Profile
@@ -163,9 +181,13 @@ type Result struct {
 	// UnknownToolAnswer is AnswerProtocolError, AnswerToolError or "" when
 	// the server did not reject the unknown tool (or was not asked).
 	UnknownToolAnswer string
-	Tools             []*ToolStatus
-	Calls             []*CallStatus // in the order the calls were made
-	Checks            Checks
+	// MalformedFrameAnswer is AnswerParseError, AnswerNoReply or "" when
+	// the server did not meet a line that is not JSON as it must (or was
+	// not sent one).
+	MalformedFrameAnswer string
+	Tools                []*ToolStatus
+	Calls                []*CallStatus // in the order the calls were made
+	Checks               Checks
 	// NodeProcesses counts the server processes started.
 	NodeProcesses int
 	Diagnostics   *diag.List
@@ -179,6 +201,8 @@ type Result struct {
 type Checks struct {
 	Discovery        Count `json:"discovery"`
 	UnknownTool      Count `json:"unknownTool"`
+	MalformedFrame   Count `json:"malformedFrame"`
+	UnknownMethod    Count `json:"unknownMethod"`
 	InvalidArguments Count `json:"invalidArguments"`
 	Success          Count `json:"success"`
 	Error            Count `json:"error"`
@@ -324,7 +348,7 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 		}
 	}
 
-	p := &prober{opts: opts, exp: exp, dir: d.dir, binds: d.binds, command: command, result: r, cases: cases}
+	p := &prober{opts: opts, exp: exp, dir: d.dir, binds: d.binds, command: command, goStdio: goStdio, result: r, cases: cases}
 	if opts.Transcript != nil {
 		p.redact, p.redacted = p.transcriptRedactor()
 	}

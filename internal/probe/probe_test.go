@@ -132,7 +132,7 @@ func TestProbeStrictPackage(t *testing.T) {
 		t.Errorf("table (-want +got)\n%s", diff)
 	}
 	wantChecks := Checks{
-		Discovery: Count{Passed: 3}, UnknownTool: Count{Passed: 1}, InvalidArguments: Count{Passed: 3},
+		Discovery: Count{Passed: 3}, UnknownTool: Count{Passed: 1}, MalformedFrame: Count{Passed: 1}, UnknownMethod: Count{Passed: 1}, InvalidArguments: Count{Passed: 3},
 		Success: Count{Passed: 3}, Error: Count{Passed: 3}, DryRun: Count{Passed: 1},
 	}
 	if diff := cmp.Diff(wantChecks, r.Checks); diff != "" {
@@ -144,6 +144,9 @@ func TestProbeStrictPackage(t *testing.T) {
 	if r.UnknownToolAnswer != AnswerToolError {
 		t.Errorf("unknown tool answer = %q, want the SDK's isError form", r.UnknownToolAnswer)
 	}
+	if r.MalformedFrameAnswer != AnswerNoReply {
+		t.Errorf("malformed frame answer = %q, want the SDK's silence", r.MalformedFrameAnswer)
+	}
 	if r.NodeProcesses != 2 {
 		t.Errorf("%d node processes, want 2 (protocol and business sessions)", r.NodeProcesses)
 	}
@@ -153,8 +156,9 @@ func TestProbeStrictPackage(t *testing.T) {
 		var l struct {
 			Session string          `json:"session"`
 			Message json.RawMessage `json:"message"`
+			Raw     string          `json:"raw"` // the malformed frame the probe sends
 		}
-		if err := json.Unmarshal([]byte(line), &l); err != nil || l.Message == nil {
+		if err := json.Unmarshal([]byte(line), &l); err != nil || (l.Message == nil) == (l.Raw == "") {
 			t.Fatalf("transcript line %q: %v", line, err)
 		}
 		sessions[l.Session] = true
@@ -177,8 +181,8 @@ func TestProbeStrictOffline(t *testing.T) {
 	if r.Diagnostics.HasErrors() {
 		t.Error("an offline probe of a good package has errors")
 	}
-	if r.NodeProcesses != 1 {
-		t.Errorf("%d node processes, want 1", r.NodeProcesses)
+	if r.NodeProcesses != 2 {
+		t.Errorf("%d node processes, want 2 (the protocol session and one listing the Tools without the dry-run variable)", r.NodeProcesses)
 	}
 	s := r.Summary()
 	if !s.RuntimeVerificationRequired || len(s.BusinessCallsNotRun) != 3 {
@@ -215,13 +219,26 @@ func TestProbeStrictMisbehaviour(t *testing.T) {
 		{name: "no structuredContent", fault: "no-structured-content", online: true, want: []string{"PROBE_CALL_FAILED"},
 			message: "returned a Tool error: MCP error -32602: Output validation error: Tool list_sample_notes has an output schema but no structured content was provided"},
 		{name: "text mismatch", fault: "text-mismatch", online: true, want: []string{"PROBE_RESULT_TEXT"}},
-		{name: "success without isError", fault: "no-is-error", online: true, want: []string{"PROBE_CALL_FAILED"}, message: "the result has no isError"},
-		{name: "dry-run success without isError", fault: "no-is-error", want: []string{"PROBE_CALL_FAILED"}, message: "the result has no isError"},
-		{name: "output invalid", fault: "unchecked-output", online: true, want: []string{"PROBE_RESULT_SCHEMA"}, message: `/data/count: is a string, want "integer"`},
+		{name: "output invalid", fault: "unchecked-output", online: true, want: []string{"PROBE_CLIENT_SUCCESS_REFUSED"},
+			message: `structuredContent does not match the listed outputSchema (/data/count: is a string, want "integer"); the client throws instead of returning the result; fails in typescript-sdk Client 1.32.2, Inspector CLI 2.12.0`},
+		{name: "output looser than the contract", fault: "loose-output", online: true, want: []string{"PROBE_RESULT_SCHEMA", "PROBE_TOOL_OUTPUT_SCHEMA"}, message: `/data/count: is a string, want "integer"`},
+		{name: "dry-run listing the contract's output schema", fault: "dry-run-canonical-output", want: []string{"PROBE_CLIENT_SUCCESS_REFUSED", "PROBE_TOOL_OUTPUT_SCHEMA"},
+			message: "under the dry-run variable every call answers with the dry-run envelope"},
+		{name: "output schema not an object", fault: "output-not-object", want: []string{"MCP_TOOL_OUTPUT_SCHEMA"}, message: `tool "count_sample_notes": the outputSchema is an object schema of type "array"`},
+		{name: "success without isError", fault: "success-no-is-error", online: true, want: []string{"PROBE_CALL_FAILED"}, message: "does not say isError: false"},
+		{name: "error with structuredContent", fault: "error-structured", online: true, want: []string{"PROBE_CLIENT_ERROR_STRUCTURED"},
+			message: `tool "count_sample_notes": the error result carries structuredContent that does not match the listed outputSchema`},
+		{name: "error with structuredContent like a success", fault: "error-structured-valid", online: true, want: []string{"PROBE_CLIENT_ERROR_STRUCTURED"},
+			message: `tool "count_sample_notes": the error result carries structuredContent that satisfies the success outputSchema`},
+		{name: "error without text", fault: "error-no-text", online: true, want: []string{"PROBE_CLIENT_ERROR_NO_TEXT"}, message: "no text content"},
 		{name: "error envelope", fault: "error-envelope", online: true, want: []string{"PROBE_ERROR_ENVELOPE"}, message: "code is a string"},
 		{name: "error without its category", fault: "error-category", online: true, want: []string{"PROBE_ERROR_ENVELOPE"}, message: "details.category is absent"},
-		{name: "error without structure", fault: "error-text-only", online: true, want: []string{"PROBE_RESULT_STRUCTURED"}},
+		{name: "error without structure", fault: "error-text-only", online: true, want: []string{"PROBE_ERROR_ENVELOPE"}, message: "text holds no JSON object"},
 		{name: "error succeeds", fault: "error-succeeds", online: true, want: []string{"PROBE_ERROR_CALL"}, message: "succeeded"},
+		{name: "malformed frame answered with another code", fault: "malformed-wrong-code", want: []string{"PROBE_MALFORMED_FRAME"}, message: "answered JSON-RPC error -32600 (Invalid Request); a line that is not JSON is parse error -32700"},
+		{name: "malformed frame ends the server", fault: "malformed-exits", want: []string{"MCP_SERVER_EXITED", "PROBE_MALFORMED_FRAME"}, message: "did not answer the next request"},
+		{name: "unknown method answered", fault: "unknown-method-result", want: []string{"PROBE_UNKNOWN_METHOD"}, message: `"code2skill/unknown-method": it answered with a result ({})`},
+		{name: "unknown method another error", fault: "unknown-method-code", want: []string{"PROBE_UNKNOWN_METHOD"}, message: "it answered JSON-RPC error -32603"},
 		{name: "crash", fault: "crash", online: true, want: []string{"MCP_SERVER_EXITED"}, message: "exited with code 7 before answering tools/call"},
 		{name: "hang", fault: "hang", online: true, timeout: 10 * time.Second, want: []string{"MCP_REQUEST_TIMEOUT"}},
 		{name: "stdout noise", fault: "stdout-noise", online: true, want: []string{"MCP_STDOUT_NOT_JSONRPC"}, message: `"calling list_sample_notes"`},
@@ -258,6 +275,21 @@ func readFixture(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestProbeMalformedFrameParseError: a server that answers a line that is
+// not JSON with JSON-RPC's parse error passes, and the summary says so.
+func TestProbeMalformedFrameParseError(t *testing.T) {
+	t.Parallel()
+	opts := offlineCases(t)
+	opts.Env = []string{"SAMPLE_FAULT=malformed-parse-error"}
+	r := run(t, strictPackage(t, nil), opts)
+	if r.Diagnostics.HasErrors() || r.MalformedFrameAnswer != AnswerParseError || r.Checks.MalformedFrame.Passed != 1 {
+		t.Errorf("answer %q, %+v, findings %v", r.MalformedFrameAnswer, r.Checks.MalformedFrame, r.Diagnostics.Sorted())
+	}
+	if !strings.Contains(r.Message(), "a line that is not JSON answered with parse error -32700") {
+		t.Errorf("the summary does not say how: %s", r.Message())
+	}
 }
 
 func TestProbeUnknownToolProtocolError(t *testing.T) {

@@ -25,10 +25,13 @@ type Summary struct {
 	// Isolation is absent when no server ran.
 	Isolation         *sandbox.Isolation `json:"isolation,omitempty"`
 	UnknownToolAnswer string             `json:"unknownToolAnswer"`
-	NodeProcesses     int                `json:"nodeProcesses"`
-	Checks            Checks             `json:"checks"`
-	Tools             []*ToolStatus      `json:"tools"`
-	Calls             []*CallStatus      `json:"calls"`
+	// MalformedFrameAnswer says how the server met a line that is not
+	// JSON: a parse error, or no reply (and the next request answered).
+	MalformedFrameAnswer string        `json:"malformedFrameAnswer"`
+	NodeProcesses        int           `json:"nodeProcesses"`
+	Checks               Checks        `json:"checks"`
+	Tools                []*ToolStatus `json:"tools"`
+	Calls                []*CallStatus `json:"calls"`
 	// BusinessCallsNotRun lists the tools no --call proved: all of them
 	// offline, those without a --call otherwise.
 	BusinessCallsNotRun []string `json:"businessCallsNotRun,omitempty"`
@@ -45,17 +48,18 @@ type Summary struct {
 // Summary returns the JSON summary of the result.
 func (r *Result) Summary() *Summary {
 	s := &Summary{
-		Counts:            diag.CountsOf(r.Diagnostics),
-		Profile:           string(r.Profile),
-		ProtocolVersion:   r.ProtocolVersion,
-		DetachedCopy:      r.DetachedCopy,
-		Offline:           r.Offline,
-		NetworkDenied:     r.Isolation.NetworkDenied,
-		NetworkAllowed:    r.NetworkAllowed,
-		UnknownToolAnswer: r.UnknownToolAnswer,
-		NodeProcesses:     r.NodeProcesses,
-		Checks:            r.Checks,
-		Tools:             r.Tools,
+		Counts:               diag.CountsOf(r.Diagnostics),
+		Profile:              string(r.Profile),
+		ProtocolVersion:      r.ProtocolVersion,
+		DetachedCopy:         r.DetachedCopy,
+		Offline:              r.Offline,
+		NetworkDenied:        r.Isolation.NetworkDenied,
+		NetworkAllowed:       r.NetworkAllowed,
+		UnknownToolAnswer:    r.UnknownToolAnswer,
+		MalformedFrameAnswer: r.MalformedFrameAnswer,
+		NodeProcesses:        r.NodeProcesses,
+		Checks:               r.Checks,
+		Tools:                r.Tools,
 	}
 	if s.Tools == nil {
 		s.Tools = []*ToolStatus{}
@@ -167,6 +171,17 @@ func (r *Result) Message() string {
 		parts = append(parts, "unknown tool rejected with a JSON-RPC error")
 	case AnswerToolError:
 		parts = append(parts, "unknown tool rejected with an isError result (-32602)")
+	}
+	switch r.MalformedFrameAnswer {
+	case AnswerParseError:
+		parts = append(parts, "a line that is not JSON answered with parse error -32700")
+	case AnswerNoReply:
+		parts = append(parts, "a line that is not JSON left unanswered (no -32700), the server serving on")
+	case AnswerSessionEnded:
+		parts = append(parts, "a line that is not JSON ended the session (the Go SDK's way, no -32700)")
+	}
+	if c.UnknownMethod.Passed > 0 {
+		parts = append(parts, "unknown method answered -32601")
 	}
 	if verdict != "failed" && r.RuntimeVerificationRequired() && r.NodeProcesses > 0 {
 		parts = append(parts, "runtime verification still required")

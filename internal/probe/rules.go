@@ -67,3 +67,23 @@ var (
 	RuleDryRun = diag.Register("PROBE_DRY_RUN", diag.Error,
 		"a dry-run result is not exactly {dryRun: true, validatedInput, operationPolicy, operationSummary} matching the arguments and the contract")
 )
+
+// Rules about results as the clients that receive them read them (the
+// TypeScript SDK Client, the Inspector CLI, the Go SDK client): each
+// finding names the Tool and the clients that would fail their caller.
+var (
+	RuleClientSuccess = diag.Register("PROBE_CLIENT_SUCCESS_REFUSED", diag.Error,
+		"a success a validating client throws on instead of returning it: no structuredContent, or structuredContent breaking the outputSchema the Tool lists")
+	RuleClientErrorStructured = diag.Register("PROBE_CLIENT_ERROR_STRUCTURED", diag.Error,
+		"an error result carries structuredContent: breaking the listed outputSchema it makes the pinned TypeScript SDK Client throw instead of returning the error; satisfying it, it reads as a success")
+	RuleClientErrorText = diag.Register("PROBE_CLIENT_ERROR_NO_TEXT", diag.Error,
+		"an error result has no text content, so no client has a message saying why the call failed")
+)
+
+// Rules about protocol errors as clients meet them.
+var (
+	RuleMalformedFrame = diag.Register("PROBE_MALFORMED_FRAME", diag.Error,
+		"a line that is not JSON was not met as spec 000 asks: the server answered other than with JSON-RPC parse error -32700, or did not go on answering the next request")
+	RuleUnknownMethod = diag.Register("PROBE_UNKNOWN_METHOD", diag.Error,
+		"a request of a method no MCP server has was not answered with JSON-RPC error -32601 (method not found)")
+)

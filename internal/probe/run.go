@@ -26,6 +26,8 @@ type prober struct {
 	binds []sandbox.Bind // what its server sees besides it
 	// command starts the server; nil means node mcp-tool/index.mjs.
 	command []string
+	// goStdio marks a go-stdio package, whose server is the Go SDK's.
+	goStdio bool
 	result  *Result
 	cases   []*Case
 	rows    []*ToolStatus
@@ -33,6 +35,9 @@ type prober struct {
 	// the lines it changed.
 	redact   mcpcheck.Redactor
 	redacted *int
+	// listed holds the outputSchema each Tool listed in the current
+	// session (nil for none): what clients check its results against.
+	listed map[string]canonjson.Value
 }
 
 // initTable starts the per-tool table with the contract's tools, in
@@ -89,14 +94,47 @@ func (p *prober) run(ctx context.Context) error {
 	if err := p.finish(s, err); err != nil {
 		return err
 	}
-	if len(business) == 0 || p.result.ProtocolVersion == "" {
+	if p.result.ProtocolVersion == "" {
 		return nil
+	}
+	if len(business) == 0 {
+		if !p.exp.strict {
+			return nil
+		}
+		// The protocol session listed the dry-run envelope's output
+		// schema; the contract's is what the Tools list when they run
+		// for real.
+		s, err = p.start(ctx, "listing", nil, sandbox.DenyNetwork)
+		if err != nil {
+			return err
+		}
+		return p.finish(s, p.listing(ctx, s))
 	}
 	s, err = p.start(ctx, "business", nil, network)
 	if err != nil {
 		return err
 	}
-	return p.finish(s, p.callAll(ctx, s, business))
+	err = p.listing(ctx, s)
+	if err == nil {
+		err = p.callAll(ctx, s, business)
+	}
+	return p.finish(s, err)
+}
+
+// listing lists the tools of a session that runs without the dry-run
+// variable: a strict package's must list the contract's output schemas,
+// and every package's results are judged against what its Tools list.
+func (p *prober) listing(ctx context.Context, s *mcpcheck.Session) error {
+	tools, err := s.ListTools(ctx)
+	if err != nil || s.Down() {
+		return err
+	}
+	if p.exp.strict {
+		p.outputListing(tools)
+	} else {
+		p.learnListing(tools)
+	}
+	return nil
 }
 
 // withoutUnguardedBusiness drops the business calls (--call, --error-call)
@@ -171,6 +209,9 @@ func (p *prober) protocolSession(ctx context.Context, s *mcpcheck.Session, cases
 	if err := p.unknownTool(ctx, s); err != nil {
 		return err
 	}
+	if err := p.unknownMethodCall(ctx, s); err != nil {
+		return err
+	}
 	if p.exp.strict {
 		for _, t := range p.exp.tools {
 			if p.row(t.name).Discovery == NotRun {
@@ -181,7 +222,11 @@ func (p *prober) protocolSession(ctx context.Context, s *mcpcheck.Session, cases
 			}
 		}
 	}
-	return p.callAll(ctx, s, cases)
+	if err := p.callAll(ctx, s, cases); err != nil {
+		return err
+	}
+	// Last: a go-stdio server ends the session here.
+	return p.malformed(ctx, s)
 }
 
 // checkCaseTools makes sure every case of a core package names a tool the

@@ -8,14 +8,18 @@ import (
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
+	"github.com/code2skill/code2skill/internal/toolresult"
 )
 
 const serverFile = mcpcheck.ServerFile
 
-// surface checks the tools/list answer: the shape rules of the profile and,
-// for a strict package, the exact tool set and each tool's annotations and
-// schemas against the contract. It fills the discovery column.
+// surface checks the tools/list answer of the protocol session: the shape
+// rules of the profile and, for a strict package, the exact tool set and
+// each tool's annotations and schemas against the contract; the session
+// runs under the dry-run variable, so the output schema each Tool lists
+// there is the dry-run envelope's. It fills the discovery column.
 func (p *prober) surface(tools []mcpcheck.Tool) {
+	p.learnListing(tools)
 	profile := mcpcheck.ProfileCore
 	if p.exp.strict {
 		profile = mcpcheck.ProfileStrict
@@ -43,7 +47,7 @@ func (p *prober) surface(tools []mcpcheck.Tool) {
 			add(t.Index, RuleToolUnexpected.New(serverFile, "tools/list has %q, which the contract does not declare", t.Name).AtPointer(t.Pointer("name")))
 			continue
 		}
-		add(t.Index, compareTool(t, want)...)
+		add(t.Index, compareTool(t, want, dryRunListing)...)
 	}
 	for i := range tools {
 		t := &tools[i]
@@ -76,9 +80,54 @@ func toolIndex(pointer string) int {
 	return i
 }
 
+// learnListing keeps the outputSchema each listed Tool declares (nil for
+// none), which clients check that Tool's results against for the rest of
+// the session.
+func (p *prober) learnListing(tools []mcpcheck.Tool) {
+	p.listed = map[string]canonjson.Value{}
+	for _, t := range tools {
+		if entry, err := canonjson.Decode(t.Raw); err == nil && t.Name != "" {
+			o, _ := entry.(*canonjson.Object)
+			p.listed[t.Name] = field(o, "outputSchema")
+		}
+	}
+}
+
+// What a strict package's Tools list as their output schema.
+const (
+	contractListing = false // the contract's: the server runs for real
+	dryRunListing   = true  // the dry-run envelope's: the server runs under the dry-run variable
+)
+
+// outputListing checks the output schemas of a strict package's tools/list
+// answered without the dry-run variable (the business session, or a
+// listing session of its own when there is none): each is the contract's.
+// A difference fails the Tool's discovery.
+func (p *prober) outputListing(tools []mcpcheck.Tool) {
+	p.learnListing(tools)
+	for i := range tools {
+		t := &tools[i]
+		want := p.exp.tool(t.Name)
+		if want == nil {
+			continue // the protocol session reported it
+		}
+		if pr := toolresult.CheckOutputSchema(p.listed[t.Name]); pr != nil {
+			p.result.Diagnostics.Add(mcpcheck.RuleToolOutputSchema.New(serverFile, "tool %q: %s; fails in %s", t.Name, pr.Message, strings.Join(pr.Clients, ", ")).
+				AtPointer(t.Pointer("outputSchema")))
+			p.row(t.Name).Discovery = Failed
+			continue
+		}
+		if ds := compareSchema(t, "outputSchema", RuleOutputSchema, want.output, contractListing); len(ds) > 0 {
+			p.result.Diagnostics.Add(ds...)
+			p.row(t.Name).Discovery = Failed
+		}
+	}
+}
+
 // compareTool compares a listed tool's annotations and schemas with the
-// contract.
-func compareTool(t *mcpcheck.Tool, want *expectedTool) []diag.Diagnostic {
+// contract; the output schema with the dry-run envelope's when the server
+// runs under the dry-run variable (dryRun).
+func compareTool(t *mcpcheck.Tool, want *expectedTool, dryRun bool) []diag.Diagnostic {
 	entry, err := canonjson.Decode(t.Raw)
 	if err != nil {
 		return nil // CheckTools reported the malformed entry
@@ -99,23 +148,38 @@ func compareTool(t *mcpcheck.Tool, want *expectedTool) []diag.Diagnostic {
 			AtPointer(t.Pointer("annotations")))
 	}
 
-	for _, s := range []struct {
-		key  string
-		rule *diag.Rule
-		want *canonjson.Object
-	}{{"inputSchema", RuleInputSchema, want.input}, {"outputSchema", RuleOutputSchema, want.output}} {
-		got, present := obj.Get(s.key)
-		if !present {
-			ds = append(ds, s.rule.New(serverFile, "tool %q lists no %s; the contract declares one", t.Name, s.key).AtPointer(t.Pointer()))
-			continue
-		}
-		g, w := normalizeSchema(got), normalizeSchema(s.want)
-		if d, differ := canonjson.FirstDifference(w, g); differ {
-			ds = append(ds, s.rule.New(serverFile, "tool %q: %s differs from the contract at %s: the server lists %s, the contract has %s",
-				t.Name, s.key, pointerOrRoot(d.Pointer), show(d.B), show(d.A)).AtPointer(t.Pointer(s.key)))
-		}
+	ds = append(ds, compareSchema(t, "inputSchema", RuleInputSchema, want.input, false)...)
+	output := want.output
+	if dryRun {
+		output, _ = toolresult.DryRunOutputSchema().(*canonjson.Object)
 	}
-	return ds
+	return append(ds, compareSchema(t, "outputSchema", RuleOutputSchema, output, dryRun)...)
+}
+
+// compareSchema compares the schema a listed tool gives under key with
+// want: the contract's, or (dryRun) the dry-run envelope's.
+func compareSchema(t *mcpcheck.Tool, key string, rule *diag.Rule, want *canonjson.Object, dryRun bool) []diag.Diagnostic {
+	entry, err := canonjson.Decode(t.Raw)
+	if err != nil {
+		return nil // CheckTools reported the malformed entry
+	}
+	obj, _ := entry.(*canonjson.Object)
+	got, present := obj.Get(key)
+	if !present {
+		return []diag.Diagnostic{rule.New(serverFile, "tool %q lists no %s; the contract declares one", t.Name, key).AtPointer(t.Pointer())}
+	}
+	g, w := normalizeSchema(got), normalizeSchema(want)
+	d, differ := canonjson.FirstDifference(w, g)
+	switch {
+	case !differ:
+		return nil
+	case dryRun:
+		return []diag.Diagnostic{rule.New(serverFile,
+			"tool %q: under the dry-run variable every call answers with the dry-run envelope, so the Tool must list the envelope's schema as its %s (clients check results against it); it differs at %s: the server lists %s, the envelope's schema has %s",
+			t.Name, key, pointerOrRoot(d.Pointer), show(d.B), show(d.A)).AtPointer(t.Pointer(key))}
+	}
+	return []diag.Diagnostic{rule.New(serverFile, "tool %q: %s differs from the contract at %s: the server lists %s, the contract has %s",
+		t.Name, key, pointerOrRoot(d.Pointer), show(d.B), show(d.A)).AtPointer(t.Pointer(key))}
 }
 
 func pointerOrRoot(p string) string {
@@ -138,14 +202,14 @@ func (p *prober) unknownTool(ctx context.Context, s *mcpcheck.Session) error {
 		p.result.UnknownToolAnswer = AnswerProtocolError
 	default:
 		r, perr := parseResult(res.Raw)
-		if perr == nil && r.isError && strings.Contains(r.text(), "-32602") {
+		if perr == nil && r.IsError && strings.Contains(r.Text(), "-32602") {
 			p.result.UnknownToolAnswer = AnswerToolError
 			break
 		}
 		what := "accepted it"
 		if perr != nil {
 			what = "answered with a malformed result: " + perr.Error()
-		} else if r.isError {
+		} else if r.IsError {
 			what = "answered with an isError result that does not carry -32602 (invalid params)"
 		}
 		p.result.Diagnostics.Add(RuleUnknownTool.New(serverFile,
@@ -171,22 +235,25 @@ func (p *prober) invalidArguments(ctx context.Context, s *mcpcheck.Session, t *e
 		p.result.Checks.InvalidArguments.add(false) // no answer: the session reported why
 		return nil
 	}
-	ok := res.Error != nil
-	if !ok {
+	rejected, returned := res.Error != nil, true
+	if !rejected {
 		r, perr := parseResult(res.Raw)
 		switch {
 		case perr != nil:
-		case !r.isError:
-		case strings.Contains(r.text(), "-32602"):
-			ok = true // the TypeScript SDK's input validation error
+		case !r.IsError:
+		case strings.Contains(r.Text(), "-32602"):
+			rejected = true // the TypeScript SDK's input validation error
 		default:
-			ok = len(envelopeProblems(r, t)) == 0
+			rejected = len(envelopeProblems(r, t)) == 0
+		}
+		if perr == nil && r.IsError {
+			returned = p.judgeClients("a call "+what, t.name, r)
 		}
 	}
-	if !ok {
+	if !rejected {
 		p.result.Diagnostics.Add(RuleInvalidArguments.New(serverFile,
 			"tool %q called %s was not rejected by a JSON-RPC error or a structured Tool error; validate input before the handler runs", t.name, what))
 	}
-	p.result.Checks.InvalidArguments.add(ok)
+	p.result.Checks.InvalidArguments.add(rejected && returned)
 	return nil
 }

@@ -4,7 +4,9 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/toolresult"
 )
 
 // MCPDocFile is the Chinese description of the package's MCP surface.
@@ -99,15 +101,47 @@ func checkMCPDocTool(d *document, t *toolFacts) []diag.Diagnostic {
 			out = append(out, RuleMCPDocErrorPath.New(d.file, "the section of %s does not write the error path %s", code(t.name), code(p)).At(at, 0))
 		}
 	}
-	if !isErrorExample.MatchString(text) || !structuredKey.MatchString(text) {
+	switch shown, stale := errorExamples(text); {
+	case stale:
 		out = append(out, RuleMCPDocErrorExample.New(d.file,
-			"the section of %s has no structured error example (\"isError\": true with \"structuredContent\":)", code(t.name)).At(at, 0))
+			"the section of %s shows an error result with \"structuredContent\"; a Tool error arrives without it, as the JSON of the one text block of \"content\" (clients check structuredContent against the output schema, error results included)", code(t.name)).At(at, 0))
+	case !shown:
+		out = append(out, RuleMCPDocErrorExample.New(d.file,
+			"the section of %s has no structured error example: a result with \"isError\": true whose text block holds the JSON of {code, message, details, retryable}", code(t.name)).At(at, 0))
 	}
 	if !t.retryability && !notRetryableByDefault.MatchString(text) {
 		out = append(out, RuleMCPDocRetryDefault.New(d.file,
 			"the error contract of %s declares no retryability path: say that its failures are not retryable by default (默认不可重试)", code(t.name)).At(at, 0))
 	}
 	return out
+}
+
+// errorExamples reads the error results a Tool section shows, one JSON
+// object to a line: shown says one has "isError": true and a text block
+// holding the JSON of a structured error (an object with a code); stale
+// says one carries "structuredContent", the shape clients throw on.
+func errorExamples(text string) (shown, stale bool) {
+	for _, line := range strings.Split(text, "\n") {
+		if !isErrorExample.MatchString(line) {
+			continue
+		}
+		if structuredKey.MatchString(line) {
+			stale = true
+			continue
+		}
+		v, err := canonjson.Decode([]byte(strings.TrimSpace(line)))
+		if err != nil {
+			continue
+		}
+		r, err := toolresult.Parse(v)
+		if err != nil {
+			continue
+		}
+		if e, from := r.ReadError(); from == toolresult.FromText && e.Has("code") {
+			shown = true
+		}
+	}
+	return shown, stale
 }
 
 // hasCallExample reports whether text holds "name": "<tool>" followed

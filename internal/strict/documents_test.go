@@ -157,6 +157,9 @@ func TestDocumentRules(t *testing.T) {
 		{name: "mcp error example", file: MCPDocFile,
 			edits: []edit{{`\"outcomeKnown\":true},\"retryable\":false}"}], "isError": true}`, `\"outcomeKnown\":true},\"retryable\":false}"}], "failed": true}`}},
 			want:  []string{"STRICT_MCPDOC_ERROR_EXAMPLE"}},
+		{name: "mcp error example carrying structuredContent", file: MCPDocFile,
+			edits: []edit{{`{"content": [{"type": "text", "text": "{\"code\":\"UPSTREAM_STEP_REJECTED\",\"message\":\"step validateRequest`, `{"structuredContent": {"code": "UPSTREAM_STEP_REJECTED"}, "content": [{"type": "text", "text": "{\"code\":\"UPSTREAM_STEP_REJECTED\",\"message\":\"step validateRequest`}},
+			want:  []string{"STRICT_MCPDOC_ERROR_EXAMPLE"}},
 
 		// MCP-SETUP.md.
 		{name: "setup placeholder", file: SetupFile, add: "把包复制到 <install-dir> 下。", want: []string{"STRICT_DOC_PLACEHOLDER"}},

@@ -64,7 +64,7 @@ var (
 	RuleMCPDocToolFields   = diag.Register("STRICT_MCPDOC_TOOL_FIELDS", diag.Error, "a Tool's MCP.zh-CN.md section does not name an input or required output field in backticks")
 	RuleMCPDocCallExample  = diag.Register("STRICT_MCPDOC_CALL_EXAMPLE", diag.Error, "a Tool's MCP.zh-CN.md section has no tools/call example (\"name\" followed by \"arguments\")")
 	RuleMCPDocErrorPath    = diag.Register("STRICT_MCPDOC_ERROR_PATH", diag.Error, "a Tool's MCP.zh-CN.md section does not write an error-contract path as a dot-joined backtick path")
-	RuleMCPDocErrorExample = diag.Register("STRICT_MCPDOC_ERROR_EXAMPLE", diag.Error, "a Tool's MCP.zh-CN.md section has no structured \"isError\": true example")
+	RuleMCPDocErrorExample = diag.Register("STRICT_MCPDOC_ERROR_EXAMPLE", diag.Error, "a Tool's MCP.zh-CN.md section has no structured \"isError\": true example (the error as the JSON of its text block), or shows one carrying structuredContent")
 	RuleMCPDocRetryDefault = diag.Register("STRICT_MCPDOC_RETRY_DEFAULT", diag.Error, "a Tool without a retryability path is not documented as not retryable by default")
 )
 

@@ -289,6 +289,11 @@ func (c *checker) inertHelper(a *adapterModule, name string) bool {
 		return v
 	}
 	a.inert[name] = true // assume so while looking, which ends recursion
+	if variable, isGuard := dryRunCondition(nodeExpr(a.helpers[name])); isGuard && variable == c.f.dryRun {
+		// const dryRun = process.env.<the dry-run variable> === "1": the
+		// dry-run switch, which decides the output schema Tools list.
+		return true
+	}
 	ok := true
 	jsmod.Inspect(a.helpers[name], func(n js.INode) bool {
 		switch n := n.(type) {
@@ -313,6 +318,12 @@ func (c *checker) inertHelper(a *adapterModule, name string) bool {
 	})
 	a.inert[name] = ok
 	return ok
+}
+
+// nodeExpr returns n as an expression, or nil.
+func nodeExpr(n js.INode) js.IExpr {
+	e, _ := n.(js.IExpr)
+	return e
 }
 
 // rootName returns the first name of a member or call chain: z for

@@ -21,10 +21,13 @@ import (
 //	    return {structuredContent: functionResult, content: [{type: "text", text: JSON.stringify(functionResult)}], isError: false};
 //	  } catch (error) {
 //	    const toolError = normalizeToolError(error, <policy>);
-//	    return {structuredContent: toolError, content: [{type: "text", text: JSON.stringify(toolError)}], isError: true};
+//	    return {content: [{type: "text", text: JSON.stringify(toolError)}], isError: true};
 //	  }
 //	}
 //
+// The error result carries the structured error as JSON text only: a
+// client that validates structuredContent against the output schema on
+// error results too (the TypeScript SDK Client 1.32.x) would throw on it.
 // Local names other than the parameters and the catch binding are free.
 func (c *checker) callback(m *jsmod.Module, params js.Params, body *js.BlockStmt, cf *capFacts, at jsmod.Pos) {
 	tool := cf.cap.ToolName
@@ -111,7 +114,7 @@ func (c *checker) callback(m *jsmod.Module, params js.Params, body *js.BlockStmt
 		fail(RuleMCPNormalizerCall, call, "the operation policy must be the contract's, written as a literal")
 	}
 	if !projection(try.Catch.List[1], toolError, true) {
-		fail(RuleMCPNormalizerCall, try.Catch.List[1], "must return {structuredContent: %s, content: [{type: \"text\", text: JSON.stringify(%s)}], isError: true}", toolError, toolError)
+		fail(RuleMCPNormalizerCall, try.Catch.List[1], "must return {content: [{type: \"text\", text: JSON.stringify(%s)}], isError: true}, without structuredContent: clients that validate it against the output schema would throw instead of returning the error", toolError)
 	}
 }
 
@@ -266,7 +269,9 @@ func callX(call *js.CallExpr) js.IExpr {
 }
 
 // projection reports whether stmt is `return {structuredContent: v,
-// content: [{type: "text", text: JSON.stringify(v)}], isError: <isError>}`.
+// content: [{type: "text", text: JSON.stringify(v)}], isError: false}`, or
+// for an error `return {content: [{type: "text", text:
+// JSON.stringify(v)}], isError: true}`.
 func projection(stmt js.IStmt, v string, isError bool) bool {
 	ret, ok := stmt.(*js.ReturnStmt)
 	if !ok || ret.Value == nil {
@@ -277,10 +282,14 @@ func projection(stmt js.IStmt, v string, isError bool) bool {
 		return false
 	}
 	keys, values, plain := properties(obj)
-	if sorted := slices.Sorted(slices.Values(keys)); !plain || !slices.Equal(sorted, []string{"content", "isError", "structuredContent"}) {
+	want := []string{"content", "isError", "structuredContent"}
+	if isError {
+		want = want[:2]
+	}
+	if sorted := slices.Sorted(slices.Values(keys)); !plain || !slices.Equal(sorted, want) {
 		return false
 	}
-	if name, _ := ident(values["structuredContent"]); name != v {
+	if name, _ := ident(values["structuredContent"]); !isError && name != v {
 		return false
 	}
 	if b, ok := jsonValue(values["isError"]); !ok || b != canonjson.Bool(isError) {

@@ -183,7 +183,7 @@ func TestDryRunShapeConditions(t *testing.T) {
 		policy = `      operationPolicy: {"sideEffect": "read", "idempotency": "safe", "automaticRetry": "read-only-bounded", "confirmation": "not-required", "unknownOutcome": "not-applicable"},`
 	)
 	fixtures := []shapeFixture{
-		{"an empty callback", int(dryRunMissing), adapter, start, [][2]string{cut("  "+cond, "    return { structuredContent: toolError, content: [{ type: \"text\", text: JSON.stringify(toolError) }], isError: true };\n  }\n")}},
+		{"an empty callback", int(dryRunMissing), adapter, start, [][2]string{cut("  "+cond, "    return { content: [{ type: \"text\", text: JSON.stringify(toolError) }], isError: true };\n  }\n")}},
 		{"no guard first", int(dryRunNotGuard), adapter, start, [][2]string{{cond, "const early = runtimeContext.dryRun;\n  " + cond}}},
 		{"a loose comparison", int(dryRunNotGuard), adapter, start, [][2]string{{cond, `if (process.env.CODE2SKILL_DRY_RUN == "1") {`}}},
 		{"another value", int(dryRunNotGuard), adapter, start, [][2]string{{cond, `if (process.env.CODE2SKILL_DRY_RUN === "true") {`}}},

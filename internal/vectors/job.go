@@ -21,6 +21,10 @@ type call struct {
 	export string // function
 	tool   string // adapter
 	dryRun bool   // adapter: run with the dry-run variable set to 1
+	// listed is the output schema the Tool lists in the run's mode (the
+	// contract's, or the dry-run envelope's), which clients check its
+	// results against: adapter only.
+	listed canonjson.Value
 	args   *canonjson.Object
 	// responses answer the Function's dispatches in order; a dispatch
 	// beyond them is refused (it throws).

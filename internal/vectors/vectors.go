@@ -281,6 +281,7 @@ func (res *Result) record(p *planner, progress io.Writer) {
 			res.Diagnostics.Add(RuleCheckUncovered.New(contract.ContractFile, "%s %q: %s is not covered: %s", scopeWord(scope), scopeID, ch.id, ch.detail).AtPointer(ch.pointer))
 		}
 	}
+	res.Diagnostics.Add(p.clientFindings()...)
 	res.Files = append(res.Files, atomicfile.File{Path: SummaryFile, Data: canonjson.EncodeSorted(res.summary()), Perm: 0o644})
 	if progress != nil {
 		res.progress(progress)

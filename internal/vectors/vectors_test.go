@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -439,5 +440,41 @@ func TestContractErrorsRunNothing(t *testing.T) {
 	}
 	if !res.Diagnostics.HasErrors() || res.NodeProcesses != 0 || len(res.Checks) != 0 {
 		t.Errorf("errors %v, %d node processes, %d checks: want findings and nothing run", res.Diagnostics.HasErrors(), res.NodeProcesses, len(res.Checks))
+	}
+}
+
+// TestClientFindings: a Tool callback's result that a client would throw
+// on or could not read is a finding naming the Tool and the clients, one
+// fixture per clause; the fault-free callbacks of the same package give
+// none.
+func TestClientFindings(t *testing.T) {
+	fs := closure("reference")
+	fs["adapter:save-sample-draft"] = map[string]bool{"errorStructured": true}
+	fs["adapter:validate-sample-request"] = map[string]bool{"errorWithoutText": true}
+	fs["adapter:list-sample-request-kinds"] = map[string]bool{"dryRunExtraMember": true}
+	res := runVectors(t, buildPackage(t, "reference", fs), Options{})
+	var got []string
+	for _, d := range res.Diagnostics.Sorted() {
+		if d.Rule == RuleClientRefused.ID {
+			got = append(got, d.Message)
+		}
+	}
+	for _, want := range []string{
+		`tool "save_sample_draft", a call: the error result carries structuredContent that does not match the listed outputSchema`,
+		`tool "validate_sample_request", a call: the error result has no text content`,
+		`tool "list_sample_request_kinds", a dry-run call: structuredContent does not match the listed outputSchema`,
+	} {
+		if !slices.ContainsFunc(got, func(m string) bool {
+			return strings.Contains(m, want) && strings.Contains(m, "fails in typescript-sdk Client")
+		}) {
+			t.Errorf("no finding says %q:\n%s", want, strings.Join(got, "\n"))
+		}
+	}
+	for _, m := range got {
+		for _, clean := range []string{"upload_sample_attachment", "submit_sample_request"} {
+			if strings.Contains(m, clean) {
+				t.Errorf("a finding about a fault-free Tool: %s", m)
+			}
+		}
 	}
 }

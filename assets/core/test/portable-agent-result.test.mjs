@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
 
 import {
   httpResultFromError,
@@ -120,7 +121,8 @@ describe('toAgentError', () => {
   it('describes a network failure with its cause chain and no stack', () => {
     const result = toAgentError(networkError());
     assert.equal(result.isError, true);
-    assert.deepEqual(result.structuredContent, {
+    assert.equal(result.structuredContent, undefined, 'an error result carries no structuredContent');
+    assert.deepEqual(payloadOf(result), {
       error: {
         name: 'TypeError',
         message: 'fetch failed',
@@ -133,7 +135,6 @@ describe('toAgentError', () => {
         },
       },
     });
-    assert.deepEqual(JSON.parse(result.content[0].text), result.structuredContent);
     assert.doesNotMatch(result.content[0].text, /stack|\.mjs/);
   });
 
@@ -146,7 +147,7 @@ describe('toAgentError', () => {
       port: 8443,
     });
     const result = toAgentError(new TypeError('fetch failed', { cause: refused }));
-    assert.deepEqual(result.structuredContent.error.cause, {
+    assert.deepEqual(payloadOf(result).error.cause, {
       name: 'Error',
       message: 'connect ECONNREFUSED [address]:[port]',
       code: 'ECONNREFUSED',
@@ -155,8 +156,8 @@ describe('toAgentError', () => {
     });
     assert.doesNotMatch(result.content[0].text, /10\.1\.2\.3|8443|hostname|address"|port"/);
     const slow = Object.assign(new Error('timed out after 1800 ms on port 80'), { port: 80 });
-    assert.equal(toAgentError(slow).structuredContent.error.message, 'timed out after 1800 ms on port [port]');
-    assert.deepEqual(toAgentError({ host: 'orders.internal', reason: 'down' }).structuredContent, {
+    assert.equal(payloadOf(toAgentError(slow)).error.message, 'timed out after 1800 ms on port [port]');
+    assert.deepEqual(payloadOf(toAgentError({ host: 'orders.internal', reason: 'down' })), {
       error: { name: 'Error', message: '{"reason":"down"}' },
     });
   });
@@ -166,7 +167,7 @@ describe('toAgentError', () => {
       code: 'BASE_URL_MISSING',
       details: { variable: 'CODE2SKILL_SAMPLE_API_BASE_URL' },
     });
-    assert.deepEqual(toAgentError(error).structuredContent.error, {
+    assert.deepEqual(payloadOf(toAgentError(error)).error, {
       name: 'Error',
       message: 'CODE2SKILL_SAMPLE_API_BASE_URL is not set',
       code: 'BASE_URL_MISSING',
@@ -176,7 +177,7 @@ describe('toAgentError', () => {
 
   it('lists the errors of an AggregateError', () => {
     const error = new AggregateError([new Error('first'), new Error('second')], 'all attempts failed');
-    const described = toAgentError(error).structuredContent.error;
+    const described = payloadOf(toAgentError(error)).error;
     assert.equal(described.name, 'AggregateError');
     assert.deepEqual(described.errors.map((e) => e.message), ['first', 'second']);
   });
@@ -187,16 +188,16 @@ describe('toAgentError', () => {
       error = new Error(`level ${i}`, { cause: error });
     }
     let depth = 0;
-    for (let e = toAgentError(error).structuredContent.error; e.cause; e = e.cause) {
+    for (let e = payloadOf(toAgentError(error)).error; e.cause; e = e.cause) {
       depth++;
     }
     assert.equal(depth, 4);
   });
 
   it('accepts anything that can be thrown', () => {
-    assert.deepEqual(toAgentError('boom').structuredContent, { error: { name: 'Error', message: 'boom' } });
-    assert.deepEqual(toAgentError(undefined).structuredContent, { error: { name: 'Error', message: 'undefined' } });
-    assert.deepEqual(toAgentError({ reason: 'busy' }).structuredContent, {
+    assert.deepEqual(payloadOf(toAgentError('boom')), { error: { name: 'Error', message: 'boom' } });
+    assert.deepEqual(payloadOf(toAgentError(undefined)), { error: { name: 'Error', message: 'undefined' } });
+    assert.deepEqual(payloadOf(toAgentError({ reason: 'busy' })), {
       error: { name: 'Error', message: '{"reason":"busy"}' },
     });
     const hostile = new Proxy({}, {
@@ -204,7 +205,7 @@ describe('toAgentError', () => {
         throw new Error('trap');
       },
     });
-    assert.deepEqual(toAgentError(hostile).structuredContent, {
+    assert.deepEqual(payloadOf(toAgentError(hostile)), {
       error: { name: 'Error', message: 'the thrown value could not be read' },
     });
   });
@@ -303,17 +304,21 @@ describe('httpResultFromError', () => {
 // The projections must be what the official SDK accepts and a real client
 // reads back, not only what these assertions expect.
 describe('through the MCP SDK', () => {
-  async function connect(handler) {
+  async function connect(handler, outputSchema) {
     const server = new McpServer({ name: 'agent-result-test', version: '1.0.0' });
     server.registerTool('sample_call', {
       title: 'Sample call',
       description: 'Runs the handler under test.',
+      outputSchema,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     }, handler);
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
     await server.connect(serverTransport);
     const client = new Client({ name: 'agent-result-test-client', version: '1.0.0' });
     await client.connect(clientTransport);
+    // A host lists the Tools first, and so learns each output schema the
+    // client then checks results against.
+    await client.listTools();
     return client;
   }
 
@@ -325,11 +330,29 @@ describe('through the MCP SDK', () => {
     await client.close();
   });
 
+  it('delivers a failure without response as isError from a Tool that declares an output schema', async () => {
+    const output = z.looseObject({ httpStatus: z.number(), bodyText: z.string() });
+    const client = await connect(async () => toAgentError(networkError()), output);
+    const result = await client.callTool({ name: 'sample_call', arguments: {} });
+    assert.equal(result.isError, true);
+    assert.equal(payloadOf(result).error.cause.code, 'ENOTFOUND');
+    await client.close();
+  });
+
   it('delivers a failure without response as isError', async () => {
     const client = await connect(async () => toAgentError(networkError()));
     const result = await client.callTool({ name: 'sample_call', arguments: {} });
     assert.equal(result.isError, true);
-    assert.equal(result.structuredContent.error.cause.code, 'ENOTFOUND');
+    assert.equal(result.structuredContent, undefined);
+    assert.equal(payloadOf(result).error.cause.code, 'ENOTFOUND');
     await client.close();
   });
 });
+
+// payloadOf reads what an error result tells the agent: the JSON of its one
+// text block.
+function payloadOf(result) {
+  assert.equal(result.content.length, 1);
+  assert.equal(result.content[0].type, 'text');
+  return JSON.parse(result.content[0].text);
+}

@@ -68,15 +68,18 @@ func (configError) ErrorCode() string { return "MISSING_CONFIGURATION" }
 func TestToAgentErrorNamesAndMasks(t *testing.T) {
 	res := ToAgentError(configError{})
 	want := `{"error":{"name":"MissingConfigurationError","message":"X is not set","code":"MISSING_CONFIGURATION"}}`
-	if !res.IsError || string(res.StructuredContent.(json.RawMessage)) != want {
-		t.Errorf("got %s", res.StructuredContent)
+	if !res.IsError || res.StructuredContent != nil {
+		t.Errorf("isError %v, structuredContent %v; an error result carries its description as text only", res.IsError, res.StructuredContent)
 	}
 	uerr := &url.Error{Op: "Get", URL: "https://svc.internal.example:8443/v2/items", Err: errors.New("dial tcp: connection refused")}
+	if len(res.Content) != 1 {
+		t.Fatalf("%d content blocks, want 1", len(res.Content))
+	}
 	text := res.Content[0].(*mcp.TextContent).Text
 	if text != want {
 		t.Errorf("text %s", text)
 	}
-	masked := string(ToAgentError(uerr).StructuredContent.(json.RawMessage))
+	masked := ToAgentError(uerr).Content[0].(*mcp.TextContent).Text
 	if strings.Contains(masked, "svc.internal.example") || strings.Contains(masked, "8443") {
 		t.Errorf("the location is shown: %s", masked)
 	}

@@ -148,8 +148,13 @@ const ORIGIN = ${JSON.stringify(ORIGIN)};
 const server = new McpServer({ name: 'host-runtime-test', version: '1' });
 const annotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
 
+// Every Tool lists an output schema, as a compiled adapter's do, so that the
+// client checks results against it: an error result carrying
+// structuredContent would make it throw.
+const outputSchema = process.env.SAMPLE_DRY_RUN === "1" ? undefined : z.object({ status: z.number(), data: z.unknown() });
+
 function register(name, policy, shape, run) {
-  server.registerTool(name, { description: name, inputSchema: shape, annotations }, async (input, runtimeContext) => {
+  server.registerTool(name, { description: name, inputSchema: shape, outputSchema, annotations }, async (input, runtimeContext) => {
     if (process.env.SAMPLE_DRY_RUN === "1") {
       const dryRunResult = { dryRun: true, validatedInput: input, operationPolicy: policy, operationSummary: {}, context: Object.keys(runtimeContext ?? {}) };
       return { structuredContent: dryRunResult, content: [{ type: 'text', text: JSON.stringify(dryRunResult) }], isError: false };
@@ -160,7 +165,7 @@ function register(name, policy, shape, run) {
       return { structuredContent: functionResult, content: [{ type: 'text', text: JSON.stringify(functionResult) }], isError: false };
     } catch (error) {
       const toolError = normalizeToolError(error, policy);
-      return { structuredContent: toolError, content: [{ type: 'text', text: JSON.stringify(toolError) }], isError: true };
+      return { content: [{ type: 'text', text: JSON.stringify(toolError) }], isError: true };
     }
   });
 }
@@ -228,10 +233,20 @@ async function call(client, name, args = {}) {
   return client.callTool({ name, arguments: args });
 }
 
-function refused(result, code) {
+// toolError reads the structured Tool error of an isError result: the JSON
+// of its one text block; an error result carries no structuredContent.
+function toolError(result) {
   assert.equal(result.isError, true, JSON.stringify(result));
-  assert.equal(result.structuredContent.code, code, JSON.stringify(result.structuredContent));
-  assert.equal(result.structuredContent.retryable, false);
+  assert.equal(result.structuredContent, undefined, JSON.stringify(result));
+  assert.equal(result.content.length, 1, JSON.stringify(result));
+  assert.equal(result.content[0].type, 'text');
+  return JSON.parse(result.content[0].text);
+}
+
+function refused(result, code) {
+  const error = toolError(result);
+  assert.equal(error.code, code, JSON.stringify(error));
+  assert.equal(error.retryable, false);
 }
 
 describe('deployment address and credentials', () => {
@@ -339,7 +354,7 @@ describe('trusted confirmation', () => {
     try {
       const result = await call(client, 'confirm_write', { note: 'n' });
       refused(result, 'HOST_CONFIRMATION_UNAVAILABLE');
-      assert.equal(result.structuredContent.details.outcomeKnown, true);
+      assert.equal(toolError(result).details.outcomeKnown, true);
       assert.equal(received.length, 0);
     } finally {
       await close();

@@ -15,9 +15,12 @@
 //     JSON text as content and, for an object, the same value as
 //     structuredContent.
 //   - ToAgentError is for a call that obtained no response at all: an
-//     isError result holding {error: {name, message, code, details,
-//     errors, cause}}, with network locations (host, address, port)
-//     masked out of the message.
+//     isError result whose one text block holds {error: {name, message,
+//     code, details, errors, cause}}, with network locations (host,
+//     address, port) masked out of the message. It carries no
+//     structuredContent: clients such as the TypeScript SDK Client check
+//     structuredContent against a Tool's output schema even on error
+//     results, and would throw instead of returning the error.
 package agentresult
 
 import (
@@ -102,7 +105,8 @@ func ToAgentResult(value any) *mcp.CallToolResult {
 }
 
 // ToAgentError turns a call that obtained no response into an isError
-// result the agent can read.
+// result the agent can read: its description as the JSON of the one text
+// block, without structuredContent.
 func ToAgentError(err error) *mcp.CallToolResult {
 	payload := struct {
 		Error *errorDescription `json:"error"`
@@ -112,9 +116,8 @@ func ToAgentError(err error) *mcp.CallToolResult {
 		raw = []byte(`{"error":{"name":"Error","message":"the error could not be read"}}`)
 	}
 	return &mcp.CallToolResult{
-		IsError:           true,
-		Content:           []mcp.Content{&mcp.TextContent{Text: string(raw)}},
-		StructuredContent: json.RawMessage(raw),
+		IsError: true,
+		Content: []mcp.Content{&mcp.TextContent{Text: string(raw)}},
 	}
 }
 

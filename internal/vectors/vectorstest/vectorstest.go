@@ -23,7 +23,9 @@
 // markTransportKnown, forbiddenKey, bypassGuard, exitProcess, spin, hang, and
 // guardClosure (a guarded write dispatches its HTTP steps through the guard
 // instead of handing it context.dispatch); the Tool faults are
-// dryRunAltersInput, dryRunDispatches and realCallAltersInput.
+// dryRunAltersInput, dryRunDispatches, dryRunExtraMember,
+// realCallAltersInput, errorStructured (an error result carrying
+// structuredContent) and errorWithoutText.
 package vectorstest
 
 import (
@@ -40,6 +42,7 @@ import (
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/toolresult"
 )
 
 var (
@@ -140,6 +143,7 @@ func Build(dir, source string, faults Faults, runtime []byte) error {
 	files["function-core/index.mjs"] = []byte(core.String())
 	files["function-core/interpreter.mjs"] = interpreter
 	files["mcp-tool/adapter.mjs"] = adapter
+	files["mcp-tool/dry-run-output-schema.json"] = []byte(toolresult.DryRunOutputSchemaJSON)
 	files["mcp-tool/index.mjs"] = []byte("// The MCP adapter of a test package.\nimport { serve } from './adapter.mjs';\nawait serve(" + string(tf) + ");\n")
 	files["mcp-tool/runtime.mjs"] = runtime
 	files[assets.ErrorNormalizer.Name()] = assets.ErrorNormalizer.Bytes()

@@ -6,10 +6,14 @@
 //
 //   } catch (error) {
 //     const toolError = normalizeToolError(error, <literal operationPolicy>);
-//     return { structuredContent: toolError, content: [...], isError: true };
+//     return { content: [{ type: 'text', text: JSON.stringify(toolError) }], isError: true };
 //   }
 //
-// and the agent receives { code, message, details, retryable }.
+// and the agent receives { code, message, details, retryable } as the JSON
+// of the result's text block. The error is not structuredContent: clients
+// such as the TypeScript SDK Client validate structuredContent against the
+// Tool's output schema even on error results, and would throw instead of
+// returning an error that does not look like a success.
 //
 // details.category always says what kind of failure it was: input (the
 // arguments were refused before anything was sent), authorization (the

@@ -6,9 +6,12 @@
 // instead of embedding them, and SAMPLE_FAULT makes it misbehave in one
 // named way, so that one server serves every probe test.
 //
-// The TypeScript SDK validates structuredContent against outputSchema, so
-// the output schema accepts the contract's output or the dry-run result,
-// while tools/list shows the contract's schema exactly (.meta).
+// As a compiled adapter does, each Tool lists the contract's output schema,
+// or under the dry-run variable the dry-run envelope's (every call then
+// answers with the envelope), and an error result carries the structured
+// error as the JSON of its text block only. The server accepts either
+// output shape (its own check is loosened, so that faults reach the
+// client).
 
 import { readFileSync } from "node:fs";
 import { McpServer, StdioServerTransport, z } from "./runtime.mjs";
@@ -19,6 +22,19 @@ const fault = process.env.SAMPLE_FAULT ?? "";
 const DRY_RUN = "SAMPLE_NOTES_DRY_RUN";
 const contract = JSON.parse(readFileSync(new URL("./schema-contract.json", import.meta.url), "utf8"));
 const spec = (tool) => contract.capabilities.find((c) => c.toolName === tool);
+
+const dryRunMode = process.env[DRY_RUN] === "1";
+const dryRunOutputSchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    dryRun: { type: "boolean", const: true, description: "Always true: the call was validated and not executed." },
+    validatedInput: { type: "object", description: "The arguments the call was validated with, unchanged." },
+    operationPolicy: { type: "object", description: "The Tool's operation policy from the contract." },
+    operationSummary: { type: "object", description: "What the call would do, from the contract." },
+  },
+  required: ["dryRun", "validatedInput", "operationPolicy", "operationSummary"],
+};
 
 const dryRunResult = z.strictObject({
   dryRun: z.literal(true),
@@ -36,12 +52,14 @@ function inputSchema(schema) {
 
 function outputSchema(schema) {
   const output = z.fromJSONSchema(schema);
-  const accepts = (v) => fault === "unchecked-output" || output.safeParse(v).success || dryRunResult.safeParse(v).success;
+  const loose = fault === "unchecked-output" || fault === "loose-output";
+  const accepts = (v) => loose || output.safeParse(v).success || dryRunResult.safeParse(v).success;
+  const listed = dryRunMode && fault !== "dry-run-canonical-output" ? dryRunOutputSchema : schema;
   return z.looseObject({}).superRefine((v, ctx) => {
     if (!accepts(v)) {
       ctx.addIssue({ code: "custom", message: "neither the tool's output nor a dry-run result" });
     }
-  }).meta(schema);
+  }).meta(listed);
 }
 
 function config(tool, title, description) {
@@ -60,6 +78,13 @@ function config(tool, title, description) {
     output = structuredClone(output);
     output.properties.data.properties.count.minimum = 1;
   }
+  if (fault === "loose-output" && tool === "count_sample_notes") {
+    output = structuredClone(output);
+    output.properties.data.properties.count = {};
+  }
+  if (fault === "output-not-object" && tool === "count_sample_notes") {
+    output = { type: "array", items: {} };
+  }
   return { title, description, inputSchema: inputSchema(input), outputSchema: outputSchema(output), annotations };
 }
 
@@ -68,7 +93,10 @@ function project(value, isError) {
   if (fault === "text-mismatch" && !isError) {
     text = JSON.stringify({ ...value, status: 0 });
   }
-  if (fault === "no-is-error" && !isError) {
+  if (isError) {
+    return { content: [{ type: "text", text }], isError };
+  }
+  if (fault === "success-no-is-error") {
     return { structuredContent: value, content: [{ type: "text", text }] };
   }
   return { structuredContent: value, content: [{ type: "text", text }], isError };
@@ -98,7 +126,7 @@ function callback(tool, fn) {
     }
     try {
       const result = await fn(input);
-      if (fault === "unchecked-output" && tool === "count_sample_notes") {
+      if ((fault === "unchecked-output" || fault === "loose-output") && tool === "count_sample_notes") {
         result.data.count = "two";
       }
       if (fault === "no-structured-content") {
@@ -116,6 +144,15 @@ function callback(tool, fn) {
       }
       if (fault === "error-text-only") {
         return { content: [{ type: "text", text: toolError.message }], isError: true };
+      }
+      if (fault === "error-structured") {
+        return { structuredContent: toolError, content: [{ type: "text", text: JSON.stringify(toolError) }], isError: true };
+      }
+      if (fault === "error-structured-valid" && tool === "count_sample_notes") {
+        return { structuredContent: { status: 200, data: { count: 0 } }, content: [{ type: "text", text: JSON.stringify(toolError) }], isError: true };
+      }
+      if (fault === "error-no-text") {
+        return { content: [], isError: true };
       }
       if (fault === "error-succeeds") {
         return project({ dryRun: true, validatedInput: input, operationPolicy, operationSummary }, false);
@@ -164,4 +201,35 @@ if (fault === "unknown-tool-accepted" || fault === "unknown-tool-protocol-error"
   });
 }
 
-await server.connect(new StdioServerTransport());
+if (fault === "unknown-method-result" || fault === "unknown-method-code") {
+  const request = z.looseObject({ method: z.literal("code2skill/unknown-method") });
+  server.server.setRequestHandler(request, async () => {
+    if (fault === "unknown-method-code") {
+      throw Object.assign(new Error("internal failure"), { code: -32603 });
+    }
+    return {};
+  });
+}
+
+const transport = new StdioServerTransport();
+await server.connect(transport);
+
+// What the server makes of a line it cannot parse: the SDK reports it to
+// the transport's error handler and answers nothing.
+if (fault.startsWith("malformed-")) {
+  const onerror = transport.onerror;
+  transport.onerror = (error) => {
+    onerror?.(error);
+    const reply = (code, message) => process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }) + "\n");
+    switch (fault) {
+      case "malformed-parse-error":
+        reply(-32700, "Parse error");
+        break;
+      case "malformed-wrong-code":
+        reply(-32600, "Invalid Request");
+        break;
+      case "malformed-exits":
+        process.exit(3);
+    }
+  };
+}
