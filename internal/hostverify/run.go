@@ -188,7 +188,11 @@ func (s *step) succeeded() bool {
 	if s.Result == nil || s.IsError {
 		return false
 	}
-	data, ok := canonjson.Resolve(s.Result, "/structuredContent/data")
+	r, err := toolresult.Parse(s.Result)
+	if err != nil {
+		return false
+	}
+	data, ok := r.Data()
 	if !ok {
 		return false
 	}

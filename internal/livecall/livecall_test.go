@@ -159,7 +159,7 @@ func TestNoHostRuntimeNoCalls(t *testing.T) {
 // one cannot be resolved.
 func TestResolve(t *testing.T) {
 	rs := Results{}
-	rs.Record("a", []byte(`{"isError": false, "structuredContent": {"status": 200, "data": {"grant": {"id": "g-1"}, "list": ["x"]}}}`))
+	rs.Record("a", []byte(`{"isError": false, "structuredContent": {"status": 200, "data": {"grant": {"id": "g-1"}, "list": ["x"]}}, "content": []}`))
 	rs.Record("b", []byte(`{"isError": true, "content": [{"type": "text", "text": "{\"code\":\"NO\"}"}]}`))
 	args := object(t, `{"grant": {"$result": {"capabilityId": "a", "path": ["grant"]}}, "items": [{"$result": {"capabilityId": "a", "path": ["grant", "id"]}}], "kept": 1}`)
 	got, err := rs.Resolve(args)
@@ -240,7 +240,7 @@ func TestPointerReferenceThroughTheHostRuntime(t *testing.T) {
 // items included, and refuses one that is not a pointer or leads nowhere.
 func TestResolvePointer(t *testing.T) {
 	rs := Results{}
-	rs.Record("a", []byte(`{"isError": false, "structuredContent": {"status": 201, "data": {"items": [{"id": "i-1"}], "a/b": 2}}}`))
+	rs.Record("a", []byte(`{"isError": false, "structuredContent": {"status": 201, "data": {"items": [{"id": "i-1"}], "a/b": 2}}, "content": []}`))
 	got, err := rs.Resolve(object(t, `{"id": {"$result": {"capabilityId": "a", "pointer": "/structuredContent/data/items/0/id"}}, "n": {"$result": {"capabilityId": "a", "pointer": "/structuredContent/data/a~1b"}}}`))
 	if err != nil {
 		t.Fatal(err)
