@@ -196,9 +196,12 @@ type verifier struct {
 	tools       map[string]*canonjson.Object // capability ID -> binding Tool
 	schemas     map[string]canonjson.Value   // capability ID -> input schema
 	workflows   map[string]*canonjson.Object // workflow ID -> binding workflow
-	env         []string
-	relays      []*relay
-	names       []string // the variables the server gets
+	// listed holds the outputSchema each Tool listed (nil for none),
+	// which clients check its results against.
+	listed map[string]canonjson.Value
+	env    []string
+	relays []*relay
+	names  []string // the variables the server gets
 }
 
 // environment builds the server's environment from the host env file: a

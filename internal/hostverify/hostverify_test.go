@@ -245,6 +245,10 @@ func TestBrokenHostsFail(t *testing.T) {
 			RuleIsolation, CheckIsolation},
 		{"no stop after an unknown outcome", runtime, "      session.blocked.set(tool.toolName, { input });", "", RuleUnknownOutcome, CheckUnknownOutcome},
 		{"no credentials", runtime, "    return dispatchHostHttp(actual.href, options, { headers });", "    return dispatchHostHttp(actual.href, options, { headers: {} });", RuleCall, CheckCall},
+		// A runtime that reverts to structuredContent on its refusals:
+		// the TypeScript SDK Client would throw on them.
+		{"refusals carrying structuredContent", runtime, "  return { content: [{ type: 'text', text: JSON.stringify(structured) }], isError: true };",
+			"  return { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }], isError: true };", RuleConfirmation, CheckDecline},
 		{"other annotations", "mcp-tool/index.mjs", `annotations: {"readOnlyHint": true,`, `annotations: {"readOnlyHint": false,`, RuleDiscovery, CheckDiscovery},
 	} {
 		t.Run(c.name, func(t *testing.T) {

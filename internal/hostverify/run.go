@@ -68,6 +68,12 @@ func (v *verifier) run(ctx context.Context) error {
 		first.close(v.res)
 		return err
 	}
+	v.listed = map[string]canonjson.Value{}
+	for _, t := range tools {
+		if entry, err := canonjson.Decode(t.Raw); err == nil {
+			v.listed[t.Name], _ = canonjson.Resolve(entry, "/outputSchema")
+		}
+	}
 	for i := range caps {
 		v.profile(&caps[i])
 		v.discovery(first, &caps[i], tools)
@@ -176,9 +182,12 @@ type step struct {
 	Result    canonjson.Value
 	Code      string // the code of an error result's structured Tool error
 	IsError   bool
-	Protocol  string // no result: why
-	Relayed   []relayed
-	Asked     []canonjson.Value
+	// Refused says how the clients that validate results (the TypeScript
+	// SDK Client, the Inspector CLI) would fail their caller on it.
+	Refused  []string
+	Protocol string // no result: why
+	Relayed  []relayed
+	Asked    []canonjson.Value
 	// StandIn says why the arguments are not the case's.
 	StandIn string
 }
@@ -277,6 +286,9 @@ func (v *verifier) attempt(ctx context.Context, ss *session, from livecall.Resul
 			st.IsError = isErr == canonjson.Bool(true)
 			if r, perr := toolresult.Parse(doc); perr == nil {
 				st.Code = r.ErrorCode()
+				for _, p := range toolresult.Judge(v.listed[cp.ToolName], r) {
+					st.Refused = append(st.Refused, p.String())
+				}
 			}
 		} else {
 			st.Protocol = "the result is not JSON: " + derr.Error()
@@ -334,6 +346,8 @@ func (v *verifier) call(ctx context.Context, ss *session, cp *contract.Capabilit
 	v.evidence(c, prepared, st)
 	credentials := v.credentialHeaders(cp)
 	switch {
+	case len(st.Refused) > 0:
+		v.fail(c, RuleCall, "%s answered %s, which a client would not return: %s", cp.ToolName, st.answer(), strings.Join(st.Refused, "; "))
 	case !st.succeeded():
 		v.fail(c, RuleCall, "%s answered %s", cp.ToolName, st.answer())
 	case len(st.Relayed) == 0:
@@ -378,6 +392,8 @@ func (v *verifier) zeroDispatch(c *Check, rule *diag.Rule, st *step, code string
 		v.fail(c, rule, "%s dispatched %d request(s), and must dispatch none (it answered %s)", st.Tool, len(st.Relayed), st.answer())
 	case !st.IsError || st.Code != code:
 		v.fail(c, rule, "%s answered %s, and must be refused with %s", st.Tool, st.answer(), code)
+	case len(st.Refused) > 0:
+		v.fail(c, rule, "%s answered %s, which a client would not return: %s", st.Tool, st.answer(), strings.Join(st.Refused, "; "))
 	default:
 		v.pass(c)
 	}
@@ -547,6 +563,9 @@ func (v *verifier) evidence(c *Check, prepared *step, steps ...*step) {
 			asked = append(asked, sanitized(a))
 		}
 		o.Set("elicitations", asked)
+		if len(st.Refused) > 0 {
+			o.Set("clientRefusals", canonjson.Strings(st.Refused))
+		}
 		rel := canonjson.Array{}
 		for _, r := range st.Relayed {
 			rel = append(rel, canonjson.NewObject(
