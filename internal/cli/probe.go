@@ -37,23 +37,33 @@ order:
   tools/list     a strict package lists exactly the contract's tools, each
                  with a title, a description, the contract's four annotation
                  hints, and input/output schemas equal to the contract's
-                 projection (mcp-tool/schema-contract.json); a core package's
-                 tools are checked for shape;
+                 projection (mcp-tool/schema-contract.json; under the dry-run
+                 variable the output schema is the dry-run envelope's); a
+                 core package's tools are checked for shape;
   protocol       an unknown tool is rejected (a JSON-RPC error, or the
                  TypeScript SDK's isError result carrying -32602: both pass,
-                 the summary says which); each strict tool called with missing
-                 required (or an unexpected) argument is rejected;
-  cases          each --call succeeds (structuredContent an object, a text
-                 block with the same JSON, valid against the outputSchema)
-                 and, when its result passes an HTTP answer through
-                 ({httpStatus, bodyText}), with a 2xx status or the one its
-                 case expects (401/403: authentication failed); each
-                 --error-call returns isError: true with the contract's error
-                 envelope, or passes an HTTP error status through; each
+                 the summary says which); an unknown method gets -32601; each
+                 strict tool called with missing required (or an unexpected)
+                 argument is rejected; last, a line that is not JSON gets
+                 parse error -32700 or no reply, and the server answers the
+                 next request (a go-stdio server may end the session: the Go
+                 SDK's way; the summary says which);
+  cases          each --call succeeds (isError false, stated by a strict
+                 Tool; structuredContent an object, a text block with the
+                 same JSON, valid against the outputSchema) and, when its
+                 result passes an HTTP answer through ({httpStatus,
+                 bodyText}), with a 2xx status or the one its case expects
+                 (401/403: authentication failed); each --error-call returns
+                 isError: true with the contract's error envelope as the JSON
+                 of its text, or passes an HTTP error status through; each
                  --dry-run-call, run with the dry-run variable set to 1 and
                  no network, returns exactly {dryRun: true, validatedInput,
                  operationPolicy, operationSummary} (a core package: an
-                 object with dryRun: true).
+                 object with dryRun: true);
+  clients        every result is judged as the TypeScript SDK Client and the
+                 Inspector CLI read it, against the output schema its Tool
+                 listed: a result they would throw on, or an error without
+                 text, is a finding naming the Tool and the clients.
 
 Without --offline, a strict package needs a --call and an --error-call for
 every tool. Every write tool's dry-run branch is proven: with its

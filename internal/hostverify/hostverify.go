@@ -223,6 +223,9 @@ type verifier struct {
 	// clients are the clients every check runs through, in order: the
 	// reference host's own, then the TypeScript SDK Client.
 	clients []*client
+	// listed holds the outputSchema each Tool listed to the first client
+	// (nil for none), which every client's results are judged against.
+	listed map[string]canonjson.Value
 }
 
 // environment builds the server's environment from the host env file: a

@@ -258,6 +258,10 @@ func TestBrokenHostsFail(t *testing.T) {
 				"      await fetch(process.env." + examples.StrictSampleBaseURLVariable + " + '/api/loans/dispatched-anyway', { method: 'POST' }).catch(() => {});\n",
 			RuleConfirmation, CheckDecline, "dispatched 1 request(s)"},
 		{"no credentials", runtime, "    return dispatchHostHttp(actual.href, options, { headers });", "    return dispatchHostHttp(actual.href, options, { headers: {} });", RuleCall, CheckCall, ""},
+		// A runtime that reverts to structuredContent on its refusals:
+		// the TypeScript SDK Client would throw on them.
+		{"refusals carrying structuredContent", runtime, "  return { content: [{ type: 'text', text: JSON.stringify(structured) }], isError: true };",
+			"  return { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }], isError: true };", RuleConfirmation, CheckDecline, ""},
 		{"other annotations", "mcp-tool/index.mjs", `annotations: {"readOnlyHint": true,`, `annotations: {"readOnlyHint": false,`, RuleDiscovery, CheckDiscovery, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

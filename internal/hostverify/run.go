@@ -71,6 +71,12 @@ func (v *verifier) run(ctx context.Context) error {
 			return err
 		}
 	}
+	v.listed = map[string]canonjson.Value{}
+	for _, t := range tools[0] {
+		if entry, err := canonjson.Decode(t.Raw); err == nil {
+			v.listed[t.Name], _ = canonjson.Resolve(entry, "/outputSchema")
+		}
+	}
 	for i := range caps {
 		v.profile(&caps[i])
 		v.discovery(first, &caps[i], tools)
@@ -182,9 +188,12 @@ type step struct {
 	Result    canonjson.Value
 	Code      string // the code of an error result's structured Tool error
 	IsError   bool
-	Protocol  string // no result: why
-	Relayed   []relayed
-	Asked     []canonjson.Value
+	// Refused says how the clients that validate results (the TypeScript
+	// SDK Client, the Inspector CLI) would fail their caller on it.
+	Refused  []string
+	Protocol string // no result: why
+	Relayed  []relayed
+	Asked    []canonjson.Value
 	// StandIn says why the arguments are not the case's.
 	StandIn string
 }
@@ -194,7 +203,11 @@ func (s *step) succeeded() bool {
 	if s.Result == nil || s.IsError {
 		return false
 	}
-	data, ok := canonjson.Resolve(s.Result, "/structuredContent/data")
+	r, err := toolresult.Parse(s.Result)
+	if err != nil {
+		return false
+	}
+	data, ok := r.Data()
 	if !ok {
 		return false
 	}
@@ -279,8 +292,13 @@ func (v *verifier) attempt(ctx context.Context, ss *session, from []livecall.Res
 				st.Result = doc
 				isErr, _ := canonjson.Resolve(doc, "/isError")
 				st.IsError = isErr == canonjson.Bool(true)
-				if r, perr := toolresult.Parse(doc); perr == nil && st.IsError {
-					st.Code = r.ErrorCode()
+				if r, perr := toolresult.Parse(doc); perr == nil {
+					if st.IsError {
+						st.Code = r.ErrorCode()
+					}
+					for _, p := range toolresult.Judge(v.listed[cp.ToolName], r) {
+						st.Refused = append(st.Refused, p.String())
+					}
 				}
 			} else {
 				st.Protocol = "the result is not JSON: " + derr.Error()
@@ -348,6 +366,8 @@ func (v *verifier) call(ctx context.Context, ss *session, cp *contract.Capabilit
 // callFailure says why a step of CheckCall fails, or "".
 func callFailure(cp *contract.Capability, st *step, credentials []string) string {
 	switch {
+	case len(st.Refused) > 0:
+		return fmt.Sprintf("%s answered %s, which a client would not return: %s", cp.ToolName, st.answer(), strings.Join(st.Refused, "; "))
 	case !st.succeeded():
 		return fmt.Sprintf("%s answered %s", cp.ToolName, st.answer())
 	case len(st.Relayed) == 0:
@@ -396,6 +416,8 @@ func zeroDispatchFailure(st *step, code string) string {
 		return fmt.Sprintf("%s dispatched %d request(s), and must dispatch none (it answered %s)", st.Tool, len(st.Relayed), st.answer())
 	case !st.IsError || st.Code != code:
 		return fmt.Sprintf("%s answered %s, and must be refused with %s", st.Tool, st.answer(), code)
+	case len(st.Refused) > 0:
+		return fmt.Sprintf("%s answered %s, which a client would not return: %s", st.Tool, st.answer(), strings.Join(st.Refused, "; "))
 	}
 	return ""
 }
@@ -612,6 +634,9 @@ func stepEvidence(st *step) *canonjson.Object {
 		asked = append(asked, sanitized(a))
 	}
 	o.Set("elicitations", asked)
+	if len(st.Refused) > 0 {
+		o.Set("clientRefusals", canonjson.Strings(st.Refused))
+	}
 	rel := canonjson.Array{}
 	for _, r := range st.Relayed {
 		rel = append(rel, canonjson.NewObject(

@@ -19,6 +19,7 @@ import (
 	"github.com/code2skill/code2skill/internal/hostruntime"
 	"github.com/code2skill/code2skill/internal/reftest"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/toolresult"
 )
 
 func object(t testing.TB, s string) *canonjson.Object {
@@ -130,7 +131,7 @@ func TestNoElicitationNoReturn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := decodeResult(t, res.Outcomes[3]); !r.IsError || r.StructuredContent.Code != "HOST_CONFIRMATION_UNAVAILABLE" {
+	if code := toolresult.ErrorCodeOf(res.Outcomes[3].Result); code != "HOST_CONFIRMATION_UNAVAILABLE" {
 		t.Errorf("return_equipment_loan = %s", res.Outcomes[3].Result)
 	}
 	if loans := d.Loans(); len(loans) != 1 || loans[0].Status != server.LoanActive {
@@ -158,8 +159,8 @@ func TestNoHostRuntimeNoCalls(t *testing.T) {
 // one cannot be resolved.
 func TestResolve(t *testing.T) {
 	rs := Results{}
-	rs.Record("a", []byte(`{"isError": false, "structuredContent": {"status": 200, "data": {"grant": {"id": "g-1"}, "list": ["x"]}}}`))
-	rs.Record("b", []byte(`{"isError": true, "structuredContent": {"code": "NO"}}`))
+	rs.Record("a", []byte(`{"isError": false, "structuredContent": {"status": 200, "data": {"grant": {"id": "g-1"}, "list": ["x"]}}, "content": []}`))
+	rs.Record("b", []byte(`{"isError": true, "content": [{"type": "text", "text": "{\"code\":\"NO\"}"}]}`))
 	args := object(t, `{"grant": {"$result": {"capabilityId": "a", "path": ["grant"]}}, "items": [{"$result": {"capabilityId": "a", "path": ["grant", "id"]}}], "kept": 1}`)
 	got, err := rs.Resolve(args)
 	if err != nil {
@@ -239,7 +240,7 @@ func TestPointerReferenceThroughTheHostRuntime(t *testing.T) {
 // items included, and refuses one that is not a pointer or leads nowhere.
 func TestResolvePointer(t *testing.T) {
 	rs := Results{}
-	rs.Record("a", []byte(`{"isError": false, "structuredContent": {"status": 201, "data": {"items": [{"id": "i-1"}], "a/b": 2}}}`))
+	rs.Record("a", []byte(`{"isError": false, "structuredContent": {"status": 201, "data": {"items": [{"id": "i-1"}], "a/b": 2}}, "content": []}`))
 	got, err := rs.Resolve(object(t, `{"id": {"$result": {"capabilityId": "a", "pointer": "/structuredContent/data/items/0/id"}}, "n": {"$result": {"capabilityId": "a", "pointer": "/structuredContent/data/a~1b"}}}`))
 	if err != nil {
 		t.Fatal(err)

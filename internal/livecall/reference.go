@@ -7,6 +7,7 @@ import (
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/toolresult"
 )
 
 // ReferenceKey marks a value of a call's arguments that an earlier call of
@@ -63,11 +64,10 @@ func (rs Results) Record(capabilityID string, result []byte) {
 	if err != nil {
 		return
 	}
-	if isErr, _ := canonjson.Resolve(doc, "/isError"); isErr != canonjson.Bool(false) {
-		return
-	}
-	if _, ok := canonjson.Resolve(doc, "/structuredContent/data"); ok {
-		rs[capabilityID] = doc
+	if r, err := toolresult.Parse(doc); err == nil {
+		if _, ok := r.Data(); ok {
+			rs[capabilityID] = doc
+		}
 	}
 }
 

@@ -319,14 +319,18 @@ func judgeResult(v canonjson.Value) string {
 	if !ok {
 		return "the result is not an object"
 	}
+	r, err := toolresult.Parse(o)
+	if err != nil {
+		return err.Error()
+	}
 	if isErr, _ := o.Get("isError"); isErr != canonjson.Bool(false) {
 		code := ""
-		if r, err := toolresult.Parse(o); err == nil && r.ErrorCode() != "" {
+		if r.ErrorCode() != "" {
 			code = " " + r.ErrorCode()
 		}
 		return "the Tool answered with an error" + code
 	}
-	data, ok := canonjson.Resolve(o, "/structuredContent/data")
+	data, ok := r.Data()
 	if !ok {
 		return "the result has no structuredContent.data"
 	}
