@@ -41,6 +41,7 @@ func (c *checker) validateGo(ctx context.Context) (*Result, error) {
 	_, replaced := c.checkGoMod(setup)
 	src := c.parseGo()
 	c.checkGoSource(src)
+	c.checkGoConstrained(src)
 	c.checkGoIllustrative(src)
 	c.envVars = goEnvVars(src)
 	c.checkSetup(c.envVars)
@@ -158,6 +159,7 @@ func (c *checker) checkGoLayout() []skillFile {
 			c.add(RuleGoModProfile.New(f, "a go-stdio package has no %s: go.mod is its dependency manifest", f))
 		}
 	}
+	c.checkGoWorkspace()
 	for _, f := range strictFiles {
 		if c.pkg.Has(f) {
 			c.add(RuleStrictFile.New(f, "strict-export audit file in a core-export-v1 package; remove it, or make the package strict-export-v1"))

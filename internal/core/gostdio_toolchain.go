@@ -102,22 +102,27 @@ func fileExists(p string) bool {
 
 // env is what every go command of the package runs with: the module cache
 // read-only and no proxy (the build is offline), go.mod and go.sum as they
-// are, no cgo (the package's code does not run while it builds), the
-// shared build cache.
+// are, the settings MCP-SETUP.md gives the consumer's build (no cgo, so
+// the package's code does not run while it builds), the build cache.
 func (tc *goToolchain) env() []string {
-	return []string{
+	env := []string{
 		"GOROOT=" + tc.goroot,
 		"GOMODCACHE=" + tc.modcache,
 		"GOCACHE=" + tc.cache,
 		"GOPROXY=off",
-		"GOFLAGS=-mod=readonly -buildvcs=false",
 		"GONOSUMDB=", "GOSUMDB=off",
 		"GOTOOLCHAIN=local",
-		"GOWORK=off",
-		"CGO_ENABLED=0",
 		"GOTELEMETRY=off",
 		"GOTMPDIR=" + tc.work,
 	}
+	for _, s := range goBuildSettings {
+		if strings.HasPrefix(s, "GOFLAGS=") {
+			// The sandbox has no git: no VCS stamp, which changes no code.
+			s += " -buildvcs=false"
+		}
+		env = append(env, s)
+	}
+	return env
 }
 
 // binds are what the go command sees besides the package: its toolchain
