@@ -231,6 +231,12 @@ func (c *checker) runGoTests(ctx context.Context, tc *goToolchain, replaced []st
 		return
 	}
 	defer cov.remove()
+	tc, done, err := tc.testCache()
+	if err != nil {
+		c.failure(err)
+		return
+	}
+	defer done()
 	// go vet ./... has checked every package, test files included, with
 	// all its analyzers: go test's own vet pass would repeat a part of it.
 	args := append([]string{"test", "-vet=off", stripped, "-json", "-count=1", "-timeout", c.opts.testTimeout().String()}, cov.goTestArgs()...)

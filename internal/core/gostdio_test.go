@@ -182,34 +182,34 @@ func TestGoStructureRules(t *testing.T) {
 			return Options{}
 		}, RuleSetupDependencies, true},
 		{"a go.work", func(t *testing.T, dir string) Options {
-			write(t, dir, "go.work", "go 1.25\n\nuse .\n\nreplace "+GoSDKModule+" => ./sdk\n")
+			writeFile(t, dir, "go.work", "go 1.25\n\nuse .\n\nreplace "+GoSDKModule+" => ./sdk\n")
 			return Options{}
 		}, RuleGoWorkspace, true},
 		{"a go.work.sum", func(t *testing.T, dir string) Options {
-			write(t, dir, "go.work.sum", "")
+			writeFile(t, dir, "go.work.sum", "")
 			return Options{}
 		}, RuleGoWorkspace, true},
 		{"a vendor directory", func(t *testing.T, dir string) Options {
-			write(t, dir, "vendor/modules.txt", "# "+GoSDKModule+" "+GoSDKVersion+"\n")
+			writeFile(t, dir, "vendor/modules.txt", "# "+GoSDKModule+" "+GoSDKVersion+"\n")
 			return Options{}
 		}, RuleGoWorkspace, true},
 		{"a file only a cgo build compiles", func(t *testing.T, dir string) Options {
-			write(t, dir, "mcp-tool/cgo.go", "//go:build cgo\n\npackage main\n\nfunc init() {}\n")
+			writeFile(t, dir, "mcp-tool/cgo.go", "//go:build cgo\n\npackage main\n\nfunc init() {}\n")
 			return Options{}
 		}, RuleGoFileNotBuilt, true},
 		{"a file importing C", func(t *testing.T, dir string) Options {
-			write(t, dir, "function-core/native.go", "package core\n\nimport \"C\"\n")
+			writeFile(t, dir, "function-core/native.go", "package core\n\nimport \"C\"\n")
 			return Options{}
 		}, RuleGoFileNotBuilt, true},
 		{"a file of another operating system", func(t *testing.T, dir string) Options {
-			write(t, dir, "mcp-tool/init_"+otherGOOS()+".go", "package main\n\nfunc init() {}\n")
+			writeFile(t, dir, "mcp-tool/init_"+otherGOOS()+".go", "package main\n\nfunc init() {}\n")
 			return Options{}
 		}, RuleGoFileNotBuilt, true},
 		{"a file every platform builds, and one nobody builds", func(t *testing.T, dir string) Options {
-			write(t, dir, "mcp-tool/portable.go", "//go:build !"+otherGOOS()+"\n\npackage main\n")
-			write(t, dir, "mcp-tool/gen.go", "//go:build ignore\n\npackage main\n")
-			write(t, dir, "mcp-tool/testdata/x_"+otherGOOS()+".go", "package x\n")
-			write(t, dir, "function-core/core_"+otherGOOS()+"_test.go", "package core\n")
+			writeFile(t, dir, "mcp-tool/portable.go", "//go:build !"+otherGOOS()+"\n\npackage main\n")
+			writeFile(t, dir, "mcp-tool/gen.go", "//go:build ignore\n\npackage main\n")
+			writeFile(t, dir, "mcp-tool/testdata/x_"+otherGOOS()+".go", "package x\n")
+			writeFile(t, dir, "function-core/core_"+otherGOOS()+"_test.go", "package core\n")
 			return Options{}
 		}, RuleGoFileNotBuilt, false},
 		{"a go build without cgo off", func(t *testing.T, dir string) Options {
@@ -246,18 +246,6 @@ func TestGoStructureRules(t *testing.T) {
 				t.Errorf("no finding says %q:\n%v", want, res.Diagnostics.Sorted())
 			}
 		})
-	}
-}
-
-// write writes a file of the package, making its directory.
-func write(t *testing.T, dir, file, text string) {
-	t.Helper()
-	p := filepath.Join(dir, filepath.FromSlash(file))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 

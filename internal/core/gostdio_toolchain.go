@@ -22,9 +22,10 @@ import (
 var ErrGoMissing = errors.New("go is not on PATH; install Go 1.25 or later")
 
 // GoCacheVariable names the build cache validate shares between runs
-// (default: code2skill/go-build in the user's cache directory). The
-// package's code never runs while it builds (CGO_ENABLED=0), and only the
-// compiler writes the cache.
+// (default: code2skill/go-build in the user's cache directory). Only the
+// toolchain writes it: go vet and go build, while the package's code does
+// not run (CGO_ENABLED=0). go test, which runs it, sees the cache
+// read-only under a layer of its own (testCache).
 const GoCacheVariable = "CODE2SKILL_GOCACHE"
 
 // goToolchain is where the user's go command and its module cache are.
@@ -32,7 +33,9 @@ type goToolchain struct {
 	goroot   string
 	modcache string
 	cache    string
-	version  string
+	// layered shows the cache read-only under a layer of the run's own.
+	layered bool
+	version string
 	// work is GOTMPDIR, a directory on disk: the go command's work files
 	// do not fit the sandbox's small TMPDIR.
 	work string
@@ -129,7 +132,7 @@ func (tc *goToolchain) env() []string {
 // and the module cache read-only, the build cache writable, and the
 // directories local replaces lead to, read-only.
 func (tc *goToolchain) binds(replaced []string) []sandbox.Bind {
-	bs := []sandbox.Bind{{Source: tc.goroot}, {Source: tc.cache, Writable: true}, {Source: tc.work, Writable: true}}
+	bs := []sandbox.Bind{{Source: tc.goroot}, {Source: tc.cache, Writable: true, Layer: tc.layered}, {Source: tc.work, Writable: true}}
 	if fi, err := os.Stat(tc.modcache); err == nil && fi.IsDir() {
 		bs = append(bs, sandbox.Bind{Source: tc.modcache})
 	}
@@ -137,6 +140,23 @@ func (tc *goToolchain) binds(replaced []string) []sandbox.Bind {
 		bs = append(bs, sandbox.Bind{Source: d})
 	}
 	return bs
+}
+
+// testCache returns the toolchain go test runs with, whose package code
+// must leave nothing behind in a build cache a later build reads: the
+// shared cache read-only under a writable layer of the run's own (capped
+// at sandbox.LayerSize, gone when the run ends) where a mount namespace
+// exists, elsewhere a cache of the run's own, removed by done.
+func (tc *goToolchain) testCache() (t *goToolchain, done func(), err error) {
+	own := *tc
+	if sandbox.Mounts(sandbox.DenyNetwork) {
+		own.layered = true
+		return &own, func() {}, nil
+	}
+	if own.cache, err = scratch.Dir("", "code2skill-go-test-cache-"); err != nil {
+		return nil, nil, err
+	}
+	return &own, func() { scratch.Remove(own.cache) }, nil
 }
 
 // goRun runs one go command of the package in the sandbox.

@@ -166,6 +166,7 @@ wait:
 		}
 	}
 	killDescendants(cfg.PIDNamespace)
+	collect()
 	final := supervisorStatus{Exited: true}
 	var exitErr *exec.ExitError
 	switch {
