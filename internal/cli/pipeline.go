@@ -24,8 +24,8 @@ func pipelineCmd() *command {
   code2skill pipeline run <pkg> [--state-dir D] [--only STAGE,...] [--force]
                           [--enable-runtime-verify] [--enable-host-verify] [--authorize-write CAPABILITY_ID]...
                           [--runtime-origin ORIGIN=URL]... [--env KEY[=VALUE]]... [--host-env-file F]
-                          [--acknowledge-contract-change DIGEST] [--evidence-key FILE]
-                          [--format text|json|sarif]
+                          [--acknowledge-contract-change DIGEST] [--request-timeout D]
+                          [--evidence-key FILE] [--format text|json|sarif]
   code2skill pipeline status <pkg> [--state-dir D] [--evidence-key FILE] [--format text|json]
   code2skill pipeline diagnose <pkg> [--state-dir D] [--stage STAGE] [--capability ID]
                           [--max-errors N] [--full] [--format text|json|sarif]
@@ -106,6 +106,8 @@ run:
   --enable-host-verify          run host-verify in this run
   --host-env-file F             host-verify: KEY=VALUE lines, the values your host's MCP
                                 configuration gives the variables MCP-SETUP.md names
+  --request-timeout D           time limit of each MCP request of runtime-verify and
+                                host-verify, as a Go duration (30s); default 15s
   --acknowledge-contract-change DIGEST
                                 finalize although the contract changed semantically
                                 since the last finalization: the digest of that diff,

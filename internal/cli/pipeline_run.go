@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/code2skill/code2skill/internal/livecall"
 	"github.com/code2skill/code2skill/internal/pipeline"
 )
 
@@ -21,12 +22,16 @@ func pipelineRun(ctx context.Context, c *command, stdio *Stdio, args []string) i
 	fs.Var(&origins, "runtime-origin", "")
 	fs.Var(&env, "env", "")
 	ackChange := fs.String("acknowledge-contract-change", "", "")
+	requestTimeout := addDurationFlag(fs, "request-timeout", livecall.DefaultRequestTimeout)
 	pc, code, ok := pf.open(stdio, args, true)
 	if !ok {
 		return code
 	}
+	if *requestTimeout <= 0 {
+		return usageError(stdio, c, "time limits must be positive")
+	}
 	opts := pipeline.RunOptions{Force: *force, EnableRuntimeVerify: *enable, AuthorizeWrites: authorize,
-		EnableHostVerify: *enableHost, AcknowledgeContractChange: *ackChange}
+		EnableHostVerify: *enableHost, AcknowledgeContractChange: *ackChange, RequestTimeout: *requestTimeout}
 	if flagSet(fs, "only") {
 		opts.Only = splitList(*only)
 	}

@@ -23,6 +23,8 @@ var (
 		"go vet reports nothing about the package")
 	RuleGoBuild = diag.Register("CORE_GO_BUILD", diag.Error,
 		"the MCP server builds: go build ./mcp-tool")
+	RuleGoTimeout = diag.Register("CORE_GO_TIMEOUT", diag.Error,
+		"go vet and go build of the package finish within validate's time limit (validate --timeout raises it)")
 	RuleGoWorkspace = diag.Register("CORE_GO_WORKSPACE", diag.Error,
 		"a go-stdio package carries no go.work, go.work.sum or vendor directory: the consumer's build would compile other code than validate's")
 	RuleGoFileNotBuilt = diag.Register("CORE_GO_FILE_NOT_BUILT", diag.Error,

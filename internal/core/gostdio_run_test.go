@@ -172,6 +172,33 @@ func TestWritesIntoTheBuildCache(t *testing.T) {
 			t.Errorf("a package's test wrote into the shared build cache: %s", marker)
 		}
 	})
+	t.Run("go commands stopped at their time limit", func(t *testing.T) {
+		defer func(d time.Duration) { buildTime = d }(buildTime)
+		buildTime = 0
+		res, err := Validate(ctx, goTwin(t), Options{TestTimeout: time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var timeouts int
+		for _, d := range res.Diagnostics.Sorted() {
+			if strings.Contains(d.Message, "\n") {
+				t.Errorf("a message of several lines: %q", d.Message)
+			}
+			if d.Rule == RuleGoTimeout.ID || d.Rule == RuleTestsTimeout.ID {
+				timeouts++
+				if !strings.Contains(d.Message, "did not finish within 1ms and was stopped") || !strings.Contains(d.Message, "validate --timeout") {
+					t.Errorf("%s does not say it ran out of time and how to raise the limit: %s", d.Rule, d.Message)
+				}
+			}
+			if d.Rule == RuleGoVet.ID || d.Rule == RuleGoBuild.ID || d.Rule == RuleTestsFailed.ID {
+				t.Errorf("a time-out reported as a failure: %s", d)
+			}
+		}
+		// go vet, go build and go test.
+		if timeouts != 3 {
+			t.Errorf("%d time-outs reported, want 3:\n%v", timeouts, res.Diagnostics.Sorted())
+		}
+	})
 	t.Run("a server that does not build", func(t *testing.T) {
 		dir := goTwin(t)
 		edit(t, dir, "mcp-tool/main.go", "func main() {", "var _ int = \"not a number\"\n\nfunc main() {")

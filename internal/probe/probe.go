@@ -440,6 +440,7 @@ func (p *prober) serverOptions(label string, env []string, network sandbox.Netwo
 	return mcpcheck.Options{
 		Env:             append(append([]string(nil), p.opts.Env...), env...),
 		RequestTimeout:  p.opts.RequestTimeout,
+		TimeoutFlag:     "probe --timeout",
 		ProtocolVersion: p.exp.protocolVersion,
 		Profile:         profile,
 		Transcript:      p.opts.Transcript,
