@@ -33,7 +33,7 @@ func Mounts(Network) bool { return false }
 
 func startChild(w what, mk func() *exec.Cmd) (*child, error) {
 	for _, b := range w.opts.Binds {
-		if t, err := realPath(b.target()); err != nil || t != b.Source || b.Layer || b.Collect {
+		if t, err := realPath(b.target()); err != nil || t != b.Source || b.mounted() {
 			return nil, fmt.Errorf("%s at %s: %w", b.Source, b.Target, ErrBindUnavailable)
 		}
 	}

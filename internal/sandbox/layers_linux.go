@@ -43,13 +43,16 @@ func Mounts(network Network) bool {
 	return idx >= 0 && idx < len(levels) && levels[idx].view != viewHost
 }
 
-// bindSpec is the mount of a caller's Bind.
-func bindSpec(b Bind, work string) mountSpec {
+// bindSpec is the mount of a caller's Bind: work is the directory of its
+// writable layer, blank an empty directory.
+func bindSpec(b Bind, work, blank string) mountSpec {
 	switch {
 	case b.Layer:
 		return mountSpec{Kind: mountOverlay, Source: b.Source, Target: b.target(), Options: layerOptions, Work: work}
 	case b.Collect:
 		return mountSpec{Kind: mountCollect, Source: b.Source, Target: b.target(), Options: collectOptions}
+	case b.Anonymous:
+		return mountSpec{Kind: mountOverlay, Source: b.Source, Target: b.target(), Work: blank}
 	}
 	return mountSpec{Kind: mountBind, Source: b.Source, Target: b.target(), Writable: b.Writable}
 }
@@ -76,28 +79,21 @@ func hides(ms []mountSpec, empty string) []mountSpec {
 func privateMounts(w what) []mountSpec {
 	var ms []mountSpec
 	for i, b := range w.opts.Binds {
-		if b.Writable && !b.Layer && !b.Collect {
+		if b.Writable && !b.mounted() {
 			continue
 		}
-		ms = append(ms, bindSpec(b, w.home.layer(i)))
+		ms = append(ms, bindSpec(b, w.home.layer(i), w.home.blank()))
 	}
 	sortMounts(ms)
 	host := []mountSpec{{Kind: mountBind, Source: "/", Target: "/"}}
 	return append(ms, hides(host, w.home.empty())...)
 }
 
-// mountLayer mounts an overlay of m.Source at dst, its writable layer on a
-// tmpfs mounted on m.Work.
+// mountLayer mounts an overlay of m.Source at dst: with its writable layer
+// on a tmpfs (m.Options) mounted on m.Work, or, without Options, read-only
+// on the empty directory m.Work. The overlay names its source by a
+// descriptor, never by its path.
 func mountLayer(m mountSpec, dst string) error {
-	if err := unix.Mount("tmpfs", m.Work, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, m.Options); err != nil {
-		return err
-	}
-	upper, work := filepath.Join(m.Work, "upper"), filepath.Join(m.Work, "work")
-	for _, d := range []string{upper, work} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			return err
-		}
-	}
 	// Opened with no link on its path, as a bind's source is.
 	fd, err := nofollow.Open(m.Source, unix.O_PATH|unix.O_DIRECTORY)
 	if err != nil {
@@ -107,11 +103,29 @@ func mountLayer(m mountSpec, dst string) error {
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		return err
 	}
-	opts := "lowerdir=/proc/self/fd/" + strconv.Itoa(fd) + ",upperdir=" + upper + ",workdir=" + work
-	err = unix.Mount("overlay", dst, "overlay", unix.MS_NOSUID|unix.MS_NODEV, opts)
+	opts := "lowerdir=/proc/self/fd/" + strconv.Itoa(fd)
+	flags := uintptr(unix.MS_NOSUID | unix.MS_NODEV)
+	if m.Options == "" {
+		// Read-only: the source stacked on an empty directory (an
+		// overlay needs two layers without a writable one).
+		opts += ":" + m.Work
+		flags |= unix.MS_RDONLY
+	} else {
+		if err := unix.Mount("tmpfs", m.Work, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, m.Options); err != nil {
+			return err
+		}
+		upper, work := filepath.Join(m.Work, "upper"), filepath.Join(m.Work, "work")
+		for _, d := range []string{upper, work} {
+			if err := os.Mkdir(d, 0o755); err != nil {
+				return err
+			}
+		}
+		opts += ",upperdir=" + upper + ",workdir=" + work
+	}
+	err = unix.Mount("overlay", dst, "overlay", flags, opts)
 	if err == unix.EINVAL || err == unix.EPERM {
 		// In a user namespace overlayfs keeps its attributes in user.*.
-		err = unix.Mount("overlay", dst, "overlay", unix.MS_NOSUID|unix.MS_NODEV, opts+",userxattr")
+		err = unix.Mount("overlay", dst, "overlay", flags, opts+",userxattr")
 	}
 	if err != nil {
 		return fmt.Errorf("overlay: %w", err)

@@ -128,3 +128,42 @@ func TestPromiseHiddenFile(t *testing.T) {
 		})
 	}
 }
+
+// TestPromiseAnonymousBind: an Anonymous bind shows its source read-only
+// at its target, and the child's mount table names no host path of it.
+// Without a mount namespace such a bind is refused.
+func TestPromiseAnonymousBind(t *testing.T) {
+	for _, m := range modes() {
+		t.Run(m.name, func(t *testing.T) {
+			force(t, m)
+			src := filepath.Join(t.TempDir(), "original-package", "node_modules")
+			if err := os.MkdirAll(src, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(src, "dep.js"), []byte("a dependency"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			dst := filepath.Join(t.TempDir(), "copy", "node_modules")
+			if err := os.MkdirAll(dst, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			opts := Options{Binds: []Bind{{Source: src, Target: dst, Anonymous: true}}}
+			if !m.mounted() {
+				_, err := Run(context.Background(), []string{"true"}, opts)
+				if !errors.Is(err, ErrBindUnavailable) {
+					t.Fatalf("an anonymous bind without a mount namespace: %v, want ErrBindUnavailable", err)
+				}
+				return
+			}
+			if out, _ := helper(t, opts, "read", filepath.Join(dst, "dep.js")); out != `READ "a dependency"` {
+				t.Errorf("reading through the bind: %q", out)
+			}
+			if out, _ := helper(t, opts, "write", filepath.Join(dst, "dep.js")); !strings.HasPrefix(out, "DENIED") {
+				t.Errorf("writing through the bind: %q", out)
+			}
+			if out, _ := helper(t, opts, "read", "/proc/self/mountinfo"); strings.Contains(out, "original-package") || !strings.Contains(out, "READ") {
+				t.Errorf("the mount table names the source: %s", out)
+			}
+		})
+	}
+}

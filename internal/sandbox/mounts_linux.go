@@ -158,7 +158,7 @@ func rootFor(w what) *rootConfig {
 		ms = append(ms, mountSpec{Kind: mountBind, Source: w.dir, Target: w.dir, Writable: w.opts.WritableDir})
 	}
 	for i, b := range w.opts.Binds {
-		ms = append(ms, bindSpec(b, w.home.layer(i)))
+		ms = append(ms, bindSpec(b, w.home.layer(i), w.home.blank()))
 	}
 	sortMounts(ms)
 	// Covers come last: the mounts they lie in are in place.

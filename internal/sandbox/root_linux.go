@@ -48,7 +48,8 @@ type mountSpec struct {
 	// Subdirs are directories made in a fresh tmpfs (HOME's TMPDIR).
 	Subdirs []string `json:"subdirs,omitempty"`
 	// Work is the sandbox's own directory an overlay keeps its writable
-	// layer in.
+	// layer in, or, for a read-only overlay, the empty directory it
+	// stacks its source on.
 	Work string `json:"work,omitempty"`
 }
 

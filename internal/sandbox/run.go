@@ -106,7 +106,7 @@ func prepare(argv []string, opts Options) (what, error) {
 		if err != nil {
 			return what{}, fmt.Errorf("starting %s: %w", argv[0], err)
 		}
-		opts.Binds[i] = Bind{Source: src, Target: filepath.Clean(b.target()), Writable: b.Writable, Layer: b.Layer, Collect: b.Collect}
+		opts.Binds[i] = Bind{Source: src, Target: filepath.Clean(b.target()), Writable: b.Writable, Layer: b.Layer, Collect: b.Collect, Anonymous: b.Anonymous}
 		if !filepath.IsAbs(opts.Binds[i].Target) {
 			return what{}, fmt.Errorf("starting %s: bind target %q is not absolute", argv[0], b.Target)
 		}

@@ -107,12 +107,21 @@ type Options struct {
 //     instead of Source; once the child has ended, the regular files it
 //     left there (not those below) are copied into Source, which the child
 //     never saw.
+//
+// Anonymous shows Source read-only as Layer does without the layer: an
+// overlay of it alone, so that the child's mount table (/proc/self/mountinfo)
+// names no host path of it, where a plain bind names the directory it
+// lies in. It needs a mount namespace too.
 type Bind struct {
 	Source, Target string
 	Writable       bool
 	Layer          bool
 	Collect        bool
+	Anonymous      bool
 }
+
+// mounted reports whether the bind is one only a mount namespace gives.
+func (b Bind) mounted() bool { return b.Layer || b.Collect || b.Anonymous }
 
 func (b Bind) target() string {
 	if b.Target == "" {
@@ -235,7 +244,7 @@ func newHome() (*home, error) {
 		return nil, fmt.Errorf("creating temporary HOME: %w", err)
 	}
 	h := &home{made: made, base: base, dir: filepath.Join(base, "home"), root: filepath.Join(base, "root")}
-	for _, d := range []string{h.dir, filepath.Join(h.dir, "tmp"), h.root} {
+	for _, d := range []string{h.dir, filepath.Join(h.dir, "tmp"), h.root, h.blank()} {
 		if err := os.Mkdir(d, 0o700); err != nil {
 			h.remove()
 			return nil, fmt.Errorf("creating temporary HOME: %w", err)
@@ -256,6 +265,10 @@ func (h *home) layer(i int) string { return filepath.Join(h.base, "layer-"+strco
 
 // empty is an empty file that covers hidden files, made by newHome.
 func (h *home) empty() string { return filepath.Join(h.base, "empty") }
+
+// blank is an empty directory a read-only overlay stacks its source on,
+// made by newHome.
+func (h *home) blank() string { return filepath.Join(h.base, "blank") }
 
 // environ builds the child's environment: the allowlist, a fresh HOME and
 // TMPDIR, then the caller's extra variables.

@@ -102,11 +102,13 @@ var ErrBindUnavailable = errors.New("cannot mount a path elsewhere without a mou
 
 // unconfinedBinds checks that binds need no mount elsewhere where the
 // child sees the host's file system: each target is, or already leads to,
-// its source; and that a Layer or Collect bind has the mount namespace it
-// needs.
+// its source (but for an Anonymous bind, mounted at its target, which must
+// exist); and that a Layer, Collect or Anonymous bind has the mount
+// namespace it needs.
 func unconfinedBinds(binds []Bind, mounts bool) error {
 	for _, b := range binds {
-		if t, err := realPath(b.target()); err != nil || t != b.Source || (b.Layer || b.Collect) && !mounts {
+		t, err := realPath(b.target())
+		if err != nil || t != b.Source && !(b.Anonymous && mounts) || b.mounted() && !mounts {
 			return fmt.Errorf("%s at %s: %w", b.Source, b.Target, ErrBindUnavailable)
 		}
 	}
