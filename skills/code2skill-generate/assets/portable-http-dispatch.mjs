@@ -528,8 +528,9 @@ function causeOf(error) {
 }
 
 // maskedCause is what of a transport failure's cause the agent may see:
-// its name, code and message, with the deployment's host and every network
-// address (connect ECONNREFUSED 10.1.2.3:443) masked.
+// its name, code and message, with the deployment's host masked (the
+// normalizer masks every network address: connect ECONNREFUSED
+// 10.1.2.3:443).
 function maskedCause(cause, request) {
   if (cause === null || typeof cause !== 'object') {
     return cause;
@@ -539,7 +540,7 @@ function maskedCause(cause, request) {
     out.code = cause.code;
   }
   if (typeof cause.message === 'string') {
-    let text = cause.message.replace(NETWORK_ADDRESS, '[address]');
+    let text = cause.message;
     for (const host of request.hosts) {
       if (host !== '') {
         text = text.split(host).join('[host]');
@@ -549,9 +550,6 @@ function maskedCause(cause, request) {
   }
   return out;
 }
-
-// NETWORK_ADDRESS matches an IPv4 or IPv6 address, with its port.
-const NETWORK_ADDRESS = /\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b|\[?(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}\]?(?::\d+)?/g;
 
 // logLocally writes a line to the server's own log (stderr), which the
 // Host keeps and the agent never reads: where a failed request went.
