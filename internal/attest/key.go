@@ -14,7 +14,9 @@
 // readable or writable by its group or others, or not 64 hexadecimal
 // digits. It never leaves this machine and is never part of a package or a
 // state directory: whoever holds it can vouch for evidence, so a CI job
-// that checks attestations is given it as a secret file.
+// that checks attestations is given it as a secret file. A command that
+// loads it hides it from every child it starts (sandbox.Hide): package
+// code never reads it.
 //
 //	key, err := attest.LoadOrCreate(path)     // pipeline run, finalize
 //	key, err := attest.Load(path)             // validate, pipeline status

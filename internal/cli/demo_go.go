@@ -4,12 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/code2skill/code2skill/examples"
 	"github.com/code2skill/code2skill/internal/core"
 	"github.com/code2skill/code2skill/internal/owned"
 	"github.com/code2skill/code2skill/internal/sandbox"
 )
+
+// goDemoTimeout is the demo's validate --test-timeout.
+const goDemoTimeout = 10 * time.Minute
 
 // runGoDemo writes the Go twin of the bundled example, fetches its modules
 // and validates it.
@@ -40,5 +44,8 @@ func runGoDemo(ctx context.Context, stdio *Stdio, c *command, format *formatFlag
 		return ExitFailure
 	}
 	fmt.Fprintf(stdio.Err, "validating %s\n", dir)
-	return runValidate(ctx, stdio, format, dir, core.Options{Progress: stdio.Progress}, isolationFlag{new(bool)})
+	// The first build of a machine compiles the SDK and every module it
+	// needs into an empty build cache: it gets longer than validate's
+	// default.
+	return runValidate(ctx, stdio, format, dir, core.Options{Progress: stdio.Progress, TestTimeout: goDemoTimeout}, isolationFlag{new(bool)})
 }

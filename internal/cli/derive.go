@@ -199,6 +199,11 @@ func runLegacyDerive(dir string) *deriveResult {
 func (res *deriveResult) write(dir string, views []derive.View) bool {
 	files := make([]atomicfile.File, len(views))
 	for i, v := range views {
+		if err := pkgdir.CheckWrite(v.Path, v.Data); err != nil {
+			res.failed = true
+			res.list.Add(derive.RuleIOFailure.New(v.Path, "%v; nothing was written", err))
+			return false
+		}
 		files[i] = atomicfile.File{Path: v.Path, Data: v.Data, Perm: 0o644}
 	}
 	if err := atomicfile.WriteAll(dir, files); err != nil {

@@ -11,6 +11,8 @@ import (
 
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/contract/contracttest"
+	"github.com/code2skill/code2skill/internal/derive"
+	"github.com/code2skill/code2skill/internal/pkgdir"
 )
 
 // referencePackage writes the reference inputs into a fresh directory.
@@ -103,5 +105,26 @@ func TestDeriveOutputIsRelative(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(line))); err != nil {
 			t.Errorf("listed file %q was not written: %v", line, err)
 		}
+	}
+}
+
+// TestDeriveWritesNothingTooLargeToRead: derive never writes a view that
+// no command would read back (pkgdir.MaxInputSize): it writes no view at
+// all, and says which.
+func TestDeriveWritesNothingTooLargeToRead(t *testing.T) {
+	dir := t.TempDir()
+	res := &deriveResult{}
+	views := []derive.View{
+		{Path: "small.json", Data: []byte("{}\n")},
+		{Path: "huge.json", Data: bytes.Repeat([]byte(" "), pkgdir.MaxInputSize+1)},
+	}
+	if res.write(dir, views) || !res.failed {
+		t.Fatal("a view larger than every command reads was written")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("views written: %v", entries)
+	}
+	if ds := res.list.Sorted(); len(ds) != 1 || ds[0].File != "huge.json" || !strings.Contains(ds[0].Message, "every command reads") {
+		t.Errorf("findings %v", ds)
 	}
 }

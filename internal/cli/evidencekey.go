@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/code2skill/code2skill/internal/attest"
+	"github.com/code2skill/code2skill/internal/sandbox"
 )
 
 // evidenceKeyFlag is --evidence-key: the file of the evidence key.
@@ -31,8 +32,18 @@ func (e *keyError) Error() string { return e.err.Error() }
 
 // load returns the evidence key, creating it when create is set and there
 // is none. Without create, a missing default key is no key (nil) and a
-// missing named key is a usage error.
+// missing named key is a usage error. A key loaded is hidden from every
+// child the command starts (sandbox.Hide): where the sandbox cannot hide
+// it, the command runs no package code while it holds it.
 func (k *evidenceKeyFlag) load(create bool) (*attest.Key, error) {
+	key, err := k.read(create)
+	if key != nil && key.Path != "" {
+		sandbox.Hide(key.Path, "the evidence key")
+	}
+	return key, err
+}
+
+func (k *evidenceKeyFlag) read(create bool) (*attest.Key, error) {
 	path := k.path
 	if path == "" {
 		p, err := attest.DefaultPath()

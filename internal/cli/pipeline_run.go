@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/code2skill/code2skill/internal/livecall"
 	"github.com/code2skill/code2skill/internal/pipeline"
 )
 
@@ -24,12 +25,16 @@ func pipelineRun(ctx context.Context, c *command, stdio *Stdio, args []string) i
 	ackChange := fs.String("acknowledge-contract-change", "", "finalize although the contract changed semantically since the last "+
 		"finalization: the `DIGEST` of that diff, as the stopped finalize printed it")
 	fs.deprecate("force", "rerun")
+	requestTimeout := addDurationFlag(fs, "request-timeout", livecall.DefaultRequestTimeout, "each MCP request of runtime-verify and host-verify")
 	pc, code, ok := pf.open(stdio, args, true)
 	if !ok {
 		return code
 	}
+	if *requestTimeout <= 0 {
+		return usageError(stdio, c, "time limits must be positive")
+	}
 	opts := pipeline.RunOptions{Force: *rerun, EnableRuntimeVerify: *enable, AuthorizeWrites: authorize,
-		EnableHostVerify: *enableHost, AcknowledgeContractChange: *ackChange}
+		EnableHostVerify: *enableHost, AcknowledgeContractChange: *ackChange, RequestTimeout: *requestTimeout}
 	if flagGiven(fs, "only") {
 		opts.Only = splitList(*only)
 	}

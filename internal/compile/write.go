@@ -10,6 +10,7 @@ import (
 
 	"github.com/code2skill/code2skill/internal/atomicfile"
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/pkgdir"
 )
 
 // Write writes the runtime into the package at dir, all files or none
@@ -39,6 +40,9 @@ func Write(dir string, files []File) ([]diag.Diagnostic, error) {
 	}
 	out := make([]atomicfile.File, len(files))
 	for i, f := range files {
+		if err := pkgdir.CheckWrite(f.Path, f.Data); err != nil {
+			return nil, err
+		}
 		out[i] = atomicfile.File{Path: f.Path, Data: f.Data, Perm: 0o644}
 	}
 	return nil, atomicfile.WriteAll(dir, out)

@@ -23,7 +23,9 @@
 //     machine the caller names (the package directory, the working
 //     directory, source roots);
 //   - private network addresses and internal host names (.internal, .corp,
-//     .local …) other than the contract's declared origins.
+//     .local …) other than the contract's declared origins, in URLs and
+//     written bare (hidden.go), and credentials hidden by zero-width or
+//     full-width characters or base64.
 //
 // Checked when the authorised sources are located (--source-root,
 // --source-map), against what those sources contain:
@@ -307,7 +309,7 @@ func isDocument(rel string) bool {
 func (s *Scanner) ScanText(file string, data []byte, docs bool) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	var lines []int
-	for _, m := range s.scan(data, docs) {
+	for _, m := range s.scan(data, docs, docs || proseFile(file)) {
 		if lines == nil {
 			lines = lineStarts(data)
 		}
@@ -332,7 +334,7 @@ func (s *Scanner) ScanValue(file string, v canonjson.Value) []diag.Diagnostic {
 		text = append(text, '\n')
 	})
 	var out []diag.Diagnostic
-	for _, m := range s.scan(text, false) {
+	for _, m := range s.scan(text, false, true) {
 		i, found := slices.BinarySearch(starts, m.Offset)
 		if !found {
 			i--
@@ -384,10 +386,14 @@ func pathTokens(text []byte, f func(start, end int)) {
 	}
 }
 
-// scan returns the matches in data, in offset order, without duplicates.
-func (s *Scanner) scan(data []byte, docs bool) []match {
+// scan returns the matches in data, in offset order, without duplicates:
+// docs says data is a document (compound source names are checked), prose
+// that it is no code (bare internal host names are).
+func (s *Scanner) scan(data []byte, docs, prose bool) []match {
 	t := anchored.NewText(data)
 	ms := credentials(data)
+	ms = append(ms, hiddenCredentials(data, ms)...)
+	ms = append(ms, bareAddresses(data, t, prose, s.declaredHosts)...)
 	ms = append(ms, run(pathDetectors, t)...)
 	for _, p := range s.machine {
 		for off := 0; ; {

@@ -1,6 +1,7 @@
 package contamination_test
 
 import (
+	"encoding/base64"
 	"os"
 	"path/filepath"
 	"slices"
@@ -80,6 +81,24 @@ func TestDetectors(t *testing.T) {
 		{"an installed application", "the server runs from /opt/desk/bin/server", contamination.RuleMachinePath},
 		{"a state directory", "data lives in /var/lib/desk/state.db", contamination.RuleMachinePath},
 		{"a file URI under /opt is one finding", `import "file:///opt/app/lib.mjs"`, contamination.RuleMachinePath},
+		{"a bare private address", "the database is at 10.1.2.3, port 5432", contamination.RulePrivateHost},
+		{"a bare private address ending a sentence", "it answers on 192.168.40.7.", contamination.RulePrivateHost},
+		{"a bare unique local IPv6 address", "or on fd12:3456:789a::1 inside", contamination.RulePrivateHost},
+		{"a bare internal build host", "built on build-01.corp every night", contamination.RulePrivateHost},
+		{"a bare internal service", "the records live in db.internal.", contamination.RulePrivateHost},
+		{"a bare mDNS printer", "labels go to printer.local", contamination.RulePrivateHost},
+		{"a token split by a zero-width space", "token = " + ghToken[:10] + "\u200b" + ghToken[10:], contamination.RuleCredential},
+		{"a token in full-width letters", "token = " + fullWidth(ghToken), contamination.RuleCredential},
+		{"a token in base64", "config: " + base64.StdEncoding.EncodeToString([]byte("token = "+ghToken)), contamination.RuleCredential},
+		{"a password in URL-safe base64", "blob " + base64.RawURLEncoding.EncodeToString([]byte(`{"password": "hunter2hunter2"}`)), contamination.RuleCredential},
+		{"a public specification", "errors follow RFC 9457 (problem details) and dates ISO 8601", nil},
+		{"node_modules", "npm ci installs node_modules/zod and node_modules/@modelcontextprotocol/sdk", nil},
+		{"an RFC about .local names", "RFC 6762 reserves the .local suffix for multicast DNS", nil},
+		{"documentation addresses", "e.g. 192.0.2.10, 198.51.100.7, 203.0.113.5 or 2001:db8::1", nil},
+		{"a public address", "the resolver 8.8.8.8 answers", nil},
+		{"a dotted number longer than an address", "the OID 1.3.6.1.4.1.311 and version 10.0.0.1.2", nil},
+		{"base64 of no text", "sha512-" + base64.StdEncoding.EncodeToString([]byte{0x9f, 0x00, 0x12, 0xfe, 0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8a, 0x8b, 0x8c, 0x8d}), nil},
+		{"base64 of harmless text", base64.StdEncoding.EncodeToString([]byte("a harmless sentence about seeds")), nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ds := s.ScanText("doc.md", []byte(tc.text), true)
@@ -99,6 +118,30 @@ func TestDetectors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// fullWidth writes s in the full-width forms of its ASCII characters.
+func fullWidth(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		b.WriteRune(r - 0x21 + 0xFF01)
+	}
+	return b.String()
+}
+
+// TestBareHostsInCode: in code a name with a private suffix is a property
+// ("this.local"), not a host; a private address is one anywhere.
+func TestBareHostsInCode(t *testing.T) {
+	s, _ := contamination.NewScanner(contamination.Options{Contract: verdicttest.Inputs(t).Contract})
+	if ds := s.ScanText("function-core/index.mjs", []byte("const v = this.local ?? options.internal;\n"), false); len(ds) != 0 {
+		t.Errorf("a property read as a host: %v", ds)
+	}
+	if ds := s.ScanText("function-core/index.mjs", []byte("const db = '10.1.2.3';\n"), false); len(ds) != 1 || ds[0].Rule != contamination.RulePrivateHost.ID {
+		t.Errorf("a private address in code: %v", ds)
+	}
+	if ds := s.ScanText("canonical-contract.json", []byte(`{"description": "reads from db.internal"}`), false); len(ds) != 1 || ds[0].Rule != contamination.RulePrivateHost.ID {
+		t.Errorf("an internal host in a JSON description: %v", ds)
 	}
 }
 

@@ -56,9 +56,15 @@ func newCoverageDir() (*coverageDir, error) {
 	return &coverageDir{dir: dir}, nil
 }
 
-func (d *coverageDir) bind() sandbox.Bind { return sandbox.Bind{Source: d.dir, Writable: true} }
-func (d *coverageDir) env() string        { return "NODE_V8_COVERAGE=" + d.dir }
-func (d *coverageDir) remove()            { os.RemoveAll(d.dir) }
+// bind shows the coverage directory to the test run: where a mount
+// namespace exists, as a directory of the run's own capped at
+// sandbox.CollectSize whose files are copied here once it has ended;
+// elsewhere as this directory itself, uncapped, as HOME is there.
+func (d *coverageDir) bind() sandbox.Bind {
+	return sandbox.Bind{Source: d.dir, Writable: true, Collect: sandbox.Mounts(sandbox.DenyNetwork)}
+}
+func (d *coverageDir) env() string { return "NODE_V8_COVERAGE=" + d.dir }
+func (d *coverageDir) remove()     { os.RemoveAll(d.dir) }
 
 // v8Function is one function of a script in a coverage report.
 type v8Function struct {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/code2skill/code2skill/internal/sandbox"
 )
 
 // coverageFixture is a package of one Tool whose Function sends one
@@ -62,5 +64,19 @@ func TestCoverageJudgement(t *testing.T) {
 				t.Errorf("rules %v, want %v\n%s", got, tc.want, strings.Join(findings(c), "\n"))
 			}
 		})
+	}
+}
+
+// TestCoverageDirCollected: where a mount namespace exists the test run
+// writes its coverage into a capped directory of its own, whose files are
+// copied out once it has ended, never into the host's directory.
+func TestCoverageDirCollected(t *testing.T) {
+	cov, err := newCoverageDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cov.remove()
+	if b := cov.bind(); b.Collect != sandbox.Mounts(sandbox.DenyNetwork) || !b.Writable {
+		t.Errorf("bind %+v, mount namespace %v", b, sandbox.Mounts(sandbox.DenyNetwork))
 	}
 }

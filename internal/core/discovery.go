@@ -26,6 +26,7 @@ func (c *checker) discover(ctx context.Context) {
 	setup := reach.NewSetup(cfg)
 	d, err := mcpcheck.DiscoverThen(ctx, c.pkg.Dir(), mcpcheck.Options{
 		RequestTimeout: c.opts.requestTimeout(),
+		TimeoutFlag:    requestTimeoutFlag,
 		Profile:        mcpcheck.ProfileCore,
 		Label:          "discovery",
 		Binds:          append(c.binds(), drv.Bind()),

@@ -41,6 +41,7 @@ func (c *checker) validateGo(ctx context.Context) (*Result, error) {
 	_, replaced := c.checkGoMod(setup)
 	src := c.parseGo()
 	c.checkGoSource(src)
+	c.checkGoConstrained(src)
 	c.checkGoIllustrative(src)
 	c.envVars = goEnvVars(src)
 	c.checkSetup(c.envVars)
@@ -85,7 +86,7 @@ func (c *checker) validateGo(ctx context.Context) (*Result, error) {
 	})
 	wg.Go(func() {
 		c.progress("go build ./mcp-tool (with the request recorder), then initialize and tools/list")
-		server, findings, err := buildGoServer(ctx, tc, c.pkg.Dir(), replaced, rec, c.noteIsolation)
+		server, findings, err := buildGoServer(ctx, tc, c.pkg.Dir(), replaced, rec, c.noteIsolation, c.goLimit(), "raise the limit with "+timeoutFlag)
 		switch {
 		case err != nil:
 			c.failure(err)
@@ -111,12 +112,13 @@ func (c *checker) vetGo(ctx context.Context, tc *goToolchain, replaced []string)
 		c.failure(err)
 		return
 	}
-	if vet.ExitCode == 0 {
-		return
-	}
 	out := append(append([]byte{}, vet.Stderr...), vet.Stdout...)
-	if !c.moduleFailure(out) {
-		c.goFindings([]diag.Diagnostic{RuleGoVet.New("", "go vet ./... failed (exit %d)\n%s", vet.ExitCode, tail(out, tailLines))})
+	switch {
+	case vet.TimedOut:
+		c.goFindings([]diag.Diagnostic{goTimeout("go vet ./...", c.goLimit(), "raise the limit with "+timeoutFlag, out)})
+	case vet.ExitCode == 0:
+	case !c.moduleFailure(out):
+		c.goFindings([]diag.Diagnostic{RuleGoVet.New("", "go vet ./... failed (exit %d)", vet.ExitCode).WithDetail(tail(out, tailLines))})
 	}
 }
 
@@ -158,6 +160,7 @@ func (c *checker) checkGoLayout() []skillFile {
 			c.add(RuleGoModProfile.New(f, "a go-stdio package has no %s: go.mod is its dependency manifest", f))
 		}
 	}
+	c.checkGoWorkspace()
 	for _, f := range strictFiles {
 		if c.pkg.Has(f) {
 			c.add(RuleStrictFile.New(f, "strict-export audit file in a core-export-v1 package; remove it, or make the package strict-export-v1"))
@@ -175,6 +178,7 @@ func (c *checker) discoverGo(ctx context.Context, server *GoServer) {
 	setup := reach.NewSetup(cfg)
 	d, err := mcpcheck.DiscoverThen(ctx, c.pkg.Dir(), mcpcheck.Options{
 		RequestTimeout: c.opts.requestTimeout(),
+		TimeoutFlag:    requestTimeoutFlag,
 		Profile:        mcpcheck.ProfileCore,
 		Label:          "discovery",
 		Binds:          []sandbox.Bind{server.Bind},
@@ -229,6 +233,12 @@ func (c *checker) runGoTests(ctx context.Context, tc *goToolchain, replaced []st
 		return
 	}
 	defer cov.remove()
+	tc, done, err := tc.testCache()
+	if err != nil {
+		c.failure(err)
+		return
+	}
+	defer done()
 	// go vet ./... has checked every package, test files included, with
 	// all its analyzers: go test's own vet pass would repeat a part of it.
 	args := append([]string{"test", "-vet=off", stripped, "-json", "-count=1", "-timeout", c.opts.testTimeout().String()}, cov.goTestArgs()...)
@@ -270,12 +280,15 @@ func (c *checker) runGoTests(ctx context.Context, tc *goToolchain, replaced []st
 	out := append(append([]byte{}, res.Stderr...), []byte(output.String())...)
 	switch {
 	case res.TimedOut:
-		c.add(RuleTestsTimeout.New("", "go test did not finish within %s", c.opts.testTimeout()))
+		// Compiling the tests took the time go test itself would have had.
+		c.add(RuleTestsTimeout.New("", "go test did not finish within %s and was stopped; raise the limit with %s", c.goLimit(), timeoutFlag).WithDetail(tail(out, tailLines)))
+	case strings.Contains(string(out), "panic: test timed out after"):
+		c.add(RuleTestsTimeout.New("", "go test's tests did not finish within %s and were stopped; raise the limit with %s", c.opts.testTimeout(), timeoutFlag).WithDetail(tail(out, tailLines)))
 	case res.ExitCode != 0 && counts.Tests == 0 && c.moduleFailure(out):
 	case res.ExitCode != 0 && len(failedNames) == 0:
-		c.add(RuleTestsFailed.New("", "go test ./... failed (exit %d) before any test failed: a package does not build\n%s", res.ExitCode, tail(out, tailLines)))
+		c.add(RuleTestsFailed.New("", "go test ./... failed (exit %d) before any test failed: a package does not build", res.ExitCode).WithDetail(tail(out, tailLines)))
 	case len(failedNames) > 0:
-		c.add(RuleTestsFailed.New("", "%s failed: %s\n%s", plural(len(failedNames), "test"), summarizeNames(failedNames), tail(out, tailLines)))
+		c.add(RuleTestsFailed.New("", "%s failed: %s", plural(len(failedNames), "test"), summarizeNames(failedNames)).WithDetail(tail(out, tailLines)))
 	case counts.Tests == 0 || counts.Skipped == counts.Tests:
 		c.add(RuleTestsNone.New("", "go test ran no test, or skipped every one"))
 	}

@@ -23,4 +23,12 @@ var (
 		"go vet reports nothing about the package")
 	RuleGoBuild = diag.Register("CORE_GO_BUILD", diag.Error,
 		"the MCP server builds: go build ./mcp-tool")
+	RuleGoTimeout = diag.Register("CORE_GO_TIMEOUT", diag.Error,
+		"go vet and go build of the package finish within validate's time limit (validate --test-timeout raises it)")
+	RuleGoWorkspace = diag.Register("CORE_GO_WORKSPACE", diag.Error,
+		"a go-stdio package carries no go.work, go.work.sum or vendor directory: the consumer's build would compile other code than validate's")
+	RuleGoFileNotBuilt = diag.Register("CORE_GO_FILE_NOT_BUILT", diag.Error,
+		"validate's build compiles every Go file of the package but its tests: no file is left to cgo, another operating system or another architecture")
+	RuleSetupGoBuild = diag.Register("CORE_SETUP_GO_BUILD", diag.Error,
+		"MCP-SETUP.md builds the server with the settings validate builds it with: CGO_ENABLED=0 GOWORK=off GOFLAGS=-mod=readonly go build")
 )

@@ -3,9 +3,13 @@ package core
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/code2skill/code2skill/examples"
 	"github.com/code2skill/code2skill/internal/reach"
@@ -130,6 +134,69 @@ func TestPingReportsAnUnreachableCatalog(t *testing.T) {
 		}
 		if len(lines) != 1 || lines[0] != 14 || res.Tests != StageFailed || has(res, RuleTestsFailed) {
 			t.Errorf("tests %s, at lines %v:\n%v", res.Tests, lines, res.Diagnostics.Sorted())
+		}
+	})
+	t.Run("a test that writes into its build cache", func(t *testing.T) {
+		cache := os.Getenv(GoCacheVariable)
+		if cache == "" {
+			dir, err := os.UserCacheDir()
+			if err != nil {
+				t.Skip(err)
+			}
+			cache = filepath.Join(dir, "code2skill", "go-build")
+		}
+		marker := filepath.Join(cache, fmt.Sprintf("code2skill-test-%d-%d", os.Getpid(), time.Now().UnixNano()))
+		t.Cleanup(func() { os.Remove(marker) })
+		dir := goTwin(t)
+		writeFile(t, dir, "tests/cache_test.go", `package tests
+
+import (
+	"os"
+	"testing"
+)
+
+func TestWritesIntoTheBuildCache(t *testing.T) {
+	if err := os.WriteFile(`+strconv.Quote(marker)+`, []byte("planted by a package's test"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+`)
+		res, err := Validate(ctx, dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Tests != StagePassed {
+			t.Fatalf("the test could not write into its build cache: tests %s\n%v", res.Tests, res.Diagnostics.Sorted())
+		}
+		if _, err := os.Lstat(marker); err == nil {
+			t.Errorf("a package's test wrote into the shared build cache: %s", marker)
+		}
+	})
+	t.Run("go commands stopped at their time limit", func(t *testing.T) {
+		defer func(d time.Duration) { buildTime = d }(buildTime)
+		buildTime = 0
+		res, err := Validate(ctx, goTwin(t), Options{TestTimeout: time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var timeouts int
+		for _, d := range res.Diagnostics.Sorted() {
+			if strings.Contains(d.Message, "\n") {
+				t.Errorf("a message of several lines: %q", d.Message)
+			}
+			if d.Rule == RuleGoTimeout.ID || d.Rule == RuleTestsTimeout.ID {
+				timeouts++
+				if !strings.Contains(d.Message, "did not finish within 1ms and was stopped") || !strings.Contains(d.Message, "validate --test-timeout") {
+					t.Errorf("%s does not say it ran out of time and how to raise the limit: %s", d.Rule, d.Message)
+				}
+			}
+			if d.Rule == RuleGoVet.ID || d.Rule == RuleGoBuild.ID || d.Rule == RuleTestsFailed.ID {
+				t.Errorf("a time-out reported as a failure: %s", d)
+			}
+		}
+		// go vet, go build and go test.
+		if timeouts != 3 {
+			t.Errorf("%d time-outs reported, want 3:\n%v", timeouts, res.Diagnostics.Sorted())
 		}
 	})
 	t.Run("a server that does not build", func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -180,6 +181,49 @@ func TestGoStructureRules(t *testing.T) {
 			edit(t, dir, "MCP-SETUP.md", "`go mod download` filled", "`go mod tidy` filled")
 			return Options{}
 		}, RuleSetupDependencies, true},
+		{"a go.work", func(t *testing.T, dir string) Options {
+			writeFile(t, dir, "go.work", "go 1.25\n\nuse .\n\nreplace "+GoSDKModule+" => ./sdk\n")
+			return Options{}
+		}, RuleGoWorkspace, true},
+		{"a go.work.sum", func(t *testing.T, dir string) Options {
+			writeFile(t, dir, "go.work.sum", "")
+			return Options{}
+		}, RuleGoWorkspace, true},
+		{"a vendor directory", func(t *testing.T, dir string) Options {
+			writeFile(t, dir, "vendor/modules.txt", "# "+GoSDKModule+" "+GoSDKVersion+"\n")
+			return Options{}
+		}, RuleGoWorkspace, true},
+		{"a file only a cgo build compiles", func(t *testing.T, dir string) Options {
+			writeFile(t, dir, "mcp-tool/cgo.go", "//go:build cgo\n\npackage main\n\nfunc init() {}\n")
+			return Options{}
+		}, RuleGoFileNotBuilt, true},
+		{"a file importing C", func(t *testing.T, dir string) Options {
+			writeFile(t, dir, "function-core/native.go", "package core\n\nimport \"C\"\n")
+			return Options{}
+		}, RuleGoFileNotBuilt, true},
+		{"a file of another operating system", func(t *testing.T, dir string) Options {
+			writeFile(t, dir, "mcp-tool/init_"+otherGOOS()+".go", "package main\n\nfunc init() {}\n")
+			return Options{}
+		}, RuleGoFileNotBuilt, true},
+		{"a file every platform builds, and one nobody builds", func(t *testing.T, dir string) Options {
+			writeFile(t, dir, "mcp-tool/portable.go", "//go:build !"+otherGOOS()+"\n\npackage main\n")
+			writeFile(t, dir, "mcp-tool/gen.go", "//go:build ignore\n\npackage main\n")
+			writeFile(t, dir, "mcp-tool/testdata/x_"+otherGOOS()+".go", "package x\n")
+			writeFile(t, dir, "function-core/core_"+otherGOOS()+"_test.go", "package core\n")
+			return Options{}
+		}, RuleGoFileNotBuilt, false},
+		{"a go build without cgo off", func(t *testing.T, dir string) Options {
+			edit(t, dir, "MCP-SETUP.md", "CGO_ENABLED=0 ", "")
+			return Options{}
+		}, RuleSetupGoBuild, true},
+		{"a second go build without the work file off", func(t *testing.T, dir string) Options {
+			edit(t, dir, "MCP-SETUP.md", "## 3.", "```sh\nCGO_ENABLED=0 GOFLAGS=-mod=readonly go build -o /usr/local/bin/seed-library ./mcp-tool\n```\n\n## 3.")
+			return Options{}
+		}, RuleSetupGoBuild, true},
+		{"no go build at all", func(t *testing.T, dir string) Options {
+			edit(t, dir, "MCP-SETUP.md", "CGO_ENABLED=0 GOWORK=off GOFLAGS=-mod=readonly go build -o bin/seed-library ./mcp-tool", "make")
+			return Options{}
+		}, RuleSetupGoBuild, true},
 		{"a go.mod block left open", func(t *testing.T, dir string) Options {
 			edit(t, dir, "go.mod", "\tgolang.org/x/time v0.15.0 // indirect\n)", "\tgolang.org/x/time v0.15.0 // indirect\n")
 			return Options{}
@@ -203,6 +247,14 @@ func TestGoStructureRules(t *testing.T) {
 			}
 		})
 	}
+}
+
+// otherGOOS is an operating system validate does not run on here.
+func otherGOOS() string {
+	if runtime.GOOS == "windows" {
+		return "plan9"
+	}
+	return "windows"
 }
 
 func TestReadGoProfile(t *testing.T) {

@@ -22,9 +22,10 @@ import (
 var ErrGoMissing = errors.New("go is not on PATH; install Go 1.25 or later")
 
 // GoCacheVariable names the build cache validate shares between runs
-// (default: code2skill/go-build in the user's cache directory). The
-// package's code never runs while it builds (CGO_ENABLED=0), and only the
-// compiler writes the cache.
+// (default: code2skill/go-build in the user's cache directory). Only the
+// toolchain writes it: go vet and go build, while the package's code does
+// not run (CGO_ENABLED=0). go test, which runs it, sees the cache
+// read-only under a layer of its own (testCache).
 const GoCacheVariable = "CODE2SKILL_GOCACHE"
 
 // goToolchain is where the user's go command and its module cache are.
@@ -32,7 +33,9 @@ type goToolchain struct {
 	goroot   string
 	modcache string
 	cache    string
-	version  string
+	// layered shows the cache read-only under a layer of the run's own.
+	layered bool
+	version string
 	// work is GOTMPDIR, a directory on disk: the go command's work files
 	// do not fit the sandbox's small TMPDIR.
 	work string
@@ -102,29 +105,34 @@ func fileExists(p string) bool {
 
 // env is what every go command of the package runs with: the module cache
 // read-only and no proxy (the build is offline), go.mod and go.sum as they
-// are, no cgo (the package's code does not run while it builds), the
-// shared build cache.
+// are, the settings MCP-SETUP.md gives the consumer's build (no cgo, so
+// the package's code does not run while it builds), the build cache.
 func (tc *goToolchain) env() []string {
-	return []string{
+	env := []string{
 		"GOROOT=" + tc.goroot,
 		"GOMODCACHE=" + tc.modcache,
 		"GOCACHE=" + tc.cache,
 		"GOPROXY=off",
-		"GOFLAGS=-mod=readonly -buildvcs=false",
 		"GONOSUMDB=", "GOSUMDB=off",
 		"GOTOOLCHAIN=local",
-		"GOWORK=off",
-		"CGO_ENABLED=0",
 		"GOTELEMETRY=off",
 		"GOTMPDIR=" + tc.work,
 	}
+	for _, s := range goBuildSettings {
+		if strings.HasPrefix(s, "GOFLAGS=") {
+			// The sandbox has no git: no VCS stamp, which changes no code.
+			s += " -buildvcs=false"
+		}
+		env = append(env, s)
+	}
+	return env
 }
 
 // binds are what the go command sees besides the package: its toolchain
 // and the module cache read-only, the build cache writable, and the
 // directories local replaces lead to, read-only.
 func (tc *goToolchain) binds(replaced []string) []sandbox.Bind {
-	bs := []sandbox.Bind{{Source: tc.goroot}, {Source: tc.cache, Writable: true}, {Source: tc.work, Writable: true}}
+	bs := []sandbox.Bind{{Source: tc.goroot}, {Source: tc.cache, Writable: true, Layer: tc.layered}, {Source: tc.work, Writable: true}}
 	if fi, err := os.Stat(tc.modcache); err == nil && fi.IsDir() {
 		bs = append(bs, sandbox.Bind{Source: tc.modcache})
 	}
@@ -134,13 +142,39 @@ func (tc *goToolchain) binds(replaced []string) []sandbox.Bind {
 	return bs
 }
 
+// testCache returns the toolchain go test runs with, whose package code
+// must leave nothing behind in a build cache a later build reads: the
+// shared cache read-only under a writable layer of the run's own (capped
+// at sandbox.LayerSize, gone when the run ends) where a mount namespace
+// exists, elsewhere a cache of the run's own, removed by done.
+func (tc *goToolchain) testCache() (t *goToolchain, done func(), err error) {
+	own := *tc
+	if sandbox.Mounts(sandbox.DenyNetwork) {
+		own.layered = true
+		return &own, func() {}, nil
+	}
+	if own.cache, err = scratch.Dir("", "code2skill-go-test-cache-"); err != nil {
+		return nil, nil, err
+	}
+	return &own, func() { scratch.Remove(own.cache) }, nil
+}
+
+// goLimit is the time limit of each go command of the package.
+func (c *checker) goLimit() time.Duration { return c.opts.testTimeout() + buildTime }
+
+// goTimeout is the finding of a go command stopped at its time limit:
+// raise says how to give it more time.
+func goTimeout(command string, limit time.Duration, raise string, out []byte) diag.Diagnostic {
+	return RuleGoTimeout.New("", "%s did not finish within %s and was stopped (a cold build cache compiles every module first); %s", command, limit, raise).WithDetail(tail(out, tailLines))
+}
+
 // goRun runs one go command of the package in the sandbox.
 func (c *checker) goRun(ctx context.Context, tc *goToolchain, replaced []string, extraEnv []string, extraBinds []sandbox.Bind, args ...string) (*sandbox.Result, error) {
 	res, err := sandbox.Run(ctx, append([]string{"go"}, args...), sandbox.Options{
 		Dir:     c.pkg.Dir(),
 		Env:     append(tc.env(), extraEnv...),
 		Binds:   append(tc.binds(replaced), extraBinds...),
-		Timeout: c.opts.testTimeout() + 3*time.Minute, // compiling comes first
+		Timeout: c.goLimit(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("go %s: %w", args[0], err)
@@ -166,7 +200,7 @@ func modulesMissing(out []byte) (diag.Diagnostic, bool) {
 	s := string(out)
 	for _, sign := range []string{"GOPROXY=off", "missing go.sum entry", "updates to go.mod needed", "go: downloading", "no required module provides", "cannot find module providing"} {
 		if strings.Contains(s, sign) {
-			return RuleGoModulesMissing.New("go.mod", "the build needs modules the module cache or go.sum lacks; run \"go mod download\" (and \"go mod tidy\" if go.sum is incomplete) in the package first: the build is offline\n%s", tail(out, 8)), true
+			return RuleGoModulesMissing.New("go.mod", "the build needs modules the module cache or go.sum lacks; run \"go mod download\" (and \"go mod tidy\" if go.sum is incomplete) in the package first: the build is offline").WithDetail(tail(out, 8)), true
 		}
 	}
 	return diag.Diagnostic{}, false
@@ -241,8 +275,12 @@ func BuildGoServer(ctx context.Context, dir string, replaced []string) (*GoServe
 		return nil, nil, err
 	}
 	defer scratch.Remove(tc.work)
-	return buildGoServer(ctx, tc, dir, replaced, nil, func(sandbox.Isolation) {})
+	return buildGoServer(ctx, tc, dir, replaced, nil, func(sandbox.Isolation) {}, goBuildLimit,
+		"build it once with code2skill validate, whose builds fill the shared build cache ("+timeoutFlag+" raises their limit), then try again")
 }
+
+// goBuildLimit bounds the build of BuildGoServer.
+const goBuildLimit = 5 * time.Minute
 
 // stripped links without the symbol table and DWARF, which nothing reads
 // (a panic's trace comes from the runtime's own tables): a quarter of a
@@ -251,8 +289,9 @@ const stripped = "-ldflags=-s -w"
 
 // buildGoServer builds ./mcp-tool of the package in dir into a directory
 // of its own, with the request recorder compiled in when rec is not nil,
-// and tells note the isolation the build got.
-func buildGoServer(ctx context.Context, tc *goToolchain, dir string, replaced []string, rec *reach.Driver, note func(sandbox.Isolation)) (*GoServer, []diag.Diagnostic, error) {
+// within limit (raise says how to raise it), and tells note the isolation
+// the build got.
+func buildGoServer(ctx context.Context, tc *goToolchain, dir string, replaced []string, rec *reach.Driver, note func(sandbox.Isolation), limit time.Duration, raise string) (*GoServer, []diag.Diagnostic, error) {
 	out, err := scratch.Dir("", "code2skill-go-server-")
 	if err != nil {
 		return nil, nil, err
@@ -265,20 +304,23 @@ func buildGoServer(ctx context.Context, tc *goToolchain, dir string, replaced []
 		binds = append(binds, rec.Bind())
 	}
 	res, err := sandbox.Run(ctx, append(args, "-o", server, "./mcp-tool"), sandbox.Options{
-		Dir: dir, Env: tc.env(), Binds: binds, Timeout: 5 * time.Minute,
+		Dir: dir, Env: tc.env(), Binds: binds, Timeout: limit,
 	})
 	if err != nil {
 		scratch.Remove(out)
 		return nil, nil, fmt.Errorf("go build ./mcp-tool: %w", err)
 	}
 	note(res.Isolation)
-	if res.ExitCode != 0 {
+	if res.ExitCode != 0 || res.TimedOut {
 		scratch.Remove(out)
 		output := append(append([]byte{}, res.Stderr...), res.Stdout...)
+		if res.TimedOut {
+			return nil, []diag.Diagnostic{goTimeout("go build ./mcp-tool", limit, raise, output)}, nil
+		}
 		if d, ok := modulesMissing(output); ok {
 			return nil, []diag.Diagnostic{d}, nil
 		}
-		return nil, []diag.Diagnostic{RuleGoBuild.New(pkgdir.GoServerFile, "go build ./mcp-tool failed (exit %d)\n%s", res.ExitCode, tail(output, tailLines))}, nil
+		return nil, []diag.Diagnostic{RuleGoBuild.New(pkgdir.GoServerFile, "go build ./mcp-tool failed (exit %d)", res.ExitCode).WithDetail(tail(output, tailLines))}, nil
 	}
 	return &GoServer{Path: server, Bind: sandbox.Bind{Source: out}, dir: out}, nil, nil
 }

@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -131,6 +132,14 @@ func (c *checker) checkSetup(envVars []string) {
 		// download fills the module cache from go.sum.
 		if !reGoModDownload.MatchString(d.text) {
 			c.add(RuleSetupDependencies.New(setupFile, "dependency installation does not mention `go mod download`; validate builds offline from the module cache it fills"))
+		}
+		build := goBuildCommand(filepath.Base(c.pkg.Dir()))
+		switch missing, found := setupGoBuildMissing(d.text); {
+		case !found:
+			c.add(RuleSetupGoBuild.New(setupFile, "MCP-SETUP.md gives no go build of ./mcp-tool; write `%s`, the build validate checks", build))
+		case len(missing) > 0:
+			c.add(RuleSetupGoBuild.New(setupFile, "the go build of the server does not set %s, as validate's build does: without them the consumer's build may compile other code than validate checked (cgo files, a go.work, a vendor directory); write `%s`",
+				joinAnd(missing), build))
 		}
 	} else if c.pkg.Has("package-lock.json") {
 		if !reNpmCI.MatchString(d.text) {

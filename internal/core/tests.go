@@ -89,7 +89,7 @@ func (c *checker) runTests(ctx context.Context, files []string) {
 	}
 	switch {
 	case res.TimedOut:
-		c.add(RuleTestsTimeout.New("tests", "node --test did not finish within %s and was stopped", c.opts.testTimeout().Round(time.Second)).
+		c.add(RuleTestsTimeout.New("tests", "node --test did not finish within %s and was stopped; raise the limit with %s", c.opts.testTimeout().Round(time.Second), timeoutFlag).
 			WithDetail(joinNonEmpty(tail(res.Stdout, tailLines), stderr)))
 	case res.ExitCode != 0 || counts.Failed > 0 || counts.Cancelled > 0:
 		failed := tap.failures()

@@ -68,6 +68,18 @@ type Options struct {
 	SourceRoots []string
 }
 
+// The flags that raise validate's time limits, named by the finding of a
+// limit reached: the tests' (go vet and go build of a go-stdio package
+// get it plus buildTime) and each MCP request's.
+const (
+	timeoutFlag        = "validate --test-timeout"
+	requestTimeoutFlag = "validate --request-timeout"
+)
+
+// buildTime is what a go command of a go-stdio package gets beyond the
+// tests' time limit: compiling comes first. A variable for the tests.
+var buildTime = 3 * time.Minute
+
 func (o Options) testTimeout() time.Duration {
 	if o.TestTimeout > 0 {
 		return o.TestTimeout

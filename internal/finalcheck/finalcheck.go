@@ -159,7 +159,9 @@ func CheckWith(pkg *pkgdir.Package, in *derive.Inputs, opts Options) (*diag.List
 		k.list.Merge(found)
 	}
 	if doc, ok := docs[verdict.ApprovalFile]; ok && m != nil {
-		k.compare(RuleApproval, verdict.ApprovalFile, verdict.Approval(m, k.hashes), doc)
+		unattested := verdict.ClaimedUnattested(docs[verdict.AttestationFile],
+			verdict.MatrixChecks(docs[verdict.MatrixFile], docs[verdict.PreflightFile]))
+		k.compare(RuleApproval, verdict.ApprovalFile, verdict.Approval(m, k.hashes, unattested), doc)
 	}
 	if doc, ok := docs[verdict.ManifestFile]; ok {
 		k.manifest(doc)

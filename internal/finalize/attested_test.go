@@ -2,6 +2,7 @@ package finalize_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -81,6 +82,12 @@ func TestAttestedEvidence(t *testing.T) {
 	if ws := rules(&res.List, "FINAL_EVIDENCE_UNATTESTED"); len(ws) != 1 || !strings.Contains(ws[0].Message, upload) {
 		t.Errorf("unattested warnings: %v", ws)
 	}
+	// approval-audit.json says it of that row alone.
+	for id, reasons := range approvalReasons(t, fx.Dir) {
+		if got, want := slices.Contains(reasons, verdict.ReasonUnattested), id == upload; got != want {
+			t.Errorf("%s: reasons %v", id, reasons)
+		}
+	}
 	v := finalValidate(t, fx.Dir, key, false)
 	if v.Diagnostics.HasErrors() || v.Attestation == nil || v.Attestation.Attested == 0 || !slices.Equal(v.Attestation.Unattested, []string{upload}) {
 		t.Fatalf("final validation: %+v\n%s", v.Attestation, findings(&v.Diagnostics))
@@ -134,6 +141,56 @@ func TestUnattestedReport(t *testing.T) {
 	if n := len(rules(&res.List, "FINAL_EVIDENCE_UNATTESTED")); n != 8 {
 		t.Errorf("%d unattested warnings:\n%s", n, findings(&res.List))
 	}
+	// Every decision says, in approval-audit.json itself, that it rests on
+	// evidence nobody vouched for: approved ones too.
+	reasons := approvalReasons(t, fx.Dir)
+	for id, rs := range reasons {
+		if !slices.Contains(rs, verdict.ReasonUnattested) {
+			t.Errorf("%s: reasons %v do not say the evidence is unattested", id, rs)
+		}
+	}
+	if len(reasons) == 0 {
+		t.Fatal("approval-audit.json lists no row")
+	}
+	// The final validation recomputes the audit: a reason struck out is a
+	// mismatch.
+	path := filepath.Join(fx.Dir, verdict.ApprovalFile)
+	data, _ := os.ReadFile(path)
+	os.WriteFile(path, []byte(strings.ReplaceAll(string(data), `"`+verdict.ReasonUnattested+`"`, `"x"`)), 0o644)
+	if v := finalValidate(t, fx.Dir, key, false); len(rules(&v.Diagnostics, "FINAL_APPROVAL_MISMATCH")) == 0 {
+		t.Errorf("an audit without its unattested reasons passed:\n%s", findings(&v.Diagnostics))
+	}
+}
+
+// approvalReasons reads approval-audit.json: the reasons of each row, by
+// its attest scope.
+func approvalReasons(t *testing.T, dir string) map[string][]string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, verdict.ApprovalFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var audit struct {
+		Capabilities []struct {
+			CapabilityID string
+			Reasons      []string
+		}
+		Workflows []struct {
+			WorkflowID string
+			Reasons    []string
+		}
+	}
+	if err := json.Unmarshal(data, &audit); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]string{}
+	for _, c := range audit.Capabilities {
+		out[attest.CapabilityScope(c.CapabilityID)] = c.Reasons
+	}
+	for _, w := range audit.Workflows {
+		out[attest.WorkflowScope(w.WorkflowID)] = w.Reasons
+	}
+	return out
 }
 
 // TestRecordsMustFitTheirCheck: a record counts only when it is tagged

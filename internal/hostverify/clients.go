@@ -74,6 +74,7 @@ func (v *verifier) goClient() *client {
 		opts := mcpcheck.Options{
 			Env:             v.env,
 			RequestTimeout:  v.opts.RequestTimeout,
+			TimeoutFlag:     v.opts.TimeoutFlag,
 			ProtocolVersion: v.in.Export.ProtocolVersion,
 			Profile:         mcpcheck.ProfileStrict,
 			Label:           label,

@@ -85,6 +85,9 @@ type Options struct {
 	Env map[string]string
 	// RequestTimeout bounds each call; 0 means DefaultRequestTimeout.
 	RequestTimeout time.Duration
+	// TimeoutFlag is how the user raises RequestTimeout, named when a
+	// call runs out of time.
+	TimeoutFlag string
 	// Progress receives a line per check; nil for none.
 	Progress io.Writer
 	// Scope, when not nil, limits the run to some rows: the others'

@@ -75,6 +75,9 @@ type Options struct {
 	ProtocolVersion string
 	// RequestTimeout bounds each call; 0 means DefaultRequestTimeout.
 	RequestTimeout time.Duration
+	// TimeoutFlag is how the user raises RequestTimeout, named when a
+	// call runs out of time.
+	TimeoutFlag string
 	// TempDir is where the detached copy is made; "" means the system's.
 	TempDir string
 	// Progress receives a line per call; nil for none.
@@ -157,6 +160,7 @@ func Run(ctx context.Context, dir string, calls []Call, opts Options) (*Result, 
 	sessionOpts := mcpcheck.Options{
 		Env:             opts.Env,
 		RequestTimeout:  opts.RequestTimeout,
+		TimeoutFlag:     opts.TimeoutFlag,
 		ProtocolVersion: opts.ProtocolVersion,
 		Profile:         mcpcheck.ProfileStrict,
 		Label:           "runtime-verification",

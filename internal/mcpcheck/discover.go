@@ -42,8 +42,8 @@ func DiscoverThen(ctx context.Context, dir string, opts Options, then func(conte
 	d.Tools, err = s.ListTools(lctx)
 	if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 		// The listing's own deadline, not the caller's: a finding.
-		s.diags.Add(RuleDiscoveryTimeout.New(ServerFile, "tools/list did not finish within %s, all pages together; the server was stopped",
-			opts.discoveryTimeout()))
+		s.diags.Add(RuleDiscoveryTimeout.New(ServerFile, "tools/list did not finish within %s, all pages together; the server was stopped%s",
+			opts.discoveryTimeout(), opts.raise()))
 		s.proc.Kill()
 		s.down, s.killed = true, true
 		err = nil

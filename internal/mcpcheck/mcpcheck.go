@@ -62,9 +62,10 @@ const (
 	// stdin is closed, and again after SIGTERM. A well-behaved server exits
 	// at once on stdin EOF; the margin is for a machine too busy to let it.
 	DefaultShutdownGrace = 5 * time.Second
-	// DefaultDiscoveryTimeout bounds Discover's tools/list pages together:
-	// each has its own request time limit, and a server that answers every
-	// one of maxToolPages slowly must not hold discovery for long.
+	// DefaultDiscoveryTimeout is the least time Discover's tools/list
+	// pages get together: each has its own request time limit, and a
+	// server that answers every one of maxToolPages slowly must not hold
+	// discovery for long.
 	DefaultDiscoveryTimeout = time.Minute
 )
 
@@ -75,6 +76,10 @@ type Options struct {
 	Env []string
 	// RequestTimeout bounds each request, initialize included.
 	RequestTimeout time.Duration
+	// TimeoutFlag is how the user raises RequestTimeout ("validate
+	// --request-timeout"); the findings of a request or a listing that
+	// ran out of time name it.
+	TimeoutFlag string
 	// ProtocolVersion is the version asked for in initialize; the server
 	// must answer with exactly this version.
 	ProtocolVersion string
@@ -98,7 +103,8 @@ type Options struct {
 	// the node_modules directories above an in-place package.
 	Binds []sandbox.Bind
 	// DiscoveryTimeout bounds Discover's listing of the tools, all pages
-	// together.
+	// together; 0 means six requests' time, at least
+	// DefaultDiscoveryTimeout, so that TimeoutFlag raises it too.
 	DiscoveryTimeout time.Duration
 	// Preload is a CommonJS module node loads before the entry (node
 	// --require), an absolute path the sandbox shows the server: the
@@ -126,7 +132,15 @@ func (o Options) discoveryTimeout() time.Duration {
 	if o.DiscoveryTimeout > 0 {
 		return o.DiscoveryTimeout
 	}
-	return DefaultDiscoveryTimeout
+	return max(DefaultDiscoveryTimeout, 6*o.requestTimeout())
+}
+
+// raise says, after a time limit's finding, how to raise it.
+func (o Options) raise() string {
+	if o.TimeoutFlag == "" {
+		return ""
+	}
+	return " (raise the limit with " + o.TimeoutFlag + ")"
 }
 
 func (o Options) requestTimeout() time.Duration {

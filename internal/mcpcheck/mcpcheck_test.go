@@ -103,7 +103,7 @@ func TestDiscoverMisbehavingServers(t *testing.T) {
 	t.Parallel()
 	// Long enough for node to start on a busy machine, short enough for the
 	// hanging servers not to slow the suite down.
-	hang := Options{RequestTimeout: 10 * time.Second}
+	hang := Options{RequestTimeout: 10 * time.Second, TimeoutFlag: "validate --request-timeout"}
 	for _, tc := range []struct {
 		server  string
 		opts    Options
@@ -113,7 +113,7 @@ func TestDiscoverMisbehavingServers(t *testing.T) {
 	}{
 		{server: "noise-before", want: []string{"MCP_STDOUT_NOT_JSONRPC"}, message: "before initialize"},
 		{server: "noise-after", want: []string{"MCP_STDOUT_NOT_JSONRPC"}, message: `after initialize was answered is not a JSON-RPC message: "bye"`},
-		{server: "hang-initialize", opts: hang, want: []string{"MCP_REQUEST_TIMEOUT"}, message: "no answer to initialize"},
+		{server: "hang-initialize", opts: hang, want: []string{"MCP_REQUEST_TIMEOUT"}, message: "no answer to initialize within 10s; the server was stopped (raise the limit with validate --request-timeout)"},
 		{server: "hang-tools-list", opts: hang, want: []string{"MCP_REQUEST_TIMEOUT"}, message: "no answer to tools/list"},
 		{server: "crash-tools-list", want: []string{"MCP_SERVER_EXITED"}, message: "exited with code 3 before answering tools/list", detail: "fatal: sample configuration missing"},
 		{server: "crash-startup", want: []string{"MCP_SERVER_EXITED"}, message: "before answering initialize", detail: "sample startup failure"},
@@ -129,8 +129,8 @@ func TestDiscoverMisbehavingServers(t *testing.T) {
 		{server: "no-annotations", want: []string{"MCP_TOOL_ANNOTATIONS"}, message: "lack boolean idempotentHint, openWorldHint"},
 		{server: "bad-name", want: []string{"MCP_TOOL_DESCRIPTION", "MCP_TOOL_NAME", "MCP_TOOL_TITLE"}, message: `tool "list sample items!"`},
 		{server: "unsolicited", want: []string{"MCP_UNSOLICITED_RESPONSE"}, message: "sent 9 responses to requests the client never sent"},
-		{server: "endless-pages", opts: Options{RequestTimeout: 10 * time.Second, DiscoveryTimeout: 3 * time.Second},
-			want: []string{"MCP_DISCOVERY_TIMEOUT"}, message: "tools/list did not finish within 3s"},
+		{server: "endless-pages", opts: Options{RequestTimeout: 10 * time.Second, DiscoveryTimeout: 3 * time.Second, TimeoutFlag: "probe --request-timeout"},
+			want: []string{"MCP_DISCOVERY_TIMEOUT"}, message: "tools/list did not finish within 3s, all pages together; the server was stopped (raise the limit with probe --request-timeout)"},
 	} {
 		t.Run(tc.server+"/"+tc.opts.Profile, func(t *testing.T) {
 			t.Parallel()
@@ -291,5 +291,17 @@ func TestSessionEntry(t *testing.T) {
 	defer s.Close()
 	if !s.Down() {
 		t.Fatal("a session whose entry throws initialized: the entry was not run")
+	}
+}
+
+// TestDiscoveryTimeoutFollowsTheRequestLimit: the listing's overall limit
+// grows with the request limit, so that the flag that raises the one
+// raises the other.
+func TestDiscoveryTimeoutFollowsTheRequestLimit(t *testing.T) {
+	if got := (Options{}).discoveryTimeout(); got != DefaultDiscoveryTimeout {
+		t.Errorf("default %s, want %s", got, DefaultDiscoveryTimeout)
+	}
+	if got := (Options{RequestTimeout: time.Minute}).discoveryTimeout(); got != 6*time.Minute {
+		t.Errorf("with a minute per request: %s, want 6m0s", got)
 	}
 }

@@ -208,8 +208,8 @@ func (s *Session) request(ctx context.Context, method string, call func(context.
 		return nil, ctx.Err()
 	}
 	if errors.Is(rctx.Err(), context.DeadlineExceeded) {
-		s.diags.Add(RuleRequestTimeout.New(ServerFile, "no answer to %s within %s; the server was stopped",
-			method, s.opts.requestTimeout()))
+		s.diags.Add(RuleRequestTimeout.New(ServerFile, "no answer to %s within %s; the server was stopped%s",
+			method, s.opts.requestTimeout(), s.opts.raise()))
 		s.proc.Kill()
 		s.down, s.killed = true, true
 		return nil, errNoAnswer

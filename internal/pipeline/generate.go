@@ -218,6 +218,11 @@ func (p *Pipeline) writeChanged(files []atomicfile.File) ([]diag.Diagnostic, err
 	if len(ds) > 0 || len(changed) == 0 {
 		return ds, nil
 	}
+	for _, f := range changed {
+		if err := pkgdir.CheckWrite(f.Path, f.Data); err != nil {
+			return nil, err
+		}
+	}
 	return nil, atomicfile.WriteAll(p.abs, changed)
 }
 

@@ -104,6 +104,8 @@ func (r *runner) hostVerify() (*stageOutcome, error) {
 		Check:            func(id string, args *canonjson.Object) string { return validArguments(schemas[id], args) },
 		AuthorizedWrites: r.opts.AuthorizeWrites,
 		Env:              r.opts.HostEnv,
+		RequestTimeout:   r.opts.RequestTimeout,
+		TimeoutFlag:      RequestTimeoutFlag,
 		Progress:         r.p.Progress,
 		Scope:            scope,
 	})

@@ -42,7 +42,13 @@ type RunOptions struct {
 	// AcknowledgeContractChange is the digest of the contract diff this
 	// run accepts finalizing (contractchange.go).
 	AcknowledgeContractChange string
+	// RequestTimeout bounds each MCP request of runtime-verify and
+	// host-verify; 0 means their defaults.
+	RequestTimeout time.Duration
 }
+
+// RequestTimeoutFlag is how the user raises RunOptions.RequestTimeout.
+const RequestTimeoutFlag = "pipeline run --request-timeout"
 
 // enabled reports whether the run enables an optional stage.
 func (o *RunOptions) enabled(stage string) bool {

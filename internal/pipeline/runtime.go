@@ -118,6 +118,8 @@ func (r *runner) runtimeVerify() (*stageOutcome, error) {
 			Env:             env,
 			ProtocolVersion: in.Export.ProtocolVersion,
 			Elicitation:     ConfirmAuthorized,
+			RequestTimeout:  r.opts.RequestTimeout,
+			TimeoutFlag:     RequestTimeoutFlag,
 		})
 		if errors.Is(err, ErrNotAvailable) {
 			out.findings.Add(RuleStepUnavailable.New("", "live calls are not available in this build"))

@@ -24,8 +24,8 @@ import (
 
 // Limits that keep a hostile package from exhausting memory or time.
 const (
-	MaxFiles    = 20000    // files inventoried outside node_modules
-	MaxFileSize = 16 << 20 // bytes read from one file
+	MaxFiles    = 20000        // files inventoried outside node_modules
+	MaxFileSize = MaxInputSize // bytes read from one file
 )
 
 // Rules reported while opening a package.

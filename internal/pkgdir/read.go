@@ -30,6 +30,15 @@ var (
 	RuleInputTooLarge   = diag.Register("PKG_INPUT_TOO_LARGE", diag.Error, "an input file is larger than code2skill reads")
 )
 
+// CheckWrite refuses a file code2skill is about to write into a package
+// that no command would read back: one larger than MaxInputSize.
+func CheckWrite(path string, data []byte) error {
+	if len(data) > MaxInputSize {
+		return fmt.Errorf("%s would be %d bytes, more than the %d (16 MiB) every command reads of a file: %w", path, len(data), MaxInputSize, ErrTooLarge)
+	}
+	return nil
+}
+
 // ReadFile reads the regular file at name, at most limit bytes (MaxInputSize
 // when limit <= 0). It never blocks on a FIFO or a device and never follows
 // a symbolic link in the last component: those are ErrNotRegular. A file

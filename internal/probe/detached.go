@@ -33,12 +33,13 @@ type detachedCopy struct {
 
 // detach copies the package to a fresh temporary directory. A core
 // package's own node_modules (view.Own; view is nil for a strict package,
-// which must be self-contained) come along without being copied: a
-// confined server sees them read-only at the copy's node_modules (a bind
-// mount); where the file system cannot be confined, the copy's
-// node_modules is a symbolic link to them (the server could read them
-// there anyway). The view has been judged runnable: no link in them leads
-// outside the package.
+// which must be self-contained) come along without being copied: where a
+// mount namespace exists, confined or not, the server sees them read-only
+// at the copy's node_modules through an overlay that names no path of the
+// original package, not even in its mount table; where none exists, the
+// copy's node_modules is a symbolic link to them (the server could read
+// them there anyway). The view has been judged runnable: no link in them
+// leads outside the package.
 func detach(pkg *pkgdir.Package, tempDir string, view *pkgdir.ModuleView) (*detachedCopy, error) {
 	tmp, err := scratch.Dir(tempDir, "code2skill-probe-")
 	if err != nil {
@@ -56,9 +57,9 @@ func detach(pkg *pkgdir.Package, tempDir string, view *pkgdir.ModuleView) (*deta
 		return d, nil
 	}
 	dst := filepath.Join(d.dir, "node_modules")
-	if sandbox.Available(sandbox.DenyNetwork).FileSystem {
+	if sandbox.Mounts(sandbox.DenyNetwork) {
 		err = os.Mkdir(dst, 0o755)
-		d.binds = []sandbox.Bind{{Source: view.Own, Target: dst}}
+		d.binds = []sandbox.Bind{{Source: view.Own, Target: dst, Anonymous: true}}
 	} else {
 		err = os.Symlink(view.Own, dst)
 		d.linked = true

@@ -464,6 +464,7 @@ func (p *prober) serverOptions(label string, env []string, network sandbox.Netwo
 	return mcpcheck.Options{
 		Env:             append(append([]string(nil), p.opts.Env...), env...),
 		RequestTimeout:  p.opts.RequestTimeout,
+		TimeoutFlag:     "probe --request-timeout",
 		ProtocolVersion: p.exp.protocolVersion,
 		Profile:         profile,
 		Transcript:      p.opts.Transcript,

@@ -27,11 +27,18 @@ func isolation(network Network) Isolation {
 // file system cannot be confined.
 var ErrBindUnavailable = errors.New("cannot mount a path elsewhere without a mount namespace")
 
+// Mounts reports whether a child gets a mount namespace of its own: never
+// here.
+func Mounts(Network) bool { return false }
+
 func startChild(w what, mk func() *exec.Cmd) (*child, error) {
 	for _, b := range w.opts.Binds {
-		if t, err := realPath(b.target()); err != nil || t != b.Source {
+		if t, err := realPath(b.target()); err != nil || t != b.Source || b.mounted() {
 			return nil, fmt.Errorf("%s at %s: %w", b.Source, b.Target, ErrBindUnavailable)
 		}
+	}
+	if p := hiddenPaths(); len(p) > 0 {
+		return nil, fmt.Errorf("starting %s: %w", w.argv[0], cannotHide(p[0]))
 	}
 	cmd := mk()
 	cmd.Path, cmd.Args, cmd.Env, cmd.Dir = w.path, w.argv, w.env, w.dir

@@ -157,11 +157,18 @@ func rootFor(w what) *rootConfig {
 	if w.dir != w.home.dir {
 		ms = append(ms, mountSpec{Kind: mountBind, Source: w.dir, Target: w.dir, Writable: w.opts.WritableDir})
 	}
-	for _, b := range w.opts.Binds {
-		ms = append(ms, mountSpec{Kind: mountBind, Source: b.Source, Target: b.target(), Writable: b.Writable})
+	for i, b := range w.opts.Binds {
+		ms = append(ms, bindSpec(b, w.home.layer(i), w.home.blank()))
 	}
-	slices.SortStableFunc(ms, func(a, b mountSpec) int { return depth(a.Target) - depth(b.Target) })
+	sortMounts(ms)
+	// Covers come last: the mounts they lie in are in place.
+	ms = append(ms, hides(ms, w.home.empty())...)
 	return &rootConfig{Dir: w.home.root, Mounts: ms, Work: w.dir}
+}
+
+// sortMounts puts parents before their children.
+func sortMounts(ms []mountSpec) {
+	slices.SortStableFunc(ms, func(a, b mountSpec) int { return depth(a.Target) - depth(b.Target) })
 }
 
 // depth counts the elements of a clean absolute path.

@@ -47,12 +47,19 @@ type mountSpec struct {
 	ReadOnlyAfter bool `json:"readOnlyAfter,omitempty"`
 	// Subdirs are directories made in a fresh tmpfs (HOME's TMPDIR).
 	Subdirs []string `json:"subdirs,omitempty"`
+	// Work is the sandbox's own directory an overlay keeps its writable
+	// layer in, or, for a read-only overlay, the empty directory it
+	// stacks its source on.
+	Work string `json:"work,omitempty"`
 }
 
 // privateConfig describes the view of a child that sees the host's file
 // system (no confined root) but gets a /proc and a HOME of its own.
 type privateConfig struct {
 	Home string `json:"home"` // the child's HOME, covered by a capped tmpfs
+	// Mounts are the read-only binds, layers, collected directories and
+	// hidden files of the child's view, parents before their children.
+	Mounts []mountSpec `json:"mounts,omitempty"`
 }
 
 // setupPrivate gives the supervisor, in a fresh mount namespace, a /proc of
@@ -72,6 +79,11 @@ func setupPrivate(pc *privateConfig) error {
 	home := homeMount(pc.Home)
 	if err := mountOne(home, home.Target); err != nil {
 		return fmt.Errorf("mounting HOME: %w", err)
+	}
+	for _, m := range pc.Mounts {
+		if err := mountOne(m, m.Target); err != nil {
+			return fmt.Errorf("mounting %s: %w", m.Target, err)
+		}
 	}
 	return nil
 }
@@ -130,6 +142,12 @@ func setupRoot(rc *rootConfig) error {
 
 func mountOne(m mountSpec, dst string) error {
 	switch m.Kind {
+	case mountOverlay:
+		return mountLayer(m, dst)
+	case mountCollect:
+		return mountCollected(m, dst)
+	case mountHide:
+		return mountHidden(m, dst)
 	case mountSymlink:
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return err

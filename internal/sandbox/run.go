@@ -106,7 +106,7 @@ func prepare(argv []string, opts Options) (what, error) {
 		if err != nil {
 			return what{}, fmt.Errorf("starting %s: %w", argv[0], err)
 		}
-		opts.Binds[i] = Bind{Source: src, Target: filepath.Clean(b.target()), Writable: b.Writable}
+		opts.Binds[i] = Bind{Source: src, Target: filepath.Clean(b.target()), Writable: b.Writable, Layer: b.Layer, Collect: b.Collect, Anonymous: b.Anonymous}
 		if !filepath.IsAbs(opts.Binds[i].Target) {
 			return what{}, fmt.Errorf("starting %s: bind target %q is not absolute", argv[0], b.Target)
 		}
@@ -114,6 +114,14 @@ func prepare(argv []string, opts Options) (what, error) {
 	h, err := newHome()
 	if err != nil {
 		return what{}, err
+	}
+	for i, b := range opts.Binds {
+		if b.Layer {
+			if err := os.Mkdir(h.layer(i), 0o700); err != nil {
+				h.remove()
+				return what{}, fmt.Errorf("starting %s: %w", argv[0], err)
+			}
+		}
 	}
 	return what{path: path, argv: argv, env: environ(h, opts.Env), dir: dir, home: h, opts: opts}, nil
 }

@@ -17,6 +17,14 @@
 //     and cannot see or signal any process but its own. Every path bound
 //     into its view is mounted as it was resolved before the run: a
 //     directory swapped for a symbolic link since fails the run;
+//   - where a mount namespace exists (confined or not): the caller's
+//     read-only binds read-only, a Layer bind (a build cache) read-only
+//     under a capped writable layer of its own that is gone when it ends, a
+//     Collect bind (a coverage directory) as a capped directory of its own
+//     whose files are copied out when it ends, and the files Hide names (the
+//     evidence key) covered by an empty file; where none exists, a Layer or
+//     Collect bind is refused, and so is every child while a hidden file
+//     exists;
 //   - a time limit, after which everything it started is killed;
 //   - an output cap: only the last OutputLimit bytes of each stream are kept.
 //
@@ -38,7 +46,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/code2skill/code2skill/internal/scratch"
@@ -85,10 +96,32 @@ type Options struct {
 // (Source when empty), read-only unless Writable. Source is resolved
 // (symbolic links followed); Target is used as given, so that a child
 // finds a directory under the path a symbolic link gave it.
+//
+// Two kinds of Bind keep what a child writes from outliving it, where a
+// mount namespace exists (Mounts; elsewhere Start and Run refuse them with
+// ErrBindUnavailable), confined or not:
+//   - Layer shows the directory Source read-only under a writable layer of
+//     the child's own, on a tmpfs of LayerSize: the child may write there
+//     (a build cache), and what it writes is gone when it ends.
+//   - Collect shows the child an empty directory on a tmpfs of CollectSize
+//     instead of Source; once the child has ended, the regular files it
+//     left there (not those below) are copied into Source, which the child
+//     never saw.
+//
+// Anonymous shows Source read-only as Layer does without the layer: an
+// overlay of it alone, so that the child's mount table (/proc/self/mountinfo)
+// names no host path of it, where a plain bind names the directory it
+// lies in. It needs a mount namespace too.
 type Bind struct {
 	Source, Target string
 	Writable       bool
+	Layer          bool
+	Collect        bool
+	Anonymous      bool
 }
+
+// mounted reports whether the bind is one only a mount namespace gives.
+func (b Bind) mounted() bool { return b.Layer || b.Collect || b.Anonymous }
 
 func (b Bind) target() string {
 	if b.Target == "" {
@@ -122,6 +155,59 @@ var allowedEnv = []string{
 	"LC_MESSAGES",
 	"TZ",
 	"SYSTEMROOT", // Windows needs it to start anything
+}
+
+// Sizes of the tmpfs under a Layer and of a Collect directory.
+const (
+	LayerSize   = 2 << 30
+	CollectSize = 256 << 20
+)
+
+var (
+	hiddenMu sync.Mutex
+	hidden   = map[string]string{} // resolved path → what it is
+)
+
+// Hide keeps the file at path out of every child's sight from now on:
+// where a mount namespace exists an empty file covers it in the child's
+// view (confined or not); where none exists, Start and Run refuse to start
+// a child, with ErrCannotHide, rather than let it read the file. what names
+// the file in that refusal ("the evidence key"). A path that does not
+// exist is not hidden.
+func Hide(path, what string) {
+	real, err := realPath(path)
+	if err != nil {
+		return
+	}
+	hiddenMu.Lock()
+	defer hiddenMu.Unlock()
+	hidden[real] = what
+}
+
+// hiddenPaths returns the hidden files that still exist, sorted.
+func hiddenPaths() []string {
+	hiddenMu.Lock()
+	defer hiddenMu.Unlock()
+	var out []string
+	for p := range hidden {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// ErrCannotHide reports a child not started because a hidden file would
+// be readable in its view: no mount namespace could be had to cover it.
+var ErrCannotHide = errors.New("no mount namespace to hide it in")
+
+// cannotHide is the refusal to start a child that would see path.
+func cannotHide(path string) error {
+	hiddenMu.Lock()
+	what := hidden[path]
+	hiddenMu.Unlock()
+	return fmt.Errorf("%s (%s) would be readable by the child: %w; code2skill does not run the package's code while it holds it (run where the kernel allows user and mount namespaces)", what, path, ErrCannotHide)
 }
 
 // ErrNotFound reports that the program to run is not on PATH.
@@ -158,16 +244,31 @@ func newHome() (*home, error) {
 		return nil, fmt.Errorf("creating temporary HOME: %w", err)
 	}
 	h := &home{made: made, base: base, dir: filepath.Join(base, "home"), root: filepath.Join(base, "root")}
-	for _, d := range []string{h.dir, filepath.Join(h.dir, "tmp"), h.root} {
+	for _, d := range []string{h.dir, filepath.Join(h.dir, "tmp"), h.root, h.blank()} {
 		if err := os.Mkdir(d, 0o700); err != nil {
 			h.remove()
 			return nil, fmt.Errorf("creating temporary HOME: %w", err)
 		}
 	}
+	if err := os.WriteFile(h.empty(), nil, 0o444); err != nil {
+		h.remove()
+		return nil, fmt.Errorf("creating temporary HOME: %w", err)
+	}
 	return h, nil
 }
 
 func (h *home) remove() { scratch.Remove(h.made) }
+
+// layer is the directory the writable layer of the i-th Bind is mounted
+// on, made by prepare.
+func (h *home) layer(i int) string { return filepath.Join(h.base, "layer-"+strconv.Itoa(i)) }
+
+// empty is an empty file that covers hidden files, made by newHome.
+func (h *home) empty() string { return filepath.Join(h.base, "empty") }
+
+// blank is an empty directory a read-only overlay stacks its source on,
+// made by newHome.
+func (h *home) blank() string { return filepath.Join(h.base, "blank") }
 
 // environ builds the child's environment: the allowlist, a fresh HOME and
 // TMPDIR, then the caller's extra variables.

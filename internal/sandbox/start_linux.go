@@ -68,8 +68,12 @@ type child struct {
 func startChild(w what, mk func() *exec.Cmd) (*child, error) {
 	for idx := firstLevel(); ; {
 		if idx >= len(levels) || levels[idx].view != viewConfined {
-			if err := unconfinedBinds(w.opts.Binds); err != nil {
+			mounts := idx < len(levels) && levels[idx].view != viewHost
+			if err := unconfinedBinds(w.opts.Binds, mounts); err != nil {
 				return nil, err
+			}
+			if p := hiddenPaths(); len(p) > 0 && !mounts {
+				return nil, fmt.Errorf("starting %s: %w", w.argv[0], cannotHide(p[0]))
 			}
 		}
 		c, why, err := tryLevel(w, mk(), idx, false)
@@ -98,12 +102,15 @@ func startChild(w what, mk func() *exec.Cmd) (*child, error) {
 // file system cannot be confined.
 var ErrBindUnavailable = errors.New("cannot mount a path elsewhere without a mount namespace")
 
-// unconfinedBinds checks that binds need no mount where the child sees the
-// host's file system as it is: each target is, or already leads to, its
-// source.
-func unconfinedBinds(binds []Bind) error {
+// unconfinedBinds checks that binds need no mount elsewhere where the
+// child sees the host's file system: each target is, or already leads to,
+// its source (but for an Anonymous bind, mounted at its target, which must
+// exist); and that a Layer, Collect or Anonymous bind has the mount
+// namespace it needs.
+func unconfinedBinds(binds []Bind, mounts bool) error {
 	for _, b := range binds {
-		if t, err := realPath(b.target()); err != nil || t != b.Source {
+		t, err := realPath(b.target())
+		if err != nil || t != b.Source && !(b.Anonymous && mounts) || b.mounted() && !mounts {
 			return fmt.Errorf("%s at %s: %w", b.Source, b.Target, ErrBindUnavailable)
 		}
 	}
@@ -148,7 +155,7 @@ func tryLevel(w what, cmd *exec.Cmd, idx int, check bool) (c *child, why string,
 		case viewConfined:
 			cfg.Root = rootFor(w)
 		case viewPrivate:
-			cfg.Private = &privateConfig{Home: w.home.dir}
+			cfg.Private = &privateConfig{Home: w.home.dir, Mounts: privateMounts(w)}
 		}
 	}
 	cmd.SysProcAttr = attr

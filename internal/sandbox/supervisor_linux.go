@@ -172,6 +172,7 @@ wait:
 		}
 	}
 	killDescendants(cfg.PIDNamespace)
+	collect()
 	final := supervisorStatus{Exited: true}
 	var exitErr *exec.ExitError
 	switch {

@@ -64,7 +64,7 @@ func DocumentDisagreements(dir string, in *derive.Inputs, views []derive.View) [
 		if !pkg.Has(file) {
 			return nil, false
 		}
-		data, err := pkgdir.ReadFile(filepath.Join(pkg.Dir(), filepath.FromSlash(file)), maxDocumentSize)
+		data, err := pkgdir.ReadFile(filepath.Join(pkg.Dir(), filepath.FromSlash(file)), readLimit(file))
 		return data, err == nil
 	}
 	f := packageFacts(filepath.Base(pkg.Dir()), in, views, read)

@@ -4,12 +4,24 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/pkgdir"
 )
 
 // maxDocumentSize bounds how much of one document is read: the largest
 // documents of a package are a few tens of kilobytes.
 const maxDocumentSize = 4 << 20
+
+// readLimit is how much of a file the documents' checks read: a document
+// up to maxDocumentSize, the contract (whose words they know) up to what
+// every command reads of it.
+func readLimit(file string) int64 {
+	if file == contract.ContractFile {
+		return pkgdir.MaxInputSize
+	}
+	return maxDocumentSize
+}
 
 // checkDocuments checks the four documents of a package against the facts.
 // read returns a document's bytes, or ok false when it could not be read

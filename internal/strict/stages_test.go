@@ -387,3 +387,26 @@ func TestContaminationGate(t *testing.T) {
 		wantStage(t, res, strict.StageContamination, strict.Failed)
 	}
 }
+
+// TestLargeContractRead: a contract every command reads (up to the 16 MiB
+// of pkgdir.MaxInputSize) is read by the documents' checks too, not
+// refused at a document's smaller limit.
+func TestLargeContractRead(t *testing.T) {
+	dir := referencePackage(t)
+	path := filepath.Join(dir, "canonical-contract.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	padded := append(data, []byte(strings.Repeat(" ", 5<<20))...)
+	if err := os.WriteFile(path, padded, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := validate(t, dir, true)
+	for _, d := range res.Diagnostics.Sorted() {
+		if d.Rule == "PKG_INPUT_TOO_LARGE" {
+			t.Errorf("a %d-byte contract refused: %s", len(padded), d)
+		}
+	}
+	wantStage(t, res, strict.StageDocuments, strict.Passed)
+}

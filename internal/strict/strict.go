@@ -334,7 +334,7 @@ func (v *validator) documents(in *derive.Inputs, views []derive.View, sound bool
 	}
 	var unread []diag.Diagnostic
 	read := func(file string) ([]byte, bool) {
-		return v.read(file, maxDocumentSize, &unread)
+		return v.read(file, readLimit(file), &unread)
 	}
 	f := packageFacts(packageName(v.dir, v.pkg), in, views, read)
 	docs := checkDocuments(f, read)

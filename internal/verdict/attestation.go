@@ -251,6 +251,29 @@ func VerifyAttestation(key *attest.Key, contractID, candidate string, doc canonj
 	return v
 }
 
+// ClaimedUnattested returns the rows (attest scopes) with a check that no
+// entry of the attestation file doc names, in the order of checks: what
+// approval-audit.json says rests on unattested evidence. It reads the
+// entries as they are; whether their tags verify is VerifyAttestation's.
+func ClaimedUnattested(doc canonjson.Value, checks []AttestedCheck) []string {
+	o, _ := doc.(*canonjson.Object)
+	entries, _ := o.Get("checks")
+	list, _ := entries.(canonjson.Array)
+	named := map[[3]string]bool{}
+	for _, e := range list {
+		eo, _ := e.(*canonjson.Object)
+		named[[3]string{stringMember(eo, "scope"), stringMember(eo, "phase"), stringMember(eo, "checkId")}] = true
+	}
+	outcomes := make([]string, len(checks))
+	for i := range checks {
+		outcomes[i] = CheckUnattested
+		if named[[3]string{checks[i].Scope, checks[i].Phase, checks[i].ID()}] {
+			outcomes[i] = CheckAttested
+		}
+	}
+	return UnattestedRows(checks, outcomes)
+}
+
 // UnattestedRows returns the rows (attest scopes) with at least one check
 // whose outcome is not attested, in the order of checks.
 func UnattestedRows(checks []AttestedCheck, outcomes []string) []string {

@@ -84,9 +84,9 @@ func Build(in FilesInput) []File {
 	add(PreflightFile, Preflight(in.GlobalChecks, h))
 	add(LiveFile, LiveVerification(in.Baseline, in.Live))
 	add(MatrixFile, in.Matrix.JSON())
-	add(AttestationFile, Attestation(in.Key, in.Baseline.ContractID, candidate,
-		MatrixChecks(docs[MatrixFile], docs[PreflightFile]), in.Attested))
-	add(ApprovalFile, Approval(in.Matrix, h))
+	checks := MatrixChecks(docs[MatrixFile], docs[PreflightFile])
+	add(AttestationFile, Attestation(in.Key, in.Baseline.ContractID, candidate, checks, in.Attested))
+	add(ApprovalFile, Approval(in.Matrix, h, ClaimedUnattested(docs[AttestationFile], checks)))
 	add(ManifestFile, Manifest(h))
 	return out
 }
@@ -162,27 +162,49 @@ func LiveVerification(b *Baseline, live map[string]Live) *canonjson.Object {
 	)
 }
 
+// ReasonUnattested is the reason approval-audit.json gives a row whose
+// decision rests on evidence no tag of the evidence key vouches for (a
+// hand-made verification report, another machine's key): its own checks,
+// or the package-wide ones, are not all attested. It blocks nothing: the
+// row's decision is the evidence's; the reason says what it rests on.
+const ReasonUnattested = "evidence-unattested"
+
 // Approval returns approval-audit.json: the package's decision, each row's
 // decision with its reasons and the issues its review items point at, and
 // the hash of every file it approves (all but itself and the manifest).
-func Approval(m *Matrix, h Hashes) *canonjson.Object {
+// unattested are the rows (attest scopes, attest.PackageScope for the
+// package-wide checks) whose checks verification-attestation.json does not
+// all cover: their reasons say so (ReasonUnattested), a workflow's in a
+// reasons list of its own.
+func Approval(m *Matrix, h Hashes, unattested []string) *canonjson.Object {
+	resting := func(scope string) bool {
+		return slices.Contains(unattested, scope) || slices.Contains(unattested, attest.PackageScope)
+	}
 	caps := canonjson.Array{}
 	for i := range m.Capabilities {
 		r := &m.Capabilities[i]
+		reasons := r.Reasons
+		if resting(attest.CapabilityScope(r.ID)) {
+			reasons = append(slices.Clip(reasons), ReasonUnattested)
+		}
 		caps = append(caps, object(
 			member{Key: "capabilityId", Value: str(r.ID)},
 			member{Key: "decision", Value: str(r.Decision)},
-			member{Key: "reasons", Value: canonjson.Strings(r.Reasons)},
+			member{Key: "reasons", Value: canonjson.Strings(reasons)},
 			member{Key: "issueRefs", Value: canonjson.Strings(r.IssueRefs())},
 		))
 	}
 	workflows := canonjson.Array{}
 	for i := range m.Workflows {
 		r := &m.Workflows[i]
-		workflows = append(workflows, object(
+		w := object(
 			member{Key: "workflowId", Value: str(r.ID)},
 			member{Key: "decision", Value: str(r.Decision)},
-		))
+		)
+		if resting(attest.WorkflowScope(r.ID)) {
+			w.Set("reasons", canonjson.Strings([]string{ReasonUnattested}))
+		}
+		workflows = append(workflows, w)
 	}
 	artifacts := canonjson.Array{}
 	for _, p := range h.paths(ApprovalFile, ManifestFile) {

@@ -177,6 +177,19 @@ describe('reads', () => {
 });
 
 // Every result names its category in details.category.
+describe('addresses', () => {
+  it('masks where a failed request went in a cause of its own', () => {
+    const cause = Object.assign(new Error('connect ECONNREFUSED 10.1.2.3:8443'), { code: 'ECONNREFUSED', address: '10.1.2.3', port: 8443 });
+    const dns = Object.assign(new Error('getaddrinfo ENOTFOUND db.internal'), { code: 'ENOTFOUND', hostname: 'db.internal' });
+    for (const c of [cause, dns]) {
+      const error = new TypeError('fetch failed', { cause: c });
+      const seen = JSON.stringify(normalizeToolError(error, readPolicy));
+      assert.doesNotMatch(seen, /10\.1\.2\.3|8443|db\.internal/, seen);
+      assert.match(seen, new RegExp(c.code), 'the failure itself is still said');
+    }
+  });
+});
+
 describe('categories', () => {
   const categorised = (code, category, extra = {}) =>
     Object.assign(new Error(`rejected: ${code}`), { code, category, details: { category, sourceCode: 'E42' }, ...extra });

@@ -339,7 +339,7 @@ describe('transport failures', () => {
     assert.equal(error.retryable, false, 'a POST is not retried');
     assert.equal(error.cause.code, 'ECONNREFUSED');
     assert.equal(error.details.method, 'POST');
-    assert.doesNotMatch(error.details.url, /secret/, 'the query stays out of the details');
+    assert.doesNotMatch(error.details.path, /secret/, 'the query stays out of the details');
 
     const write = normalizeToolError(error, createPolicy);
     assert.equal(write.code, 'UNKNOWN_DISPATCH_OUTCOME');
@@ -351,6 +351,28 @@ describe('transport failures', () => {
     const read = normalizeToolError(readError, readPolicy);
     assert.equal(read.code, 'UPSTREAM_UNREACHABLE');
     assert.equal(read.retryable, true, 'a bounded read may be retried');
+  });
+
+  it('never tells the agent where the deployment is', async () => {
+    const port = await closedPort();
+    const url = `http://127.0.0.1:${port}/api/notes`;
+    const logged = [];
+    const log = console.error;
+    console.error = (line) => logged.push(line);
+    let error;
+    try {
+      error = await rejects(() => dispatchHttp(url, none()), 'UPSTREAM_UNREACHABLE');
+    } finally {
+      console.error = log;
+    }
+    for (const result of [normalizeToolError(error, readPolicy), normalizeToolError(error, createPolicy)]) {
+      const seen = JSON.stringify(result);
+      assert.doesNotMatch(seen, /127\.0\.0\.1/, 'the address stays out of the result');
+      assert.doesNotMatch(seen, new RegExp(String(port)), 'the port stays out of the result');
+      assert.match(seen, /\/api\/notes/, 'the path still says which request failed');
+    }
+    assert.equal(error.details.path, '/api/notes');
+    assert.ok(logged.some((line) => line.includes(url)), `the server's log names the address: ${logged}`);
   });
 
   it('reports a connection dropped after the request without outcomeKnown', async () => {

@@ -184,7 +184,7 @@ function readError(error) {
     if (cause) {
       facts.cause = { name: typeof cause.name === 'string' ? cause.name : 'Error' };
       if (typeof cause.message === 'string') {
-        facts.cause.message = cause.message;
+        facts.cause.message = withoutAddress(cause.message, cause);
       }
       if (causeCode !== undefined) {
         facts.cause.code = causeCode;
@@ -199,6 +199,24 @@ function readError(error) {
   facts.category ??= categoryOf(facts);
   return facts;
 }
+
+// withoutAddress masks where a transport failure went (the deployment's
+// address) in its cause's message: the host, host name and address the
+// system error names, and every IP address with its port. The server's own
+// log keeps them; the agent never needs them.
+function withoutAddress(message, cause) {
+  let text = message.replace(NETWORK_ADDRESS, '[address]');
+  for (const key of ['hostname', 'host', 'address']) {
+    const value = cause[key];
+    if (typeof value === 'string' && value !== '') {
+      text = text.split(value).join('[address]');
+    }
+  }
+  return text.replace(/\[address\]:\d+/g, '[address]');
+}
+
+// NETWORK_ADDRESS matches an IPv4 or IPv6 address, with its port.
+const NETWORK_ADDRESS = /\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b|\[?(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}\]?(?::\d+)?/g;
 
 // categoryOf is the category of an error that names none.
 function categoryOf(facts) {

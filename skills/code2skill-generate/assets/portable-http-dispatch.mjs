@@ -137,7 +137,7 @@ export async function dispatchHostHttp(url, options, credentials) {
 async function send(request) {
   const timeout = AbortSignal.timeout(request.timeoutMs);
   const signal = request.signal === undefined ? timeout : AbortSignal.any([request.signal, timeout]);
-  const where = { method: request.method, url: request.shownURL };
+  const where = { method: request.method, path: request.shownURL };
   let response;
   try {
     response = await fetch(request.href, {
@@ -217,6 +217,8 @@ function prepare(url, options, hostHeaders) {
     method,
     href: target.href,
     shownURL: target.shown,
+    origin: target.origin,
+    hosts: target.hosts,
     headers: headersOf(ownValue(options, 'headers')),
     body: undefined,
     signal: signalOf(ownValue(options, 'signal')),
@@ -268,13 +270,15 @@ function prepare(url, options, hostHeaders) {
   }
   if (request.signal?.aborted) {
     throw new DispatchError('DISPATCH_ABORTED', `${method} ${target.shown} was cancelled before it was sent; nothing was sent`,
-      { method, url: target.shown }, { outcomeKnown: true });
+      { method, path: target.shown }, { outcomeKnown: true });
   }
   return request;
 }
 
 // parseURL accepts an absolute http(s) URL without credentials. shown is
-// the URL without its query and fragment, for messages.
+// its path, for messages: where the deployment is (its origin, from the
+// Host's configuration) never reaches the agent; the server's own log
+// (stderr) names it when a request fails.
 function parseURL(url) {
   if (typeof url !== 'string') {
     throw invalid('the URL must be a string', { option: 'url' });
@@ -283,7 +287,8 @@ function parseURL(url) {
   try {
     parsed = new URL(url);
   } catch {
-    throw invalid(`${JSON.stringify(url)} is not an absolute URL`, { option: 'url' });
+    logLocally(`${JSON.stringify(url)} is not an absolute URL`);
+    throw invalid('the URL is not an absolute URL (the server\'s log names it)', { option: 'url' });
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw invalid(`the URL must be http or https, not ${parsed.protocol}`, { option: 'url' });
@@ -292,7 +297,10 @@ function parseURL(url) {
     throw invalid('the URL must not carry credentials', { option: 'url' });
   }
   parsed.hash = '';
-  return { href: parsed.href, shown: parsed.origin + parsed.pathname, hasQuery: parsed.search.length > 1 };
+  return {
+    href: parsed.href, shown: parsed.pathname, origin: parsed.origin, hosts: [parsed.host, parsed.hostname],
+    hasQuery: parsed.search.length > 1,
+  };
 }
 
 // headersOf builds the request headers, names lower-case, refusing
@@ -495,16 +503,19 @@ function timeoutOf(timeoutMs) {
 // acted, so the outcome is not known.
 function sendFailure(error, request, timeout, details, code, message) {
   const retryable = SAFE_METHODS.includes(request.method);
+  const cause = causeOf(error);
+  logLocally(`${request.method} ${request.origin}${request.shownURL} failed: ${cause?.message ?? cause}`);
+  const masked = maskedCause(cause, request);
   if (request.signal?.aborted) {
     return new DispatchError('DISPATCH_ABORTED', `${request.method} ${request.shownURL} was cancelled after it was sent`,
-      details, { cause: causeOf(error) });
+      details, { cause: masked });
   }
   if (timeout.aborted) {
     return new DispatchError('UPSTREAM_TIMEOUT',
       `${request.method} ${request.shownURL} did not complete within ${request.timeoutMs} ms`, details,
-      { retryable, cause: causeOf(error) });
+      { retryable, cause: masked });
   }
-  return new DispatchError(code, message, details, { retryable, cause: causeOf(error) });
+  return new DispatchError(code, message, details, { retryable, cause: masked });
 }
 
 // causeOf returns the error that says what went wrong: fetch wraps the
@@ -514,6 +525,40 @@ function causeOf(error) {
     return error.cause;
   }
   return error;
+}
+
+// maskedCause is what of a transport failure's cause the agent may see:
+// its name, code and message, with the deployment's host masked (the
+// normalizer masks every network address: connect ECONNREFUSED
+// 10.1.2.3:443).
+function maskedCause(cause, request) {
+  if (cause === null || typeof cause !== 'object') {
+    return cause;
+  }
+  const out = { name: typeof cause.name === 'string' ? cause.name : 'Error' };
+  if (typeof cause.code === 'string') {
+    out.code = cause.code;
+  }
+  if (typeof cause.message === 'string') {
+    let text = cause.message;
+    for (const host of request.hosts) {
+      if (host !== '') {
+        text = text.split(host).join('[host]');
+      }
+    }
+    out.message = text;
+  }
+  return out;
+}
+
+// logLocally writes a line to the server's own log (stderr), which the
+// Host keeps and the agent never reads: where a failed request went.
+function logLocally(line) {
+  try {
+    console.error(`portable-http-dispatch: ${line}`);
+  } catch {
+    // A log that cannot be written is no reason to fail the call.
+  }
 }
 
 // readBody reads the whole response body, up to MAX_RESPONSE_BYTES.
@@ -533,7 +578,7 @@ async function readBody(response, details) {
     if (size > MAX_RESPONSE_BYTES) {
       await reader.cancel().catch(() => {});
       throw new DispatchError('UPSTREAM_RESPONSE_TOO_LARGE',
-        `the response to ${details.method} ${details.url} is larger than ${MAX_RESPONSE_BYTES} bytes and was not read`,
+        `the response to ${details.method} ${details.path} is larger than ${MAX_RESPONSE_BYTES} bytes and was not read`,
         { ...details, limit: MAX_RESPONSE_BYTES });
     }
     chunks.push(value);
