@@ -62,7 +62,18 @@ const (
 	// return, the write the member must confirm (through elicitation, in
 	// the host runtime).
 	StrictSampleConfirmedWrite = "return-equipment-loan"
+	// StrictSampleRemoval is the capability ID of the sample's removal of a
+	// returned loan: the backend answers 204 without a body, and the
+	// member's confirmation is the deployer's policy, which no source
+	// enforces.
+	StrictSampleRemoval = "remove-returned-loan"
 )
+
+// StrictSampleWrites returns the capability IDs of the sample's writes,
+// which a runtime or host verification must be authorised to call.
+func StrictSampleWrites() []string {
+	return []string{StrictSampleWrite, StrictSampleConfirmedWrite, StrictSampleRemoval}
+}
 
 // StrictSample returns the authored inputs of the strict sample package:
 // source-topology.json, canonical-contract.json, export-profile.json,

@@ -113,8 +113,8 @@ func TestStrictSampleIsValid(t *testing.T) {
 	for _, d := range res.Diagnostics.Sorted() {
 		t.Errorf("%s", d)
 	}
-	if res.Capabilities != 4 {
-		t.Errorf("the validator saw %d capabilities, want 4", res.Capabilities)
+	if res.Capabilities != 5 {
+		t.Errorf("the validator saw %d capabilities, want 5", res.Capabilities)
 	}
 	for _, s := range res.Stages {
 		switch s.ID {
@@ -357,8 +357,8 @@ func TestStrictSampleStepsAreRoutes(t *testing.T) {
 			}
 		}
 	}
-	if steps != 4 {
-		t.Errorf("%d steps, want 4", steps)
+	if steps != 5 {
+		t.Errorf("%d steps, want 5", steps)
 	}
 }
 

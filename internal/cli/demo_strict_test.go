@@ -247,8 +247,9 @@ func (o overlay) Open(name string) (fs.File, error) {
 // TestStrictDemoWithoutElicitation runs the real demo on the strict sample
 // under its second Host profile, a host whose client declares no
 // elicitation: degradation is precise. The reads and the loan are approved;
-// the return, which needs the member's confirmation, is disabled by the
-// Host, verified to be refused, and not approved.
+// the return and the removal, which need the member's confirmation (the
+// removal's by the deployer's policy), are disabled by the Host, verified
+// to be refused, and not approved.
 func TestStrictDemoWithoutElicitation(t *testing.T) {
 	testnode.Node(t)
 	profile, err := os.ReadFile(filepath.Join(testnode.Root(), "examples", "equipment-lending", "host-profiles", "without-elicitation.json"))
@@ -273,6 +274,7 @@ func TestStrictDemoWithoutElicitation(t *testing.T) {
 		`(?m)^quote-equipment-loan +yes +yes +yes +yes$`,
 		`(?m)^create-equipment-loan +yes +yes +yes +yes$`,
 		`(?m)^return-equipment-loan +yes +yes +yes +no +requires review; Host profile: disabled \(trusted-confirmation\)$`,
+		`(?m)^remove-returned-loan +yes +yes +yes +no +requires review; Host profile: disabled \(trusted-confirmation\)$`,
 		`decision: partially-approved; host verification: \d+ of \d+ checks passed by the code2skill reference MCP host \(no elicitation, as the Host profile says\)`,
 	} {
 		if !regexp.MustCompile(want).MatchString(out.String()) {
@@ -285,7 +287,7 @@ func TestStrictDemoWithoutElicitation(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc, _ := canonjson.Decode(compat)
-	for i, want := range []string{"enabled", "enabled", "enabled", "disabled"} {
+	for i, want := range []string{"enabled", "enabled", "enabled", "disabled", "disabled"} {
 		if got, _ := canonjson.Resolve(doc, fmt.Sprintf("/capabilityAssessments/%d/status", i)); got != canonjson.String(want) {
 			t.Errorf("capability %d: %v, want %s", i, got, want)
 		}

@@ -182,8 +182,9 @@ type step struct {
 	StandIn string
 }
 
-// succeeded reports whether a step's result is a Tool success with data.
-func (s *step) succeeded() bool {
+// succeeded reports whether a step's result is a Tool success with data
+// the capability's success rule accepts (null only without a body).
+func (s *step) succeeded(rule *contract.SuccessRule) bool {
 	if s.Result == nil || s.IsError {
 		return false
 	}
@@ -191,11 +192,8 @@ func (s *step) succeeded() bool {
 	if !ok {
 		return false
 	}
-	switch data.(type) {
-	case *canonjson.Object, canonjson.Array:
-		return true
-	}
-	return false
+	status, _ := canonjson.Resolve(s.Result, "/structuredContent/status")
+	return rule.SuccessDataProblem(status, data) == ""
 }
 
 // answer says what a step's result was, for a failure's detail.
@@ -327,7 +325,7 @@ func (v *verifier) call(ctx context.Context, ss *session, cp *contract.Capabilit
 	v.evidence(c, prepared, st)
 	credentials := v.credentialHeaders(cp)
 	switch {
-	case !st.succeeded():
+	case !st.succeeded(&cp.SuccessRule):
 		v.fail(c, RuleCall, "%s answered %s", cp.ToolName, st.answer())
 	case len(st.Relayed) == 0:
 		v.fail(c, RuleCall, "%s answered a success, and nothing reached the backend", cp.ToolName)

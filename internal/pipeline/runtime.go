@@ -112,7 +112,8 @@ func (r *runner) runtimeVerify() (*stageOutcome, error) {
 			return out, fmt.Errorf("live calls: %d outcomes for %d calls", len(res.Outcomes), len(calls))
 		}
 		for i, o := range res.Outcomes {
-			if err := r.recordLiveCall(&calls[i], o, out); err != nil {
+			cp, _ := c.Capability(calls[i].CapabilityID)
+			if err := r.recordLiveCall(&calls[i], &cp.SuccessRule, o, out); err != nil {
 				return out, err
 			}
 		}
@@ -204,7 +205,7 @@ func (r *runner) planCall(in *derive.Inputs, cp *contract.Capability, schema []b
 // recordLiveCall records one live call: for a successful call its
 // sanitised live pair and a passed runtime check bound to their hashes;
 // otherwise a failed check whose evidence says why.
-func (r *runner) recordLiveCall(call *livecall.Call, o *livecall.Outcome, out *stageOutcome) error {
+func (r *runner) recordLiveCall(call *livecall.Call, rule *contract.SuccessRule, o *livecall.Outcome, out *stageOutcome) error {
 	began := r.p.Now()
 	args := o.Arguments
 	if args == nil {
@@ -231,7 +232,7 @@ func (r *runner) recordLiveCall(call *livecall.Call, o *livecall.Outcome, out *s
 			detail = "the result is not JSON: " + err.Error()
 		} else {
 			result = credential.Sanitize(doc)
-			detail = judgeResult(result)
+			detail = judgeResult(result, rule)
 		}
 	}
 	if result != nil {
@@ -266,8 +267,8 @@ func (r *runner) recordLiveCall(call *livecall.Call, o *livecall.Outcome, out *s
 
 // judgeResult says why a live result is not a success, or "" when it is:
 // an MCP Tool result with isError false and structuredContent.data an
-// object or array.
-func judgeResult(v canonjson.Value) string {
+// object or array, or null where the success rule accepts an empty body.
+func judgeResult(v canonjson.Value, rule *contract.SuccessRule) string {
 	o, ok := v.(*canonjson.Object)
 	if !ok {
 		return "the result is not an object"
@@ -285,11 +286,11 @@ func judgeResult(v canonjson.Value) string {
 	if !ok {
 		return "the result has no structuredContent.data"
 	}
-	switch data.(type) {
-	case *canonjson.Object, canonjson.Array:
-		return ""
+	status, _ := canonjson.Resolve(o, "/structuredContent/status")
+	if why := rule.SuccessDataProblem(status, data); why != "" {
+		return "structuredContent." + why
 	}
-	return "structuredContent.data is " + canonjson.TypeName(data) + ", not an object or array"
+	return ""
 }
 
 // workflowRecords gives each workflow whose entry passed at runtime, with

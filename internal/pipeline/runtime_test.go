@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/credential"
 	"github.com/code2skill/code2skill/internal/hostruntime"
 	"github.com/code2skill/code2skill/internal/livecall"
@@ -391,7 +392,7 @@ func TestLiveInputIsSanitised(t *testing.T) {
 	args, _ := canonjson.Decode([]byte(`{"password": "hunter2-secret", "note": "Bearer abcdefghijklmnopqrstuv"}`))
 	call := &livecall.Call{CapabilityID: "quote-voucher", Tool: "quote_voucher", Arguments: args.(*canonjson.Object)}
 	out := &stageOutcome{}
-	if err := r.recordLiveCall(call, &livecall.Outcome{CapabilityID: "quote-voucher", Tool: "quote_voucher", Result: []byte(defaultLiveResult)}, out); err != nil {
+	if err := r.recordLiveCall(call, &contract.SuccessRule{}, &livecall.Outcome{CapabilityID: "quote-voucher", Tool: "quote_voucher", Result: []byte(defaultLiveResult)}, out); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.flush(); err != nil {

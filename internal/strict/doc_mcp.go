@@ -2,6 +2,7 @@ package strict
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/diag"
@@ -46,6 +47,10 @@ var (
 	isErrorExample = regexp.MustCompile(`"isError"\s*:\s*true`)
 	structuredKey  = regexp.MustCompile(`"structuredContent"\s*:`)
 	argumentsKey   = regexp.MustCompile(`"arguments"\s*:`)
+	// A success without a body: "data": null.
+	nullData = regexp.MustCompile(`"data"\s*:\s*null`)
+	// The deployer's requirement.
+	deployerWords = regexp.MustCompile(`部署方|deployerPolicy`)
 	// A statement that a failure is not retryable by default.
 	notRetryableByDefault = regexp.MustCompile(`默认[^。；\n]{0,12}(?:不可|不能|不应|不会|不)[^。；\n]{0,4}重试|(?i:not\s+retryable\s+by\s+default)`)
 )
@@ -102,6 +107,27 @@ func checkMCPDocTool(d *document, t *toolFacts) []diag.Diagnostic {
 	if !isErrorExample.MatchString(text) || !structuredKey.MatchString(text) {
 		out = append(out, RuleMCPDocErrorExample.New(d.file,
 			"the section of %s has no structured error example (\"isError\": true with \"structuredContent\":)", code(t.name)).At(at, 0))
+	}
+	if len(t.emptyBody) > 0 {
+		var missing []string
+		if !nullData.MatchString(text) {
+			missing = append(missing, `a success example with "data": null`)
+		}
+		for _, status := range t.emptyBody {
+			if n := strconv.FormatInt(status, 10); !regexp.MustCompile(`\b` + n + `\b`).MatchString(text) {
+				missing = append(missing, "the status "+n)
+			}
+		}
+		if len(missing) > 0 {
+			out = append(out, RuleMCPDocEmptyBody.New(d.file,
+				"the backend may answer %s without a body, a success with null data; the section of %s lacks %s",
+				code(t.name), code(t.name), strings.Join(missing, " and ")).At(at, 0))
+		}
+	}
+	if t.deployer && !deployerWords.MatchString(text) {
+		out = append(out, RuleMCPDocDeployer.New(d.file,
+			"the deployer requires the confirmation of %s (deployerPolicy), and no source enforces it; its section does not say so (部署方 or deployerPolicy)",
+			code(t.name)).At(at, 0))
 	}
 	if !t.retryability && !notRetryableByDefault.MatchString(text) {
 		out = append(out, RuleMCPDocRetryDefault.New(d.file,

@@ -408,3 +408,33 @@ func TestContextSectionKeywords(t *testing.T) {
 		}
 	}
 }
+
+// A Tool whose backend may answer without a body, and a Tool whose
+// confirmation the deployer requires: the MCP document's section of each
+// must say so. The reference's save_sample_draft, given both, fails until
+// its section shows the success with null data at 204 and names the
+// deployer's requirement.
+func TestMCPDocEmptyBodyAndDeployer(t *testing.T) {
+	const cp = "/capabilities/3"
+	f := referenceFacts(t,
+		contracttest.Set(cp+"/implementation/steps/0/successStatusCodes", `[200, 204]`),
+		contracttest.Set(cp+"/successRule/outputRequired", `false`),
+		contracttest.Set(cp+"/successRule/emptyBodyStatusCodes", `[204]`),
+		contracttest.Set(cp+"/operationPolicy/confirmation", `"trusted-confirmation-required"`),
+		contracttest.Set(cp+"/deployerPolicy", `{"confirmation": "trusted-confirmation-required", "statement": "The deployer requires every saved draft confirmed."}`))
+	doc := referenceDoc(t, MCPDocFile)
+	if got := ruleIDs(checkDoc(MCPDocFile, doc, f)); !slices.Equal(got, []string{RuleMCPDocDeployer.ID, RuleMCPDocEmptyBody.ID}) {
+		t.Errorf("the unchanged section: %v, want %s and %s", got, RuleMCPDocDeployer.ID, RuleMCPDocEmptyBody.ID)
+	}
+	// A null data alone does not name the status.
+	partial := apply(t, doc, []edit{{"交接：保存成功后把 `draftId` 告诉用户即可结束，不交给其他 Tool。",
+		"交接：保存成功后把 `draftId` 告诉用户即可结束，不交给其他 Tool。没有响应体时结果是 `{\"data\": null}`。"}})
+	if got := ruleIDs(checkDoc(MCPDocFile, partial, f)); !slices.Contains(got, RuleMCPDocEmptyBody.ID) {
+		t.Errorf("a section without the status: %v", got)
+	}
+	fixed := apply(t, doc, []edit{{"交接：保存成功后把 `draftId` 告诉用户即可结束，不交给其他 Tool。",
+		"交接：保存成功后把 `draftId` 告诉用户即可结束，不交给其他 Tool。后端也可能以 204 应答且没有响应体，这时结果是 `{\"status\": 204, \"data\": null}`，同样是成功。保存之前由部署方要求的确认把关，源码本身不询问。"}})
+	if got := checkDoc(MCPDocFile, fixed, f); len(got) > 0 {
+		t.Errorf("the section that says both: %v", got)
+	}
+}

@@ -44,6 +44,10 @@ type toolFacts struct {
 	// message, details and, when declared, retryability.
 	errorPaths   []string
 	retryability bool // the error contract declares a retryability path
+	// emptyBody are the statuses at which a success has no body (data
+	// null); deployer says the deployer requires the Tool's confirmation.
+	emptyBody []int64
+	deployer  bool
 	// fields are the properties of the Tool's input and output schemas,
 	// at any depth, by name.
 	fields map[string][]fieldFacts
@@ -129,6 +133,8 @@ func newFacts(c *contract.Contract, export *contract.ExportProfile, dir, marker 
 			}
 		}
 		t.retryability = len(ec.RetryabilityPath) > 0
+		t.emptyBody = cp.SuccessRule.EmptyBodyStatusCodes
+		t.deployer = cp.DeployerPolicy != nil && cp.ConfirmationUnguarded()
 		f.tools = append(f.tools, t)
 
 		f.hasWrite = f.hasWrite || cp.IsWrite()

@@ -66,6 +66,8 @@ var (
 	RuleMCPDocErrorPath    = diag.Register("STRICT_MCPDOC_ERROR_PATH", diag.Error, "a Tool's MCP.zh-CN.md section does not write an error-contract path as a dot-joined backtick path")
 	RuleMCPDocErrorExample = diag.Register("STRICT_MCPDOC_ERROR_EXAMPLE", diag.Error, "a Tool's MCP.zh-CN.md section has no structured \"isError\": true example")
 	RuleMCPDocRetryDefault = diag.Register("STRICT_MCPDOC_RETRY_DEFAULT", diag.Error, "a Tool without a retryability path is not documented as not retryable by default")
+	RuleMCPDocEmptyBody    = diag.Register("STRICT_MCPDOC_EMPTY_BODY", diag.Error, "a Tool whose backend may answer without a body has no MCP document section showing that success: \"data\": null and each such status")
+	RuleMCPDocDeployer     = diag.Register("STRICT_MCPDOC_DEPLOYER_CONFIRMATION", diag.Error, "a Tool whose confirmation the deployer requires has no MCP document section saying so (deployerPolicy, or the deployer's requirement in words)")
 )
 
 // Rules of MCP-SETUP.md.

@@ -290,3 +290,41 @@ func TestReturnAsksFirst(t *testing.T) {
 		t.Errorf("a second return: %v", err)
 	}
 }
+
+// TestRemoveAfterReturn: the Remove button of a returned loan's receipt
+// removes that loan at once, and the desk answers without a body; an
+// active loan cannot be removed.
+func TestRemoveAfterReturn(t *testing.T) {
+	ctx := context.Background()
+	desk, c := startDesk(t)
+	screen := client.NewScreen(c)
+	if _, err := screen.Open(ctx, "camping"); err != nil {
+		t.Fatal(err)
+	}
+	if err := screen.Select("eq-tent-04"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := screen.RequestQuote(ctx, client.Terms{Days: 2}); err != nil {
+		t.Fatal(err)
+	}
+	loan, err := screen.Borrow(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.RemoveLoan(ctx, loan.LoanID); !client.IsCode(err, "LOAN_ACTIVE") {
+		t.Fatalf("removing an active loan: %v", err)
+	}
+	receipt, err := screen.Return(ctx, loan.LoanID, func(string) bool { return true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := screen.Remove(ctx, receipt); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(desk.Loans()); n != 0 {
+		t.Fatalf("the desk still holds %d loans", n)
+	}
+	if err := screen.Remove(ctx, receipt); !client.IsCode(err, "LOAN_NOT_FOUND") {
+		t.Errorf("a second removal: %v", err)
+	}
+}
