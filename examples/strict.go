@@ -2,7 +2,11 @@ package examples
 
 import (
 	"embed"
+	"errors"
 	"io/fs"
+	"path"
+	"slices"
+	"strings"
 
 	"github.com/code2skill/code2skill/examples/equipment-lending/app/client"
 )
@@ -14,6 +18,7 @@ import (
 //	equipment-lending/app/server   the desk's backend (Go, net/http, JSON)
 //	equipment-lending/app/client   the borrowing screen's requests
 //	equipment-lending/package      the authored package inputs
+//	equipment-lending/package-en   the same package declared in English
 //	equipment-lending/live-cases   the live calls of its Tools
 //
 // The package inputs are what a Producer writes by hand: the Portable Core
@@ -28,6 +33,8 @@ var (
 	strictSource embed.FS
 	//go:embed equipment-lending/live-cases
 	strictLiveCases embed.FS
+	//go:embed equipment-lending/package-en
+	strictPackageEnglish embed.FS
 )
 
 // StrictSampleName is the name of the strict sample's package. Its Skill is
@@ -84,6 +91,15 @@ func StrictSample() fs.FS {
 	return sub(strictPackage, StrictSampleName+"/package")
 }
 
+// StrictSampleEnglish returns the authored inputs of the strict sample
+// declared in English (documentationLanguage "en"): the Portable Core of
+// StrictSample, with its export profile, Tool prose and documents written
+// in English, the MCP document named MCP.en.md instead of MCP.zh-CN.md.
+func StrictSampleEnglish() fs.FS {
+	return overlay{base: StrictSample(), top: sub(strictPackageEnglish, StrictSampleName+"/package-en"),
+		hidden: map[string]bool{"MCP.zh-CN.md": true}}
+}
+
 // StrictSampleSource returns the sample application's source tree, the
 // sources the package's topology authorises: app/server and app/client,
 // relative to the tree's root (give that root as --source-root, or map each
@@ -107,4 +123,48 @@ func sub(fsys fs.FS, dir string) fs.FS {
 		panic(err) // the embedded tree is fixed at build time
 	}
 	return s
+}
+
+// overlay is the files of top over those of base, without the hidden ones.
+type overlay struct {
+	base, top fs.FS
+	hidden    map[string]bool
+}
+
+func (o overlay) Open(name string) (fs.File, error) {
+	if o.hidden[name] {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	if f, err := o.top.Open(name); err == nil {
+		if st, err := f.Stat(); err == nil && !st.IsDir() {
+			return f, nil
+		}
+		f.Close()
+	}
+	return o.base.Open(name)
+}
+
+// ReadDir lists a directory of both trees, top first, without the hidden
+// files.
+func (o overlay) ReadDir(name string) ([]fs.DirEntry, error) {
+	seen := map[string]bool{}
+	var out []fs.DirEntry
+	for _, fsys := range []fs.FS{o.top, o.base} {
+		es, err := fs.ReadDir(fsys, name)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		for _, e := range es {
+			p := path.Join(name, e.Name())
+			if name == "." {
+				p = e.Name()
+			}
+			if !seen[e.Name()] && !o.hidden[p] {
+				seen[e.Name()] = true
+				out = append(out, e)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return out, nil
 }

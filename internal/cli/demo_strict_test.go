@@ -18,6 +18,7 @@ import (
 	"testing/fstest"
 
 	"github.com/code2skill/code2skill/assets"
+	"github.com/code2skill/code2skill/examples"
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/code2skill/code2skill/internal/testnode"
@@ -295,5 +296,46 @@ func TestStrictDemoWithoutElicitation(t *testing.T) {
 	matrix, _ := os.ReadFile(filepath.Join(pkg, "verification-matrix.json"))
 	if !strings.Contains(string(matrix), "host-not-fully-compatible") {
 		t.Errorf("the final matrix gives no Host reason:\n%s", matrix)
+	}
+}
+
+// TestStrictDemoInEnglish runs the real demo on the strict sample declared
+// in English (documentationLanguage "en"): its documents, MCP.en.md and Tool
+// prose pass the English rules, the host runtime asks the member in
+// English, and every capability is verified live and in the host, so the
+// package is approved.
+func TestStrictDemoInEnglish(t *testing.T) {
+	testnode.Node(t)
+	old := strictSampleApp
+	strictSampleApp = func() *strictSample {
+		s := equipmentLendingSample()
+		s.Package = examples.StrictSampleEnglish()
+		return s
+	}
+	defer func() { strictSampleApp = old }()
+	dir := filepath.Join(t.TempDir(), "demo")
+	var out, errOut bytes.Buffer
+	code := Run(context.Background(), []string{"demo", "--strict", dir}, &Stdio{Out: &out, Err: &errOut})
+	if code != ExitPassed {
+		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errOut.String())
+	}
+	if !regexp.MustCompile(`decision: approved; host verification: (\d+) of \d+ checks passed`).MatchString(out.String()) {
+		t.Errorf("the English package is not approved:\n%s", out.String())
+	}
+	pkg := filepath.Join(dir, "equipment-lending")
+	if _, err := os.Stat(filepath.Join(pkg, "MCP.zh-CN.md")); !os.IsNotExist(err) {
+		t.Errorf("the English package carries MCP.zh-CN.md: %v", err)
+	}
+	// The host asked the member in English.
+	log, err := os.ReadFile(filepath.Join(dir, "equipment-lending.producer-state", "verification", "logs",
+		"host--remove-returned-loan--host-confirmation-decline-zero-dispatch.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(log), `is about to make a write (delete); nothing is sent unless you confirm it here`) {
+		t.Errorf("the confirmation was not asked in English:\n%s", log)
+	}
+	if strings.ContainsFunc(string(log), func(r rune) bool { return r >= 0x3400 && r <= 0x9fff }) {
+		t.Errorf("the English host asked in Chinese:\n%s", log)
 	}
 }

@@ -38,3 +38,20 @@ func TestSuccessDataProblem(t *testing.T) {
 		})
 	}
 }
+
+// Text is counted per language: Chinese characters, or English words.
+func TestTextUnits(t *testing.T) {
+	for _, tc := range []struct {
+		language, text string
+		want           int
+	}{
+		{contract.LanguageChinese, "器材借用：列出 items 3 件", 7},
+		{contract.LanguageEnglish, "器材借用：列出 items 3 件", 1},
+		{contract.LanguageEnglish, "The member's loan is well-known; return_equipment_loan (v2) ends it.", 11},
+		{contract.LanguageEnglish, "- '' -- x", 1},
+	} {
+		if got := contract.TextUnits(tc.language, tc.text); got != tc.want {
+			t.Errorf("TextUnits(%s, %q) = %d, want %d", tc.language, tc.text, got, tc.want)
+		}
+	}
+}

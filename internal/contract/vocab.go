@@ -164,7 +164,7 @@ var (
 	vocabProfile         = []string{"strict-export-v1"}
 	vocabProtocolVersion = []string{"2025-11-25"}
 	vocabTransport       = []string{"stdio"}
-	vocabDocLanguage     = []string{"zh-CN"}
+	vocabDocLanguage     = []string{LanguageChinese, LanguageEnglish}
 	vocabSurfaceKind     = []string{"route", "backend-api", "rpc", "message", "worker", "other"}
 )
 

@@ -10,6 +10,7 @@ import (
 // facts are what the document rules check the documents against: the
 // Portable Core's Tools, inputs and policies, projected once.
 type facts struct {
+	lang            *docLang
 	dir             string // the package directory's name
 	marker          string // the documentation marker of the derived fact view
 	dryRunVariable  string
@@ -80,6 +81,7 @@ const (
 // for the document rules.
 func newFacts(c *contract.Contract, export *contract.ExportProfile, dir, marker string) *facts {
 	f := &facts{
+		lang:            langOf(export.Language()),
 		dir:             dir,
 		marker:          marker,
 		dryRunVariable:  export.DryRunVariable(),
