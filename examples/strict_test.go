@@ -113,16 +113,7 @@ func strictSampleOf(t testing.TB, authored fs.FS) (pkg, src string) {
 // resolved against the sample application's sources.
 func TestStrictSampleIsValid(t *testing.T) {
 	pkg, src := strictSample(t)
-	res := strict.Validate(context.Background(), pkg, strict.Options{PreFinalize: true, Sources: contract.Sources{Base: src}})
-	if res.Err != nil {
-		t.Fatal(res.Err)
-	}
-	for _, d := range res.Diagnostics.Sorted() {
-		t.Errorf("%s", d)
-	}
-	if res.Capabilities != 5 {
-		t.Errorf("the validator saw %d capabilities, want 5", res.Capabilities)
-	}
+	res := validSample(t, pkg, src)
 	for _, s := range res.Stages {
 		switch s.ID {
 		case strict.StageFinal, strict.StageGenerated:
@@ -135,6 +126,24 @@ func TestStrictSampleIsValid(t *testing.T) {
 	}
 }
 
+// validSample validates the sample package at pkg before finalization,
+// its evidence resolved under src: every finding is an error of the test,
+// and the validator sees the sample's five capabilities.
+func validSample(t *testing.T, pkg, src string) *strict.Result {
+	t.Helper()
+	res := strict.Validate(context.Background(), pkg, strict.Options{PreFinalize: true, Sources: contract.Sources{Base: src}})
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	for _, d := range res.Diagnostics.Sorted() {
+		t.Errorf("%s", d)
+	}
+	if res.Capabilities != 5 {
+		t.Errorf("the validator saw %d capabilities, want 5", res.Capabilities)
+	}
+	return res
+}
+
 // TestStrictSampleInEnglish: the strict sample declared in English, with
 // its documents, MCP.en.md and Tool prose written in English, passes every
 // stage of the strict validator that runs before finalization; with the
@@ -145,17 +154,9 @@ func TestStrictSampleInEnglish(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(pkg, "MCP.zh-CN.md")); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("the English sample carries MCP.zh-CN.md: %v", err)
 	}
+	validSample(t, pkg, src)
 	opts := strict.Options{PreFinalize: true, Sources: contract.Sources{Base: src}}
-	res := strict.Validate(context.Background(), pkg, opts)
-	if res.Err != nil {
-		t.Fatal(res.Err)
-	}
-	for _, d := range res.Diagnostics.Sorted() {
-		t.Errorf("%s", d)
-	}
-	if res.Capabilities != 5 {
-		t.Errorf("the validator saw %d capabilities, want 5", res.Capabilities)
-	}
+	var res *strict.Result
 
 	// The same package with the Chinese documents: the English rules
 	// refuse them, and the Chinese MCP document is not the one they read.

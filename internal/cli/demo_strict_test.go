@@ -257,19 +257,9 @@ func TestStrictDemoWithoutElicitation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := strictSampleApp
-	strictSampleApp = func() *strictSample {
-		s := equipmentLendingSample()
+	out, dir := demoOf(t, func(s *strictSample) {
 		s.Package = overlay{s.Package, fstest.MapFS{"host-profile.json": {Data: profile}}}
-		return s
-	}
-	defer func() { strictSampleApp = old }()
-	dir := filepath.Join(t.TempDir(), "demo")
-	var out, errOut bytes.Buffer
-	code := Run(context.Background(), []string{"demo", "--strict", dir}, &Stdio{Out: &out, Err: &errOut})
-	if code != ExitPassed {
-		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errOut.String())
-	}
+	})
 	for _, want := range []string{
 		`(?m)^list-lendable-equipment +yes +yes +yes +yes$`,
 		`(?m)^quote-equipment-loan +yes +yes +yes +yes$`,
@@ -306,19 +296,7 @@ func TestStrictDemoWithoutElicitation(t *testing.T) {
 // package is approved.
 func TestStrictDemoInEnglish(t *testing.T) {
 	testnode.Node(t)
-	old := strictSampleApp
-	strictSampleApp = func() *strictSample {
-		s := equipmentLendingSample()
-		s.Package = examples.StrictSampleEnglish()
-		return s
-	}
-	defer func() { strictSampleApp = old }()
-	dir := filepath.Join(t.TempDir(), "demo")
-	var out, errOut bytes.Buffer
-	code := Run(context.Background(), []string{"demo", "--strict", dir}, &Stdio{Out: &out, Err: &errOut})
-	if code != ExitPassed {
-		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errOut.String())
-	}
+	out, dir := demoOf(t, func(s *strictSample) { s.Package = examples.StrictSampleEnglish() })
 	if !regexp.MustCompile(`decision: approved; host verification: (\d+) of \d+ checks passed`).MatchString(out.String()) {
 		t.Errorf("the English package is not approved:\n%s", out.String())
 	}
@@ -338,4 +316,23 @@ func TestStrictDemoInEnglish(t *testing.T) {
 	if strings.ContainsFunc(string(log), func(r rune) bool { return r >= 0x3400 && r <= 0x9fff }) {
 		t.Errorf("the English host asked in Chinese:\n%s", log)
 	}
+}
+
+// demoOf runs the real strict demo on the bundled sample changed by edit,
+// and returns its output and directory.
+func demoOf(t *testing.T, edit func(*strictSample)) (out bytes.Buffer, dir string) {
+	t.Helper()
+	old := strictSampleApp
+	strictSampleApp = func() *strictSample {
+		s := equipmentLendingSample()
+		edit(s)
+		return s
+	}
+	defer func() { strictSampleApp = old }()
+	dir = filepath.Join(t.TempDir(), "demo")
+	var errOut bytes.Buffer
+	if code := Run(context.Background(), []string{"demo", "--strict", dir}, &Stdio{Out: &out, Err: &errOut}); code != ExitPassed {
+		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errOut.String())
+	}
+	return out, dir
 }

@@ -57,13 +57,7 @@ func TestEnglishDocumentRules(t *testing.T) {
 			t.Errorf("unexpected finding: %s", d)
 		}
 	}
-	tests := []struct {
-		name  string
-		file  string
-		edits []edit
-		add   string
-		want  []string
-	}{
+	tests := []docCase{
 		// Every document.
 		{name: "required input called optional", file: SkillFile,
 			edits: []edit{{"- Input `terms`: required; the member's terms", "- Input `terms`: optional; the member's terms"}},
@@ -123,21 +117,7 @@ func TestEnglishDocumentRules(t *testing.T) {
 		{name: "context side effects", file: ContextFile, edits: []edit{{"## Side effects, confirmation and writes", "## Writing"}}, want: []string{"STRICT_CONTEXT_SIDE_EFFECTS"}},
 		{name: "context template title", file: ContextFile, add: "Business background template", want: []string{"STRICT_DOC_PLACEHOLDER"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			text := apply(t, doc(tt.file), tt.edits)
-			if tt.add != "" {
-				text += tt.add + "\n"
-			}
-			ds := checkDoc(tt.file, text, f)
-			if diff := cmp.Diff(tt.want, ruleIDs(ds)); diff != "" {
-				t.Errorf("rules (-want +got):\n%s", diff)
-				for _, d := range ds {
-					t.Log(d)
-				}
-			}
-		})
-	}
+	runDocCases(t, f, doc, tests)
 }
 
 // Lengths count code points and, in English, words: a document of Chinese

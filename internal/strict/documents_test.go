@@ -91,13 +91,7 @@ func TestReferenceDocumentsPass(t *testing.T) {
 // Each document rule fires on a copy of a reference document broken in one
 // way, and only that rule fires.
 func TestDocumentRules(t *testing.T) {
-	tests := []struct {
-		name  string
-		file  string
-		edits []edit
-		add   string // a line added at the end
-		want  []string
-	}{
+	tests := []docCase{
 		// Every Agent document.
 		{name: "marker missing", file: SkillFile, edits: []edit{{referenceMarker, ""}}, want: []string{"STRICT_DOC_MARKER"}},
 		{name: "marker stale", file: zhMCPDoc, edits: []edit{{"sha256:2391f3ab", "sha256:0ff8f61a"}}, want: []string{"STRICT_DOC_MARKER"}},
@@ -182,10 +176,26 @@ func TestDocumentRules(t *testing.T) {
 		{name: "context template title", file: ContextFile, add: "业务背景模板", want: []string{"STRICT_DOC_PLACEHOLDER"}},
 		{name: "context side effects", file: ContextFile, edits: []edit{{"## 副作用、确认与写入", "## 写操作"}}, want: []string{"STRICT_CONTEXT_SIDE_EFFECTS"}},
 	}
-	f := referenceFacts(t)
-	for _, tt := range tests {
+	runDocCases(t, referenceFacts(t), func(file string) string { return referenceDoc(t, file) }, tests)
+}
+
+// docCase is a document broken in one way (edited, or with a line added at
+// the end) and the rules that fire on it.
+type docCase struct {
+	name  string
+	file  string
+	edits []edit
+	add   string // a line added at the end
+	want  []string
+}
+
+// runDocCases checks each case's document, doc(file) changed as the case
+// says, and compares the rules that fire with the case's.
+func runDocCases(t *testing.T, f *facts, doc func(file string) string, cases []docCase) {
+	t.Helper()
+	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
-			text := apply(t, referenceDoc(t, tt.file), tt.edits)
+			text := apply(t, doc(tt.file), tt.edits)
 			if tt.add != "" {
 				text += tt.add + "\n"
 			}

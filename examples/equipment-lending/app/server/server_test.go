@@ -261,6 +261,18 @@ func TestQuoteRejections(t *testing.T) {
 	})
 }
 
+// lend quotes the item on the terms and borrows it as alice, and returns
+// the loan's answer.
+func (d *desk) lend(itemID, terms string) map[string]any {
+	d.t.Helper()
+	q := d.quote(itemID, terms)
+	status, v := d.call(aliceToken, "POST", "/api/loans", loanBody(q.Quote, terms))
+	if status != http.StatusCreated {
+		d.t.Fatalf("status %d: %v", status, v)
+	}
+	return v
+}
+
 func loanBody(q Quote, terms string) string {
 	b, _ := json.Marshal(q)
 	return `{"quote":` + string(b) + `,"terms":` + terms + `}`
@@ -398,10 +410,7 @@ func TestConcurrentRedemption(t *testing.T) {
 
 func TestReturnEndsTheLoanOnce(t *testing.T) {
 	d := newDesk(t)
-	q := d.quote("eq-tent-04", `{"days":4}`)
-	if status, v := d.call(aliceToken, "POST", "/api/loans", loanBody(q.Quote, `{"days":4}`)); status != http.StatusCreated {
-		t.Fatalf("status %d: %v", status, v)
-	}
+	d.lend("eq-tent-04", `{"days":4}`)
 	// Another member's loan is not found, and stays active.
 	status, v := d.call(bobToken, "POST", "/api/loans/loan-0001/return", "")
 	wantError(t, status, v, http.StatusNotFound, CodeLoanNotFound)
@@ -431,10 +440,7 @@ func TestReturnEndsTheLoanOnce(t *testing.T) {
 
 func TestRemoveAReturnedLoanOnce(t *testing.T) {
 	d := newDesk(t)
-	q := d.quote("eq-tent-04", `{"days":4}`)
-	if status, v := d.call(aliceToken, "POST", "/api/loans", loanBody(q.Quote, `{"days":4}`)); status != http.StatusCreated {
-		t.Fatalf("status %d: %v", status, v)
-	}
+	d.lend("eq-tent-04", `{"days":4}`)
 	// An active loan cannot be removed: the item is still out.
 	status, v := d.call(aliceToken, "DELETE", "/api/loans/loan-0001", "")
 	wantError(t, status, v, http.StatusConflict, CodeLoanActive)
@@ -462,8 +468,7 @@ func TestRemoveAReturnedLoanOnce(t *testing.T) {
 	wantError(t, status, v, http.StatusNotFound, CodeLoanNotFound)
 
 	// A loan created after a removal gets a new identifier.
-	q = d.quote("eq-tent-04", `{"days":2}`)
-	if status, v := d.call(aliceToken, "POST", "/api/loans", loanBody(q.Quote, `{"days":2}`)); status != http.StatusCreated || v["loanId"] != "loan-0002" {
-		t.Fatalf("status %d: %v, want loan-0002", status, v)
+	if v := d.lend("eq-tent-04", `{"days":2}`); v["loanId"] != "loan-0002" {
+		t.Fatalf("%v, want loan-0002", v)
 	}
 }
