@@ -44,7 +44,8 @@ func (c *countingDesk) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // TestStrictSamplePlainClient runs testdata/plain-client.test.mjs: the
 // official TypeScript SDK Client starts the compiled sample exactly as its
 // MCP-SETUP.md registers it, with only the variables it names, against the
-// sample desk: every read, with confirmation accepted every write, and
+// sample desk: every read, with confirmation accepted every write (the
+// removal succeeding on the desk's 204 without a body, with null data), and
 // with decline or cancel nothing reaches the desk.
 func TestStrictSamplePlainClient(t *testing.T) {
 	testnode.Node(t)
@@ -68,15 +69,15 @@ func TestStrictSamplePlainClient(t *testing.T) {
 	if res.ExitCode != 0 || pass != 4 || fail != 0 {
 		t.Fatalf("node --test plain-client.test.mjs: exit %d, %d passed, %d failed:\n%s", res.ExitCode, pass, fail, out)
 	}
-	if loans := desk.desk.(*server.Server).Loans(); len(loans) != 2 || loans[0].Status != server.LoanReturned {
-		t.Errorf("the desk holds %+v: want the returned loan and the one borrowed with the first session's quote", loans)
+	if loans := desk.desk.(*server.Server).Loans(); len(loans) != 1 || loans[0].LoanID != "loan-0002" || loans[0].Status != server.LoanActive {
+		t.Errorf("the desk holds %+v: want only the loan borrowed with the first session's quote (the returned one was removed)", loans)
 	}
 }
 
 // TestStrictSampleInspector cross-checks the host runtime with a third-party
 // client, the pinned MCP Inspector CLI: started as a host starts it (node
 // with the runtime's absolute path) with nothing but the environment
-// MCP-SETUP.md names, it lists the four Tools and calls a read, which
+// MCP-SETUP.md names, it lists the five Tools and calls a read, which
 // reaches the desk with the member's token.
 func TestStrictSampleInspector(t *testing.T) {
 	testnode.Node(t)
@@ -113,7 +114,7 @@ func TestStrictSampleInspector(t *testing.T) {
 	for _, tool := range listed {
 		names = append(names, tool.(map[string]any)["name"].(string))
 	}
-	if want := []string{"list_lendable_equipment", "quote_equipment_loan", "create_equipment_loan", "return_equipment_loan"}; !slices.Equal(names, want) {
+	if want := []string{"list_lendable_equipment", "quote_equipment_loan", "create_equipment_loan", "return_equipment_loan", "remove_returned_loan"}; !slices.Equal(names, want) {
 		t.Errorf("the Inspector lists %v, want %v", names, want)
 	}
 	got := inspect("--method", "tools/call", "--tool-name", "list_lendable_equipment", "--tool-arg", "category=camping")

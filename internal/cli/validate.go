@@ -52,8 +52,9 @@ A strict-export-v1 package is checked in-process, nothing of it runs: the
 required files; export-profile.json; the Portable Core; every derived view
 against what derive computes; the runtime rules of its JavaScript; after
 finalization, the Function core, MCP adapter and copied assets byte for byte
-what compile generates; SKILL.md, MCP.zh-CN.md, MCP-SETUP.md and
-references/feature-context.md against the contract; no PAGE.md or
+what compile generates; SKILL.md, MCP.<language>.md (MCP.zh-CN.md,
+MCP.en.md), MCP-SETUP.md and references/feature-context.md against the
+contract, in the export profile's documentation language; no PAGE.md or
 workflow.json; the contamination gate over every file; with --pre-finalize
 the baseline verification matrix, otherwise the final matrix recomputed
 from the evidence it records, the files finalize writes and the

@@ -133,6 +133,7 @@ var strictFiles = []string{
 	"live-verification.json",
 	"export-manifest.json",
 	"MCP.zh-CN.md",
+	"MCP.en.md",
 }
 
 // requiredFiles are the files of the node-stdio core package besides the

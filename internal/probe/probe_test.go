@@ -642,3 +642,53 @@ func fifo(t *testing.T) string {
 	}
 	return p
 }
+
+// A success without a body: a Tool whose contract lets its data be null
+// (a backend answering 204, emptyBodyStatusCodes) passes its --call with
+// {status: 204, data: null}; against a contract whose data is an object,
+// the same result breaks the output schema (the server's SDK refuses it,
+// or the probe does).
+func TestProbeStrictEmptyBody(t *testing.T) {
+	t.Parallel()
+	read := func(name string) string {
+		data, err := os.ReadFile(filepath.Join("testdata", "strict", filepath.FromSlash(name)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	const countStart = "export async function countSampleNotes(input) {\n"
+	core := read("function-core/index.mjs")
+	if !strings.Contains(core, countStart) {
+		t.Fatal("the sample's countSampleNotes is not where the test expects it")
+	}
+	core = strings.Replace(core, countStart, countStart+"  if (input.folder === undefined) {\n    return { status: 204, data: null };\n  }\n", 1)
+	var contract map[string]any
+	if err := json.Unmarshal([]byte(read("mcp-tool/schema-contract.json")), &contract); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range contract["capabilities"].([]any) {
+		c := c.(map[string]any)
+		if c["toolName"] == "count_sample_notes" {
+			props := c["outputSchema"].(map[string]any)["properties"].(map[string]any)
+			props["status"].(map[string]any)["enum"] = []any{200, 204}
+			props["data"].(map[string]any)["type"] = []any{"object", "null"}
+		}
+	}
+	nullable, err := json.MarshalIndent(contract, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := Options{Calls: []string{casesFile(t, "calls.json", `{"name": "count_sample_notes", "arguments": {}}`)}}
+	r := run(t, strictPackage(t, map[string]string{"function-core/index.mjs": core, "mcp-tool/schema-contract.json": string(nullable)}), calls)
+	if slices.Contains(r.Diagnostics.RuleIDs(), RuleResultSchema.ID) || slices.Contains(r.Diagnostics.RuleIDs(), RuleCallFailed.ID) {
+		t.Errorf("the bodiless success fails: %v", r.Diagnostics.Sorted())
+	}
+	if r.Checks.Success != (Count{Passed: 1}) {
+		t.Errorf("success checks %+v, want one passed", r.Checks.Success)
+	}
+	r = run(t, strictPackage(t, map[string]string{"function-core/index.mjs": core}), calls)
+	if ids := r.Diagnostics.RuleIDs(); !slices.Contains(ids, RuleResultSchema.ID) && !slices.Contains(ids, RuleCallFailed.ID) || r.Checks.Success.Passed != 0 {
+		t.Errorf("null data against an object schema: %v", ids)
+	}
+}

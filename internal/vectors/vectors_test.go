@@ -279,10 +279,17 @@ var faultRuns = []struct {
 	}},
 	{"goals-handoffs", []faultCase{
 		{capability: "book-shuttle", faults: map[string]bool{"sendOmittedAsNull": true}, check: checkOmission},
+		{capability: "cancel-shuttle", faults: map[string]bool{"emptyBodyRefused": true}, check: checkEmptyBody},
 		{capability: "search-trails", faults: map[string]bool{"noValidation": true}, check: checkInvalid},
 	}},
 	{"read-only", []faultCase{
 		{capability: "list-ferns", faults: map[string]bool{"skipKeywords": true}, check: checkInvalid},
+	}},
+	{"goals-handoffs", []faultCase{
+		{capability: "cancel-shuttle", faults: map[string]bool{"emptyBodyAnyStatus": true}, check: checkEmptyBody},
+	}},
+	{"backend-write", []faultCase{
+		{capability: "delete-garden-note", faults: map[string]bool{"skipConfirmation": true}, check: checkConfirmation},
 	}},
 }
 
