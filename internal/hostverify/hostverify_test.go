@@ -292,10 +292,11 @@ func TestBrokenHostsFail(t *testing.T) {
 
 // TestAClientRefusesWhatTheOtherReads: a host runtime whose refusals carry
 // their structured error as structuredContent again (which the Tools'
-// output schemas do not admit) passes through the Go SDK client, which
-// reads results as they come, and fails every refusal check through the
-// TypeScript SDK Client, which throws on them: the failure names that
-// client, and nothing is reported as host-verified that it refused.
+// output schemas do not admit) fails every refusal check through the
+// TypeScript SDK Client, which throws on them, and the check names that
+// client first; the Go SDK client returns those results, and its side
+// fails only by the judgement of what a validating client would do.
+// Nothing is reported as host-verified that a client refused.
 func TestAClientRefusesWhatTheOtherReads(t *testing.T) {
 	opts, _ := samplePackage(t, "")
 	tamper(t, opts.Dir, "portable-host-runtime.mjs", "  return { content: [{ type: 'text', text: JSON.stringify(structured) }], isError: true };",
@@ -313,9 +314,12 @@ func TestAClientRefusesWhatTheOtherReads(t *testing.T) {
 		if !strings.HasPrefix(c.Detail, "through the typescript-sdk Client v1.32.2: ") || !strings.Contains(c.Detail, "an exception instead of a result: MCP error -32602") {
 			t.Errorf("%s%s %s: %s", c.CapabilityID, c.WorkflowID, c.CheckID, c.Detail)
 		}
+		// The Go SDK client returns the result, and the check judges
+		// it as the validating clients would: on its side the check fails
+		// for that judgement alone, never for an exception of its own.
 		for _, e := range arrayAt(c.Evidence, "/clients") {
-			if stringAt(e, "/client") == GoClientName() && stringAt(e, "/status") != "passed" {
-				t.Errorf("%s%s %s: the Go SDK client's side %s", c.CapabilityID, c.WorkflowID, c.CheckID, stringAt(e, "/detail"))
+			if stringAt(e, "/client") == GoClientName() && !strings.Contains(stringAt(e, "/detail"), "which a client would not return") {
+				t.Errorf("%s%s %s: the Go SDK client's side %s: %s", c.CapabilityID, c.WorkflowID, c.CheckID, stringAt(e, "/status"), stringAt(e, "/detail"))
 			}
 		}
 	}

@@ -272,7 +272,7 @@ func TestBeginNamesTheFailedUpstream(t *testing.T) {
 	if send || out.Upstream != "quote-voucher" || out.ProtocolError == "" {
 		t.Errorf("without the upstream result: send %v, %+v", send, out)
 	}
-	results.Record("quote-voucher", []byte(`{"isError": false, "structuredContent": {"data": {"quote": {"id": "q-1"}}}}`))
+	results.Record("quote-voucher", []byte(`{"isError": false, "structuredContent": {"data": {"quote": {"id": "q-1"}}}, "content": [{"type": "text", "text": "{\"data\":{\"quote\":{\"id\":\"q-1\"}}}"}]}`))
 	out, send = c.Begin(results)
 	if !send || out.Upstream != "" || out.ProtocolError != "" {
 		t.Fatalf("with the upstream result: send %v, %+v", send, out)
