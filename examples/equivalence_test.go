@@ -15,6 +15,7 @@ import (
 	"github.com/code2skill/code2skill/internal/core"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/sandbox"
+	"github.com/code2skill/code2skill/internal/testgo"
 	"github.com/code2skill/code2skill/internal/testnode"
 )
 
@@ -98,16 +99,11 @@ func TestGoTwinMatchesTheNodeExample(t *testing.T) {
 }
 
 // twinDirs skips in -short mode and where go is missing, then writes
-// the node example, with the pinned node_modules, and its Go twin to
-// temporary directories.
+// the node example, with the pinned node_modules, and its Go twin, with
+// its modules downloaded, to temporary directories.
 func twinDirs(t *testing.T) (nodeDir, goDir string) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds Go code and runs node")
-	}
-	if _, err := sandbox.LookPath("go"); err != nil {
-		t.Skip("go is not on PATH")
-	}
+	testgo.Go(t)
 	testnode.Node(t)
 	nodeDir = filepath.Join(t.TempDir(), SeedLibraryName)
 	if err := os.CopyFS(nodeDir, SeedLibrary()); err != nil {
@@ -118,6 +114,7 @@ func twinDirs(t *testing.T) (nodeDir, goDir string) {
 	if err := os.CopyFS(goDir, SeedLibraryGo()); err != nil {
 		t.Fatal(err)
 	}
+	testgo.Modules(t, goDir)
 	return nodeDir, goDir
 }
 

@@ -9,18 +9,13 @@ import (
 
 	"github.com/code2skill/code2skill/examples"
 	"github.com/code2skill/code2skill/internal/reach"
-	"github.com/code2skill/code2skill/internal/sandbox"
+	"github.com/code2skill/code2skill/internal/testgo"
 )
 
 // The Go builds share one build cache (CODE2SKILL_GOCACHE, else the
 // user's cache directory), so that only the first one compiles the SDK.
 func TestGoTwinValidatesEndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds Go code")
-	}
-	if _, err := sandbox.LookPath("go"); err != nil {
-		t.Skip("go is not on PATH")
-	}
+	testgo.Modules(t, goTwin(t))
 	ctx := context.Background()
 	t.Run("the twin passes", func(t *testing.T) {
 		res, err := Validate(ctx, goTwin(t), Options{})
@@ -179,13 +174,11 @@ func TestPingReportsAnUnreachableCatalog(t *testing.T) {
 // and build cache, to set beside BenchmarkValidateExample of the node
 // example.
 func BenchmarkValidateGoTwin(b *testing.B) {
-	if _, err := sandbox.LookPath("go"); err != nil {
-		b.Skip("go is not on PATH")
-	}
 	dir := b.TempDir()
 	if err := os.CopyFS(dir+"/seed-library-go", examples.SeedLibraryGo()); err != nil {
 		b.Fatal(err)
 	}
+	testgo.Modules(b, dir+"/seed-library-go")
 	for b.Loop() {
 		res, err := Validate(context.Background(), dir+"/seed-library-go", Options{})
 		if err != nil || res.Diagnostics.HasErrors() {

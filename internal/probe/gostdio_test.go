@@ -9,23 +9,19 @@ import (
 
 	"github.com/code2skill/code2skill/examples"
 	"github.com/code2skill/code2skill/internal/core"
-	"github.com/code2skill/code2skill/internal/sandbox"
+	"github.com/code2skill/code2skill/internal/testgo"
 )
 
 // goTwin writes the Go twin of the bundled example to a temporary
-// directory and returns it.
+// directory, downloads its modules and returns it.
 func goTwin(t *testing.T) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds Go code")
-	}
-	if _, err := sandbox.LookPath("go"); err != nil {
-		t.Skip("go is not on PATH")
-	}
+	testgo.Go(t)
 	dir := filepath.Join(t.TempDir(), "seed-library-go")
 	if err := os.CopyFS(dir, examples.SeedLibraryGo()); err != nil {
 		t.Fatal(err)
 	}
+	testgo.Modules(t, dir)
 	return dir
 }
 

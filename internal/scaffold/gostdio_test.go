@@ -10,7 +10,7 @@ import (
 
 	"github.com/code2skill/code2skill/internal/atomicfile"
 	"github.com/code2skill/code2skill/internal/core"
-	"github.com/code2skill/code2skill/internal/sandbox"
+	"github.com/code2skill/code2skill/internal/testgo"
 )
 
 // goRealRequest is realRequest for the Go scaffold.
@@ -81,15 +81,11 @@ func TestGoScaffoldStructure(t *testing.T) {
 // their go test tests included (for cookie-login: the login, its reuse,
 // its renewal on a 401 and a refused login).
 func TestGoScaffoldValidates(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds Go code")
-	}
-	if _, err := sandbox.LookPath("go"); err != nil {
-		t.Skip("go is not on PATH")
-	}
+	testgo.Go(t)
 	for _, auth := range []string{AuthBearer, AuthCookieLogin} {
 		t.Run(auth, func(t *testing.T) {
 			dir, files := goPackage(t, auth)
+			testgo.Modules(t, dir)
 			res := validatePackage(t, dir)
 			want := append(slices.Repeat([]string{core.RulePlaceholderRequest.ID}, 2), slices.Repeat([]string{core.RulePlaceholder.ID}, 4)...)
 			slices.Sort(want)
