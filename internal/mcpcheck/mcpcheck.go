@@ -73,8 +73,12 @@ type Options struct {
 	// Env holds KEY=VALUE pairs the server gets on top of the sandbox's
 	// allowlist, such as a dry-run variable.
 	Env []string
-	// RequestTimeout bounds each request, initialize included.
+	// RequestTimeout bounds each request, initialize included unless
+	// InitializeTimeout is set.
 	RequestTimeout time.Duration
+	// InitializeTimeout, when set, bounds initialize instead: the first
+	// request, which waits for the server to start.
+	InitializeTimeout time.Duration
 	// ProtocolVersion is the version asked for in initialize; the server
 	// must answer with exactly this version.
 	ProtocolVersion string
@@ -129,7 +133,11 @@ func (o Options) discoveryTimeout() time.Duration {
 	return DefaultDiscoveryTimeout
 }
 
-func (o Options) requestTimeout() time.Duration {
+// requestTimeout is the time limit of a request of the method.
+func (o Options) requestTimeout(method string) time.Duration {
+	if method == "initialize" && o.InitializeTimeout > 0 {
+		return o.InitializeTimeout
+	}
 	if o.RequestTimeout > 0 {
 		return o.RequestTimeout
 	}

@@ -177,7 +177,8 @@ func (s *Session) request(ctx context.Context, method string, call func(context.
 		return nil, errNoAnswer
 	}
 	before, _ := s.wire.lastRequest(method)
-	rctx, cancel := context.WithTimeout(ctx, s.opts.requestTimeout())
+	limit := s.opts.requestTimeout(method)
+	rctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	err := call(rctx)
 	if id, sent := s.wire.lastRequest(method); sent && id != before {
@@ -196,7 +197,7 @@ func (s *Session) request(ctx context.Context, method string, call func(context.
 	}
 	if errors.Is(rctx.Err(), context.DeadlineExceeded) {
 		s.diags.Add(RuleRequestTimeout.New(ServerFile, "no answer to %s within %s; the server was stopped",
-			method, s.opts.requestTimeout()))
+			method, limit))
 		s.proc.Kill()
 		s.down, s.killed = true, true
 		return nil, errNoAnswer

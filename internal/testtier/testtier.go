@@ -9,6 +9,10 @@
 // A slow test is a top-level test whose name starts with TestSlow and whose
 // first statement is testtier.Slow(t), so that the one command above selects
 // exactly the slow tier and the default run skips it, saying how to run it.
+//
+// The package also gives tests their time limits (budget.go): derived
+// from the test's deadline, or a short wait scaled by a factor, never a
+// constant, so that a busy machine makes the suite slower, not red.
 package testtier
 
 import (

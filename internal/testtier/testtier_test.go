@@ -1,6 +1,9 @@
 package testtier
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestSlowTierSkipsByDefault(t *testing.T) {
 	t.Setenv(Variable, "")
@@ -49,4 +52,30 @@ func (f *fakeT) Name() string { return f.name }
 func (f *fakeT) Fatalf(string, ...any) {
 	f.failed = true
 	panic("fatal")
+}
+
+func TestBudgetEndsBeforeTheDeadline(t *testing.T) {
+	deadline, ok := t.Deadline()
+	b := Budget(t)
+	if !ok {
+		if b != noDeadline {
+			t.Fatalf("budget %s without a deadline, want %s", b, noDeadline)
+		}
+		return
+	}
+	if left := time.Until(deadline); b >= left || b < left/2 {
+		t.Fatalf("budget %s with %s left", b, left)
+	}
+}
+
+func TestScaled(t *testing.T) {
+	for _, tc := range []struct {
+		scale string
+		want  time.Duration
+	}{{"", time.Second}, {"3", 3 * time.Second}, {"0.5", time.Second}, {"NaN", time.Second}, {"x", time.Second}} {
+		t.Setenv(ScaleVariable, tc.scale)
+		if got := Scaled(time.Second); got != tc.want {
+			t.Errorf("%s=%q: %s, want %s", ScaleVariable, tc.scale, got, tc.want)
+		}
+	}
 }
