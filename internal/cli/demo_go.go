@@ -40,5 +40,5 @@ func runGoDemo(ctx context.Context, stdio *Stdio, c *command, format *formatFlag
 		return ExitFailure
 	}
 	fmt.Fprintf(stdio.Err, "validating %s\n", dir)
-	return runValidate(ctx, stdio, format, dir, core.Options{Progress: stdio.Progress}, isolationFlag{new(bool)})
+	return runValidate(ctx, stdio, format, dir, demoValidation(stdio.Progress), isolationFlag{new(bool)})
 }

@@ -115,9 +115,9 @@ func (d *durationFlag) Set(v string) error {
 	return nil
 }
 
-// addDurationFlag defines a time-limit flag with a default.
+// addDurationFlag defines a time-limit flag with a default (defaultLimit).
 func addDurationFlag(fs *flag.FlagSet, name string, def time.Duration) *time.Duration {
-	d := def
+	d := defaultLimit(def)
 	fs.Var((*durationFlag)(&d), name, "")
 	return &d
 }

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/code2skill/code2skill/internal/atomicfile"
 	"github.com/code2skill/code2skill/internal/core"
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/pkgdir"
 	"github.com/code2skill/code2skill/internal/probe"
 	"github.com/code2skill/code2skill/internal/sandbox"
@@ -117,7 +117,7 @@ Flags:
 		var envFiles stringsFlag
 		fs.Var(&envFiles, "env-file", "")
 		fs.Var((*stringsFlag)(&opts.SourceRoots), "source-root", "")
-		timeout := addDurationFlag(fs, "timeout", 10*time.Second)
+		timeout := addDurationFlag(fs, "timeout", mcpcheck.DefaultRequestTimeout)
 		transcript := fs.String("transcript", "", "")
 		format := addFindingsFormatFlag(fs)
 		isolation := addIsolationFlag(fs)

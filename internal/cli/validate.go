@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/code2skill/code2skill/internal/core"
 	"github.com/code2skill/code2skill/internal/diag"
@@ -91,8 +90,8 @@ Flags (strict-export-v1):
 		fs := newFlagSet(c)
 		skipTests := fs.Bool("skip-tests", false, "")
 		format := addFindingsFormatFlag(fs)
-		timeout := addDurationFlag(fs, "timeout", 2*time.Minute)
-		requestTimeout := addDurationFlag(fs, "request-timeout", 10*time.Second)
+		timeout := addDurationFlag(fs, "timeout", core.DefaultTestTimeout)
+		requestTimeout := addDurationFlag(fs, "request-timeout", core.DefaultRequestTimeout)
 		isolation := addIsolationFlag(fs)
 		preFinalize := fs.Bool("pre-finalize", false, "")
 		sources := addSourcesFlags(fs)
