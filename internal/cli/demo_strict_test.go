@@ -21,6 +21,7 @@ import (
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // voucherSample is a sample application for the strict demo's tests: the
@@ -262,6 +263,10 @@ func TestStrictDemoWithoutElicitation(t *testing.T) {
 		return s
 	}
 	defer func() { strictSampleApp = old }()
+	// The steps run for real, with what the test's deadline leaves.
+	floor := limitFloor
+	limitFloor = testtier.Budget(t)
+	defer func() { limitFloor = floor }()
 	dir := filepath.Join(t.TempDir(), "demo")
 	var out, errOut bytes.Buffer
 	code := Run(context.Background(), []string{"demo", "--strict", dir}, &Stdio{Out: &out, Err: &errOut})

@@ -7,12 +7,12 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/contract/contracttest"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // requestsContract is the reference contract with two forbidden-shape
@@ -113,7 +113,7 @@ func TestFunctionCoreUnderNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, err := sandbox.Run(context.Background(), []string{"node", "--test", "--test-reporter=tap", "test/function-core.test.mjs"},
-		sandbox.Options{Dir: dir, Timeout: 2 * time.Minute})
+		sandbox.Options{Dir: dir, Timeout: testtier.Budget(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

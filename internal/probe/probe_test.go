@@ -19,6 +19,7 @@ import (
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/pkgdir"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // strictPackage lays out testdata/strict as a strict package named
@@ -94,15 +95,17 @@ func offlineCases(t *testing.T) Options {
 // server look hung.
 var nodeSlots = make(chan struct{}, max(2, runtime.NumCPU()))
 
-// run probes pkg. Unless the test sets one, the request time limit is
-// generous: these tests prove behaviour, not speed.
+// run probes pkg. Unless the test sets them, the time limits are what the
+// test's deadline leaves: these tests prove behaviour, not speed.
 func run(t *testing.T, pkg string, opts Options) *Result {
 	t.Helper()
 	if opts.TempDir == "" {
 		opts.TempDir = t.TempDir()
 	}
-	if opts.RequestTimeout == 0 {
-		opts.RequestTimeout = time.Minute
+	for _, d := range []*time.Duration{&opts.RequestTimeout, &opts.InitializeTimeout} {
+		if *d == 0 {
+			*d = testtier.Budget(t)
+		}
 	}
 	nodeSlots <- struct{}{}
 	defer func() { <-nodeSlots }()
@@ -221,7 +224,8 @@ func TestProbeStrictMisbehaviour(t *testing.T) {
 		{name: "error without structure", fault: "error-text-only", online: true, want: []string{"PROBE_RESULT_STRUCTURED"}},
 		{name: "error succeeds", fault: "error-succeeds", online: true, want: []string{"PROBE_ERROR_CALL"}, message: "succeeded"},
 		{name: "crash", fault: "crash", online: true, want: []string{"MCP_SERVER_EXITED"}, message: "exited with code 7 before answering tools/call"},
-		{name: "hang", fault: "hang", online: true, timeout: 10 * time.Second, want: []string{"MCP_REQUEST_TIMEOUT"}},
+		// Only the call that hangs has a short limit.
+		{name: "hang", fault: "hang", online: true, timeout: testtier.Scaled(2 * time.Second), want: []string{"MCP_REQUEST_TIMEOUT"}},
 		{name: "stdout noise", fault: "stdout-noise", online: true, want: []string{"MCP_STDOUT_NOT_JSONRPC"}, message: `"calling list_sample_notes"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -590,7 +594,7 @@ func TestProbeCoreUsageErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			nodeSlots <- struct{}{}
 			defer func() { <-nodeSlots }()
-			_, err := Run(context.Background(), pkg, Options{TempDir: t.TempDir(), RequestTimeout: time.Minute, Calls: tc.opts.Calls, Env: tc.opts.Env})
+			_, err := Run(context.Background(), pkg, Options{TempDir: t.TempDir(), RequestTimeout: testtier.Budget(t), Calls: tc.opts.Calls, Env: tc.opts.Env})
 			var ue *UsageError
 			if !errors.As(err, &ue) || !strings.Contains(ue.Msg, tc.want) {
 				t.Errorf("err = %v, want a usage error holding %q", err, tc.want)

@@ -11,6 +11,7 @@ import (
 	"github.com/code2skill/code2skill/internal/atomicfile"
 	"github.com/code2skill/code2skill/internal/core"
 	"github.com/code2skill/code2skill/internal/testgo"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // goRealRequest is realRequest for the Go scaffold.
@@ -80,9 +81,19 @@ func TestGoScaffoldStructure(t *testing.T) {
 // untouched, the placeholders are their only errors; filled in, they pass,
 // their go test tests included (for cookie-login: the login, its reuse,
 // its renewal on a 401 and a refused login).
-func TestGoScaffoldValidates(t *testing.T) {
+//
+// The fast tier builds the cookie-login scaffold, the slow tier the bearer
+// one.
+func TestGoScaffoldValidates(t *testing.T) { validateGoScaffolds(t, AuthCookieLogin) }
+
+func TestSlowGoScaffoldValidates(t *testing.T) {
+	testtier.Slow(t)
+	validateGoScaffolds(t, AuthBearer)
+}
+
+func validateGoScaffolds(t *testing.T, styles ...string) {
 	testgo.Go(t)
-	for _, auth := range []string{AuthBearer, AuthCookieLogin} {
+	for _, auth := range styles {
 		t.Run(auth, func(t *testing.T) {
 			dir, files := goPackage(t, auth)
 			testgo.Modules(t, dir)
