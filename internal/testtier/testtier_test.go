@@ -5,27 +5,20 @@ import (
 	"time"
 )
 
-func TestSlowTierSkipsByDefault(t *testing.T) {
-	t.Setenv(Variable, "")
-	ran := false
-	t.Run("inner", func(t *testing.T) {
-		Slow(t)
-		ran = true
-	})
-	if ran {
-		t.Fatal("a slow test ran without the slow tier")
-	}
-}
-
-func TestSlowTierRunsWhenAsked(t *testing.T) {
-	t.Setenv(Variable, "slow")
-	ran := false
-	t.Run("inner", func(t *testing.T) {
-		Slow(t)
-		ran = true
-	})
-	if !ran {
-		t.Fatal("a slow test was skipped in the slow tier")
+func TestSlowTierRunsOnlyWhenAsked(t *testing.T) {
+	for _, tc := range []struct {
+		tier string
+		runs bool
+	}{{"", false}, {"fast", false}, {"slow", true}} {
+		t.Setenv(Variable, tc.tier)
+		ran := false
+		t.Run("inner", func(t *testing.T) {
+			Slow(t)
+			ran = true
+		})
+		if ran != tc.runs {
+			t.Errorf("%s=%q: the slow test ran %v, want %v", Variable, tc.tier, ran, tc.runs)
+		}
 	}
 }
 
