@@ -17,6 +17,7 @@ import (
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testgo"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // The environment both servers run with: .invalid services, a fake member
@@ -65,10 +66,10 @@ func TestGoTwinMatchesTheNodeExample(t *testing.T) {
 	defer server.Remove()
 
 	node := func(env []string) mcpcheck.Options {
-		return mcpcheck.Options{Env: env, Binds: testnode.Binds(t, nodeDir)}
+		return mcpcheck.Options{Env: env, Binds: testnode.Binds(t, nodeDir), RequestTimeout: testtier.Budget(t)}
 	}
 	golang := func(env []string) mcpcheck.Options {
-		return mcpcheck.Options{Env: env, Command: []string{server.Path}, Binds: []sandbox.Bind{server.Bind}}
+		return mcpcheck.Options{Env: env, Command: []string{server.Path}, Binds: []sandbox.Bind{server.Bind}, RequestTimeout: testtier.Budget(t)}
 	}
 	nodeTools, nodeResults := twinRun(t, ctx, nodeDir, node)
 	goTools, goResults := twinRun(t, ctx, goDir, golang)
