@@ -192,7 +192,18 @@ func TestProbeStrictOffline(t *testing.T) {
 	}
 }
 
-func TestProbeStrictMisbehaviour(t *testing.T) {
+// TestProbeStrictMisbehaviour probes the strict sample server with one
+// fault planted at a time: each is found, with its rule. The fast tier
+// runs a tool missing, a dry-run that dispatches and a call that hangs;
+// the slow tier the rest.
+func TestProbeStrictMisbehaviour(t *testing.T) { probeStrictMisbehaviour(t, true) }
+
+func TestSlowProbeStrictMisbehaviour(t *testing.T) {
+	testtier.Slow(t)
+	probeStrictMisbehaviour(t, false)
+}
+
+func probeStrictMisbehaviour(t *testing.T, fast bool) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name      string
@@ -228,6 +239,9 @@ func TestProbeStrictMisbehaviour(t *testing.T) {
 		{name: "hang", fault: "hang", online: true, timeout: testtier.Scaled(2 * time.Second), want: []string{"MCP_REQUEST_TIMEOUT"}},
 		{name: "stdout noise", fault: "stdout-noise", online: true, want: []string{"MCP_STDOUT_NOT_JSONRPC"}, message: `"calling list_sample_notes"`},
 	} {
+		if slices.Contains([]string{"missing tool", "dry-run dispatches", "hang"}, tc.name) != fast {
+			continue
+		}
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			opts := offlineCases(t)
@@ -499,7 +513,16 @@ func TestProbeCorePackage(t *testing.T) {
 // TestProbeCoreVerdicts checks that a call passes only on what proves it:
 // a 2xx status or the expected one for a --call, an error for an
 // --error-call; and that the verdict says what was not proven.
-func TestProbeCoreVerdicts(t *testing.T) {
+//
+// The fast tier runs a 401, no call and --offline; the slow tier the rest.
+func TestProbeCoreVerdicts(t *testing.T) { probeCoreVerdicts(t, true) }
+
+func TestSlowProbeCoreVerdicts(t *testing.T) {
+	testtier.Slow(t)
+	probeCoreVerdicts(t, false)
+}
+
+func probeCoreVerdicts(t *testing.T, fast bool) {
 	t.Parallel()
 	pkg := corePackage(t)
 	for _, tc := range []struct {
@@ -529,6 +552,9 @@ func TestProbeCoreVerdicts(t *testing.T) {
 			nil, "", "protocol checks and error calls passed; no successful business call was made"},
 		{"offline", Options{Offline: true}, []string{"PROBE_OFFLINE"}, "", "protocol checks passed; business calls not run (--offline)"},
 	} {
+		if slices.Contains([]string{"401", "no call", "offline"}, tc.name) != fast {
+			continue
+		}
 		t.Run(tc.name, func(t *testing.T) {
 			r := run(t, pkg, tc.opts)
 			if diff := cmp.Diff(tc.rules, r.Diagnostics.RuleIDs(), cmpopts.EquateEmpty()); diff != "" {
