@@ -143,8 +143,10 @@ func TestGoTwinPassesTheProbeAsTheNodeExampleDoes(t *testing.T) {
 // TestGoTwinPassesTheSameRequestChecks validates both: the reachability
 // calls judge the Go twin's requests, through its compiled-in recorder, as
 // they judge the node example's through driver.cjs, with the same number
-// of calls and of inputs decided.
-func TestGoTwinPassesTheSameRequestChecks(t *testing.T) {
+// of calls and of inputs decided. Each validation runs the package's
+// tests too, so it is in the slow tier.
+func TestSlowGoTwinPassesTheSameRequestChecks(t *testing.T) {
+	testtier.Slow(t)
 	nodeDir, goDir := twinDirs(t)
 	reachOf := func(dir string) *core.ReachSummary {
 		t.Helper()

@@ -77,23 +77,16 @@ func TestGoScaffoldStructure(t *testing.T) {
 	}
 }
 
-// TestGoScaffoldValidates builds and tests the scaffolds with credentials:
-// untouched, the placeholders are their only errors; filled in, they pass,
-// their go test tests included (for cookie-login: the login, its reuse,
-// its renewal on a 401 and a refused login).
-//
-// The fast tier builds the cookie-login scaffold, the slow tier the bearer
-// one.
-func TestGoScaffoldValidates(t *testing.T) { validateGoScaffolds(t, AuthCookieLogin) }
-
+// TestSlowGoScaffoldValidates builds and tests the scaffolds with
+// credentials: untouched, the placeholders are their only errors; filled
+// in, they pass, their go test tests included (for cookie-login: the
+// login, its reuse, its renewal on a 401 and a refused login). It builds
+// and tests Go code four times, so it is in the slow tier; the go-stdio
+// runtime's own end-to-end test (internal/core) stays in the fast one.
 func TestSlowGoScaffoldValidates(t *testing.T) {
 	testtier.Slow(t)
-	validateGoScaffolds(t, AuthBearer)
-}
-
-func validateGoScaffolds(t *testing.T, styles ...string) {
 	testgo.Go(t)
-	for _, auth := range styles {
+	for _, auth := range []string{AuthBearer, AuthCookieLogin} {
 		t.Run(auth, func(t *testing.T) {
 			dir, files := goPackage(t, auth)
 			testgo.Modules(t, dir)
