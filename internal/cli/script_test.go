@@ -69,9 +69,9 @@ func TestScript(t *testing.T) {
 
 // TestSlowScript runs the CLI scripts of the slow tier, in testdata/slow:
 // demo's install from the npm registry, and the flows that run node over
-// and over (probe and validate across packages and isolation levels, init
-// to validate, the strict flow, compile of the synthetic examples, the
-// pipeline's tamper evidence).
+// and over (probe of core and strict packages, validate across isolation
+// levels, init to validate, the strict flow, compile of the synthetic
+// examples, the pipeline's tamper evidence).
 func TestSlowScript(t *testing.T) {
 	testtier.Slow(t)
 	testscript.Run(t, scriptParams(t, "testdata/slow"))
