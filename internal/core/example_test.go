@@ -164,7 +164,6 @@ func runBroken(t *testing.T, fast bool) {
 			continue
 		}
 		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
 			var dir string
 			if tc.name == "dependencies not installed" {
 				dir = filepath.Join(t.TempDir(), "seed-library")

@@ -146,11 +146,11 @@ func TestReferenceSummary(t *testing.T) {
 	golden.Check(t, "testdata/reference-summary.json", summary.Data)
 }
 
-// TestSlowReaderLosesNoReport: when code2skill reads the driver's reports
+// TestLaggingReaderLosesNoReport: when code2skill reads the driver's reports
 // slower than node writes them, node queues its writes, and a driver that
 // exited without waiting for them to drain would drop the last reports
 // (a run's calls then read as "the node process ended during this call").
-func TestSlowReaderLosesNoReport(t *testing.T) {
+func TestLaggingReaderLosesNoReport(t *testing.T) {
 	dir := buildPackage(t, "reference", nil)
 	var read atomic.Int64
 	slowReader = func(r io.Reader) io.Reader { return &lateReader{r: r, delay: 500 * time.Millisecond, n: &read} }
