@@ -10,11 +10,11 @@ import (
 	"slices"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/code2skill/code2skill/examples/equipment-lending/app/server"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // countingDesk serves the sample desk and counts the requests it receives
@@ -56,7 +56,7 @@ func TestStrictSamplePlainClient(t *testing.T) {
 	defer ts.Close()
 	res, err := sandbox.Run(context.Background(), []string{"node", "--test", "--test-reporter=tap", "testdata/plain-client.test.mjs"}, sandbox.Options{
 		Dir:     ".",
-		Timeout: 2 * time.Minute,
+		Timeout: testtier.Budget(t),
 		Network: sandbox.AllowNetwork, // the desk serves on the loopback interface of this process
 		Binds:   testnode.Binds(t, pkg),
 		Env:     []string{"PLAIN_PACKAGE=" + pkg, "PLAIN_BASE_URL=" + ts.URL, "PLAIN_TOKEN=" + token},
@@ -95,7 +95,7 @@ func TestStrictSampleInspector(t *testing.T) {
 		argv := append([]string{"node", inspector, "--cli",
 			"-e", StrictSampleBaseURLVariable + "=" + ts.URL, "-e", StrictSampleTokenVariable + "=" + token,
 			"node", filepath.Join(pkg, "portable-host-runtime.mjs")}, args...)
-		res, err := sandbox.Run(context.Background(), argv, sandbox.Options{Dir: t.TempDir(), Timeout: time.Minute,
+		res, err := sandbox.Run(context.Background(), argv, sandbox.Options{Dir: t.TempDir(), Timeout: testtier.Budget(t),
 			Network: sandbox.AllowNetwork, Binds: testnode.Binds(t, pkg)})
 		if err != nil {
 			t.Fatal(err)

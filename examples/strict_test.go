@@ -19,7 +19,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/code2skill/code2skill/assets"
 	"github.com/code2skill/code2skill/examples/equipment-lending/app/client"
@@ -32,6 +31,7 @@ import (
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/strict"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // writeFS writes every regular file of fsys under dir.
@@ -557,7 +557,7 @@ for (const t of JSON.parse(readFileSync('terms.json', 'utf8'))) console.log(cano
 	if err := os.WriteFile(filepath.Join(dir, "digest.mjs"), []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := sandbox.Run(context.Background(), []string{"node", "digest.mjs"}, sandbox.Options{Dir: dir, Timeout: time.Minute})
+	res, err := sandbox.Run(context.Background(), []string{"node", "digest.mjs"}, sandbox.Options{Dir: dir, Timeout: testtier.Budget(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // voucherSample is a sample application for the strict demo's tests: the
@@ -329,6 +330,10 @@ func demoOf(t *testing.T, edit func(*strictSample)) (out bytes.Buffer, dir strin
 		return s
 	}
 	defer func() { strictSampleApp = old }()
+	// The steps run for real, with what the test's deadline leaves.
+	floor := limitFloor
+	limitFloor = testtier.Budget(t)
+	defer func() { limitFloor = floor }()
 	dir = filepath.Join(t.TempDir(), "demo")
 	var errOut bytes.Buffer
 	if code := Run(context.Background(), []string{"demo", "--strict", dir}, &Stdio{Out: &out, Err: &errOut}); code != ExitPassed {

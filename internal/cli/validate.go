@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/code2skill/code2skill/internal/core"
 	"github.com/code2skill/code2skill/internal/diag"
@@ -72,8 +71,8 @@ and which rows rest on unattested evidence.`,
 		addSourceRootFlag(fs, &sources.sources.Base)
 		fs.section("Flags (core-export-v1)")
 		skipTests := fs.Bool("skip-tests", false, "check the structure only; nothing of the package runs")
-		testTimeout := addDurationFlag(fs, "test-timeout", 2*time.Minute, "the whole test run")
-		requestTimeout := addDurationFlag(fs, "request-timeout", 10*time.Second, "each MCP request")
+		testTimeout := addDurationFlag(fs, "test-timeout", core.DefaultTestTimeout, "the whole test run")
+		requestTimeout := addDurationFlag(fs, "request-timeout", core.DefaultRequestTimeout, "each MCP request")
 		isolation := addIsolationFlag(fs)
 		fs.section("Flags (strict-export-v1)")
 		preFinalize := fs.Bool("pre-finalize", false, "check a package that is not finalized yet")

@@ -7,12 +7,12 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/contract/contracttest"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // requestsContract is the reference contract with two forbidden-shape
@@ -137,7 +137,7 @@ func nodeTest(t *testing.T, contractData []byte, script string, minPass int) {
 		t.Fatal(err)
 	}
 	r, err := sandbox.Run(context.Background(), []string{"node", "--test", "--test-reporter=tap", "test/" + script},
-		sandbox.Options{Dir: dir, Timeout: 2 * time.Minute})
+		sandbox.Options{Dir: dir, Timeout: testtier.Budget(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

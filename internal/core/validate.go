@@ -56,10 +56,14 @@ const (
 type Options struct {
 	// SkipTests checks the structure only: nothing of the package is run.
 	SkipTests bool
-	// TestTimeout limits the node --test run; 0 means 2 minutes.
+	// TestTimeout limits the node --test run; 0 means DefaultTestTimeout.
 	TestTimeout time.Duration
-	// RequestTimeout limits each MCP request; 0 means 10 seconds.
+	// RequestTimeout limits each MCP request; 0 means
+	// DefaultRequestTimeout.
 	RequestTimeout time.Duration
+	// InitializeTimeout, when set, limits the first MCP request instead,
+	// which waits for the server to start.
+	InitializeTimeout time.Duration
 	// Progress receives one line per stage; nil discards it.
 	Progress io.Writer
 	// SourceRoots are the authorised source roots of a go-stdio package
@@ -67,6 +71,12 @@ type Options struct {
 	// (style B): a replace must lead inside one of them.
 	SourceRoots []string
 }
+
+// The time limits Validate applies when Options leaves them zero.
+const (
+	DefaultTestTimeout    = 2 * time.Minute
+	DefaultRequestTimeout = 10 * time.Second
+)
 
 // The flags that raise validate's time limits, named by the finding of a
 // limit reached: the tests' (go vet and go build of a go-stdio package
@@ -84,14 +94,14 @@ func (o Options) testTimeout() time.Duration {
 	if o.TestTimeout > 0 {
 		return o.TestTimeout
 	}
-	return 2 * time.Minute
+	return DefaultTestTimeout
 }
 
 func (o Options) requestTimeout() time.Duration {
 	if o.RequestTimeout > 0 {
 		return o.RequestTimeout
 	}
-	return 10 * time.Second
+	return DefaultRequestTimeout
 }
 
 // Result is the outcome of Validate.

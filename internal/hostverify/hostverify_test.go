@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/code2skill/code2skill/examples"
 	"github.com/code2skill/code2skill/examples/equipment-lending/app/server"
@@ -22,6 +21,7 @@ import (
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/reftest"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 const token = "token-host"
@@ -84,7 +84,7 @@ func samplePackageWith(t testing.TB, hostProfile string, edit func(map[string][]
 		Cases:            cases,
 		AuthorizedWrites: examples.StrictSampleWrites(),
 		Env:              map[string]string{examples.StrictSampleBaseURLVariable: ts.URL, examples.StrictSampleTokenVariable: token},
-		RequestTimeout:   time.Minute,
+		RequestTimeout:   testtier.Budget(t),
 	}, d
 }
 

@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rogpeppe/go-internal/txtar"
 
@@ -22,6 +21,7 @@ import (
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/skillmd"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 var cases = []struct {
@@ -326,7 +326,7 @@ func TestGeneratedPackageTestsPass(t *testing.T) {
 			}
 			testnode.LinkInto(t, dir)
 			res, err := sandbox.Run(context.Background(), []string{"node", "--test", "--test-reporter=tap"},
-				sandbox.Options{Dir: dir, Env: []string{"CODE2SKILL_DRY_RUN=1", "CI=1"}, Timeout: 2 * time.Minute})
+				sandbox.Options{Dir: dir, Env: []string{"CODE2SKILL_DRY_RUN=1", "CI=1"}, Timeout: testtier.Budget(t)})
 			if err != nil {
 				t.Fatal(err)
 			}

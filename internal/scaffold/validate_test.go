@@ -11,6 +11,7 @@ import (
 	"github.com/code2skill/code2skill/internal/core"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // fillIn does what a Producer does to the scaffold's placeholders: it
@@ -34,9 +35,24 @@ func rewrite(data string) string {
 // its only findings are the scaffold's placeholders (the untouched
 // scaffold is not a finished package); with them rewritten, it passes
 // every check, its own offline tests included.
+//
+// The fast tier validates the style with the most code, cookie-login; the
+// slow tier the others.
 func TestEveryAuthStyleValidates(t *testing.T) {
+	validateAuthStyles(t, func(auth string) bool { return auth == AuthCookieLogin })
+}
+
+func TestSlowEveryAuthStyleValidates(t *testing.T) {
+	testtier.Slow(t)
+	validateAuthStyles(t, func(auth string) bool { return auth != AuthCookieLogin })
+}
+
+func validateAuthStyles(t *testing.T, styles func(string) bool) {
 	testnode.Node(t)
 	for _, auth := range AuthStyles {
+		if !styles(auth) {
+			continue
+		}
 		t.Run(auth, func(t *testing.T) {
 			t.Parallel()
 			opts := Options{FeatureID: "order-desk", Goals: []string{"find-orders", "track-shipment"}, Auth: auth}
@@ -102,9 +118,12 @@ func TestEveryAuthStyleValidates(t *testing.T) {
 	}
 }
 
+// validatePackage validates dir with the time limits the test's deadline
+// leaves.
 func validatePackage(t *testing.T, dir string) *core.Result {
 	t.Helper()
-	res, err := core.Validate(context.Background(), dir, core.Options{})
+	budget := testtier.Budget(t)
+	res, err := core.Validate(context.Background(), dir, core.Options{TestTimeout: budget, RequestTimeout: budget})
 	if err != nil {
 		t.Fatal(err)
 	}

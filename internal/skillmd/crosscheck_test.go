@@ -8,11 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // errorsOf returns the rule IDs of the error findings Parse and Check
@@ -98,9 +98,9 @@ func TestSkillsRefAgrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testtier.Budget(t))
 	defer cancel()
-	res, err := sandbox.Run(ctx, append([]string{node, script}, dirs...), sandbox.Options{Dir: root, Timeout: time.Minute, Binds: testnode.Binds(t, filepath.Dir(script))})
+	res, err := sandbox.Run(ctx, append([]string{node, script}, dirs...), sandbox.Options{Dir: root, Timeout: testtier.Budget(t), Binds: testnode.Binds(t, filepath.Dir(script))})
 	if err != nil {
 		t.Fatal(err)
 	}
