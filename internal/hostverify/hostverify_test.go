@@ -311,8 +311,14 @@ func TestAClientRefusesWhatTheOtherReads(t *testing.T) {
 			continue
 		}
 		failed[c.CheckID] = true
-		if !strings.HasPrefix(c.Detail, "through the typescript-sdk Client v1.32.2: ") || !strings.Contains(c.Detail, "an exception instead of a result: MCP error -32602") {
-			t.Errorf("%s%s %s: %s", c.CapabilityID, c.WorkflowID, c.CheckID, c.Detail)
+		ts := false
+		for _, e := range arrayAt(c.Evidence, "/clients") {
+			if stringAt(e, "/client") == "typescript-sdk Client v1.32.2" {
+				ts = stringAt(e, "/status") == "failed" && strings.Contains(stringAt(e, "/detail"), "an exception instead of a result: MCP error -32602")
+			}
+		}
+		if !ts {
+			t.Errorf("%s%s %s: the TypeScript SDK Client did not throw: %s", c.CapabilityID, c.WorkflowID, c.CheckID, c.Detail)
 		}
 		// The Go SDK client returns the result, and the check judges
 		// it as the validating clients would: on its side the check fails
