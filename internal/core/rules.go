@@ -81,7 +81,7 @@ var (
 // rewrite.
 var (
 	RuleSkillToolUnknown = diag.Register("CORE_SKILL_TOOL_UNKNOWN", diag.Error,
-		"every Tool a Skill names (a backticked tool name, or a name in a call step) is registered by the server")
+		"every name a Skill uses as a Tool's (after call or invoke, before \"tool\", called as `x(…)`, a heading of its own, a call example's \"name\") is a Tool the server registers; names elsewhere (response fields in prose) are not judged")
 	RuleToolUnmentioned = diag.Register("CORE_TOOL_UNMENTIONED", diag.Warning,
 		"every Tool the server registers is named by some Skill, which says when to call it")
 	RulePlaceholder = diag.Register("CORE_PLACEHOLDER_TEXT", diag.Error,
