@@ -50,6 +50,8 @@ var (
 		"MCP-SETUP.md shows a stdio registration with command, args, cwd and env")
 	RuleSetupEnv = diag.Register("CORE_SETUP_ENV_UNDOCUMENTED", diag.Warning,
 		"MCP-SETUP.md names every environment variable the package's code reads")
+	RuleSetupBaseURL = diag.Register("CORE_SETUP_BASE_URL_UNDOCUMENTED", diag.Error,
+		"MCP-SETUP.md names every service address variable (base URL, host, origin) the package's code reads: without it a deployer cannot run the package")
 	RuleSetupPublicEndpoint = diag.Register("CORE_SETUP_PUBLIC_ENDPOINT_UNDOCUMENTED", diag.Error,
 		"MCP-SETUP.md names every public endpoint package.json declares: the deployer learns where the package sends requests")
 	RuleSetupCredential = diag.Register("CORE_SETUP_CREDENTIAL_UNDOCUMENTED", diag.Error,
