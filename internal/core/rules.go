@@ -75,6 +75,8 @@ var (
 		"a readOnlyHint: true Tool sends no PUT, PATCH or DELETE, through whatever helpers its Function uses")
 	RuleAnnotationReadOnlyPost = diag.Register("CORE_TOOL_ANNOTATION_READ_ONLY_POST", diag.Warning,
 		"a readOnlyHint: true Tool's Function sends no POST, unless the API reads through POST (a search or query endpoint)")
+	RuleAnnotationReadOnlyCreates = diag.Register("CORE_TOOL_ANNOTATION_READ_ONLY_CREATES", diag.Error,
+		"a readOnlyHint: true Tool's own request, as its call sent it, is no POST that creates or changes: only a URL with search or query semantics reads through POST")
 	RuleAnnotationDestructive = diag.Register("CORE_TOOL_ANNOTATION_DESTRUCTIVE", diag.Error,
 		"a destructiveHint: false Tool sends no DELETE, through whatever helpers its Function uses")
 )

@@ -129,6 +129,9 @@ type checker struct {
 	// run or failed.
 	listed []mcpcheck.Tool
 	// view is what the package's processes may see of node_modules.
+	// pendingPost are the warnings about read-only Tools whose Function
+	// writes POST, until the reachability calls settle them.
+	pendingPost map[string]diag.Diagnostic
 	viewOnce sync.Once
 	view     *pkgdir.ModuleView
 }
@@ -283,6 +286,7 @@ func (c *checker) crossCheck(listed []mcpcheck.Tool) {
 	before := c.errors()
 	c.checkSkillTools(listed)
 	if c.errors() > before {
+	c.flushPost()
 		c.result.Structure = StageFailed
 	}
 }
