@@ -112,6 +112,8 @@ var (
 		"the package's tests execute every Tool's Function (V8 coverage of the test run; go-stdio: go test's cover profile): passing tests that never call it prove nothing about it")
 	RuleTestsRequestNotAnswered = diag.Register("CORE_TESTS_REQUEST_NOT_ANSWERED", diag.Error,
 		"every request a Function awaits (go-stdio: sends with Do and checks the error of) got an answer from a test's mock at least once: a request site whose every run ended before its response was never tested")
+	RuleTestsResultDropped = diag.Register("CORE_TESTS_RESULT_NOT_AWAITED", diag.Error,
+		"a test awaits (or returns, or keeps) every call of a Tool's Function and every callTool it makes: a dropped call ends after its test, so nothing checks what the Function made of its request's answer")
 	RuleTestsCoverageMissing = diag.Register("CORE_TESTS_COVERAGE_MISSING", diag.Warning,
 		"the coverage of the test run could be read, so that what the tests executed is known")
 	RuleNetworkOpen = diag.Register("CORE_NETWORK_NOT_ISOLATED", diag.Warning,
