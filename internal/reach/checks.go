@@ -39,12 +39,12 @@ func inputNames(p *plan) string {
 }
 
 // nothingSent explains a call that sent no request.
-func (r *runner) nothingSent(t Tool, o *observed) {
+func (r *runner) nothingSent(ts *toolState, o *observed) {
+	t, p := ts.t, ts.p
 	ptr := diag.Pointer("tools", t.Index)
 	if len(o.obs.Requests) > 0 || o.broken() {
 		return // fetch refused what it built, or the call hung or exited: reported already
 	}
-	p := planFor(t)
 	switch {
 	case o.rpcError != "":
 		r.once(RuleCallRefused, t, "", ptr, "the call with a value for every input it declares was answered with JSON-RPC error %q%s before any request; its inputs (%s) were not checked",
@@ -64,14 +64,15 @@ func (r *runner) nothingSent(t Tool, o *observed) {
 
 // precheckRefused reports a Tool that stopped after the requests before
 // its own, answers for which the search did not find.
-func (r *runner) precheckRefused(t Tool, o *observed) {
+func (r *runner) precheckRefused(ts *toolState, o *observed) {
+	t := ts.t
 	var sent []string
 	for _, q := range valid(o.obs.Requests) {
 		sent = append(sent, q.Method+" "+clip(q.URL, 100))
 	}
 	text := o.refusal()
 	r.once(RulePrecheckRefused, t, "", diag.Pointer("tools", t.Index), "it sent %s and then stopped with %s%s before its own request; code2skill found no answers to those requests that lead it on, "+
-		"so its own request and its inputs (%s) were not checked: try it against the service (code2skill probe --call)", strings.Join(sent, ", "), clip(text, 200), r.where(text), inputNames(planFor(t)))
+		"so its own request and its inputs (%s) were not checked: try it against the service (code2skill probe --call)", strings.Join(sent, ", "), clip(text, 200), r.where(text), inputNames(ts.p))
 }
 
 // networkError reports whether an error text is the sandbox's denial of

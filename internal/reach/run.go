@@ -352,7 +352,7 @@ func (r *runner) tool(ctx context.Context, t Tool) error {
 			tr.AddressInputs = found
 		}
 		if len(tr.AddressInputs) == 0 {
-			r.nothingSent(t, first)
+			r.nothingSent(ts, first)
 		}
 		if !t.ReadOnly() {
 			return r.dryRun(ctx, ts, first, false)
@@ -380,7 +380,7 @@ func (r *runner) tool(ctx context.Context, t Tool) error {
 			}
 		}
 		if refusedBeforeOwn(t, first) {
-			r.precheckRefused(t, first)
+			r.precheckRefused(ts, first)
 			if !t.ReadOnly() {
 				return r.dryRun(ctx, ts, first, false)
 			}
