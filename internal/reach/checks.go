@@ -350,13 +350,13 @@ func (r *runner) noBase(ctx context.Context, ts *toolState) error {
 var hostLabel = regexp.MustCompile(`^[a-z0-9]+$`)
 
 // addressInputs calls a Tool that refused every value once more, each
-// text input given an address holding its marker
+// input that admits text given an address holding its marker
 // (https://c2s73000001.reach.invalid/), and returns the inputs a request
 // then went to: the Tool takes the service's address from them.
 func (r *runner) addressInputs(ctx context.Context, ts *toolState) ([]AddressInput, error) {
 	values := map[*input]canonjson.Value{}
 	for _, in := range ts.p.inputs {
-		if _, text := in.value.(canonjson.String); text && in.marker != "" && in.local == "" && hostLabel.MatchString(in.marker) {
+		if in.text && in.marker != "" && in.local == "" && hostLabel.MatchString(in.marker) {
 			values[in] = canonjson.String("https://" + in.marker + ".reach.invalid/")
 		}
 	}

@@ -66,6 +66,8 @@ type input struct {
 	// address, which no Tool may take (the input rules report it): where
 	// it goes is not asked.
 	configuration bool
+	// text marks an input whose schema admits text, which an address is.
+	text bool
 }
 
 // shape is how a Tool's arguments are built: an object of members, an
@@ -221,7 +223,7 @@ func (p *plan) schema(s *canonjson.Object, path, ptr, local string) *shape {
 		return &shape{array: true, item: p.schema(item, path+"[]", ptr+"/items", local)}
 	}
 	name := path[strings.LastIndexAny(path, ".]")+1:]
-	in := &input{path: path, pointer: ptr, local: local,
+	in := &input{path: path, pointer: ptr, local: local, text: ts["string"] || len(ts) == 0,
 		configuration: credential.Name(name) || !strings.ContainsAny(path, ".[") && credential.Address(name)}
 	p.inputs = append(p.inputs, in)
 	n := len(p.inputs)

@@ -43,6 +43,10 @@ func TestPlanValues(t *testing.T) {
 		if in.path == "apiToken" && !in.configuration {
 			t.Errorf("apiToken is not a configuration input")
 		}
+		// An address can stand for an input that admits text.
+		if text := in.path != "month" && in.path != "confirm"; in.text != text {
+			t.Errorf("%s: text = %v", in.path, in.text)
+		}
 	}
 	want := map[string]string{
 		"query":        "73000001 73000001 74000001",
