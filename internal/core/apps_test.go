@@ -63,6 +63,9 @@ type appMistake struct {
 	in   string
 	// fast keeps it in the default tier: one failing fixture per rule.
 	fast bool
+	// pass marks a variant a careful Producer writes: it must pass with
+	// no finding at all.
+	pass bool
 }
 
 var appMistakes = []appMistake{
@@ -169,6 +172,20 @@ var appMistakes = []appMistake{
 		want: reach.RuleCallTimeout, in: `"edit_comment"`,
 	},
 	{
+		app: "field-notes", name: "a read-only Tool that pre-checks through a read", pass: true,
+		edit: func(t *testing.T, dir string) {
+			replaceIn(t, dir, notesCore, "export async function listComments(input = {}, context = {}) {\n",
+				"export async function listComments(input = {}, context = {}) {\n  const note = await send({ method: 'GET', path: `notes/${pathSegment(input.slug, 'slug')}` }, context);\n"+
+					"  if (note.httpStatus !== 200) return note;\n  if (!data(note)?.slug) throw new PrecheckError('the service did not return the note');\n")
+			replaceIn(t, dir, "tests/notes.test.mjs", "test('list_comments reads one note\\'s comments, page by page', async () => {\n  const { fetch, requests } = recordingFetch(200, page);",
+				"test('list_comments reads one note\\'s comments, page by page', async () => {\n  const { fetch, requests } = routedFetch({ 'GET notes/spring%20lichens': [200, '{\"data\":{\"slug\":\"spring lichens\"}}'], 'GET notes/spring%20lichens/comments': [200, page] });")
+			replaceIn(t, dir, "tests/notes.test.mjs", "  assert.deepEqual(requests.map((r) => r.url), ['https://notes.invalid/api/notes/spring%20lichens/comments?after=eyJpZCI6MTB9']);",
+				"  assert.deepEqual(requests.map((r) => r.url), ['https://notes.invalid/api/notes/spring%20lichens', 'https://notes.invalid/api/notes/spring%20lichens/comments?after=eyJpZCI6MTB9']);")
+			replaceIn(t, dir, "tests/notes.test.mjs", "import { contextWith, env, forbiddenFetch, recordingFetch, unreachableFetch } from './helpers.mjs';",
+				"import { contextWith, env, forbiddenFetch, recordingFetch, routedFetch, unreachableFetch } from './helpers.mjs';")
+		},
+	},
+	{
 		app: "tasks-board", name: "readOnlyHint on the POST that creates a task",
 		edit: func(t *testing.T, dir string) {
 			replaceIn(t, dir, notesServer, "annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },\n    },\n    async (input, extra) => call(createTask",
@@ -263,6 +280,12 @@ func runAppMistakes(t *testing.T, fastOnly bool) {
 		t.Run(m.app+"/"+m.name, func(t *testing.T) {
 			t.Parallel()
 			res := validate(t, appPackage(t, m.app, func(dir string) { m.edit(t, dir) }), Options{})
+			if m.pass {
+				if res.Diagnostics.Len() != 0 {
+					t.Fatalf("findings:\n%s", dump(res))
+				}
+				return
+			}
 			if !slices.ContainsFunc(res.Diagnostics.Sorted(), func(d diag.Diagnostic) bool {
 				return d.Rule == m.want.ID && strings.Contains(d.Message+d.Detail, m.in)
 			}) {

@@ -359,8 +359,8 @@ func (r *runner) tool(ctx context.Context, t Tool) error {
 		}
 		return nil
 	}
-	if refusedBeforeOwn(t, first) {
-		sh, err := r.search(ctx, ts)
+	if first.refused() {
+		sh, err := r.search(ctx, ts, first)
 		if err != nil || r.c.Down() {
 			return err
 		}

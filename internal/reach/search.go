@@ -18,9 +18,8 @@ import (
 // own, you cannot follow yourself, a login issues the token. Answered
 // with an empty object, such a Function refuses, and its own request,
 // where its inputs go, is never sent. When the first call ends in a
-// refusal (a Tool error) before the Tool's own request went out (no
-// request answered as planned, or only reads from a write), the answers
-// to the requests before are searched for:
+// refusal (a Tool error) after sending requests, the answers to them are
+// searched for:
 //
 //   - a learning call answers every request with a body that, parsed,
 //     records which members the Function reads (driver.cjs), each a
@@ -348,8 +347,16 @@ func succeeded(o *observed) bool {
 }
 
 // search looks for the answers that lead a Tool past its pre-checks (see
-// above). It returns nil when none were found.
-func (r *runner) search(ctx context.Context, ts *toolState) (*shapes, error) {
+// above), after a call that refused. It returns nil when none were found.
+// When the refused call had sent the Tool's own request (a read-only
+// Tool's reads all look alike), a search counts only when it leads the
+// Tool to send more: otherwise the refusal is of its own answer, which
+// the status checks judge.
+func (r *runner) search(ctx context.Context, ts *toolState, refused *observed) (*shapes, error) {
+	before, sent := refusedBeforeOwn(ts.t, refused), len(valid(refused.obs.Requests))
+	succeeded := func(o *observed) bool {
+		return succeeded(o) && (before || len(valid(o.obs.Requests)) > sent)
+	}
 	sh := newShapes()
 	attempts := 0
 	try := func(s *shapes) (*observed, error) {
