@@ -239,8 +239,8 @@ func validateMessage(status string, res *core.Result, n diag.Counts) string {
 		suffix = " (" + strings.Join(details, "; ") + ")"
 	}
 	if status != diag.StatusPassed {
-		return fmt.Sprintf("failed: %s; structure %s, MCP discovery %s, Tool requests %s, package tests %s%s",
-			plural(n.Errors, "error"), stageWords(res.Structure), stageWords(res.Discovery), stageWords(res.Requests), stageWords(res.Tests), suffix)
+		return fmt.Sprintf("failed: %s; structure %s, MCP discovery %s, Tool requests %s%s, package tests %s%s",
+			plural(n.Errors, "error"), stageWords(res.Structure), stageWords(res.Discovery), stageWords(res.Requests), inputsChecked(res), stageWords(res.Tests), suffix)
 	}
 	switch {
 	case res.Discovery == core.StageNotRun && res.Tests == core.StageNotRun:
@@ -249,9 +249,19 @@ func validateMessage(status string, res *core.Result, n diag.Counts) string {
 		return "static structure and MCP discovery passed" + unisolated + "; runtime verification not completed (requires-host-integration)" + suffix
 	}
 	if res.Runtime == pkgdir.RuntimeGo {
-		return "passed: structure, go vet, go build, MCP discovery, Tool requests and package tests" + unisolated + suffix
+		return "passed: structure, go vet, go build, MCP discovery, Tool requests" + inputsChecked(res) + " and package tests" + unisolated + suffix
 	}
-	return "passed: structure, MCP discovery, Tool requests and package tests" + unisolated + suffix
+	return "passed: structure, MCP discovery, Tool requests" + inputsChecked(res) + " and package tests" + unisolated + suffix
+}
+
+// inputsChecked says how many of the Tools' inputs the reachability calls
+// decided: " (9 of 12 inputs checked)"; the warnings name the others.
+func inputsChecked(res *core.Result) string {
+	r := res.Reach
+	if r == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (%d of %d inputs checked)", r.InputsChecked, r.InputsChecked+r.InputsUnchecked)
 }
 
 func stageWords(s core.Stage) string {

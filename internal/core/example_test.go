@@ -383,8 +383,10 @@ func brokenCases() []brokenCase {
 				replaceIn(t, dir, "mcp-tool/server.mjs", "annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false",
 					"annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false")
 			},
-			// The example's own test of the annotations catches it too.
-			rules: []*diag.Rule{RuleAnnotationReadOnlyPost, RuleTestsFailed},
+			// The call sends POST reservations, no search: an error, which
+			// settles the static warning. The example's own test of the
+			// annotations catches it too.
+			rules: []*diag.Rule{RuleAnnotationReadOnlyCreates, RuleTestsFailed},
 		},
 		{
 			name: "server crashes at start",

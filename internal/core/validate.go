@@ -146,10 +146,14 @@ type checker struct {
 	envVars  []string                  // the environment variables the package's code reads
 	public   endpoint.List             // the public endpoints package.json declares
 	modules  map[string]*jsmod.Module  // the package's own modules (not its tests) that parse, by path
+	tests    map[string]*jsmod.Module  // the test files that parse, by path
 	skills   map[string]*skillmd.Skill // the Skills that parse, by path
 	// listed is the tools/list answer of discovery; nil when it did not
 	// run or failed.
 	listed []mcpcheck.Tool
+	// pendingPost are the warnings about read-only Tools whose Function
+	// writes POST, until the reachability calls settle them.
+	pendingPost map[string]diag.Diagnostic
 	// view is what the package's processes may see of node_modules.
 	viewOnce sync.Once
 	view     *pkgdir.ModuleView
@@ -160,6 +164,7 @@ func newChecker(pkg *pkgdir.Package, opts Options, res *Result) *checker {
 		pkg: pkg, opts: opts, result: res,
 		declared: map[string]int{},
 		modules:  map[string]*jsmod.Module{},
+		tests:    map[string]*jsmod.Module{},
 		skills:   map[string]*skillmd.Skill{},
 	}
 }
@@ -246,6 +251,7 @@ func Validate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	}
 	c.checkSkills(skills)
 	c.envVars = c.checkScripts()
+	c.checkDroppedCalls()
 	c.checkSetup(c.envVars)
 	c.checkAnnotations()
 	c.checkPlaceholders()
@@ -302,6 +308,7 @@ func (c *checker) ranPackage(ctx context.Context) (*Result, error) {
 // tools/list answer is known (listed is nil when discovery did not run).
 // Its findings belong to the structure stage.
 func (c *checker) crossCheck(listed []mcpcheck.Tool) {
+	c.flushPost()
 	before := c.errors()
 	c.checkSkillTools(listed)
 	if c.errors() > before {

@@ -335,8 +335,8 @@ func TestGeneratedPackageTestsPass(t *testing.T) {
 				t.Fatalf("the package's tests failed:\n%s", out)
 			}
 			// Five tests per Tool, five for the server (six with
-			// credentials), seven for send() and those of the auth style.
-			want := 5*max(1, len(c.opts.Goals)) + 5 + 7
+			// credentials), nine for send() and those of the auth style.
+			want := 5*max(1, len(c.opts.Goals)) + 5 + 9
 			switch c.opts.Auth {
 			case AuthBearer, AuthAPIKey:
 				want += 1 + 3

@@ -153,7 +153,7 @@ func TestValidateSeesTheScaffoldsConfiguration(t *testing.T) {
 				return strings.ReplaceAll(s, "CODE2SKILL_ORDER_DESK_API_BASE_URL", "the base URL")
 			}
 			return s
-		}, "CORE_SETUP_ENV_UNDOCUMENTED", "CODE2SKILL_ORDER_DESK_API_BASE_URL"},
+		}, "CORE_SETUP_BASE_URL_UNDOCUMENTED", "CODE2SKILL_ORDER_DESK_API_BASE_URL"},
 		{"default address", func(p, s string) string {
 			if p == "function-core/index.mjs" {
 				return regexp.MustCompile(`env\[variable\]\.trim\(\) : ''`).ReplaceAllString(s, "env[variable].trim() : 'https://api.example.com/'")

@@ -68,8 +68,7 @@ func TestSkillsRefAgrees(t *testing.T) {
 		{"unterminated", "---\nname: unterminated\n" + d, false, false, ""},
 		{"folded-description", front("name: folded-description\ndescription: >-\n  Reserves a plot.\n  Use when asked.\n"), true, true, ""},
 
-		{"book-plot", front("name: reserve-plot\n" + d), false, true,
-			"a name that differs from its folder is a warning here: installers use the name"},
+		{"book-plot", front("name: reserve-plot\n" + d), false, false, ""},
 		{"numeric-metadata", front("name: numeric-metadata\n" + d + "metadata:\n  version: 1.0\n"), true, false,
 			"metadata values must be strings (the specification); skills-ref converts them"},
 		{"123", front("name: 123\n" + d), true, false,
