@@ -10,7 +10,10 @@
 //                               included): a normal Tool result.
 //   toAgentError(error)         no result was obtained at all (the request
 //                               never got a response): isError with a
-//                               serialisable description of the error.
+//                               serialisable description of the error as
+//                               JSON text, and no structuredContent, so
+//                               that a client checking structuredContent
+//                               against a Tool's output schema returns it.
 //   readHttpResponse(response)  a fetch Response of any status:
 //                               { httpStatus, bodyText } with the full body.
 //   httpResultFromError(error)  an HTTP client threw on 4xx/5xx but the error
@@ -86,15 +89,19 @@ export function toAgentResult(value) {
  * httpResultFromError). The description keeps name, message, system error
  * fields, details and causes, and drops stacks, which hold local paths.
  *
+ * The description {error: {...}} is the JSON of the one text block; the
+ * result carries no structuredContent, which clients such as the
+ * TypeScript SDK Client would validate against the Tool's output schema,
+ * error or not, and throw on.
+ *
  * @param {unknown} error what was thrown
- * @returns {{isError: true, content: {type: 'text', text: string}[], structuredContent: {error: object}}}
+ * @returns {{isError: true, content: {type: 'text', text: string}[]}}
  */
 export function toAgentError(error) {
   const payload = { error: describeError(error, 0) };
   return {
     isError: true,
     content: [{ type: 'text', text: JSON.stringify(payload) }],
-    structuredContent: payload,
   };
 }
 
