@@ -101,8 +101,9 @@ func nth(schema canonjson.Value, n, depth int) (canonjson.Value, error) {
 	t, nullable := typeOf(s)
 	v, err := typed(s, t, n, depth)
 	if err != nil && nullable && errors.Is(err, ErrNoSample) && n > 0 {
-		// The type ran out of values: null is one more.
-		if _, err0 := typed(s, t, 0, depth); err0 == nil {
+		// The type ran out of values at n: null is the one more, and
+		// there is none after it.
+		if _, prev := typed(s, t, n-1, depth); prev == nil {
 			return canonjson.Null{}, nil
 		}
 	}

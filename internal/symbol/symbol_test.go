@@ -189,9 +189,9 @@ func TestKeys(t *testing.T) {
 func TestStrictSampleSources(t *testing.T) {
 	for file, cases := range map[string][]want{
 		"../../examples/equipment-lending/app/client/screen.go": {
-			{"Screen.Open", symbol.Declared, []symbol.Span{{29, 36}}},
-			{"Screen.Borrow", symbol.Declared, []symbol.Span{{70, 77}}},
-			{"Screen.Return", symbol.Declared, []symbol.Span{{87, 92}}},
+			{"Screen.Open", symbol.Declared, []symbol.Span{{30, 37}}},
+			{"Screen.Borrow", symbol.Declared, []symbol.Span{{71, 78}}},
+			{"Screen.Return", symbol.Declared, []symbol.Span{{88, 93}}},
 		},
 		"../../examples/equipment-lending/app/client/client.go": {
 			{"DefaultBaseURL", symbol.Declared, []symbol.Span{{24, 24}}},

@@ -46,7 +46,7 @@ test('a call that obtains no response is a Tool error with a readable cause', as
   const client = await connect(contextWith(unreachableFetch));
   const result = await client.callTool({ name: 'list_notes', arguments: {} });
   assert.equal(result.isError, true);
-  assert.equal(result.structuredContent.error.cause.code, 'ENOTFOUND');
+  assert.equal(JSON.parse(result.content[0].text).error.cause.code, 'ENOTFOUND');
   await client.close();
 });
 
@@ -54,7 +54,7 @@ test('a call without a configured service names the missing variable', async () 
   const client = await connect(contextWith(forbiddenFetch, { env: {} }));
   const result = await client.callTool({ name: 'list_notes', arguments: {} });
   assert.equal(result.isError, true);
-  assert.equal(result.structuredContent.error.details.variable, 'CODE2SKILL_FIELD_NOTES_NOTES_BASE_URL');
+  assert.equal(JSON.parse(result.content[0].text).error.details.variable, 'CODE2SKILL_FIELD_NOTES_NOTES_BASE_URL');
   await client.close();
 });
 
