@@ -16,7 +16,7 @@ import (
 )
 
 // referencePackage writes the reference inputs into a fresh directory.
-func referencePackage(t *testing.T) string {
+func referencePackage(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
 	for _, name := range []string{contract.ContractFile, contract.TopologyFile, contract.HostProfileFile, contract.ExportProfileFile} {
