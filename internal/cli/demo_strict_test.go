@@ -19,6 +19,7 @@ import (
 
 	"github.com/code2skill/code2skill/assets"
 	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/code2skill/code2skill/internal/testnode"
 )
@@ -264,9 +265,15 @@ func TestStrictDemoWithoutElicitation(t *testing.T) {
 	defer func() { strictSampleApp = old }()
 	dir := filepath.Join(t.TempDir(), "demo")
 	var out, errOut bytes.Buffer
+	loads := derive.Loads()
 	code := Run(context.Background(), []string{"demo", "--strict", dir}, &Stdio{Out: &out, Err: &errOut})
 	if code != ExitPassed {
 		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errOut.String())
+	}
+	// Every stage and step of the run, the real ones, builds on one load
+	// of the Portable Core.
+	if n := derive.Loads() - loads; n != 1 {
+		t.Errorf("the demo loaded the Portable Core %d times, want once", n)
 	}
 	for _, want := range []string{
 		`(?m)^list-lendable-equipment +yes +yes +yes +yes$`,

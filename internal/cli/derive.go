@@ -151,27 +151,27 @@ func runDerive(dir string) *deriveResult {
 	if legacy {
 		return runLegacyDerive(dir)
 	}
-	in, list, err := derive.ReadInputs(dir)
-	res.list.Merge(list)
+	core, err := derive.Load(dir)
+	res.list.Merge(core.Read())
 	if err != nil {
 		res.failed = true
 		res.list.Add(derive.RuleIOFailure.New("", "%v", err))
 		return res
 	}
-	res.list.Merge(derive.Check(in))
+	res.list.Merge(core.Structure())
 	if res.list.HasErrors() {
 		return res
 	}
 
-	views := derive.Views(in)
-	if !res.write(dir, views) {
+	views := core.Views()
+	if !res.write(dir, views.Files()) {
 		return res
 	}
-	res.marker = derive.Marker(views)
-	n, _ := contractcheck.Check(in, contractcheck.Options{}).Counts()
+	res.marker = views.Marker()
+	n, _ := contractcheck.Check(core.Inputs, contractcheck.Options{}).Counts()
 	res.contractErrors = &n
 	var docs diag.List
-	docs.Add(strict.DocumentDisagreements(dir, in, views)...)
+	docs.Add(strict.DocumentDisagreements(dir, core.Inputs, views)...)
 	res.documents = docs.Sorted()
 	return res
 }

@@ -112,15 +112,16 @@ func (p *Pipeline) Diagnose(ctx context.Context, opts DiagnoseOptions) (*Diagnos
 	if st != nil {
 		sources.Map = st.SourceMaps
 	}
-	in, _, err := derive.ReadInputs(p.abs)
+	core, err := derive.Load(p.abs)
 	if err != nil {
 		return nil, err
 	}
+	in := core.Inputs
 	if opts.Capability != "" && (in.Contract == nil || capabilityByID(in.Contract, opts.Capability) == nil) {
 		return nil, usagef("--capability: the contract has no capability %q", opts.Capability)
 	}
 	pre := !fileExists(p.pkgPath("export-manifest.json"))
-	res, err := p.Steps.Validate(ctx, p.abs, pre, sources)
+	res, err := p.Steps.Validate(ctx, p.abs, core, pre, sources)
 	if err != nil {
 		return nil, err
 	}

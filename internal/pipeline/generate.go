@@ -43,7 +43,8 @@ func (r *runner) generate() (*stageOutcome, error) {
 	// What generate writes replaces what the package holds: remember it,
 	// to put it back should finalize fail, and to say which hand edits
 	// of generated files it replaces.
-	views := derive.Views(in)
+	derived := r.core.Views()
+	views := derived.Files()
 	owned := slices.Clone(compiledFiles)
 	for _, v := range views {
 		if v.Path != derive.VerificationMatrixFile {
@@ -54,6 +55,9 @@ func (r *runner) generate() (*stageOutcome, error) {
 	r.keep(markedDocuments...)
 
 	compiled, err := r.p.Steps.Compile(r.ctx, r.p.abs, in)
+	if err == nil && compiled.Compiled != nil {
+		r.keepCompilation(compiled.Compiled)
+	}
 	if errors.Is(err, ErrNotAvailable) {
 		out.findings.Add(RuleStepUnavailable.New("", "compile is not available in this build; generate cannot build the Function core and MCP server"))
 		return out.fail("compile is not available in this build"), nil
@@ -75,12 +79,12 @@ func (r *runner) generate() (*stageOutcome, error) {
 		}
 		files = append(files, atomicfile.File{Path: v.Path, Data: v.Data, Perm: 0o644})
 	}
-	marker := derive.Marker(views)
+	marker := derived.Marker()
 	// A document that states what the contract no longer holds keeps
 	// its marker: refreshing it would make a stale document look
 	// current. Its statements are reported where they are.
 	disagreeing := map[string]bool{}
-	for _, d := range strict.DocumentDisagreements(r.p.abs, in, views) {
+	for _, d := range strict.DocumentDisagreements(r.p.abs, in, derived) {
 		disagreeing[d.File] = true
 		out.findings.Add(d)
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/code2skill/code2skill/internal/attest"
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
-	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/hostruntime"
 	"github.com/code2skill/code2skill/internal/hostverify"
 )
@@ -81,10 +80,7 @@ func (r *runner) hostVerify() (*stageOutcome, error) {
 		out.findings.Add(hostverify.RuleNoRuntime.New("export-profile.json", "host verification starts the package through its host runtime, and the export profile declares no hostRuntime"))
 		return out.fail("the package carries no host runtime"), nil
 	}
-	schemas, err := inputSchemas(derive.Views(in))
-	if err != nil {
-		return out, err
-	}
+	schemas := inputSchemas(r.core.Views())
 	cases := map[string]*canonjson.Object{}
 	for i := range in.Contract.Capabilities {
 		cp := &in.Contract.Capabilities[i]

@@ -125,7 +125,7 @@ func (r *runner) binding() (binding, error) {
 	if r.bound != nil {
 		return *r.bound, nil
 	}
-	b, err := r.p.packageBinding()
+	b, err := r.p.packageBinding(r.core)
 	if err != nil {
 		return binding{}, err
 	}
@@ -133,16 +133,17 @@ func (r *runner) binding() (binding, error) {
 	return b, nil
 }
 
-// packageBinding reads the package's contract ID and candidate digest.
-func (p *Pipeline) packageBinding() (binding, error) {
-	in, _, err := derive.ReadInputs(p.abs)
-	if err != nil {
+// packageBinding returns the package's contract ID, from its Portable
+// Core, and its candidate digest, read now.
+func (p *Pipeline) packageBinding(core *derive.Core) (binding, error) {
+	if err := core.Err(); err != nil {
 		return binding{}, err
 	}
 	b := binding{}
-	if in.Contract != nil {
-		b.contractID = in.Contract.ContractID
+	if core.Contract != nil {
+		b.contractID = core.Contract.ContractID
 	}
+	var err error
 	b.candidate, err = p.candidateDigest()
 	return b, err
 }

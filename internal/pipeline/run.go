@@ -83,20 +83,19 @@ func (o *stageOutcome) fail(format string, args ...any) *stageOutcome {
 	return o
 }
 
-// checkedCore reads the Portable Core for a stage that builds on it. When
-// derive's checks find errors it records them in out, fails out and returns
-// no inputs: analyze is the stage that reports them in full.
+// checkedCore returns the Portable Core for a stage that builds on it.
+// When derive's checks find errors it records them in out, fails out and
+// returns no inputs: analyze is the stage that reports them in full.
 func (r *runner) checkedCore(out *stageOutcome) (*derive.Inputs, error) {
-	in, list, err := derive.ReadInputs(r.p.abs)
-	if err != nil {
+	if err := r.core.Err(); err != nil {
 		return nil, err
 	}
-	if list.Merge(derive.Check(in)); list.HasErrors() {
+	if list := r.core.Findings(); list.HasErrors() {
 		out.findings.Merge(list)
 		out.fail("the Portable Core has errors; run analyze first")
 		return nil, nil
 	}
-	return in, nil
+	return r.core.Inputs, nil
 }
 
 // runner carries one run.
@@ -105,6 +104,12 @@ type runner struct {
 	ctx  context.Context
 	opts RunOptions
 	st   *State
+	// core is the package's Portable Core, loaded once for the run and
+	// handed to every stage and step.
+	core *derive.Core
+	// compiled is what compile makes of the package, once computed in
+	// this run (compiled.go).
+	compiled *compilation
 	// findings collects what every stage reported.
 	findings diag.List
 	// skipped are the live calls this run did not make.
@@ -167,7 +172,8 @@ func (p *Pipeline) Run(ctx context.Context, opts RunOptions) (*Report, error) {
 	if err := checkAcknowledgement(opts, selected); err != nil {
 		return nil, err
 	}
-	r := &runner{p: p, ctx: ctx, opts: opts, st: st, outputsBefore: map[string]map[string]string{}}
+	core, _ := derive.Load(p.abs)
+	r := &runner{p: p, ctx: ctx, opts: opts, st: st, core: core, outputsBefore: map[string]map[string]string{}}
 	for name, s := range st.Stages {
 		r.outputsBefore[name] = maps.Clone(s.OutputHashes)
 	}
@@ -183,7 +189,7 @@ func (p *Pipeline) Run(ctx context.Context, opts RunOptions) (*Report, error) {
 		}
 	}
 	runErr := r.stages(selected)
-	rep, err := p.report(st, &r.findings)
+	rep, err := p.report(st, r.core, &r.findings)
 	if err != nil {
 		return nil, errors.Join(runErr, err)
 	}
@@ -394,6 +400,9 @@ func (r *runner) execute(name string, s *StageState, fp string, pairs [][]string
 	}
 	r.current, r.bound = name, nil
 	out, err := r.run(name)
+	if err == nil && out.failure == "" {
+		err = r.coreUnchanged(out)
+	}
 	if ferr := r.flush(); ferr != nil && err == nil {
 		err = ferr
 	}
@@ -476,6 +485,17 @@ func (r *runner) run(name string) (*stageOutcome, error) {
 		return r.finalize()
 	}
 	panic("pipeline: unknown stage " + name)
+}
+
+// coreUnchanged fails a stage that ran while the package's Portable Core
+// changed: the stage built on the Core loaded when the run began, and
+// must not vouch for a package edited since.
+func (r *runner) coreUnchanged(out *stageOutcome) error {
+	file, err := r.core.Changed()
+	if file != "" {
+		out.fail("%s changed while the stage ran; run the pipeline again", file)
+	}
+	return err
 }
 
 // invalidateDownstream marks every completed stage after name invalidated.
