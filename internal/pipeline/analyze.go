@@ -5,6 +5,22 @@ import (
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
+// StageAnalyze reads and judges the Portable Core inputs, evidence
+// resolved against the authorised sources.
+const StageAnalyze = "analyze"
+
+var analyzeStage = &stage{
+	name:       StageAnalyze,
+	categories: []string{CategorySource, CategoryCanonical},
+	inputs: func(r *runner) ([]input, error) {
+		return inputsOf(
+			func() ([]input, error) { return r.files(authoringFiles) },
+			r.sources,
+		)
+	},
+	run: (*runner).analyze,
+}
+
 // sourcesLocated returns where the authorised sources are on this machine:
 // the stored source maps. Nothing is resolved against the working
 // directory, so results never depend on where the command runs.

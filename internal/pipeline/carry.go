@@ -123,18 +123,6 @@ func (p *Pipeline) removeRecord(rec *Record) error {
 	return nil
 }
 
-// phaseOfStage is the phase whose records a verification stage makes; ""
-// for the other stages.
-func phaseOfStage(stage string) string {
-	switch stage {
-	case StageRuntimeVerify:
-		return PhaseRuntime
-	case StageHostVerify:
-		return PhaseHost
-	}
-	return ""
-}
-
 // computeScopes computes the scope digests of phase for the stage about to
 // record its checks.
 func (r *runner) computeScopes(phase string) error {

@@ -34,15 +34,6 @@ var categoryOrder = []string{CategorySource, CategoryCanonical, CategoryDerived,
 // are most likely their consequences.
 var rootCategories = []string{CategorySource, CategoryCanonical}
 
-// stageCategories are the categories each stage is about.
-var stageCategories = map[string][]string{
-	StageAnalyze:       {CategorySource, CategoryCanonical},
-	StageGenerate:      {CategoryCanonical, CategoryDerived, CategoryCapability, CategoryFunction, CategoryDocumentation},
-	StageVerify:        {CategoryVerification, CategoryFunction, CategoryCapability},
-	StageRuntimeVerify: {CategoryVerification},
-	StageFinalize:      {CategoryFinalization},
-}
-
 // DefaultMaxErrors is how many errors diagnose shows per category.
 const DefaultMaxErrors = 10
 
@@ -142,7 +133,7 @@ func (p *Pipeline) Diagnose(ctx context.Context, opts DiagnoseOptions) (*Diagnos
 		}
 		if opts.Stage != "" {
 			base, _, _ := strings.Cut(c, ":")
-			return slices.Contains(stageCategories[opts.Stage], base)
+			return slices.Contains(stageNamed(opts.Stage).categories, base)
 		}
 		return true
 	}

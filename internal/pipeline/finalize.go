@@ -14,6 +14,35 @@ import (
 	"github.com/code2skill/code2skill/internal/verdict"
 )
 
+// StageFinalize builds the verification report from the records, then
+// finalize writes the final files.
+const StageFinalize = "finalize"
+
+var finalizeStage = &stage{
+	name:       StageFinalize,
+	categories: []string{CategoryFinalization},
+	inputs: func(r *runner) ([]input, error) {
+		state := func(label, dir string) func() ([]input, error) {
+			return func() ([]input, error) { return r.stateTree(label, dir) }
+		}
+		return inputsOf(
+			r.candidate,
+			state(labelResults, ResultsDir),
+			state(labelLogs, LogsDir),
+			state(labelVectors, VectorsDir),
+			state(labelLive, LiveDir),
+			r.sources,
+		)
+	},
+	// A finalization that no longer verifies is done again.
+	current: func(r *runner) (bool, error) {
+		fin, _, err := r.p.verifiedFinalization(r.st)
+		return fin != nil, err
+	},
+	run:    (*runner).finalize,
+	failed: (*runner).restoreAfterFailedFinalize,
+}
+
 // Phase outcomes of the verification report.
 const (
 	OutcomePassed         = "passed"

@@ -18,6 +18,22 @@ import (
 	"github.com/code2skill/code2skill/internal/strict"
 )
 
+// StageGenerate compiles the runtime, derives the views and refreshes the
+// documents' markers.
+const StageGenerate = "generate"
+
+var generateStage = &stage{
+	name:       StageGenerate,
+	categories: []string{CategoryCanonical, CategoryDerived, CategoryCapability, CategoryFunction, CategoryDocumentation},
+	inputs: func(r *runner) ([]input, error) {
+		return inputsOf(
+			func() ([]input, error) { return r.files(append(slices.Clone(authoringFiles), toolDocsFile)) },
+			r.documents,
+		)
+	},
+	run: (*runner).generate,
+}
+
 // generatedFiles are what a strict package needs from compile; generate
 // fails when one is missing afterwards.
 var generatedFiles = []string{

@@ -13,6 +13,29 @@ import (
 	"github.com/code2skill/code2skill/internal/hostverify"
 )
 
+// StageHostVerify runs the Host-phase checks under the declared Host
+// profile, code2skill playing the reference MCP host, when the run enables
+// it.
+const StageHostVerify = "host-verify"
+
+var hostVerifyStage = &stage{
+	name:     StageHostVerify,
+	enable:   "--enable-host-verify",
+	disabled: "host verification was not enabled for this run (--enable-host-verify)",
+	enabled:  func(o *RunOptions) bool { return o.EnableHostVerify },
+	phase:    PhaseHost,
+	inputs: func(r *runner) ([]input, error) {
+		return inputsOf(
+			r.candidate,
+			func() ([]input, error) { return r.stateTree(labelLiveCases, LiveCasesDir) },
+			func() ([]input, error) { return r.hostAuthority(), nil },
+		)
+	},
+	run:     (*runner).hostVerify,
+	failed:  func(r *runner) error { return r.p.clearRecords([]string{PhaseHost}) },
+	restore: hostCommand,
+}
+
 // Labels of host-verify's fingerprint inputs.
 const (
 	labelHostEnabled = "host-verify:enabled"

@@ -392,17 +392,14 @@ func nextSteps(st *State, unverified, run string) []string {
 			break
 		}
 	}
-	for _, name := range Stages {
-		if st.Stages[name].Status != StatusInvalidated {
-			continue
-		}
-		switch name {
-		case StageRuntimeVerify:
-			out = append(out, fmt.Sprintf("%s was invalidated (%s): restore it with %s", name, st.Stages[name].InvalidatedReason, runtimeCommand(st, run)))
-		case StageHostVerify:
-			out = append(out, fmt.Sprintf("%s was invalidated (%s): restore it with %s", name, st.Stages[name].InvalidatedReason, hostCommand(st, run)))
+	for _, stg := range stages {
+		s := st.Stages[stg.name]
+		switch {
+		case s.Status != StatusInvalidated:
+		case stg.restore != nil:
+			out = append(out, fmt.Sprintf("%s was invalidated (%s): restore it with %s", stg.name, s.InvalidatedReason, stg.restore(st, run)))
 		default:
-			out = append(out, fmt.Sprintf("%s was invalidated (%s): run %s", name, st.Stages[name].InvalidatedReason, run))
+			out = append(out, fmt.Sprintf("%s was invalidated (%s): run %s", stg.name, s.InvalidatedReason, run))
 		}
 	}
 	if st.Stages[StageRuntimeVerify].Status != StatusCompleted {

@@ -22,6 +22,31 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// StageRuntimeVerify makes authorised live calls through the package's own
+// host runtime, when the run enables it.
+const StageRuntimeVerify = "runtime-verify"
+
+var runtimeVerifyStage = &stage{
+	name:       StageRuntimeVerify,
+	enable:     "--enable-runtime-verify",
+	disabled:   "runtime verification was not enabled for this run (--enable-runtime-verify)",
+	enabled:    func(o *RunOptions) bool { return o.EnableRuntimeVerify },
+	phase:      PhaseRuntime,
+	categories: []string{CategoryVerification},
+	inputs: func(r *runner) ([]input, error) {
+		return inputsOf(
+			r.candidate,
+			func() ([]input, error) { return r.stateTree(labelLiveCases, LiveCasesDir) },
+			r.runtimeAuthority,
+		)
+	},
+	run: (*runner).runtimeVerify,
+	// Runtime evidence is optional upstream of finalize, which would
+	// otherwise take what a failed run left half-made.
+	failed:  func(r *runner) error { return r.p.clearRecords([]string{PhaseRuntime}, LiveDir) },
+	restore: runtimeCommand,
+}
+
 // Reasons a live call is not made.
 const (
 	SkipWriteNotAuthorized = "write-authorization-required"

@@ -14,6 +14,23 @@ import (
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
+// StageVerify runs the strict validator (pre-finalization), the offline
+// probe and the behaviour vectors, each a check record.
+const StageVerify = "verify"
+
+var verifyStage = &stage{
+	name:       StageVerify,
+	categories: []string{CategoryVerification, CategoryFunction, CategoryCapability},
+	inputs: func(r *runner) ([]input, error) {
+		return inputsOf(
+			r.candidate,
+			func() ([]input, error) { return r.stateTree(labelDryRunCases, DryRunCasesDir) },
+			r.sources,
+		)
+	},
+	run: (*runner).verify,
+}
+
 // verify runs the three checks of a package before finalization, each an
 // executed check with its evidence: the strict validator, the offline
 // probe (with the dry-run cases of verification/cases/dry-run), and the
