@@ -113,6 +113,21 @@ func (r *runner) writeRecord(rec *Record) error {
 	return nil
 }
 
+// bindingBetweenStages returns the package's binding while no stage runs:
+// the package changes only while a stage runs, so it is read once until
+// the next stage executes.
+func (r *runner) bindingBetweenStages() (binding, error) {
+	if r.between != nil {
+		return *r.between, nil
+	}
+	b, err := r.p.packageBinding(r.core)
+	if err != nil {
+		return binding{}, err
+	}
+	r.between = &b
+	return b, nil
+}
+
 // binding is the package a stage's records are about.
 type binding struct {
 	contractID, candidate string

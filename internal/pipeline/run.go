@@ -117,6 +117,8 @@ type runner struct {
 	// about, once read.
 	current string
 	bound   *binding
+	// between is the package's binding while no stage runs, once read.
+	between *binding
 	// scopes are the scope digests of the runtime and host phases, by
 	// phase, as the stage running them computed them.
 	scopes map[string]map[string]string
@@ -397,7 +399,7 @@ func (r *runner) execute(stg *stage, s *StageState, fp string, pairs [][]string)
 	if err := r.save(); err != nil {
 		return err
 	}
-	r.current, r.bound = name, nil
+	r.current, r.bound, r.between = name, nil, nil
 	out, err := r.run(stg)
 	if err == nil && out.failure == "" {
 		err = r.coreUnchanged(out)
@@ -407,7 +409,7 @@ func (r *runner) execute(stg *stage, s *StageState, fp string, pairs [][]string)
 	}
 	// The stage may have changed what later stages hash and which
 	// variables the package's modules read.
-	r.digests, r.env = nil, nil
+	r.digests, r.env, r.between = nil, nil, nil
 	ended := r.p.Now()
 	s.EndedAt, s.DurationMs = stamp(ended), ended.Sub(began).Milliseconds()
 	s.InputFingerprint, s.FingerprintInputs = fp, pairs

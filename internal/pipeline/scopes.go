@@ -157,10 +157,20 @@ func digestOf(v canonjson.Value) string {
 // every file compile produces is on disk as compile produced it, the
 // capabilities' own code is left to their digests (scopeSliced);
 // otherwise the runtime on disk, whatever made it, is shared as a whole.
+// Both phases share it until a stage runs.
 func (r *runner) runtimeDigest(res *compile.Result, compiled map[string][]byte) (mode, digest string, err error) {
+	d, err := r.cached("scope:runtime", func() (string, error) {
+		mode, digest, err := readRuntimeDigest(r.p, res, compiled)
+		return mode + " " + digest, err
+	})
+	mode, digest, _ = strings.Cut(d, " ")
+	return mode, digest, err
+}
+
+func readRuntimeDigest(p *Pipeline, res *compile.Result, compiled map[string][]byte) (mode, digest string, err error) {
 	sliced := res.Compiled() && res.Slices != nil
 	for path, want := range compiled {
-		got, err := readRegular(r.p.pkgPath(path))
+		got, err := readRegular(p.pkgPath(path))
 		if err != nil || !bytes.Equal(got, want) {
 			sliced = false
 			break
@@ -171,7 +181,7 @@ func (r *runner) runtimeDigest(res *compile.Result, compiled map[string][]byte) 
 	}
 	var lines []string
 	for _, f := range runtimeFiles {
-		d, err := fileDigest(r.p.pkgPath(f))
+		d, err := fileDigest(p.pkgPath(f))
 		if err != nil {
 			return "", "", err
 		}
