@@ -8,11 +8,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -62,7 +62,7 @@ func runNodeTests(t *testing.T, set string, network sandbox.Network) {
 	if len(argv) == 3 {
 		t.Fatalf("no test files in %s/test for this network policy", set)
 	}
-	res, err := sandbox.Run(context.Background(), argv, sandbox.Options{Dir: ".", Timeout: 2 * time.Minute, Network: network, Binds: testnode.Binds(t)})
+	res, err := sandbox.Run(context.Background(), argv, sandbox.Options{Dir: ".", Timeout: testtier.Budget(t), Network: network, Binds: testnode.Binds(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,30 +77,37 @@ func runNodeTests(t *testing.T, set string, network sandbox.Network) {
 	t.Logf("node --test %s: %d tests passed", set, pass)
 }
 
-// TestRuntimeMatchesSources guards the embedded copies against drift from the
-// reviewed sources on disk.
-func TestRuntimeMatchesSources(t *testing.T) {
-	sources := map[string]string{
-		AgentResult.Name():     "core/portable-agent-result.mjs",
-		ErrorNormalizer.Name(): "strict/portable-error-normalizer.mjs",
-		WorkflowGuard.Name():   "strict/portable-workflow-guard.mjs",
-		HTTPDispatch.Name():    "strict/portable-http-dispatch.mjs",
-		HostRuntime.Name():     "strict/portable-host-runtime.mjs",
-		RuntimeEntry.Name():    "strict/mcp-runtime-entry.mjs",
-	}
-	if len(sources) != len(Runtime()) {
-		t.Fatalf("Runtime() has %d assets, the test knows %d", len(Runtime()), len(sources))
-	}
-	for _, a := range Runtime() {
-		data, err := os.ReadFile(sources[a.Name()])
+// TestRuntimeListsEveryReviewedModule guards the list of runtime assets
+// against the reviewed modules on disk: every module under core/ and
+// strict/ (but the generated bundle, MCPRuntime, which
+// internal/mcpruntime rebuilds and compares) is exactly one asset of
+// Runtime(), whose Source() names it, so that a module added without
+// being shipped, or an asset pointed at another file, fails here. The
+// bytes of each are those go:embed read; the bundle is what needs a
+// fresh build to be checked.
+func TestRuntimeListsEveryReviewedModule(t *testing.T) {
+	var modules []string
+	for _, dir := range []string{"core", "strict"} {
+		found, err := filepath.Glob(filepath.Join(dir, "*.mjs"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !a.Matches(data) {
-			t.Errorf("%s does not match %s", a.Name(), sources[a.Name()])
+		for _, f := range found {
+			if f = filepath.ToSlash(f); f != MCPRuntime.Source() {
+				modules = append(modules, f)
+			}
 		}
-		if a.Source() != sources[a.Name()] {
-			t.Errorf("%s: Source() = %q, want %q", a.Name(), a.Source(), sources[a.Name()])
+	}
+	var sources []string
+	for _, a := range Runtime() {
+		sources = append(sources, a.Source())
+		data, err := os.ReadFile(a.Source())
+		if err != nil {
+			t.Errorf("%s: %v", a.Name(), err)
+			continue
+		}
+		if !a.Matches(data) {
+			t.Errorf("%s is not the module %s it names", a.Name(), a.Source())
 		}
 		if a.Matches(append(data, '\n')) {
 			t.Errorf("%s matches a modified copy", a.Name())
@@ -108,6 +115,11 @@ func TestRuntimeMatchesSources(t *testing.T) {
 		if len(a.SHA256()) != 64 {
 			t.Errorf("%s: SHA256() = %q", a.Name(), a.SHA256())
 		}
+	}
+	slices.Sort(modules)
+	slices.Sort(sources)
+	if !slices.Equal(modules, sources) {
+		t.Errorf("the reviewed modules %v are not the runtime assets' sources %v", modules, sources)
 	}
 }
 
@@ -220,7 +232,7 @@ process.exit(0);
 	if err := os.WriteFile(filepath.Join(dir, "probe.mjs"), []byte(probe), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := sandbox.Run(context.Background(), []string{"node", "probe.mjs"}, sandbox.Options{Dir: dir, Timeout: time.Minute})
+	res, err := sandbox.Run(context.Background(), []string{"node", "probe.mjs"}, sandbox.Options{Dir: dir, Timeout: testtier.Budget(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

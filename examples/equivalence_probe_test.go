@@ -17,6 +17,7 @@ import (
 
 	"github.com/code2skill/code2skill/internal/core"
 	"github.com/code2skill/code2skill/internal/probe"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // twinRequest is one request a server sent, as the backend saw it.
@@ -67,7 +68,9 @@ func TestGoTwinPassesTheProbeAsTheNodeExampleDoes(t *testing.T) {
 		backend := &twinBackend{}
 		srv := httptest.NewServer(backend)
 		defer srv.Close()
+		budget := testtier.Budget(t)
 		res, err := probe.Run(context.Background(), dir, probe.Options{
+			RequestTimeout: budget, InitializeTimeout: budget,
 			Calls:        []string{cases},
 			AllowNetwork: true, // the local backend only: every base URL names it
 			Env: []string{
@@ -140,12 +143,14 @@ func TestGoTwinPassesTheProbeAsTheNodeExampleDoes(t *testing.T) {
 // TestGoTwinPassesTheSameRequestChecks validates both: the reachability
 // calls judge the Go twin's requests, through its compiled-in recorder, as
 // they judge the node example's through driver.cjs, with the same number
-// of calls and of inputs decided.
-func TestGoTwinPassesTheSameRequestChecks(t *testing.T) {
+// of calls and of inputs decided. Each validation runs the package's
+// tests too, so it is in the slow tier.
+func TestSlowGoTwinPassesTheSameRequestChecks(t *testing.T) {
+	testtier.Slow(t)
 	nodeDir, goDir := twinDirs(t)
 	reachOf := func(dir string) *core.ReachSummary {
 		t.Helper()
-		res, err := core.Validate(context.Background(), dir, core.Options{})
+		res, err := core.Validate(context.Background(), dir, core.Options{TestTimeout: testtier.Budget(t), RequestTimeout: testtier.Budget(t)})
 		if err != nil {
 			t.Fatal(err)
 		}

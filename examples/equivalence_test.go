@@ -15,7 +15,9 @@ import (
 	"github.com/code2skill/code2skill/internal/core"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/sandbox"
+	"github.com/code2skill/code2skill/internal/testgo"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // The environment both servers run with: .invalid services, a fake member
@@ -64,10 +66,10 @@ func TestGoTwinMatchesTheNodeExample(t *testing.T) {
 	defer server.Remove()
 
 	node := func(env []string) mcpcheck.Options {
-		return mcpcheck.Options{Env: env, Binds: testnode.Binds(t, nodeDir)}
+		return mcpcheck.Options{Env: env, Binds: testnode.Binds(t, nodeDir), RequestTimeout: testtier.Budget(t)}
 	}
 	golang := func(env []string) mcpcheck.Options {
-		return mcpcheck.Options{Env: env, Command: []string{server.Path}, Binds: []sandbox.Bind{server.Bind}}
+		return mcpcheck.Options{Env: env, Command: []string{server.Path}, Binds: []sandbox.Bind{server.Bind}, RequestTimeout: testtier.Budget(t)}
 	}
 	nodeTools, nodeResults := twinRun(t, ctx, nodeDir, node)
 	goTools, goResults := twinRun(t, ctx, goDir, golang)
@@ -98,16 +100,11 @@ func TestGoTwinMatchesTheNodeExample(t *testing.T) {
 }
 
 // twinDirs skips in -short mode and where go is missing, then writes
-// the node example, with the pinned node_modules, and its Go twin to
-// temporary directories.
+// the node example, with the pinned node_modules, and its Go twin, with
+// its modules downloaded, to temporary directories.
 func twinDirs(t *testing.T) (nodeDir, goDir string) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds Go code and runs node")
-	}
-	if _, err := sandbox.LookPath("go"); err != nil {
-		t.Skip("go is not on PATH")
-	}
+	testgo.Go(t)
 	testnode.Node(t)
 	nodeDir = filepath.Join(t.TempDir(), SeedLibraryName)
 	if err := os.CopyFS(nodeDir, SeedLibrary()); err != nil {
@@ -118,6 +115,7 @@ func twinDirs(t *testing.T) (nodeDir, goDir string) {
 	if err := os.CopyFS(goDir, SeedLibraryGo()); err != nil {
 		t.Fatal(err)
 	}
+	testgo.Modules(t, goDir)
 	return nodeDir, goDir
 }
 

@@ -2,7 +2,11 @@ package examples
 
 import (
 	"embed"
+	"errors"
 	"io/fs"
+	"path"
+	"slices"
+	"strings"
 
 	"github.com/code2skill/code2skill/examples/equipment-lending/app/client"
 )
@@ -14,6 +18,7 @@ import (
 //	equipment-lending/app/server   the desk's backend (Go, net/http, JSON)
 //	equipment-lending/app/client   the borrowing screen's requests
 //	equipment-lending/package      the authored package inputs
+//	equipment-lending/package-en   the same package declared in English
 //	equipment-lending/live-cases   the live calls of its Tools
 //
 // The package inputs are what a Producer writes by hand: the Portable Core
@@ -28,6 +33,8 @@ var (
 	strictSource embed.FS
 	//go:embed equipment-lending/live-cases
 	strictLiveCases embed.FS
+	//go:embed equipment-lending/package-en
+	strictPackageEnglish embed.FS
 )
 
 // StrictSampleName is the name of the strict sample's package. Its Skill is
@@ -62,7 +69,18 @@ const (
 	// return, the write the member must confirm (through elicitation, in
 	// the host runtime).
 	StrictSampleConfirmedWrite = "return-equipment-loan"
+	// StrictSampleRemoval is the capability ID of the sample's removal of a
+	// returned loan: the backend answers 204 without a body, and the
+	// member's confirmation is the deployer's policy, which no source
+	// enforces.
+	StrictSampleRemoval = "remove-returned-loan"
 )
+
+// StrictSampleWrites returns the capability IDs of the sample's writes,
+// which a runtime or host verification must be authorised to call.
+func StrictSampleWrites() []string {
+	return []string{StrictSampleWrite, StrictSampleConfirmedWrite, StrictSampleRemoval}
+}
 
 // StrictSample returns the authored inputs of the strict sample package:
 // source-topology.json, canonical-contract.json, export-profile.json,
@@ -71,6 +89,15 @@ const (
 // directory named StrictSampleName, then derive and compile it.
 func StrictSample() fs.FS {
 	return sub(strictPackage, StrictSampleName+"/package")
+}
+
+// StrictSampleEnglish returns the authored inputs of the strict sample
+// declared in English (documentationLanguage "en"): the Portable Core of
+// StrictSample, with its export profile, Tool prose and documents written
+// in English, the MCP document named MCP.en.md instead of MCP.zh-CN.md.
+func StrictSampleEnglish() fs.FS {
+	return overlay{base: StrictSample(), top: sub(strictPackageEnglish, StrictSampleName+"/package-en"),
+		hidden: map[string]bool{"MCP.zh-CN.md": true}}
 }
 
 // StrictSampleSource returns the sample application's source tree, the
@@ -96,4 +123,48 @@ func sub(fsys fs.FS, dir string) fs.FS {
 		panic(err) // the embedded tree is fixed at build time
 	}
 	return s
+}
+
+// overlay is the files of top over those of base, without the hidden ones.
+type overlay struct {
+	base, top fs.FS
+	hidden    map[string]bool
+}
+
+func (o overlay) Open(name string) (fs.File, error) {
+	if o.hidden[name] {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	if f, err := o.top.Open(name); err == nil {
+		if st, err := f.Stat(); err == nil && !st.IsDir() {
+			return f, nil
+		}
+		f.Close()
+	}
+	return o.base.Open(name)
+}
+
+// ReadDir lists a directory of both trees, top first, without the hidden
+// files.
+func (o overlay) ReadDir(name string) ([]fs.DirEntry, error) {
+	seen := map[string]bool{}
+	var out []fs.DirEntry
+	for _, fsys := range []fs.FS{o.top, o.base} {
+		es, err := fs.ReadDir(fsys, name)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		for _, e := range es {
+			p := path.Join(name, e.Name())
+			if name == "." {
+				p = e.Name()
+			}
+			if !seen[e.Name()] && !o.hidden[p] {
+				seen[e.Name()] = true
+				out = append(out, e)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return out, nil
 }

@@ -3,6 +3,7 @@ package examples
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -18,7 +19,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/code2skill/code2skill/assets"
 	"github.com/code2skill/code2skill/examples/equipment-lending/app/client"
@@ -31,6 +31,7 @@ import (
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/strict"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // writeFS writes every regular file of fsys under dir.
@@ -63,10 +64,16 @@ func writeFS(t testing.TB, fsys fs.FS, dir string) {
 // The runtime is what compile writes from the authored inputs.
 func strictSample(t testing.TB) (pkg, src string) {
 	t.Helper()
+	return strictSampleOf(t, StrictSample())
+}
+
+// strictSampleOf is strictSample for the authored inputs in authored.
+func strictSampleOf(t testing.TB, authored fs.FS) (pkg, src string) {
+	t.Helper()
 	src = t.TempDir()
 	writeFS(t, StrictSampleSource(), src)
 	pkg = filepath.Join(t.TempDir(), StrictSampleName)
-	writeFS(t, StrictSample(), pkg)
+	writeFS(t, authored, pkg)
 	loaded, err := derive.Load(pkg)
 	in, findings := loaded.Inputs, loaded.Read()
 	if err != nil {
@@ -107,16 +114,7 @@ func strictSample(t testing.TB) (pkg, src string) {
 // resolved against the sample application's sources.
 func TestStrictSampleIsValid(t *testing.T) {
 	pkg, src := strictSample(t)
-	res := strict.Validate(context.Background(), pkg, strict.Options{PreFinalize: true, Sources: contract.Sources{Base: src}})
-	if res.Err != nil {
-		t.Fatal(res.Err)
-	}
-	for _, d := range res.Diagnostics.Sorted() {
-		t.Errorf("%s", d)
-	}
-	if res.Capabilities != 4 {
-		t.Errorf("the validator saw %d capabilities, want 4", res.Capabilities)
-	}
+	res := validSample(t, pkg, src)
 	for _, s := range res.Stages {
 		switch s.ID {
 		case strict.StageFinal, strict.StageGenerated:
@@ -125,6 +123,74 @@ func TestStrictSampleIsValid(t *testing.T) {
 			if s.Status != strict.Passed {
 				t.Errorf("stage %s: %s (%s)", s.ID, s.Status, s.Note)
 			}
+		}
+	}
+}
+
+// validSample validates the sample package at pkg before finalization,
+// its evidence resolved under src: every finding is an error of the test,
+// and the validator sees the sample's five capabilities.
+func validSample(t *testing.T, pkg, src string) *strict.Result {
+	t.Helper()
+	res := strict.Validate(context.Background(), pkg, strict.Options{PreFinalize: true, Sources: contract.Sources{Base: src}})
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	for _, d := range res.Diagnostics.Sorted() {
+		t.Errorf("%s", d)
+	}
+	if res.Capabilities != 5 {
+		t.Errorf("the validator saw %d capabilities, want 5", res.Capabilities)
+	}
+	return res
+}
+
+// TestStrictSampleInEnglish: the strict sample declared in English, with
+// its documents, MCP.en.md and Tool prose written in English, passes every
+// stage of the strict validator that runs before finalization; with the
+// Chinese documents and prose it fails the English rules, and the English
+// documents fail the Chinese rules.
+func TestStrictSampleInEnglish(t *testing.T) {
+	pkg, src := strictSampleOf(t, StrictSampleEnglish())
+	if _, err := os.Stat(filepath.Join(pkg, "MCP.zh-CN.md")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the English sample carries MCP.zh-CN.md: %v", err)
+	}
+	validSample(t, pkg, src)
+	opts := strict.Options{PreFinalize: true, Sources: contract.Sources{Base: src}}
+	var res *strict.Result
+
+	// The same package with the Chinese documents: the English rules
+	// refuse them, and the Chinese MCP document is not the one they read.
+	zh, _ := strictSampleOf(t, StrictSample())
+	for _, f := range []string{"SKILL.md", "references/feature-context.md"} {
+		data, err := os.ReadFile(filepath.Join(zh, filepath.FromSlash(f)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(pkg, filepath.FromSlash(f)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res = strict.Validate(context.Background(), pkg, opts)
+	for _, want := range []string{"STRICT_DOC_TOO_SHORT", "STRICT_SKILL_HEADING", "STRICT_CONTEXT_SECTION"} {
+		if !slices.Contains(res.Diagnostics.RuleIDs(), want) {
+			t.Errorf("Chinese documents in an English package: no %s in %v", want, res.Diagnostics.RuleIDs())
+		}
+	}
+
+	// The English documents in the Chinese package fail the Chinese rules.
+	en, _ := strictSampleOf(t, StrictSampleEnglish())
+	data, err := os.ReadFile(filepath.Join(en, "SKILL.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(zh, "SKILL.md"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res = strict.Validate(context.Background(), zh, opts)
+	for _, want := range []string{"STRICT_DOC_TOO_SHORT", "STRICT_SKILL_HEADING"} {
+		if !slices.Contains(res.Diagnostics.RuleIDs(), want) {
+			t.Errorf("English documents in a Chinese package: no %s in %v", want, res.Diagnostics.RuleIDs())
 		}
 	}
 }
@@ -360,8 +426,8 @@ func TestStrictSampleStepsAreRoutes(t *testing.T) {
 			}
 		}
 	}
-	if steps != 4 {
-		t.Errorf("%d steps, want 4", steps)
+	if steps != 5 {
+		t.Errorf("%d steps, want 5", steps)
 	}
 }
 
@@ -495,7 +561,7 @@ for (const t of JSON.parse(readFileSync('terms.json', 'utf8'))) console.log(cano
 	if err := os.WriteFile(filepath.Join(dir, "digest.mjs"), []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := sandbox.Run(context.Background(), []string{"node", "digest.mjs"}, sandbox.Options{Dir: dir, Timeout: time.Minute})
+	res, err := sandbox.Run(context.Background(), []string{"node", "digest.mjs"}, sandbox.Options{Dir: dir, Timeout: testtier.Budget(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

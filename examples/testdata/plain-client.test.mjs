@@ -111,13 +111,13 @@ const fail = call;
 const terms = { days: 2, note: 'plain client' };
 
 describe('the strict sample in a plain MCP client', () => {
-  it('lists its four Tools, calls every read and, with confirmation accepted, every write', async () => {
+  it('lists its five Tools, calls every read and, with confirmation accepted, every write', async () => {
     let answer = { action: 'accept', content: { confirm: true } };
     const { client, asked } = await connect({ answer: () => answer });
     try {
       const { tools } = await client.listTools();
       assert.deepEqual(tools.map((t) => t.name).sort(),
-        ['create_equipment_loan', 'list_lendable_equipment', 'quote_equipment_loan', 'return_equipment_loan']);
+        ['create_equipment_loan', 'list_lendable_equipment', 'quote_equipment_loan', 'remove_returned_loan', 'return_equipment_loan']);
 
       const { items } = ok(await call(client, 'list_lendable_equipment', {}));
       const item = items.find((i) => i.available);
@@ -141,12 +141,28 @@ describe('the strict sample in a plain MCP client', () => {
       assert.deepEqual([returned.loanId, returned.status], [loan.loanId, 'returned']);
       const after = await received();
       assert.equal(after[`POST /api/loans/${loan.loanId}/return`], 1, 'the accepted return was sent once');
+
+      // The removal: the desk removes without asking and answers 204
+      // without a body; the deployer requires the member's confirmation.
+      for (const action of ['decline', 'cancel']) {
+        answer = { action };
+        refused(await fail(client, 'remove_returned_loan', { loanId: returned.loanId }),
+          action === 'decline' ? 'HOST_CONFIRMATION_DECLINED' : 'HOST_CONFIRMATION_CANCELLED');
+      }
+      assert.deepEqual(await received(), after, 'declined and cancelled removals reach nothing');
+      answer = { action: 'accept', content: { confirm: true } };
+      const removed = await call(client, 'remove_returned_loan', { loanId: returned.loanId });
+      assert.equal(removed.isError, false, JSON.stringify(removed));
+      assert.deepEqual(removed.structuredContent, { status: 204, data: null });
+      assert.deepEqual(JSON.parse(removed.content[0].text), { status: 204, data: null });
+      assert.equal((await received())[`DELETE /api/loans/${loan.loanId}`], 1, 'the accepted removal was sent once');
+      assert.equal(asked.length, 6, 'each return and removal asked the member');
     } finally {
       await client.close();
     }
   });
 
-  it('refuses the return before dispatch in a client without elicitation, and another session\'s quote', async () => {
+  it('refuses the return and the removal before dispatch in a client without elicitation, and another session\'s quote', async () => {
     const first = await connect();
     const second = await connect();
     try {
@@ -156,6 +172,7 @@ describe('the strict sample in a plain MCP client', () => {
       const before = await received();
       refused(await fail(second.client, 'create_equipment_loan', { quote, terms }), 'PROTECTED_OPERATION_MISSING');
       refused(await fail(second.client, 'return_equipment_loan', { loanId: 'loan-0001' }), 'HOST_CONFIRMATION_UNAVAILABLE');
+      refused(await fail(second.client, 'remove_returned_loan', { loanId: 'loan-0001' }), 'HOST_CONFIRMATION_UNAVAILABLE');
       assert.deepEqual(await received(), before, 'nothing reached the desk');
       const loan = ok(await call(first.client, 'create_equipment_loan', { quote, terms }));
       assert.equal(loan.status, 'active', 'the session that was issued the quote borrows with it');

@@ -1,7 +1,8 @@
 // Package assetcopy keeps the copies of the reviewed runtime assets that
 // live outside assets/: the generate Skill carries every runtime asset, and
-// the seed-library example and its Go twin carry the core one of their
-// runtime (portable-agent-result.mjs, agentresult.go). They are generated from
+// the seed-library example, its Go twin and the application packages the
+// core tests validate carry the core one of their runtime
+// (portable-agent-result.mjs, agentresult.go). They are generated from
 // the assets (go generate at the repository root runs gencopies), never
 // edited by hand, and a test fails when a committed copy differs.
 package assetcopy
@@ -35,7 +36,9 @@ func Copies() []Copy {
 	}
 	return append(out,
 		Copy{"examples/seed-library/" + assets.AgentResult.Name(), assets.AgentResult},
-		Copy{"examples/_seed-library-go/" + assets.GoAgentResult.Name(), assets.GoAgentResult})
+		Copy{"examples/_seed-library-go/" + assets.GoAgentResult.Name(), assets.GoAgentResult},
+		Copy{"internal/core/testdata/corpus/field-notes/" + assets.AgentResult.Name(), assets.AgentResult},
+		Copy{"internal/core/testdata/corpus/tasks-board/" + assets.AgentResult.Name(), assets.AgentResult})
 }
 
 // Stale returns the copies under root whose file is missing or differs

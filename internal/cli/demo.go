@@ -11,7 +11,6 @@ import (
 
 	"github.com/code2skill/code2skill/examples"
 	"github.com/code2skill/code2skill/internal/atomicfile"
-	"github.com/code2skill/code2skill/internal/core"
 	"github.com/code2skill/code2skill/internal/npm"
 	"github.com/code2skill/code2skill/internal/owned"
 	"github.com/code2skill/code2skill/internal/pkgdir"
@@ -149,7 +148,7 @@ and prints the report of pipeline run.`,
 			return ExitFailure
 		}
 		fmt.Fprintf(stdio.Err, "validating %s\n", dir)
-		return runValidate(ctx, stdio, format, dir, core.Options{Progress: stdio.Progress}, isolationFlag{new(bool)})
+		return runValidate(ctx, stdio, format, dir, demoValidation(stdio.Progress), isolationFlag{new(bool)})
 	}
 	return c
 }

@@ -47,5 +47,7 @@ func runGoDemo(ctx context.Context, stdio *Stdio, c *command, format *formatFlag
 	// The first build of a machine compiles the SDK and every module it
 	// needs into an empty build cache: it gets longer than validate's
 	// default.
-	return runValidate(ctx, stdio, format, dir, core.Options{Progress: stdio.Progress, TestTimeout: goDemoTimeout}, isolationFlag{new(bool)})
+	opts := demoValidation(stdio.Progress)
+	opts.TestTimeout = defaultLimit(goDemoTimeout)
+	return runValidate(ctx, stdio, format, dir, opts, isolationFlag{new(bool)})
 }

@@ -38,7 +38,7 @@ func equipmentLendingSample() *strictSample {
 		},
 		Origin:          examples.StrictSampleOrigin,
 		BaseURLVariable: examples.StrictSampleBaseURLVariable,
-		Writes:          []string{examples.StrictSampleWrite, examples.StrictSampleConfirmedWrite},
+		Writes:          examples.StrictSampleWrites(),
 		LiveCases:       cases,
 		Env:             map[string]string{examples.StrictSampleTokenVariable: token},
 		HostVerify:      true,

@@ -18,10 +18,12 @@ import (
 	"testing/fstest"
 
 	"github.com/code2skill/code2skill/assets"
+	"github.com/code2skill/code2skill/examples"
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // voucherSample is a sample application for the strict demo's tests: the
@@ -248,28 +250,19 @@ func (o overlay) Open(name string) (fs.File, error) {
 // TestStrictDemoWithoutElicitation runs the real demo on the strict sample
 // under its second Host profile, a host whose client declares no
 // elicitation: degradation is precise. The reads and the loan are approved;
-// the return, which needs the member's confirmation, is disabled by the
-// Host, verified to be refused, and not approved.
+// the return and the removal, which need the member's confirmation (the
+// removal's by the deployer's policy), are disabled by the Host, verified
+// to be refused, and not approved.
 func TestStrictDemoWithoutElicitation(t *testing.T) {
 	testnode.Node(t)
 	profile, err := os.ReadFile(filepath.Join(testnode.Root(), "examples", "equipment-lending", "host-profiles", "without-elicitation.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := strictSampleApp
-	strictSampleApp = func() *strictSample {
-		s := equipmentLendingSample()
-		s.Package = overlay{s.Package, fstest.MapFS{"host-profile.json": {Data: profile}}}
-		return s
-	}
-	defer func() { strictSampleApp = old }()
-	dir := filepath.Join(t.TempDir(), "demo")
-	var out, errOut bytes.Buffer
 	loads := derive.Loads()
-	code := Run(context.Background(), []string{"demo", "--strict", dir}, &Stdio{Out: &out, Err: &errOut})
-	if code != ExitPassed {
-		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errOut.String())
-	}
+	out, dir := demoOf(t, func(s *strictSample) {
+		s.Package = overlay{s.Package, fstest.MapFS{"host-profile.json": {Data: profile}}}
+	})
 	// Every stage and step of the run, the real ones, builds on one load
 	// of the Portable Core.
 	if n := derive.Loads() - loads; n != 1 {
@@ -280,6 +273,7 @@ func TestStrictDemoWithoutElicitation(t *testing.T) {
 		`(?m)^quote-equipment-loan +yes +yes +yes +yes$`,
 		`(?m)^create-equipment-loan +yes +yes +yes +yes$`,
 		`(?m)^return-equipment-loan +yes +yes +yes +no +requires review; Host profile: disabled \(trusted-confirmation\)$`,
+		`(?m)^remove-returned-loan +yes +yes +yes +no +requires review; Host profile: disabled \(trusted-confirmation\)$`,
 		`decision: partially-approved; host verification: \d+ of \d+ checks passed by the code2skill reference MCP host \(go-sdk v[0-9.]+\) and the typescript-sdk Client v1\.32\.2 \(no elicitation, as the Host profile says\)`,
 	} {
 		if !regexp.MustCompile(want).MatchString(out.String()) {
@@ -292,7 +286,7 @@ func TestStrictDemoWithoutElicitation(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc, _ := canonjson.Decode(compat)
-	for i, want := range []string{"enabled", "enabled", "enabled", "disabled"} {
+	for i, want := range []string{"enabled", "enabled", "enabled", "disabled", "disabled"} {
 		if got, _ := canonjson.Resolve(doc, fmt.Sprintf("/capabilityAssessments/%d/status", i)); got != canonjson.String(want) {
 			t.Errorf("capability %d: %v, want %s", i, got, want)
 		}
@@ -301,4 +295,56 @@ func TestStrictDemoWithoutElicitation(t *testing.T) {
 	if !strings.Contains(string(matrix), "host-not-fully-compatible") {
 		t.Errorf("the final matrix gives no Host reason:\n%s", matrix)
 	}
+}
+
+// TestStrictDemoInEnglish runs the real demo on the strict sample declared
+// in English (documentationLanguage "en"): its documents, MCP.en.md and Tool
+// prose pass the English rules, the host runtime asks the member in
+// English, and every capability is verified live and in the host, so the
+// package is approved.
+func TestStrictDemoInEnglish(t *testing.T) {
+	testnode.Node(t)
+	out, dir := demoOf(t, func(s *strictSample) { s.Package = examples.StrictSampleEnglish() })
+	if !regexp.MustCompile(`decision: approved; host verification: (\d+) of \d+ checks passed`).MatchString(out.String()) {
+		t.Errorf("the English package is not approved:\n%s", out.String())
+	}
+	pkg := filepath.Join(dir, "equipment-lending")
+	if _, err := os.Stat(filepath.Join(pkg, "MCP.zh-CN.md")); !os.IsNotExist(err) {
+		t.Errorf("the English package carries MCP.zh-CN.md: %v", err)
+	}
+	// The host asked the member in English.
+	log, err := os.ReadFile(filepath.Join(dir, "equipment-lending.producer-state", "verification", "logs",
+		"host--remove-returned-loan--host-confirmation-decline-zero-dispatch.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(log), `is about to make a write (delete); nothing is sent unless you confirm it here`) {
+		t.Errorf("the confirmation was not asked in English:\n%s", log)
+	}
+	if strings.ContainsFunc(string(log), func(r rune) bool { return r >= 0x3400 && r <= 0x9fff }) {
+		t.Errorf("the English host asked in Chinese:\n%s", log)
+	}
+}
+
+// demoOf runs the real strict demo on the bundled sample changed by edit,
+// and returns its output and directory.
+func demoOf(t *testing.T, edit func(*strictSample)) (out bytes.Buffer, dir string) {
+	t.Helper()
+	old := strictSampleApp
+	strictSampleApp = func() *strictSample {
+		s := equipmentLendingSample()
+		edit(s)
+		return s
+	}
+	defer func() { strictSampleApp = old }()
+	// The steps run for real, with what the test's deadline leaves.
+	floor := limitFloor
+	limitFloor = testtier.Budget(t)
+	defer func() { limitFloor = floor }()
+	dir = filepath.Join(t.TempDir(), "demo")
+	var errOut bytes.Buffer
+	if code := Run(context.Background(), []string{"demo", "--strict", dir}, &Stdio{Out: &out, Err: &errOut}); code != ExitPassed {
+		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errOut.String())
+	}
+	return out, dir
 }

@@ -47,7 +47,7 @@ still break deeper rules; when it does, derive writes the views and says so
 in one line before the file list ("views written; run check-contract"):
 run code2skill check-contract <pkg> for the findings.
 
-The package's documents (SKILL.md, MCP.zh-CN.md, MCP-SETUP.md and the
+The package's documents (SKILL.md, MCP.<language>.md, MCP-SETUP.md and the
 feature context) are then read against the contract the views came from:
 each statement that disagrees with it (a stale bound or value, an unknown
 error code or Tool, a restated requiredness or policy the other way round)

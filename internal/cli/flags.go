@@ -121,10 +121,10 @@ func (d *durationFlag) Set(v string) error {
 	return nil
 }
 
-// addDurationFlag defines a time-limit flag with a default; what names
-// what the limit bounds ("the whole test run").
+// addDurationFlag defines a time-limit flag with a default (defaultLimit);
+// what names what the limit bounds ("the whole test run").
 func addDurationFlag(fs *flagSet, name string, def time.Duration, what string) *time.Duration {
-	d := def
+	d := defaultLimit(def)
 	fs.Var((*durationFlag)(&d), name, "time limit of "+what+": `D` in seconds (30) or as a duration (30s, 2m)")
 	return &d
 }

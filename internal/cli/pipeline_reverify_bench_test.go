@@ -55,9 +55,11 @@ func BenchmarkStrictReverify(b *testing.B) {
 	srv := httptest.NewServer(sample.Backend())
 	defer srv.Close()
 	live := []string{"pipeline", "run", pkg, "--enable-runtime-verify",
-		"--authorize-write", examples.StrictSampleWrite, "--authorize-write", examples.StrictSampleConfirmedWrite,
 		"--env", examples.StrictSampleBaseURLVariable + "=" + srv.URL,
 		"--env", examples.StrictSampleTokenVariable + "=" + sample.Env[examples.StrictSampleTokenVariable]}
+	for _, id := range examples.StrictSampleWrites() {
+		live = append(live, "--authorize-write", id)
+	}
 	run(b, live...) // against this backend
 	path := filepath.Join(pkg, "canonical-contract.json")
 	data, err := os.ReadFile(path)

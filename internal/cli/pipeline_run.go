@@ -25,7 +25,7 @@ func pipelineRun(ctx context.Context, c *command, stdio *Stdio, args []string) i
 	ackChange := fs.String("acknowledge-contract-change", "", "finalize although the contract changed semantically since the last "+
 		"finalization: the `DIGEST` of that diff, as the stopped finalize printed it")
 	fs.deprecate("force", "rerun")
-	requestTimeout := addDurationFlag(fs, "request-timeout", livecall.DefaultRequestTimeout, "each MCP request of runtime-verify and host-verify")
+	requestTimeout := addDurationFlag(fs, "request-timeout", livecall.DefaultRequestTimeout, "each MCP request")
 	pc, code, ok := pf.open(stdio, args, true)
 	if !ok {
 		return code

@@ -38,7 +38,7 @@ func realPipelineSteps() pipeline.Steps {
 			return &pipeline.ValidateResult{Findings: &res.Diagnostics, Summary: strictMessage(res, diag.CountsOf(&res.Diagnostics))}, nil
 		},
 		Probe: func(ctx context.Context, dir string, core *derive.Core, cases []string) (*pipeline.ProbeResult, error) {
-			res, err := probe.Run(ctx, dir, probe.Options{Offline: true, DryRunCalls: cases, Core: core})
+			res, err := probe.Run(ctx, dir, probe.Options{Offline: true, DryRunCalls: cases, RequestTimeout: probeRequestLimit(), Core: core})
 			var usage *probe.UsageError
 			if errors.As(err, &usage) {
 				l := &diag.List{}
@@ -89,7 +89,7 @@ func compileStep(_ context.Context, dir string, in *derive.Inputs) (*pipeline.Co
 // vectorsStep runs the behaviour vectors and writes their evidence under
 // out, as code2skill vectors does.
 func vectorsStep(ctx context.Context, dir string, core *derive.Core, out string) (*pipeline.VectorsResult, error) {
-	res, err := vectors.Run(ctx, dir, vectors.Options{Core: core})
+	res, err := vectors.Run(ctx, dir, vectors.Options{Timeout: vectorsCallLimit(), Core: core})
 	if err != nil {
 		return nil, err
 	}

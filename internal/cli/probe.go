@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/code2skill/code2skill/internal/atomicfile"
 	"github.com/code2skill/code2skill/internal/core"
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/pkgdir"
 	"github.com/code2skill/code2skill/internal/probe"
 	"github.com/code2skill/code2skill/internal/sandbox"
@@ -98,7 +98,7 @@ sandbox denied the network says to add --allow-network.`,
 		fs.Var(&envFiles, "env-file", "give the server the KEY=VALUE lines of `FILE`, so that credentials stay off the command line (repeatable; --env wins over a file)")
 		var sourceRoot string
 		addSourceRootFlag(fs, &sourceRoot)
-		requestTimeout := addDurationFlag(fs, "request-timeout", 10*time.Second, "each MCP request")
+		requestTimeout := addDurationFlag(fs, "request-timeout", mcpcheck.DefaultRequestTimeout, "each MCP request")
 		transcript := fs.String("transcript", "", "write the whole JSON-RPC exchange as NDJSON to `FILE`, credentials redacted")
 		format := addFindingsFormatFlag(fs)
 		isolation := addIsolationFlag(fs)

@@ -62,13 +62,18 @@ func TestEveryRuleHasATest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	corpus := tests.String()
+	// Every word of the tests, once: a rule's ID and its identifier are
+	// words.
+	words := map[string]bool{}
+	for _, w := range regexp.MustCompile(`\w+`).FindAllString(tests.String(), -1) {
+		words[w] = true
+	}
 	for _, r := range diag.Rules() {
 		name, ok := ident[r.ID]
 		if !ok {
 			continue // registered by a test itself
 		}
-		if strings.Contains(corpus, r.ID) || regexp.MustCompile(`\b`+name+`\b`).MatchString(corpus) {
+		if words[r.ID] || words[name] {
 			continue
 		}
 		t.Errorf("rule %s (%s) is not named in any test: add a fixture where it fires", r.ID, name)

@@ -291,9 +291,13 @@ func TestEveryJSONDocumentHasASchema(t *testing.T) {
 // scriptChecks returns the schemas the CLI scripts check output against,
 // and the commands whose SARIF logs they validate.
 func scriptChecks(t *testing.T) (schemas, sarifLogs map[string]bool) {
-	files, err := filepath.Glob("testdata/script/*.txtar")
-	if err != nil {
-		t.Fatal(err)
+	var files []string
+	for _, dir := range []string{"testdata/script", "testdata/slow"} {
+		fs, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, fs...)
 	}
 	schemas, sarifLogs = map[string]bool{}, map[string]bool{}
 	for _, f := range files {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -20,10 +21,11 @@ import (
 	"github.com/code2skill/code2skill/internal/golden"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 	"github.com/code2skill/code2skill/internal/vectors/vectorstest"
 )
 
-// scriptParams configures the CLI scripts:
+// scriptParams configures the CLI scripts in dir:
 //   - $REPO is the repository root, $EXAMPLES its examples directory;
 //   - $NODE_MODULES is the repository's pinned npm install (npm ci);
 //   - [node] is true when node is on PATH (a script that skips without it
@@ -36,21 +38,25 @@ import (
 //     so that a fixture package behaves as after "npm ci" without a network;
 //   - "mcp-runtime PKG" writes PKG/mcp-tool/runtime.mjs, the self-contained
 //     MCP runtime a strict package ships, bundled from the pinned install;
+//   - "await-entry DIR PREFIX" waits until DIR holds an entry whose name
+//     starts with PREFIX (what a command started in the background made);
 //   - "replace FILE OLD NEW" replaces every OLD in FILE with NEW, failing
 //     when FILE does not hold OLD (an edit a Producer would make).
 
 //   - "strict-package SOURCE DIR [FAULTS]" writes a strict test package
 //     built from a known contract (vectorstest.Sources) with its
 //     hand-written Function core, FAULTS being vectorstest.Faults as JSON.
+//   - $CODE2SKILL_TEST_BUDGET raises the commands' default time limits to
+//     what the test's deadline leaves;
 //   - $PIPELINE_FIXTURES holds the pipeline scripts' packages, and the
 //     commands of pipelineScriptCommands serve and inspect a backend.
-func scriptParams(t *testing.T) testscript.Params {
+func scriptParams(t *testing.T, dir string) testscript.Params {
 	repo, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
 	params := testscript.Params{
-		Dir:                 "testdata/script",
+		Dir:                 dir,
 		UpdateScripts:       golden.Update(),
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
@@ -71,6 +77,8 @@ func scriptParams(t *testing.T) testscript.Params {
 			// The evidence key lives in the script's own configuration
 			// directory, never the user's.
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config"))
+			// The commands wait as long as the test may.
+			env.Setenv(budgetVariable, testtier.Budget(t).String())
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {
@@ -132,6 +140,21 @@ func scriptParams(t *testing.T) testscript.Params {
 				}
 				ts.Check(vectorstest.Build(ts.MkAbs(args[1]), args[0], faults, assets.MCPRuntime.Bytes()))
 			},
+			"await-entry": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: await-entry DIR PREFIX")
+				}
+				dir := ts.MkAbs(args[0])
+				for deadline := time.Now().Add(testtier.Budget(t)); ; time.Sleep(20 * time.Millisecond) {
+					entries, _ := os.ReadDir(dir)
+					if slices.ContainsFunc(entries, func(e os.DirEntry) bool { return strings.HasPrefix(e.Name(), args[1]) }) {
+						return
+					}
+					if time.Now().After(deadline) {
+						ts.Fatalf("no entry %s* appeared in %s", args[1], args[0])
+					}
+				}
+			},
 			"mcp-runtime": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 1 {
 					ts.Fatalf("usage: mcp-runtime PKG")
@@ -175,7 +198,7 @@ var (
 func registryReachable() bool {
 	registryOnce.Do(func() {
 		url := cmp.Or(os.Getenv("npm_config_registry"), os.Getenv("NPM_CONFIG_REGISTRY"), "https://registry.npmjs.org/")
-		client := &http.Client{Timeout: 5 * time.Second}
+		client := &http.Client{Timeout: testtier.Scaled(5 * time.Second)}
 		resp, err := client.Get(strings.TrimSuffix(url, "/") + "/zod")
 		if err == nil {
 			resp.Body.Close()

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/code2skill/code2skill/internal/core"
 	"github.com/code2skill/code2skill/internal/diag"
@@ -52,8 +51,9 @@ A strict-export-v1 package is checked in-process, nothing of it runs: the
 required files; export-profile.json; the Portable Core; every derived view
 against what derive computes; the runtime rules of its JavaScript; after
 finalization, the Function core, MCP adapter and copied assets byte for byte
-what compile generates; SKILL.md, MCP.zh-CN.md, MCP-SETUP.md and
-references/feature-context.md against the contract; no PAGE.md or
+what compile generates; SKILL.md, MCP.<language>.md (MCP.zh-CN.md,
+MCP.en.md), MCP-SETUP.md and references/feature-context.md against the
+contract, in the export profile's documentation language; no PAGE.md or
 workflow.json; the contamination gate over every file; with --pre-finalize
 the baseline verification matrix, otherwise the final matrix recomputed
 from the evidence it records, the files finalize writes and the
@@ -71,8 +71,8 @@ and which rows rest on unattested evidence.`,
 		addSourceRootFlag(fs, &sources.sources.Base)
 		fs.section("Flags (core-export-v1)")
 		skipTests := fs.Bool("skip-tests", false, "check the structure only; nothing of the package runs")
-		testTimeout := addDurationFlag(fs, "test-timeout", 2*time.Minute, "the whole test run")
-		requestTimeout := addDurationFlag(fs, "request-timeout", 10*time.Second, "each MCP request")
+		testTimeout := addDurationFlag(fs, "test-timeout", core.DefaultTestTimeout, "the whole test run")
+		requestTimeout := addDurationFlag(fs, "request-timeout", core.DefaultRequestTimeout, "each MCP request")
 		isolation := addIsolationFlag(fs)
 		fs.section("Flags (strict-export-v1)")
 		preFinalize := fs.Bool("pre-finalize", false, "check a package that is not finalized yet")
@@ -239,8 +239,8 @@ func validateMessage(status string, res *core.Result, n diag.Counts) string {
 		suffix = " (" + strings.Join(details, "; ") + ")"
 	}
 	if status != diag.StatusPassed {
-		return fmt.Sprintf("failed: %s; structure %s, MCP discovery %s, Tool requests %s, package tests %s%s",
-			plural(n.Errors, "error"), stageWords(res.Structure), stageWords(res.Discovery), stageWords(res.Requests), stageWords(res.Tests), suffix)
+		return fmt.Sprintf("failed: %s; structure %s, MCP discovery %s, Tool requests %s%s, package tests %s%s",
+			plural(n.Errors, "error"), stageWords(res.Structure), stageWords(res.Discovery), stageWords(res.Requests), inputsChecked(res), stageWords(res.Tests), suffix)
 	}
 	switch {
 	case res.Discovery == core.StageNotRun && res.Tests == core.StageNotRun:
@@ -249,9 +249,19 @@ func validateMessage(status string, res *core.Result, n diag.Counts) string {
 		return "static structure and MCP discovery passed" + unisolated + "; runtime verification not completed (requires-host-integration)" + suffix
 	}
 	if res.Runtime == pkgdir.RuntimeGo {
-		return "passed: structure, go vet, go build, MCP discovery, Tool requests and package tests" + unisolated + suffix
+		return "passed: structure, go vet, go build, MCP discovery, Tool requests" + inputsChecked(res) + " and package tests" + unisolated + suffix
 	}
-	return "passed: structure, MCP discovery, Tool requests and package tests" + unisolated + suffix
+	return "passed: structure, MCP discovery, Tool requests" + inputsChecked(res) + " and package tests" + unisolated + suffix
+}
+
+// inputsChecked says how many of the Tools' inputs the reachability calls
+// decided: " (9 of 12 inputs checked)"; the warnings name the others.
+func inputsChecked(res *core.Result) string {
+	r := res.Reach
+	if r == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (%d of %d inputs checked)", r.InputsChecked, r.InputsChecked+r.InputsUnchecked)
 }
 
 func stageWords(s core.Stage) string {

@@ -7,12 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/condition"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // agreementConditions and agreementArguments are crossed: every condition
@@ -108,7 +108,7 @@ func TestConditionsAgreeWithGo(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "agree.mjs"), []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, err := sandbox.Run(context.Background(), []string{"node", "agree.mjs"}, sandbox.Options{Dir: dir, Timeout: time.Minute})
+	r, err := sandbox.Run(context.Background(), []string{"node", "agree.mjs"}, sandbox.Options{Dir: dir, Timeout: testtier.Budget(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

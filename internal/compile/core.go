@@ -79,6 +79,13 @@ outcomeKnown when nothing was sent or a response proved the rejection.`)
 			w.line(2, "output: "+value(validationSchema(member(cp.entry, "outputSchema")), 2)+",")
 			w.line(2, "forbiddenOutputKeys: "+strList(rule.ForbiddenOutputKeys)+",")
 			w.line(2, "requiredOutputPaths: "+value(paths, 2)+",")
+			if len(rule.EmptyBodyStatusCodes) > 0 {
+				codes := canonjson.Array{}
+				for _, c := range rule.EmptyBodyStatusCodes {
+					codes = append(codes, canonjson.Int(int(c)))
+				}
+				w.line(2, "emptyBodyStatuses: "+value(codes, 2)+",")
+			}
 			w.line(2, "sourceError: "+value(sourceError(cp.cap.ErrorContract.SourceError), 2)+",")
 		}
 		w.line(1, "},")
@@ -184,6 +191,10 @@ func (p *program) function(w *writer, cp *capPlan) {
 	w.line(0, "export async function "+c.FunctionExport+"(input, context) {")
 	w.line(1, "const capability = CAPABILITIES["+quote(c.ID)+"];")
 	w.line(1, "checkInput(capability, input);")
+	if c.ConfirmationUnguarded() {
+		// No workflow guard checks the confirmation: the Function does.
+		w.line(1, "requireConfirmation(context);")
+	}
 	if c.Implementation.Kind == contract.ImplementationLocal {
 		data := &canonjson.Object{}
 		for _, o := range cp.static {

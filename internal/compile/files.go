@@ -37,7 +37,7 @@ func (p *program) files() []File {
 // one of these names would shadow it or be shadowed.
 var reservedNames = []string{
 	// Function core.
-	"CAPABILITIES", "FunctionError", "MAX_ERRORS", "checkInput", "dispatch", "dispatchHttp", "requireAttachments",
+	"CAPABILITIES", "FunctionError", "MAX_ERRORS", "checkInput", "requireConfirmation", "dispatch", "dispatchHttp", "requireAttachments",
 	"attachmentOf", "withSignal", "checkRules", "someAt", "valuesAt", "sizeOf", "expectStatus", "REJECTION_CODES", "statusCategory", "sourceText", "fromResponse", "outputOf", "bind", "expandPath", "isPathSegment",
 	"validate", "addError", "hasType", "isURI", "jsonEqual", "project", "present", "valueAt", "ownValue",
 	"setOwn", "isRecord", "jsonOrNull", "pointer", "escapePointer", "describe", "protectedWorkflowStateFor",

@@ -20,6 +20,7 @@ import (
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // The live tests run a compiled package's MCP server (node
@@ -144,9 +145,9 @@ type toolResult struct {
 // each call in order and returns the results.
 func callLive(t *testing.T, dir string, calls ...[2]string) []toolResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testtier.Budget(t))
 	defer cancel()
-	s, err := mcpcheck.Start(ctx, dir, mcpcheck.Options{Profile: mcpcheck.ProfileStrict, Network: sandbox.AllowNetwork, RequestTimeout: time.Minute})
+	s, err := mcpcheck.Start(ctx, dir, mcpcheck.Options{Profile: mcpcheck.ProfileStrict, Network: sandbox.AllowNetwork, RequestTimeout: testtier.Budget(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,9 +278,9 @@ func TestLiveCallCancelled(t *testing.T) {
 	testnode.Node(t)
 	api := newUpstream(t)
 	dir := livePackage(t, api.URL, "none")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testtier.Budget(t))
 	defer cancel()
-	s, err := mcpcheck.Start(ctx, dir, mcpcheck.Options{Profile: mcpcheck.ProfileStrict, Network: sandbox.AllowNetwork, RequestTimeout: time.Minute})
+	s, err := mcpcheck.Start(ctx, dir, mcpcheck.Options{Profile: mcpcheck.ProfileStrict, Network: sandbox.AllowNetwork, RequestTimeout: testtier.Budget(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +303,7 @@ func TestLiveCallCancelled(t *testing.T) {
 	}
 	select {
 	case <-api.left:
-	case <-time.After(20 * time.Second):
+	case <-time.After(testtier.Budget(t)):
 		t.Fatal("the request of the cancelled call was not stopped")
 	}
 	if got := api.received(); len(got) != 1 || got[0].URI != "/api/sample-request/validate" {

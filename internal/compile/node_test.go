@@ -7,12 +7,12 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/contract/contracttest"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // requestsContract is the reference contract with two forbidden-shape
@@ -27,7 +27,7 @@ import (
 // contract says where a rejection carries the backend's own code, message
 // and field errors, and gives two statuses their own category. The draft
 // IDs it answers with are a static domain, so that the output check of a
-// static domain is seen.
+// static domain is seen, and it may answer 204 without a body.
 func requestsContract(tb testing.TB) []byte {
 	const (
 		cp   = "/capabilities/3"
@@ -65,7 +65,7 @@ func requestsContract(tb testing.TB) []byte {
 		 "headers": {"content-type": "application/json"},
 		 "bindings": [` + bind(prior(`["draft", "key"]`), "path", `["draftKey"]`) + `, ` + bind(in("requestData"), "body", `["draft", "data"]`) + `, ` +
 		bind(in("checks"), "body", `["checks"]`) + `, ` + bind(prior(`["etag"]`), "body", `["etag"]`) + `],
-		 "successStatusCodes": [200, 201], ` + refs + `}]`
+		 "successStatusCodes": [200, 201, 204], ` + refs + `}]`
 	shape := func(id, path, predicate string) string {
 		return `{"constraintId": "` + id + `", "kind": "forbidden-shape", "path": ` + path + `, "predicate": {"operator": "` + predicate +
 			`"}, "enforcement": "function", "evidenceRefs": ["ev-service-validation"]}`
@@ -79,6 +79,8 @@ func requestsContract(tb testing.TB) []byte {
 		contracttest.Append(cp+"/inputs", input("checks", "object", checks, "false")),
 		contracttest.Set(cp+"/implementation/steps", steps),
 		contracttest.Set(cp+"/outputs/0/valueDomain", `{"kind": "static", "values": ["draft-9"], `+refs+`}`),
+		contracttest.Set(cp+"/successRule/outputRequired", `false`),
+		contracttest.Set(cp+"/successRule/emptyBodyStatusCodes", `[204]`),
 		contracttest.Set(cp+"/errorContract/sourceError", `{"codePath": ["error", "code"], "messagePath": ["error", "message"],
 			"fieldErrorsPath": ["error", "fields"], "categoryByStatus": {"400": "input", "429": "business"}, `+refs+`}`),
 	)
@@ -92,34 +94,56 @@ func requestsContract(tb testing.TB) []byte {
 // validation of every portable keyword, the status and output checks, the
 // guarded write, and how the reviewed error normalizer reads the failures.
 func TestFunctionCoreUnderNode(t *testing.T) {
+	nodeTest(t, requestsContract(t), "function-core.test.mjs", 10)
+}
+
+// TestDeployerConfirmationUnderNode compiles the reference contract with
+// save-sample-draft confirmed by the deployer's policy (no workflow guards
+// it) and runs testdata/node/confirmation.test.mjs: the Function sends
+// nothing unless the trusted runtime context carries the confirmation.
+func TestDeployerConfirmationUnderNode(t *testing.T) {
+	const cp = "/capabilities/3"
+	data := contracttest.Patch(t, contracttest.Reference(t, contract.ContractFile),
+		contracttest.Set(cp+"/operationPolicy/confirmation", `"trusted-confirmation-required"`),
+		contracttest.Set(cp+"/deployerPolicy", `{"confirmation": "trusted-confirmation-required", "statement": "The deployer requires every saved draft to be confirmed."}`),
+		contracttest.Set(cp+"/hostRequirements", `["agent-skills-discovery", "mcp-tool-invocation", "authentication-injection", "trusted-confirmation", "unknown-outcome-reconciliation"]`),
+	)
+	nodeTest(t, data, "confirmation.test.mjs", 3)
+}
+
+// nodeTest compiles a contract, writes the package and runs one script of
+// testdata/node against it under real node, in the sandbox, with no
+// node_modules anywhere; at least minPass tests must pass and none fail.
+func nodeTest(t *testing.T, contractData []byte, script string, minPass int) {
+	t.Helper()
 	testnode.Node(t)
-	res, list := Compile(withContract(t, requestsContract(t), nil))
+	res, list := Compile(withContract(t, contractData, nil))
 	if !res.Compiled() {
-		t.Fatalf("the requests contract did not compile: %v", list.Sorted())
+		t.Fatalf("the contract did not compile: %v", list.Sorted())
 	}
 	dir := t.TempDir()
 	ds, err := Write(dir, res.Files)
 	if err != nil || len(ds) > 0 {
 		t.Fatal(ds, err)
 	}
-	script, err := os.ReadFile(filepath.Join("testdata", "node", "function-core.test.mjs"))
+	src, err := os.ReadFile(filepath.Join("testdata", "node", script))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "test"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "test", "function-core.test.mjs"), script, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "test", script), src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, err := sandbox.Run(context.Background(), []string{"node", "--test", "--test-reporter=tap", "test/function-core.test.mjs"},
-		sandbox.Options{Dir: dir, Timeout: 2 * time.Minute})
+	r, err := sandbox.Run(context.Background(), []string{"node", "--test", "--test-reporter=tap", "test/" + script},
+		sandbox.Options{Dir: dir, Timeout: testtier.Budget(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := string(r.Stdout) + string(r.Stderr)
 	pass, fail := tap(out, "pass"), tap(out, "fail")
-	if r.ExitCode != 0 || pass < 10 || fail != 0 {
+	if r.ExitCode != 0 || pass < minPass || fail != 0 {
 		t.Fatalf("node --test: exit %d, %d passed, %d failed:\n%s", r.ExitCode, pass, fail, out)
 	}
 	t.Logf("node --test: %d tests passed", pass)

@@ -26,6 +26,7 @@ type Capability struct {
 	SuccessRule        SuccessRule
 	ErrorContract      ErrorContract
 	OperationPolicy    OperationPolicy
+	DeployerPolicy     *DeployerPolicy // nil when absent
 	Annotations        Annotations
 	SideEffect         string
 	RuntimeProtection  *RuntimeProtection // nil when absent
@@ -40,6 +41,21 @@ type Capability struct {
 
 // IsWrite reports whether the capability changes state.
 func (c *Capability) IsWrite() bool { return IsWrite(c.SideEffect) }
+
+// NeedsConfirmation reports whether the capability's policy requires the
+// user's confirmation before it runs.
+func (c *Capability) NeedsConfirmation() bool {
+	return c.OperationPolicy.Confirmation != "" && c.OperationPolicy.Confirmation != "not-required"
+}
+
+// ConfirmationUnguarded reports whether the capability is a write that
+// needs the user's confirmation and no deterministic workflow checks it
+// (the deployer requires it, no source enforces it): its Function checks
+// the trusted runtime context's confirmation itself.
+func (c *Capability) ConfirmationUnguarded() bool {
+	p := c.RuntimeProtection
+	return c.IsWrite() && c.NeedsConfirmation() && (p == nil || p.Mode != ProtectionDeterministicWorkflow)
+}
 
 // AttachmentMode returns attachments.mode, or "none" when the capability
 // declares no attachments.
@@ -75,6 +91,18 @@ type OperationPolicy struct {
 	AutomaticRetry string
 	Confirmation   string
 	UnknownOutcome string
+}
+
+// DeployerPolicy is what the deployer requires of a capability beyond
+// what its sources enforce, such as the user's confirmation of a write the
+// backend performs without asking. It is the deployer's decision, recorded
+// as such: a statement, never source evidence.
+type DeployerPolicy struct {
+	Raw *canonjson.Object
+	At  string
+
+	Confirmation string // the confirmation the deployer requires
+	Statement    string // the deployer's policy, in words
 }
 
 // Annotations are the four MCP Tool hints.
@@ -160,7 +188,7 @@ func decodeCapabilityBody(r *record) Capability {
 	c.MissingEvidence = r.strs("missingEvidence", opt)
 	c.Exposure = decodeExposure(r.object("exposure", req))
 	c.Inputs = records(r, "inputs", req, decodeInput)
-	c.Outputs = records(r, "outputs", some, decodeOutput)
+	c.Outputs = records(r, "outputs", req, decodeOutput)
 	c.Constraints = records(r, "constraints", opt, decodeConstraint)
 	if r.has("attachments") {
 		a := decodeAttachments(r.object("attachments", opt))
@@ -172,6 +200,12 @@ func decodeCapabilityBody(r *record) Capability {
 	c.SuccessRule = decodeSuccessRule(r.object("successRule", req))
 	c.ErrorContract = decodeErrorContract(r.object("errorContract", req))
 	c.OperationPolicy = decodeOperationPolicy(r.object("operationPolicy", req))
+	if r.has("deployerPolicy") {
+		p := decodeDeployerPolicy(r.object("deployerPolicy", opt))
+		c.DeployerPolicy = &p
+	} else {
+		r.known = append(r.known, "deployerPolicy")
+	}
 	c.Annotations = decodeAnnotations(r.object("annotations", req))
 	c.SideEffect = r.enum("sideEffect", req, vocabSideEffect)
 	if r.has("runtimeProtection") {
@@ -209,6 +243,18 @@ func decodeOperationPolicy(r *record) OperationPolicy {
 		UnknownOutcome: r.laterEnum("unknownOutcome", req, vocabUnknownOutcome),
 	}
 	r.open()
+	return p
+}
+
+// decodeDeployerPolicy reads deployerPolicy, a closed record: the
+// confirmation the deployer requires and its statement. It cites no
+// evidence, since no source proves a deployer's decision.
+func decodeDeployerPolicy(r *record) DeployerPolicy {
+	p := DeployerPolicy{Raw: r.obj, At: r.at}
+	p.Confirmation = r.laterEnum("confirmation", req, vocabDeployerConfirmation)
+	p.Statement = r.str("statement", req)
+	r.forbid("evidenceRefs", "a deployer's policy is the deployer's decision, not a fact of the sources, so it cites no evidence")
+	r.closed()
 	return p
 }
 

@@ -103,6 +103,9 @@ type Evidence struct {
 	Locator        string
 	SemanticRole   string
 	AssertionLevel string
+	// Claim says what the cited source does, in the author's words: what
+	// the evidence is cited for. "" when absent.
+	Claim string
 }
 
 // Conflict records two or more pieces of evidence that disagree.
@@ -216,6 +219,7 @@ func decodeEvidence(r *record) Evidence {
 		Locator:        r.str("locator", req),
 		SemanticRole:   r.str("semanticRole", req),
 		AssertionLevel: r.enum("assertionLevel", req, vocabAssertion),
+		Claim:          r.str("claim", opt),
 	}
 	r.open()
 	return e

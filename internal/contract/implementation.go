@@ -1,7 +1,9 @@
 package contract
 
 import (
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 )
@@ -60,15 +62,59 @@ type Source struct {
 }
 
 // SuccessRule says what makes a Function result successful.
+//
+// A rule that requires no output (outputRequired false) names the statuses
+// at which the backend answers without a body (emptyBodyStatusCodes, such
+// as 204): a response of one of them with an empty body is a success whose
+// data is null. Any other response is judged as always: a body that
+// carries no forbidden key and every required output path.
 type SuccessRule struct {
 	Raw *canonjson.Object
 	At  string
 
-	Kind                string
-	OutputRequired      bool
-	ForbiddenOutputKeys []string
-	RequiredOutputPaths [][]string // relative to the result's data
-	EvidenceRefs        []string
+	Kind                 string
+	OutputRequired       bool
+	EmptyBodyStatusCodes []int64 // nil when absent
+	ForbiddenOutputKeys  []string
+	RequiredOutputPaths  [][]string // relative to the result's data
+	EvidenceRefs         []string
+}
+
+// EmptyBody reports whether a response of the status with an empty body is
+// a success whose data is null.
+func (s *SuccessRule) EmptyBody(status int64) bool {
+	return slices.Contains(s.EmptyBodyStatusCodes, status)
+}
+
+// SuccessDataProblem says why data cannot be the data of a successful
+// result of status (a JSON number, as a result carries it): "" when it
+// can. Data is an object or an array, or null when the success rule accepts
+// an empty body at that status.
+func (s *SuccessRule) SuccessDataProblem(status, data canonjson.Value) string {
+	switch data.(type) {
+	case *canonjson.Object, canonjson.Array:
+		return ""
+	case canonjson.Null:
+		if len(s.EmptyBodyStatusCodes) == 0 {
+			break
+		}
+		if n, ok := status.(canonjson.Number); ok {
+			if code, ok := n.Int64(); ok && n.IsInteger() && s.EmptyBody(code) {
+				return ""
+			}
+		}
+		return "data is null, which the success rule accepts only with status " + statusList(s.EmptyBodyStatusCodes)
+	}
+	return "data is " + canonjson.TypeName(data) + ", not an object or array"
+}
+
+// statusList writes status codes as "204" or "202, 204".
+func statusList(codes []int64) string {
+	out := make([]string, len(codes))
+	for i, c := range codes {
+		out[i] = strconv.FormatInt(c, 10)
+	}
+	return strings.Join(out, ", ")
 }
 
 // ErrorContract says where a structured failure keeps its code, message,
@@ -206,6 +252,11 @@ func decodeSuccessRule(r *record) SuccessRule {
 	s := SuccessRule{Raw: r.obj, At: r.at}
 	s.Kind = r.laterEnum("kind", req, vocabSuccessRule)
 	s.OutputRequired, _ = r.boolean("outputRequired", req)
+	for _, e := range r.list("emptyBodyStatusCodes", opt) {
+		if n, ok := r.rd.integer(e.v, e.at); ok {
+			s.EmptyBodyStatusCodes = append(s.EmptyBodyStatusCodes, n)
+		}
+	}
 	s.ForbiddenOutputKeys = r.strs("forbiddenOutputKeys", req)
 	for _, e := range r.list("requiredOutputPaths", req) {
 		s.RequiredOutputPaths = append(s.RequiredOutputPaths, r.rd.strs(e.v, e.at, some))

@@ -130,8 +130,11 @@ var (
 
 	vocabAutomaticRetry = []string{"read-only-bounded", "never"}
 	vocabConfirmation   = []string{"not-required", "trusted-confirmation-required", "upload-confirmation-required"}
-	vocabUnknownOutcome = []string{"not-applicable", "stop-and-reconcile", "reconcile-before-any-retry"}
-	vocabProtection     = []string{ProtectionBackendAuthoritative, ProtectionDeterministicWorkflow, ProtectionUnresolved}
+	// vocabDeployerConfirmation is the confirmation a deployer may
+	// require: the user's, asked by the Host before dispatch.
+	vocabDeployerConfirmation = []string{"trusted-confirmation-required"}
+	vocabUnknownOutcome       = []string{"not-applicable", "stop-and-reconcile", "reconcile-before-any-retry"}
+	vocabProtection           = []string{ProtectionBackendAuthoritative, ProtectionDeterministicWorkflow, ProtectionUnresolved}
 
 	vocabCapabilityPhase = []string{PhaseBehavior, PhaseRuntime, PhaseHost}
 	vocabWorkflowPhase   = []string{PhaseBypass, PhaseRuntime, PhaseHost}
@@ -161,7 +164,7 @@ var (
 	vocabProfile         = []string{"strict-export-v1"}
 	vocabProtocolVersion = []string{"2025-11-25"}
 	vocabTransport       = []string{"stdio"}
-	vocabDocLanguage     = []string{"zh-CN"}
+	vocabDocLanguage     = []string{LanguageChinese, LanguageEnglish}
 	vocabSurfaceKind     = []string{"route", "backend-api", "rpc", "message", "worker", "other"}
 )
 

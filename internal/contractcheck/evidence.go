@@ -2,6 +2,7 @@ package contractcheck
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/diag"
@@ -16,6 +17,7 @@ var (
 	RuleLocator           = diag.Register("CONTRACT_LOCATOR_NOT_PORTABLE", diag.Error, "an evidence locator's path is not a portable path relative to its source root")
 	RuleEvidenceNoSource  = diag.Register("CONTRACT_EVIDENCE_UNAVAILABLE_SOURCE", diag.Error, "fact-level evidence comes from a source the topology declares unavailable, not provided or not found")
 	RuleEvidenceWrongRole = diag.Register("CONTRACT_EVIDENCE_WRONG_ROLE", diag.Error, "no evidence cited for a fact has a semantic role that can prove it (a request binding needs request-construction, serialization or transport-contract evidence, ...)")
+	RuleEvidenceUnstated  = diag.Register("CONTRACT_EVIDENCE_UNSTATED", diag.Error, "evidence cited as a source's enforcement before dispatch (a hard workflow's pre-dispatch enforcement, a workflow's confirmation) has a role that does not say so and no claim saying what the source does")
 )
 
 // evidence checks the catalog entries against the topology, and that the
@@ -95,3 +97,23 @@ func (k *checker) roles(at string, refs []string, roles []string, what string) {
 
 // Roles of evidence that proves a request's exact shape.
 var requestRoles = []string{"request-construction", "serialization", "transport-contract"}
+
+// enforcementRoles are the roles that say by themselves that the cited code
+// enforces a rule before dispatch, or tests that it does.
+var enforcementRoles = []string{"runtime-enforcement", "workflow-test"}
+
+// stated checks that evidence cited for what a source enforces before
+// dispatch says so: by its role, or else by its claim. A pre-dispatch
+// enforcement or a confirmation is a statement about what the code does,
+// and a generic role (business-rule) lets a line that does something else,
+// such as the write itself, stand for it. at is the pointer of the
+// reference; what names what it is cited for.
+func (k *checker) stated(at, id, what string) {
+	e, ok := k.ref(id)
+	if !ok || slices.Contains(enforcementRoles, e.SemanticRole) || strings.TrimSpace(e.Claim) != "" {
+		return
+	}
+	k.contractf(RuleEvidenceUnstated, at,
+		"%q is cited for %s, and neither its role %q nor a claim in its catalog entry (%s) says what that code enforces: add a claim saying how the source enforces it before dispatch; when no source does and the deployer requires a confirmation, declare the capability's deployerPolicy instead",
+		id, what, e.SemanticRole, e.At)
+}

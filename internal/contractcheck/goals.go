@@ -579,17 +579,27 @@ func (k *checker) capabilitySets(g *contract.Goal) {
 	}
 	anySatisfied := g.CompletionPredicate.Operator == contract.PredicateAnySatisfied
 	for _, n := range g.InformationNeeds {
-		for _, s := range n.SatisfiedBy {
-			if s.Kind != contract.SatisfiedByCapability {
-				continue
-			}
+		place := func(id string, alternatives int) {
 			switch {
 			case n.Classification == contract.ClassRequiredWhen:
-				add(&optional, s.CapabilityID)
-			case anySatisfied, n.Classification == contract.ClassOptional, len(n.SatisfiedBy) > 1:
-				add(&optional, s.CapabilityID)
+				add(&optional, id)
+			case anySatisfied, n.Classification == contract.ClassOptional, alternatives > 1:
+				add(&optional, id)
 			default:
-				add(&required, s.CapabilityID)
+				add(&required, id)
+			}
+		}
+		for _, s := range n.SatisfiedBy {
+			if s.Kind == contract.SatisfiedByCapability {
+				place(s.CapabilityID, len(n.SatisfiedBy))
+			}
+		}
+		// A capability whose success carries no output provides no need:
+		// the goal uses it as its action, through the needs that supply
+		// its inputs.
+		for _, s := range n.Supplies {
+			if cp, ok := k.caps[s.CapabilityID]; ok && len(cp.Outputs) == 0 {
+				place(s.CapabilityID, 1)
 			}
 		}
 	}
@@ -624,7 +634,7 @@ func (k *checker) capabilitySets(g *contract.Goal) {
 		for j, id := range set.declared {
 			if _, known := k.caps[id]; known && !slices.Contains(set.want, id) {
 				k.contractf(RuleGoalCapabilitySets, ptr(g.At, set.key, j),
-					"nothing in goal %q puts %q in %s: it provides none of the goal's needs (add the need its result satisfies) and is not the workflow's entry", g.ID, id, set.key)
+					"nothing in goal %q puts %q in %s: it provides none of the goal's needs (add the need its result satisfies), is not the workflow's entry, and is not an action without output whose inputs the goal's needs supply", g.ID, id, set.key)
 			}
 		}
 	}

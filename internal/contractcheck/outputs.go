@@ -2,6 +2,8 @@ package contractcheck
 
 import (
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
@@ -16,6 +18,7 @@ var (
 	RuleOutputChildSchema = diag.Register("CONTRACT_OUTPUT_CHILD_SCHEMA", diag.Error, "a nested output's schema or type differs from what its parent output's schema declares at that path")
 	RuleSuccessRule       = diag.Register("CONTRACT_SUCCESS_RULE", diag.Error, "a success rule's kind does not fit the implementation, or a required output path names no declared output (a path starting with data is relative to the result's data)")
 	RuleSuccessNullable   = diag.Register("CONTRACT_REQUIRED_OUTPUT_NULLABLE", diag.Warning, "a required output path's schema allows null, while a live result whose path is null is no success: finalize refuses it as live evidence")
+	RuleEmptyBody         = diag.Register("CONTRACT_EMPTY_BODY_SUCCESS", diag.Error, "a success without a body is declared inconsistently: a rule requiring no output names no emptyBodyStatusCodes, one requiring output or a local implementation names some, a code is not a success status of the output step, or outputs are empty while a success status answers with a body")
 )
 
 func (k *checker) outputs(cp *contract.Capability) {
@@ -141,5 +144,67 @@ func (k *checker) successRule(cp *contract.Capability) {
 			k.contractf(RuleSuccessRule, at, "%q declares no output at %s, and no declared output's schema has it", cp.ID, quote(p))
 		}
 	}
+	k.emptyBody(cp)
 	k.facts(sr.At, sr.EvidenceRefs, "the success rule of "+cp.ID)
+}
+
+// emptyBody checks a success without a body: only an HTTP capability whose
+// success rule requires no output has one, at statuses its output step
+// accepts; and a capability without outputs answers every success status
+// without a body.
+func (k *checker) emptyBody(cp *contract.Capability) {
+	sr := &cp.SuccessRule
+	codes := sr.EmptyBodyStatusCodes
+	at := child(sr.At, "emptyBodyStatusCodes")
+	switch {
+	case cp.Implementation.Kind == contract.ImplementationLocal:
+		if !sr.OutputRequired || len(codes) > 0 {
+			k.contractf(RuleEmptyBody, child(sr.At, "outputRequired"),
+				"a local implementation returns its output: outputRequired is true and there are no emptyBodyStatusCodes")
+		}
+		return
+	case cp.Implementation.Kind != contract.ImplementationHTTP:
+		return
+	case !sr.OutputRequired && len(codes) == 0:
+		k.contractf(RuleEmptyBody, child(sr.At, "outputRequired"),
+			"a success rule that requires no output names the statuses at which the backend answers without a body: add emptyBodyStatusCodes, such as [204]")
+	case sr.OutputRequired && len(codes) > 0:
+		k.contractf(RuleEmptyBody, child(sr.At, "outputRequired"),
+			"the success rule accepts an empty body (emptyBodyStatusCodes %s), so it does not require output: set outputRequired to false", statusCodes(codes))
+	}
+	step, ok := cp.Implementation.Step(cp.Implementation.OutputStepID)
+	if !ok {
+		return // reported by Structure
+	}
+	for i, code := range codes {
+		if !slices.Contains(step.SuccessStatusCodes, code) {
+			k.contractf(RuleEmptyBody, ptr(sr.At, "emptyBodyStatusCodes", i),
+				"%d is not a success status of the output step %q (%s): an empty body is a success only at a status the step accepts", code, step.ID, statusCodes(step.SuccessStatusCodes))
+		}
+	}
+	if len(cp.Outputs) > 0 {
+		return
+	}
+	var withBody []int64
+	for _, code := range step.SuccessStatusCodes {
+		if !sr.EmptyBody(code) {
+			withBody = append(withBody, code)
+		}
+	}
+	if len(withBody) > 0 {
+		if len(codes) == 0 {
+			at = child(cp.At, "outputs")
+		}
+		k.contractf(RuleEmptyBody, at,
+			"%q declares no outputs, but its output step answers %s with a body: declare the outputs of that body, or list those statuses in emptyBodyStatusCodes when they have none", cp.ID, statusCodes(withBody))
+	}
+}
+
+// statusCodes writes status codes as "[204]" or "[200, 204]".
+func statusCodes(codes []int64) string {
+	out := make([]string, len(codes))
+	for i, c := range codes {
+		out[i] = strconv.FormatInt(c, 10)
+	}
+	return "[" + strings.Join(out, ", ") + "]"
 }

@@ -19,6 +19,7 @@ var (
 	RuleAnnotationIdempot   = diag.Register("CONTRACT_ANNOTATION_IDEMPOTENT", diag.Error, "idempotentHint does not match the idempotency policy (true exactly for safe, idempotent and content-hash-deduplicated)")
 	RuleAnnotationOpenWorld = diag.Register("CONTRACT_ANNOTATION_OPEN_WORLD", diag.Error, "openWorldHint does not match the implementation (true exactly for HTTP)")
 	RuleConfirmation        = diag.Register("CONTRACT_CONFIRMATION", diag.Error, "a capability that needs confirmation is not guarded by a deterministic workflow, or takes its confirmation as a user-supplied boolean")
+	RuleDeployerPolicy      = diag.Register("CONTRACT_DEPLOYER_POLICY", diag.Error, "a deployer's policy is declared on a read, or requires a confirmation other than the one the operation policy names")
 )
 
 // idempotentPolicies are the idempotency values that make a Tool idempotent.
@@ -79,10 +80,13 @@ func (k *checker) policy(cp *contract.Capability) {
 		}
 	}
 
+	k.deployerPolicy(cp)
 	if p.Confirmation != "" && p.Confirmation != "not-required" {
-		if pr := cp.RuntimeProtection; pr == nil || pr.Mode != contract.ProtectionDeterministicWorkflow {
+		deployer := cp.DeployerPolicy != nil && cp.DeployerPolicy.Confirmation == p.Confirmation
+		if pr := cp.RuntimeProtection; !deployer && (pr == nil || pr.Mode != contract.ProtectionDeterministicWorkflow) {
 			k.contractf(RuleConfirmation, child(p.At, "confirmation"),
-				"%q requires confirmation (%s): only a deterministic workflow can check it before dispatch", cp.ID, p.Confirmation)
+				"%q requires confirmation (%s), and neither a deterministic workflow whose sources enforce it nor the deployer's policy says so: declare deployerPolicy {confirmation, statement} when the deployer requires it and no source does",
+				cp.ID, p.Confirmation)
 		}
 		for _, in := range cp.Inputs {
 			lower := strings.ToLower(in.Name)
@@ -91,5 +95,21 @@ func (k *checker) policy(cp *contract.Capability) {
 					"input %q lets the caller assert confirmation; confirmation comes from trusted Host context, never from a Tool argument", in.Name)
 			}
 		}
+	}
+}
+
+// deployerPolicy checks a deployer's policy: only a write has one, and the
+// confirmation it requires is the one the operation policy names, which
+// the Host asks for and the Function checks.
+func (k *checker) deployerPolicy(cp *contract.Capability) {
+	d := cp.DeployerPolicy
+	switch {
+	case d == nil:
+	case !cp.IsWrite():
+		k.contractf(RuleDeployerPolicy, d.At, "read capability %q has no deployer's policy: nothing is confirmed before a read", cp.ID)
+	case d.Confirmation != "" && d.Confirmation != cp.OperationPolicy.Confirmation:
+		k.contractf(RuleDeployerPolicy, child(d.At, "confirmation"),
+			"the deployer requires %s, and the operation policy of %q says %q: set operationPolicy.confirmation to the confirmation the deployer requires",
+			d.Confirmation, cp.ID, cp.OperationPolicy.Confirmation)
 	}
 }

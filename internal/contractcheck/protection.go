@@ -104,6 +104,9 @@ func (k *checker) hardEvidence(cp *contract.Capability, p *contract.RuntimeProte
 			if !ok {
 				continue
 			}
+			if cat.key == "preDispatchEnforcement" {
+				k.stated(at, id, "the pre-dispatch enforcement of "+cp.ID)
+			}
 			switch {
 			case e.AssertionLevel != "fact":
 				k.contractf(RuleHardEvidenceRole, at, "%s evidence %q is %s, not fact", cat.key, id, e.AssertionLevel)

@@ -50,6 +50,9 @@ var ruleCases = []ruleCase{
 	{"CONTRACT_EVIDENCE_UNAVAILABLE_SOURCE", tf, ops(set("/sources/3/availability", `"unavailable"`)), cc, "/evidenceCatalog/25/assertionLevel"},
 	{"CONTRACT_EVIDENCE_WRONG_ROLE", cc, ops(set("/capabilities/3/implementation/steps/0/evidenceRefs", `["ev-service-save"]`)), "", "/capabilities/3/implementation/steps/0/evidenceRefs"},
 	{"CONTRACT_EVIDENCE_WRONG_ROLE", cc, ops(set("/capabilities/3/implementation/steps/0/bindings/0/evidenceRefs", `["ev-service-save"]`)), "", "/capabilities/3/implementation/steps/0/bindings/0/evidenceRefs"},
+	{"CONTRACT_EVIDENCE_UNSTATED", cc, ops(remove("/evidenceCatalog/17/claim")), "", "/capabilities/4/runtimeProtection/hardWorkflowEvidence/preDispatchEnforcement/0"},
+	{"CONTRACT_EVIDENCE_UNSTATED", cc, ops(set("/evidenceCatalog/17/claim", `"  "`)), "", "/capabilities/4/runtimeProtection/hardWorkflowEvidence/preDispatchEnforcement/0"},
+	{"CONTRACT_EVIDENCE_UNSTATED", cc, ops(set("/workflows/0/bindings/8/evidenceRefs", `["ev-service-attachment"]`)), "", "/workflows/0/bindings/8/evidenceRefs/0"},
 
 	// D: exposure.
 	{"CONTRACT_EXPOSURE_KIND", cc, ops(set("/capabilities/0/exposure/kind", `"explicitly-scoped-operation"`)), "", "/capabilities/0/exposure/kind"},
@@ -118,6 +121,14 @@ var ruleCases = []ruleCase{
 	{"CONTRACT_OUTPUT_CHILD_SCHEMA", cc, ops(set("/capabilities/0/outputs/1/path", `["options", "*", "grant"]`)), "", "/capabilities/0/outputs/1/path"},
 	{"CONTRACT_SUCCESS_RULE", cc, ops(set("/capabilities/3/successRule/requiredOutputPaths", `[["data", "draftId"]]`)), "", "/capabilities/3/successRule/requiredOutputPaths/0"},
 	{"CONTRACT_SUCCESS_RULE", cc, ops(set("/capabilities/3/successRule/requiredOutputPaths", `[["draft"]]`)), "", "/capabilities/3/successRule/requiredOutputPaths/0"},
+	{"CONTRACT_EMPTY_BODY_SUCCESS", cc, ops(set("/capabilities/3/successRule/outputRequired", `false`)), "", "/capabilities/3/successRule/outputRequired"},
+	{"CONTRACT_EMPTY_BODY_SUCCESS", cc, ops(set("/capabilities/3/successRule/emptyBodyStatusCodes", `[200]`)), "", "/capabilities/3/successRule/outputRequired"},
+	{"CONTRACT_EMPTY_BODY_SUCCESS", cc, ops(set("/capabilities/3/successRule/outputRequired", `false`), set("/capabilities/3/successRule/emptyBodyStatusCodes", `[204]`)), "", "/capabilities/3/successRule/emptyBodyStatusCodes/0"},
+	{"CONTRACT_EMPTY_BODY_SUCCESS", cc, ops(set("/capabilities/3/outputs", `[]`), set("/capabilities/3/successRule/requiredOutputPaths", `[]`)), "", "/capabilities/3/outputs"},
+	{"CONTRACT_EMPTY_BODY_SUCCESS", cc, ops(set("/capabilities/3/implementation/steps/0/successStatusCodes", `[200, 204]`), set("/capabilities/3/outputs", `[]`),
+		set("/capabilities/3/successRule/requiredOutputPaths", `[]`), set("/capabilities/3/successRule/outputRequired", `false`), set("/capabilities/3/successRule/emptyBodyStatusCodes", `[204]`)),
+		"", "/capabilities/3/successRule/emptyBodyStatusCodes"},
+	{"CONTRACT_EMPTY_BODY_SUCCESS", cc, ops(set("/capabilities/0/implementation", `{"kind": "local"}`), set("/capabilities/0/successRule/kind", `"output"`), set("/capabilities/0/successRule/outputRequired", `false`)), "", "/capabilities/0/successRule/outputRequired"},
 	{"CONTRACT_SUCCESS_RULE", cc, ops(set("/capabilities/3/successRule/kind", `"output"`)), "", "/capabilities/3/successRule/kind"},
 	{"CONTRACT_REQUIRED_OUTPUT_NULLABLE", cc, ops(set("/capabilities/3/outputs/0/schema", `{"type": ["string", "null"]}`)), "", "/capabilities/3/successRule/requiredOutputPaths/0"},
 	{"CONTRACT_REQUIRED_OUTPUT_NULLABLE", cc, ops(set("/capabilities/2/outputs/0/schema/properties/grantId/type", `["string", "null"]`), set("/capabilities/2/successRule/requiredOutputPaths/0", `["validationGrant", "grantId"]`)), "", "/capabilities/2/successRule/requiredOutputPaths/0"},
@@ -143,6 +154,11 @@ var ruleCases = []ruleCase{
 	{"CONTRACT_ANNOTATION_IDEMPOTENT", cc, ops(set("/capabilities/3/annotations/idempotentHint", `false`)), "", "/capabilities/3/annotations/idempotentHint"},
 	{"CONTRACT_ANNOTATION_OPEN_WORLD", cc, ops(set("/capabilities/0/annotations/openWorldHint", `false`)), "", "/capabilities/0/annotations/openWorldHint"},
 	{"CONTRACT_CONFIRMATION", cc, ops(set("/capabilities/3/operationPolicy/confirmation", `"trusted-confirmation-required"`)), "", "/capabilities/3/operationPolicy/confirmation"},
+	// A deployer's policy for another confirmation does not stand for this one.
+	{"CONTRACT_CONFIRMATION", cc, ops(set("/capabilities/3/operationPolicy/confirmation", `"upload-confirmation-required"`),
+		set("/capabilities/3/deployerPolicy", deployerPolicy)), "", "/capabilities/3/operationPolicy/confirmation"},
+	{"CONTRACT_DEPLOYER_POLICY", cc, ops(set("/capabilities/0/deployerPolicy", deployerPolicy)), "", "/capabilities/0/deployerPolicy"},
+	{"CONTRACT_DEPLOYER_POLICY", cc, ops(set("/capabilities/3/deployerPolicy", deployerPolicy)), "", "/capabilities/3/deployerPolicy/confirmation"},
 	{"CONTRACT_CONFIRMATION", cc, ops(add("/capabilities/4/inputs", `{"name": "userConfirmed", "description": "Whether the user confirmed.", "type": "boolean", "required": false, "informationClass": "optional", "sourceStrategies": ["user"], "valueDomain": {"kind": "unconstrained"}, "evidenceRefs": ["ev-tests-workflow"]}`)), "", "/capabilities/4/inputs/4/name"},
 
 	// O: error contract.
@@ -320,6 +336,50 @@ func TestRulesFireOnTheirFixtures(t *testing.T) {
 			l := check(t, rc.edit, contractcheck.Options{}, rc.ops...)
 			if !has(l, rc.rule, file, rc.at) {
 				t.Errorf("want %s at %s#%s; got:\n%s", rc.rule, file, rc.at, contracttest.Findings(l))
+			}
+		})
+	}
+}
+
+// deployerPolicy is the deployer's policy of a write that the backend
+// performs without asking: the user confirms it first.
+const deployerPolicy = `{"confirmation": "trusted-confirmation-required", "statement": "The deployer requires the user to confirm every saved draft."}`
+
+// A confirmation no source enforces, declared as the deployer's policy with
+// no evidence at all: the passing fixture of CONTRACT_DEPLOYER_POLICY and
+// of CONTRACT_CONFIRMATION without a workflow.
+func TestDeployerConfirmationPasses(t *testing.T) {
+	l := check(t, cc, contractcheck.Options{},
+		set("/capabilities/3/operationPolicy/confirmation", `"trusted-confirmation-required"`),
+		set("/capabilities/3/deployerPolicy", deployerPolicy),
+		set("/capabilities/3/hostRequirements", `["agent-skills-discovery", "mcp-tool-invocation", "authentication-injection", "trusted-confirmation", "unknown-outcome-reconciliation"]`))
+	for _, d := range l.Sorted() {
+		if d.Rule != contractcheck.RuleNotChecked.ID {
+			t.Errorf("%s", d)
+		}
+	}
+}
+
+// A success without a body, declared as the contract says it: the
+// passing fixtures of CONTRACT_EMPTY_BODY_SUCCESS. A write that answers
+// 204 keeps its outputs for the statuses that carry a body, or declares
+// none when no success status does.
+func TestEmptyBodySuccessPasses(t *testing.T) {
+	for name, edits := range map[string][]contracttest.Op{
+		"a body or none": ops(set("/capabilities/3/implementation/steps/0/successStatusCodes", `[200, 204]`),
+			set("/capabilities/3/successRule/outputRequired", `false`), set("/capabilities/3/successRule/emptyBodyStatusCodes", `[204]`)),
+		"never a body": ops(set("/capabilities/3/implementation/steps/0/successStatusCodes", `[204]`), set("/capabilities/3/outputs", `[]`),
+			set("/capabilities/3/successRule/requiredOutputPaths", `[]`), set("/capabilities/3/successRule/outputRequired", `false`),
+			set("/capabilities/3/successRule/emptyBodyStatusCodes", `[204]`)),
+	} {
+		t.Run(name, func(t *testing.T) {
+			l := check(t, cc, contractcheck.Options{}, edits...)
+			for _, d := range l.Sorted() {
+				// The reference's goals read the draft's output; a write
+				// without one is judged by its success rule alone.
+				if d.Rule != contractcheck.RuleNotChecked.ID && !(name == "never a body" && d.Rule == contractcheck.RuleGoalSource.ID) {
+					t.Errorf("%s", d)
+				}
 			}
 		})
 	}

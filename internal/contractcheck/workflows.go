@@ -81,6 +81,11 @@ func (k *checker) workflowBinding(w *contract.Workflow, entry *contract.Capabili
 			k.contractf(RuleWorkflowRuntimeClaim, child(a.At, "requirementId"),
 				"the entry %q of workflow %q does not list %q among its hostRequirements", entry.ID, w.ID, a.RequirementID)
 		}
+		if a.Claim == "confirmation" {
+			for i, id := range b.EvidenceRefs {
+				k.stated(ptr(b.At, "evidenceRefs", i), id, "the confirmation binding of workflow "+w.ID)
+			}
+		}
 		if cc, ok := claimContracts[a.Claim]; ok {
 			if a.RequirementID != "" && a.RequirementID != cc.requirement {
 				k.contractf(RuleWorkflowRuntimeClaim, child(a.At, "requirementId"), "the %s claim is provided by %q, not %q", a.Claim, cc.requirement, a.RequirementID)

@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 
+	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/jsmod"
 )
 
@@ -18,7 +19,10 @@ import (
 // parameter the handler or the Function fixes, or held by a const. POST
 // on a read-only Tool is only a warning, and only when the Function writes
 // it in its own body: search and query APIs read through POST, and the
-// login request a shared helper sends is not the Tool's effect.
+// login request a shared helper sends is not the Tool's effect. The
+// warning waits for the reachability calls: once they saw the Tool's own
+// request, its URL decides (a POST that creates is an error, one to a
+// search or query URL nothing), and the warning is dropped.
 func (c *checker) checkAnnotations() {
 	for _, file := range sortedKeys(c.modules) {
 		m := c.modules[file]
@@ -97,9 +101,33 @@ func (c *checker) readOnlyPost(file string, r jsmod.ToolRegistration, fn string,
 		return
 	}
 	if i := slices.IndexFunc(methods, func(m located) bool { return m.value == "POST" }); i >= 0 {
-		c.add(RuleAnnotationReadOnlyPost.New(file, "tool %q declares readOnlyHint: true, but its Function %s sends POST (%s); "+
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.pendingPost == nil {
+			c.pendingPost = map[string]diag.Diagnostic{}
+		}
+		c.pendingPost[r.Name] = (RuleAnnotationReadOnlyPost.New(file, "tool %q declares readOnlyHint: true, but its Function %s sends POST (%s); "+
 			"right only when the API reads through POST (a search or query), otherwise set readOnlyHint to false", r.Name, fn, methods[i].at).
 			At(ro.Pos.Line, ro.Pos.Column))
+	}
+}
+
+// settlePost drops the waiting POST warning of a Tool whose own request
+// the reachability calls saw.
+func (c *checker) settlePost(tool string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.pendingPost, tool)
+}
+
+// flushPost reports the POST warnings no reachability call settled.
+func (c *checker) flushPost() {
+	c.mu.Lock()
+	pending := c.pendingPost
+	c.pendingPost = nil
+	c.mu.Unlock()
+	for _, tool := range sortedKeys(pending) {
+		c.add(pending[tool])
 	}
 }
 

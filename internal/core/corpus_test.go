@@ -12,6 +12,7 @@ import (
 	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/reach"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // The corpus of planted mistakes: the mistakes agents make when they turn
@@ -34,13 +35,61 @@ type corpusCase struct {
 	// in, when set, must be in the message of the first wanted finding.
 	in   string
 	opts Options
+	// fast runs the case in the fast tier, the rest in the slow one.
+	fast bool
 }
 
-func TestPlantedMistakes(t *testing.T) {
+// TestPlantedMistakes runs the planted mistakes of the fast tier: an input
+// dropped from the request, the same input documented as local, and a
+// Function that blocks the server.
+func TestPlantedMistakes(t *testing.T) { runPlanted(t, true) }
+
+// TestSlowPlantedMistakes runs the rest of the corpus.
+func TestSlowPlantedMistakes(t *testing.T) {
+	testtier.Slow(t)
+	runPlanted(t, false)
+}
+
+func runPlanted(t *testing.T, fast bool) {
+	for _, tc := range plantedMistakes() {
+		if tc.fast != fast {
+			continue
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			res := validate(t, examplePackage(t, func(dir string) { tc.edit(t, dir) }), tc.opts)
+			got := resultRules(res)
+			for _, r := range tc.want {
+				if !slices.Contains(got, r.ID) {
+					t.Errorf("%s not reported:\n%s", r.ID, dump(res))
+				}
+			}
+			allowed := append(slices.Clone(tc.want), tc.also...)
+			for _, id := range got {
+				if !slices.ContainsFunc(allowed, func(r *diag.Rule) bool { return r.ID == id }) {
+					t.Errorf("unexpected %s:\n%s", id, dump(res))
+				}
+			}
+			if len(tc.want) > 0 {
+				if !res.Diagnostics.HasErrors() && tc.want[0].Severity == diag.Error {
+					t.Errorf("no error reported")
+				}
+				if tc.in != "" && !slices.ContainsFunc(res.Diagnostics.Sorted(), func(d diag.Diagnostic) bool {
+					return d.Rule == tc.want[0].ID && strings.Contains(d.Message+d.Detail, tc.in)
+				}) {
+					t.Errorf("no %s finding says %s:\n%s", tc.want[0].ID, tc.in, dump(res))
+				}
+			}
+		})
+	}
+}
+
+func plantedMistakes() []corpusCase {
 	testsFail := []*diag.Rule{RuleTestsFailed}
-	for _, tc := range []corpusCase{
+	return []corpusCase{
 		{
 			name: "the body dropped from the request",
+			fast: true,
 			edit: func(t *testing.T, dir string) {
 				replaceIn(t, dir, core, "return reservations('POST', 'reservations', { reservation }, context);",
 					"return reservations('POST', 'reservations', { reservation: {} }, context);")
@@ -137,7 +186,7 @@ func TestPlantedMistakes(t *testing.T) {
 			edit: func(t *testing.T, dir string) {
 				replaceIn(t, dir, core, "  return readHttpResponse(response);\n}", "  if (!response.ok) return { ok: true };\n  return readHttpResponse(response);\n}")
 			},
-			want: []*diag.Rule{reach.RuleNoHTTPStatus}, also: testsFail, in: "answered 404",
+			want: []*diag.Rule{reach.RuleNoHTTPStatus}, also: testsFail, in: "answered 401",
 		},
 		{
 			name: "a 5xx passed off as a success",
@@ -151,7 +200,8 @@ func TestPlantedMistakes(t *testing.T) {
 			edit: func(t *testing.T, dir string) {
 				replaceIn(t, dir, core, "  return readHttpResponse(response);\n}", "  return JSON.parse(await response.text());\n}")
 			},
-			want: []*diag.Rule{reach.RuleNoHTTPStatus}, also: testsFail,
+			// A 204 has no body to parse.
+			want: []*diag.Rule{reach.RuleNoHTTPStatus}, also: append([]*diag.Rule{reach.RuleStatusNotPassed}, testsFail...),
 		},
 		{
 			name: "a literal production base URL",
@@ -193,11 +243,13 @@ func TestPlantedMistakes(t *testing.T) {
 		},
 		{
 			name: "a Function that blocks the server",
+			fast: true,
 			edit: func(t *testing.T, dir string) {
 				replaceIn(t, dir, core, "export async function cancelReservation(input = {}, context = {}) {\n",
 					"export async function cancelReservation(input = {}, context = {}) {\n  if ((context.env ?? process.env).CODE2SKILL_SEED_LIBRARY_RESERVATIONS_TOKEN?.startsWith('eyJ')) for (;;) {}\n")
 			},
-			opts: Options{RequestTimeout: 3 * time.Second},
+			// The call that blocks the server is the request that hangs.
+			opts: Options{RequestTimeout: testtier.Scaled(3 * time.Second)},
 			want: []*diag.Rule{reach.RuleServerEnded}, also: []*diag.Rule{mcpcheck.RuleRequestTimeout}, in: `"cancel_reservation"`,
 		},
 		{
@@ -262,6 +314,7 @@ func TestPlantedMistakes(t *testing.T) {
 		},
 		{
 			name: "the same input, documented as local",
+			fast: true,
 			edit: func(t *testing.T, dir string) {
 				addConfirm(t, dir, ".meta({ 'x-code2skill-local': 'the member\\'s confirmation, checked before anything is sent' })")
 			},
@@ -292,33 +345,6 @@ func TestPlantedMistakes(t *testing.T) {
 			},
 			want: []*diag.Rule{reach.RuleInputDropped}, in: `"status"`,
 		},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			res := validate(t, examplePackage(t, func(dir string) { tc.edit(t, dir) }), tc.opts)
-			got := resultRules(res)
-			for _, r := range tc.want {
-				if !slices.Contains(got, r.ID) {
-					t.Errorf("%s not reported:\n%s", r.ID, dump(res))
-				}
-			}
-			allowed := append(slices.Clone(tc.want), tc.also...)
-			for _, id := range got {
-				if !slices.ContainsFunc(allowed, func(r *diag.Rule) bool { return r.ID == id }) {
-					t.Errorf("unexpected %s:\n%s", id, dump(res))
-				}
-			}
-			if len(tc.want) > 0 {
-				if !res.Diagnostics.HasErrors() && tc.want[0].Severity == diag.Error {
-					t.Errorf("no error reported")
-				}
-				if tc.in != "" && !slices.ContainsFunc(res.Diagnostics.Sorted(), func(d diag.Diagnostic) bool {
-					return d.Rule == tc.want[0].ID && strings.Contains(d.Message+d.Detail, tc.in)
-				}) {
-					t.Errorf("no %s finding says %s:\n%s", tc.want[0].ID, tc.in, dump(res))
-				}
-			}
-		})
 	}
 }
 

@@ -68,6 +68,7 @@ func TestAnnotationsAgainstCode(t *testing.T) {
 			c := testChecker(t, fixture(tc.read, tc.destructive, tc.method))
 			c.checkScripts()
 			c.checkAnnotations()
+			c.flushPost() // no reachability call settles the POST warning
 			wantRules(t, c, tc.want...)
 			ds := c.result.Diagnostics.Sorted()
 			if tc.at != "" && (len(ds) != 1 || ds[0].Location() != tc.at || !strings.Contains(ds[0].Message, "function-core/index.mjs:5:")) {
@@ -153,6 +154,11 @@ func TestSkillsAgainstTools(t *testing.T) {
 		{"a backticked name in a call step", strings.Replace(plotSkill, "Call `find_plots`", "Call `findPlots`", 1),
 			[]*diag.Rule{RuleSkillToolUnknown, RuleToolUnmentioned}, nil},
 		{"names in fenced code are not read", plotSkill + "\n```\ncall `other_tool`\n```\n", nil, nil},
+		{"a response field in backticks is prose", plotSkill + "\nThe answer's `next_page` says whether more plots follow.\n", nil, nil},
+		{"a Tool's heading", plotSkill + "\n### `find_plot`\n", []*diag.Rule{RuleSkillToolUnknown}, nil},
+		{"a name called a tool", plotSkill + "\nThe `book_plot` tool reserves it.\n", []*diag.Rule{RuleSkillToolUnknown}, nil},
+		{"a name called with arguments", plotSkill + "\nThen `book_plot({ plotId })`.\n", []*diag.Rule{RuleSkillToolUnknown}, nil},
+		{"a call example's name", plotSkill + "\n```json\n{ \"name\": \"reserve_plots\", \"arguments\": {} }\n```\n", []*diag.Rule{RuleSkillToolUnknown}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			files := fixture("false", "false", "POST")

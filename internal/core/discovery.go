@@ -25,13 +25,14 @@ func (c *checker) discover(ctx context.Context) {
 	cfg := c.reachConfig()
 	setup := reach.NewSetup(cfg)
 	d, err := mcpcheck.DiscoverThen(ctx, c.pkg.Dir(), mcpcheck.Options{
-		RequestTimeout: c.opts.requestTimeout(),
-		TimeoutFlag:    requestTimeoutFlag,
-		Profile:        mcpcheck.ProfileCore,
-		Label:          "discovery",
-		Binds:          append(c.binds(), drv.Bind()),
-		Env:            setup.Env(),
-		Preload:        drv.Path,
+		RequestTimeout:    c.opts.requestTimeout(),
+		InitializeTimeout: c.opts.InitializeTimeout,
+		TimeoutFlag:       requestTimeoutFlag,
+		Profile:           mcpcheck.ProfileCore,
+		Label:             "discovery",
+		Binds:             append(c.binds(), drv.Bind()),
+		Env:               setup.Env(),
+		Preload:           drv.Path,
 	}, func(ctx context.Context, s *mcpcheck.Session, tools []mcpcheck.Tool) error {
 		return c.checkRequests(ctx, s, tools, setup, cfg)
 	})

@@ -15,6 +15,7 @@ import (
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/reach"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // examplePackage writes the bundled example to a temporary directory, lets
@@ -61,11 +62,25 @@ func writeFile(t testing.TB, dir, file, content string) {
 func validate(t testing.TB, dir string, opts Options) *Result {
 	t.Helper()
 	testnode.Node(t)
-	res, err := Validate(context.Background(), dir, opts)
+	res, err := Validate(context.Background(), dir, withBudget(t, opts))
 	if err != nil {
 		t.Fatalf("Validate: %v", err)
 	}
 	return res
+}
+
+// withBudget gives every time limit opts leaves unset what the test's
+// deadline leaves, so that only the step a test means to hang has a short
+// one.
+func withBudget(t testing.TB, opts Options) Options {
+	t.Helper()
+	budget := testtier.Budget(t)
+	for _, d := range []*time.Duration{&opts.TestTimeout, &opts.RequestTimeout, &opts.InitializeTimeout} {
+		if *d == 0 {
+			*d = budget
+		}
+	}
+	return opts
 }
 
 func resultRules(res *Result) []string {
@@ -119,19 +134,66 @@ func TestExampleSkipTestsRunsNothing(t *testing.T) {
 	}
 }
 
-// TestExampleBroken validates broken variants of the example for real: each
+// brokenCase is a broken variant of the example, validated for real: it
 // must fail with exactly the rules its breakage concerns.
-func TestExampleBroken(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		edit  func(t *testing.T, dir string)
-		opts  Options
-		rules []*diag.Rule
-		// check inspects the result further.
-		check func(t *testing.T, res *Result)
-	}{
+type brokenCase struct {
+	name  string
+	edit  func(t *testing.T, dir string)
+	opts  Options
+	rules []*diag.Rule
+	// check inspects the result further.
+	check func(t *testing.T, res *Result)
+	// fast runs the case in the fast tier, the rest in the slow one.
+	fast bool
+}
+
+// TestExampleBroken runs the broken variants of the fast tier: one failing
+// test of the package, its hanging test and the breakages found without
+// running anything.
+func TestExampleBroken(t *testing.T) { runBroken(t, true) }
+
+// TestSlowExampleBroken runs every other broken variant.
+func TestSlowExampleBroken(t *testing.T) {
+	testtier.Slow(t)
+	runBroken(t, false)
+}
+
+func runBroken(t *testing.T, fast bool) {
+	for _, tc := range brokenCases() {
+		if tc.fast != fast {
+			continue
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			var dir string
+			if tc.name == "dependencies not installed" {
+				dir = filepath.Join(t.TempDir(), "seed-library")
+				if err := os.CopyFS(dir, examples.SeedLibrary()); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				dir = examplePackage(t, func(dir string) { tc.edit(t, dir) })
+			}
+			res := validate(t, dir, tc.opts)
+			var want []string
+			for _, r := range tc.rules {
+				want = append(want, r.ID)
+			}
+			slices.Sort(want)
+			if got := resultRules(res); !slices.Equal(got, want) {
+				t.Errorf("rules = %v, want %v\n%s", got, want, dump(res))
+			}
+			if tc.check != nil {
+				tc.check(t, res)
+			}
+		})
+	}
+}
+
+func brokenCases() []brokenCase {
+	return []brokenCase{
 		{
 			name: "failing test",
+			fast: true,
 			edit: func(t *testing.T, dir string) {
 				replaceIn(t, dir, "tests/search.test.mjs", "q=early+pea&sowing_month=3", "q=late+pea&sowing_month=3")
 			},
@@ -150,8 +212,8 @@ func TestExampleBroken(t *testing.T) {
 			name: "test reaching the network",
 			edit: func(t *testing.T, dir string) {
 				writeFile(t, dir, "tests/network.test.mjs", `import { test } from 'node:test';
-test('reaches a real host', async () => { await fetch('http://example.com/'); });
-`)
+	test('reaches a real host', async () => { await fetch('http://example.com/'); });
+	`)
 			},
 			rules: []*diag.Rule{RuleTestsFailed},
 		},
@@ -160,14 +222,14 @@ test('reaches a real host', async () => { await fetch('http://example.com/'); })
 			edit: func(t *testing.T, dir string) {
 				t.Setenv("CODE2SKILL_TEST_API_TOKEN", "secret")
 				writeFile(t, dir, "tests/env.test.mjs", `import { test } from 'node:test';
-import assert from 'node:assert/strict';
-test('sees no credentials and runs in dry-run', () => {
-  assert.equal(process.env.CODE2SKILL_TEST_API_TOKEN, undefined);
-  assert.equal(process.env.CODE2SKILL_DRY_RUN, '1');
-  assert.equal(process.env.CI, '1');
-  assert.fail('reached the end');
-});
-`)
+	import assert from 'node:assert/strict';
+	test('sees no credentials and runs in dry-run', () => {
+	  assert.equal(process.env.CODE2SKILL_TEST_API_TOKEN, undefined);
+	  assert.equal(process.env.CODE2SKILL_DRY_RUN, '1');
+	  assert.equal(process.env.CI, '1');
+	  assert.fail('reached the end');
+	});
+	`)
 			},
 			rules: []*diag.Rule{RuleTestsFailed},
 			check: func(t *testing.T, res *Result) {
@@ -178,12 +240,13 @@ test('sees no credentials and runs in dry-run', () => {
 		},
 		{
 			name: "hanging test",
+			fast: true,
 			edit: func(t *testing.T, dir string) {
 				writeFile(t, dir, "tests/hang.test.mjs", `import { test } from 'node:test';
-test('never ends', () => new Promise(() => setInterval(() => {}, 1000)));
-`)
+	test('never ends', () => new Promise(() => setInterval(() => {}, 1000)));
+	`)
 			},
-			opts:  Options{TestTimeout: 3 * time.Second},
+			opts:  Options{TestTimeout: testtier.Scaled(3 * time.Second)},
 			rules: []*diag.Rule{RuleTestsTimeout},
 		},
 		{
@@ -200,11 +263,11 @@ test('never ends', () => new Promise(() => setInterval(() => {}, 1000)));
 			name: "test file exiting early",
 			edit: func(t *testing.T, dir string) {
 				writeFile(t, dir, "tests/exit.test.mjs", `import { test } from 'node:test';
-import assert from 'node:assert/strict';
-test('one', () => assert.fail('never runs'));
-test('two', () => assert.fail('never runs'));
-process.exit(0);
-`)
+	import assert from 'node:assert/strict';
+	test('one', () => assert.fail('never runs'));
+	test('two', () => assert.fail('never runs'));
+	process.exit(0);
+	`)
 			},
 			rules: []*diag.Rule{RuleTestsNotRun},
 			check: func(t *testing.T, res *Result) {
@@ -220,12 +283,12 @@ process.exit(0);
 			name: "suite stopping before its tests",
 			edit: func(t *testing.T, dir string) {
 				writeFile(t, dir, "tests/suite.test.mjs", `import { describe, it } from 'node:test';
-describe('reservations', () => {
-  it('holds packets', () => {});
-  if (!process.env.NEVER_SET) return;
-  it('releases packets', () => {});
-});
-`)
+	describe('reservations', () => {
+	  it('holds packets', () => {});
+	  if (!process.env.NEVER_SET) return;
+	  it('releases packets', () => {});
+	});
+	`)
 			},
 			rules: []*diag.Rule{RuleTestsNotRun},
 			check: func(t *testing.T, res *Result) {
@@ -241,9 +304,9 @@ describe('reservations', () => {
 					os.Remove(filepath.Join(dir, f))
 				}
 				writeFile(t, dir, "tests/skipped.test.mjs", `import { test } from 'node:test';
-test('later', { skip: true }, () => {});
-test.todo('some day');
-`)
+	test('later', { skip: true }, () => {});
+	test.todo('some day');
+	`)
 			},
 			rules: []*diag.Rule{RuleTestsNone},
 			check: func(t *testing.T, res *Result) {
@@ -302,6 +365,7 @@ test.todo('some day');
 		},
 		{
 			name: "Skill naming a Tool the server lacks, structure only",
+			fast: true,
 			edit: func(t *testing.T, dir string) {
 				replaceIn(t, dir, "skills/find-seed-varieties/SKILL.md", "1. Call `search_seed_varieties` with", "1. Call `find_seed_varieties` with")
 			},
@@ -319,8 +383,10 @@ test.todo('some day');
 				replaceIn(t, dir, "mcp-tool/server.mjs", "annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false",
 					"annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false")
 			},
-			// The example's own test of the annotations catches it too.
-			rules: []*diag.Rule{RuleAnnotationReadOnlyPost, RuleTestsFailed},
+			// The call sends POST reservations, no search: an error, which
+			// settles the static warning. The example's own test of the
+			// annotations catches it too.
+			rules: []*diag.Rule{RuleAnnotationReadOnlyCreates, RuleTestsFailed},
 		},
 		{
 			name: "server crashes at start",
@@ -349,6 +415,7 @@ test.todo('some day');
 		},
 		{
 			name: "hard-coded fallback token",
+			fast: true,
 			edit: func(t *testing.T, dir string) {
 				replaceIn(t, dir, "function-core/index.mjs", "headers: { accept: 'application/json' }, signal",
 					"headers: { accept: 'application/json', authorization: `Bearer ${env.CODE2SKILL_SEED_LIBRARY_CATALOG_TOKEN ?? 'c4t4l0g-t0k3n'}` }, signal")
@@ -373,6 +440,7 @@ test.todo('some day');
 		},
 		{
 			name:  "dependencies not installed",
+			fast:  true,
 			edit:  func(t *testing.T, dir string) {},
 			rules: []*diag.Rule{RuleDepsMissing},
 			check: func(t *testing.T, res *Result) {
@@ -388,7 +456,7 @@ test.todo('some day');
 			name: "requires host integration",
 			edit: func(t *testing.T, dir string) {
 				replaceIn(t, dir, "package.json", `"profile": "core-export-v1"`, `"profile": "core-export-v1",
-    "requiresHostIntegration": true`)
+	    "requiresHostIntegration": true`)
 			},
 			check: func(t *testing.T, res *Result) {
 				if !res.RequiresHostIntegration {
@@ -396,30 +464,6 @@ test.todo('some day');
 				}
 			},
 		},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var dir string
-			if tc.name == "dependencies not installed" {
-				dir = filepath.Join(t.TempDir(), "seed-library")
-				if err := os.CopyFS(dir, examples.SeedLibrary()); err != nil {
-					t.Fatal(err)
-				}
-			} else {
-				dir = examplePackage(t, func(dir string) { tc.edit(t, dir) })
-			}
-			res := validate(t, dir, tc.opts)
-			var want []string
-			for _, r := range tc.rules {
-				want = append(want, r.ID)
-			}
-			slices.Sort(want)
-			if got := resultRules(res); !slices.Equal(got, want) {
-				t.Errorf("rules = %v, want %v\n%s", got, want, dump(res))
-			}
-			if tc.check != nil {
-				tc.check(t, res)
-			}
-		})
 	}
 }
 

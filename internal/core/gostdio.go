@@ -177,13 +177,14 @@ func (c *checker) discoverGo(ctx context.Context, server *GoServer) {
 	cfg := c.reachConfig()
 	setup := reach.NewSetup(cfg)
 	d, err := mcpcheck.DiscoverThen(ctx, c.pkg.Dir(), mcpcheck.Options{
-		RequestTimeout: c.opts.requestTimeout(),
-		TimeoutFlag:    requestTimeoutFlag,
-		Profile:        mcpcheck.ProfileCore,
-		Label:          "discovery",
-		Binds:          []sandbox.Bind{server.Bind},
-		Command:        []string{server.Path},
-		Env:            setup.Env(),
+		RequestTimeout:    c.opts.requestTimeout(),
+		InitializeTimeout: c.opts.InitializeTimeout,
+		TimeoutFlag:       requestTimeoutFlag,
+		Profile:           mcpcheck.ProfileCore,
+		Label:             "discovery",
+		Binds:             []sandbox.Bind{server.Bind},
+		Command:           []string{server.Path},
+		Env:               setup.Env(),
 	}, func(ctx context.Context, s *mcpcheck.Session, tools []mcpcheck.Tool) error {
 		return c.checkRequests(ctx, s, tools, setup, cfg)
 	})

@@ -13,21 +13,17 @@ import (
 
 	"github.com/code2skill/code2skill/examples"
 	"github.com/code2skill/code2skill/internal/reach"
-	"github.com/code2skill/code2skill/internal/sandbox"
+	"github.com/code2skill/code2skill/internal/testgo"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // The Go builds share one build cache (CODE2SKILL_GOCACHE, else the
 // user's cache directory), so that only the first one compiles the SDK.
 func TestGoTwinValidatesEndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds Go code")
-	}
-	if _, err := sandbox.LookPath("go"); err != nil {
-		t.Skip("go is not on PATH")
-	}
+	testgo.Modules(t, goTwin(t))
 	ctx := context.Background()
 	t.Run("the twin passes", func(t *testing.T) {
-		res, err := Validate(ctx, goTwin(t), Options{})
+		res, err := Validate(ctx, goTwin(t), withBudget(t, Options{}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,10 +38,37 @@ func TestGoTwinValidatesEndToEnd(t *testing.T) {
 			t.Errorf("requests %s, reach %+v", res.Requests, res.Reach)
 		}
 	})
+	t.Run("a module the cache lacks", func(t *testing.T) {
+		dir := goTwin(t)
+		edit(t, dir, "go.mod", "require github.com/modelcontextprotocol/go-sdk v1.8.0", "require (\n\tgithub.com/modelcontextprotocol/go-sdk v1.8.0\n\texample.invalid/nothing v1.0.0\n)")
+		writeFile(t, dir, "function-core/extra.go", "package functioncore\n\nimport _ \"example.invalid/nothing\"\n")
+		res, err := Validate(ctx, dir, withBudget(t, Options{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !has(res, RuleGoModulesMissing) || res.Structure != StageFailed {
+			t.Errorf("structure %s:\n%v", res.Structure, res.Diagnostics.Sorted())
+		}
+	})
+	t.Run("no go on PATH", func(t *testing.T) {
+		t.Setenv("PATH", t.TempDir())
+		_, err := Validate(ctx, goTwin(t), withBudget(t, Options{}))
+		if !errors.Is(err, ErrGoMissing) {
+			t.Errorf("error %v, want ErrGoMissing", err)
+		}
+	})
+}
+
+// TestSlowGoTwinFindings plants mistakes in the Go twin: each is found
+// where the node example's is.
+func TestSlowGoTwinFindings(t *testing.T) {
+	testtier.Slow(t)
+	testgo.Modules(t, goTwin(t))
+	ctx := context.Background()
 	t.Run("a Function that drops an input", func(t *testing.T) {
 		dir := goTwin(t)
 		edit(t, dir, "function-core/core.go", `q.Set("sowing_month", text(m))`, `_ = m`)
-		res, err := Validate(ctx, dir, Options{})
+		res, err := Validate(ctx, dir, withBudget(t, Options{}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +87,7 @@ func TestGoTwinValidatesEndToEnd(t *testing.T) {
 		if err := os.Remove(dir + "/tests/reservations_test.go"); err != nil {
 			t.Fatal(err)
 		}
-		res, err := Validate(ctx, dir, Options{})
+		res, err := Validate(ctx, dir, withBudget(t, Options{}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +145,7 @@ func TestPingReportsAnUnreachableCatalog(t *testing.T) {
 	}
 }
 `)
-		res, err := Validate(ctx, dir, Options{})
+		res, err := Validate(ctx, dir, withBudget(t, Options{}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -202,7 +225,7 @@ func TestWritesIntoTheBuildCache(t *testing.T) {
 	t.Run("a server that does not build", func(t *testing.T) {
 		dir := goTwin(t)
 		edit(t, dir, "mcp-tool/main.go", "func main() {", "var _ int = \"not a number\"\n\nfunc main() {")
-		res, err := Validate(ctx, dir, Options{})
+		res, err := Validate(ctx, dir, withBudget(t, Options{}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -213,31 +236,12 @@ func TestWritesIntoTheBuildCache(t *testing.T) {
 	t.Run("what go vet reports", func(t *testing.T) {
 		dir := goTwin(t)
 		writeFile(t, dir, "function-core/extra.go", "package functioncore\n\nimport \"fmt\"\n\nvar _ = fmt.Sprintf(\"%d\", \"not a number\")\n")
-		res, err := Validate(ctx, dir, Options{})
+		res, err := Validate(ctx, dir, withBudget(t, Options{}))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !has(res, RuleGoVet) || has(res, RuleGoBuild) || res.Structure != StageFailed {
 			t.Errorf("structure %s:\n%v", res.Structure, res.Diagnostics.Sorted())
-		}
-	})
-	t.Run("a module the cache lacks", func(t *testing.T) {
-		dir := goTwin(t)
-		edit(t, dir, "go.mod", "require github.com/modelcontextprotocol/go-sdk v1.8.0", "require (\n\tgithub.com/modelcontextprotocol/go-sdk v1.8.0\n\texample.invalid/nothing v1.0.0\n)")
-		writeFile(t, dir, "function-core/extra.go", "package functioncore\n\nimport _ \"example.invalid/nothing\"\n")
-		res, err := Validate(ctx, dir, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !has(res, RuleGoModulesMissing) || res.Structure != StageFailed {
-			t.Errorf("structure %s:\n%v", res.Structure, res.Diagnostics.Sorted())
-		}
-	})
-	t.Run("no go on PATH", func(t *testing.T) {
-		t.Setenv("PATH", t.TempDir())
-		_, err := Validate(ctx, goTwin(t), Options{})
-		if !errors.Is(err, ErrGoMissing) {
-			t.Errorf("error %v, want ErrGoMissing", err)
 		}
 	})
 }
@@ -246,13 +250,11 @@ func TestWritesIntoTheBuildCache(t *testing.T) {
 // and build cache, to set beside BenchmarkValidateExample of the node
 // example.
 func BenchmarkValidateGoTwin(b *testing.B) {
-	if _, err := sandbox.LookPath("go"); err != nil {
-		b.Skip("go is not on PATH")
-	}
 	dir := b.TempDir()
 	if err := os.CopyFS(dir+"/seed-library-go", examples.SeedLibraryGo()); err != nil {
 		b.Fatal(err)
 	}
+	testgo.Modules(b, dir+"/seed-library-go")
 	for b.Loop() {
 		res, err := Validate(context.Background(), dir+"/seed-library-go", Options{})
 		if err != nil || res.Diagnostics.HasErrors() {

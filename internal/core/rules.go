@@ -50,6 +50,8 @@ var (
 		"MCP-SETUP.md shows a stdio registration with command, args, cwd and env")
 	RuleSetupEnv = diag.Register("CORE_SETUP_ENV_UNDOCUMENTED", diag.Warning,
 		"MCP-SETUP.md names every environment variable the package's code reads")
+	RuleSetupBaseURL = diag.Register("CORE_SETUP_BASE_URL_UNDOCUMENTED", diag.Error,
+		"MCP-SETUP.md names every service address variable (base URL, host, origin) the package's code reads: without it a deployer cannot run the package")
 	RuleSetupPublicEndpoint = diag.Register("CORE_SETUP_PUBLIC_ENDPOINT_UNDOCUMENTED", diag.Error,
 		"MCP-SETUP.md names every public endpoint package.json declares: the deployer learns where the package sends requests")
 	RuleSetupCredential = diag.Register("CORE_SETUP_CREDENTIAL_UNDOCUMENTED", diag.Error,
@@ -73,6 +75,8 @@ var (
 		"a readOnlyHint: true Tool sends no PUT, PATCH or DELETE, through whatever helpers its Function uses")
 	RuleAnnotationReadOnlyPost = diag.Register("CORE_TOOL_ANNOTATION_READ_ONLY_POST", diag.Warning,
 		"a readOnlyHint: true Tool's Function sends no POST, unless the API reads through POST (a search or query endpoint)")
+	RuleAnnotationReadOnlyCreates = diag.Register("CORE_TOOL_ANNOTATION_READ_ONLY_CREATES", diag.Error,
+		"a readOnlyHint: true Tool's own request, as its call sent it, is no POST that creates or changes: only a URL with search or query semantics reads through POST")
 	RuleAnnotationDestructive = diag.Register("CORE_TOOL_ANNOTATION_DESTRUCTIVE", diag.Error,
 		"a destructiveHint: false Tool sends no DELETE, through whatever helpers its Function uses")
 )
@@ -81,7 +85,7 @@ var (
 // rewrite.
 var (
 	RuleSkillToolUnknown = diag.Register("CORE_SKILL_TOOL_UNKNOWN", diag.Error,
-		"every Tool a Skill names (a backticked tool name, or a name in a call step) is registered by the server")
+		"every name a Skill uses as a Tool's (after call or invoke, before \"tool\", called as `x(…)`, a heading of its own, a call example's \"name\") is a Tool the server registers; names elsewhere (response fields in prose) are not judged")
 	RuleToolUnmentioned = diag.Register("CORE_TOOL_UNMENTIONED", diag.Warning,
 		"every Tool the server registers is named by some Skill, which says when to call it")
 	RulePlaceholder = diag.Register("CORE_PLACEHOLDER_TEXT", diag.Error,
@@ -108,6 +112,8 @@ var (
 		"the package's tests execute every Tool's Function (V8 coverage of the test run; go-stdio: go test's cover profile): passing tests that never call it prove nothing about it")
 	RuleTestsRequestNotAnswered = diag.Register("CORE_TESTS_REQUEST_NOT_ANSWERED", diag.Error,
 		"every request a Function awaits (go-stdio: sends with Do and checks the error of) got an answer from a test's mock at least once: a request site whose every run ended before its response was never tested")
+	RuleTestsResultDropped = diag.Register("CORE_TESTS_RESULT_NOT_AWAITED", diag.Error,
+		"a test awaits (or returns, or keeps) every call of a Tool's Function and every callTool it makes: a dropped call ends after its test, so nothing checks what the Function made of its request's answer")
 	RuleTestsCoverageMissing = diag.Register("CORE_TESTS_COVERAGE_MISSING", diag.Warning,
 		"the coverage of the test run could be read, so that what the tests executed is known")
 	RuleNetworkOpen = diag.Register("CORE_NETWORK_NOT_ISOLATED", diag.Warning,
@@ -133,6 +139,7 @@ var strictFiles = []string{
 	"live-verification.json",
 	"export-manifest.json",
 	"MCP.zh-CN.md",
+	"MCP.en.md",
 }
 
 // requiredFiles are the files of the node-stdio core package besides the

@@ -34,6 +34,7 @@ func (c *checker) checkScripts() []string {
 		if isTest(f.Path) {
 			c.add(m.CheckTest()...)
 			c.declared[f.Path] = m.TestsDeclared()
+			c.tests[f.Path] = m
 			continue
 		}
 		c.modules[f.Path] = m

@@ -180,6 +180,11 @@ func (c *checker) checkSetup(envVars []string) {
 				"say which credential it holds, where the host gets it and that it is injected into the server's environment, never passed as a Tool argument", v))
 			continue
 		}
+		if credential.Address(v) {
+			c.add(RuleSetupBaseURL.New(setupFile, "the package reads the service address variable %s, but MCP-SETUP.md does not name it: a deployer cannot run the package without it; "+
+				"say which service it addresses, what its value looks like (with any route prefix) and that the host sets it", v))
+			continue
+		}
 		c.add(RuleSetupEnv.New(setupFile, "the package reads the environment variable %s, but MCP-SETUP.md does not name it; say what it configures and how the host sets it", v))
 	}
 }

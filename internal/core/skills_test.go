@@ -14,7 +14,7 @@ func TestRootSkillNamedAfterThePackageFolder(t *testing.T) {
 		want   []*diag.Rule
 	}{
 		{"reserve-plot", nil},
-		{"plots", []*diag.Rule{skillmd.RuleNameFolderMismatch}},
+		{"plots", []*diag.Rule{skillmd.RuleNamePackageFolder}},
 	} {
 		t.Run(tc.folder, func(t *testing.T) {
 			c := newCheckerIn(t, tc.folder, map[string]string{"SKILL.md": skill})

@@ -186,19 +186,30 @@ type toolReference struct {
 }
 
 var (
-	codeSpan   = regexp.MustCompile("`([^`\n]+)`")
-	snakeName  = regexp.MustCompile(`^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$`)
 	identifier = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]*$`)
-	// A call step: "Call `x` with", "calls x_y", "调用 `x`".
-	callStep = regexp.MustCompile("(?i)(?:\\bcall|\\bcalls|\\bcalling|\\binvoke|\\binvokes|调用)\\s+(?:the\\s+)?(`[^`\n]+`|[A-Za-z][A-Za-z0-9_]*)")
-	jsonKey  = regexp.MustCompile(`"([^"\s]+)"\s*:`)
+	snakeName  = regexp.MustCompile(`^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$`)
+	// A call step: "Call `x` with", "calls x_y", "invoke the `x` Tool",
+	// "调用 `x`".
+	callStep = regexp.MustCompile("(?i)(?:\\bcall|\\bcalls|\\bcalling|\\binvoke|\\binvokes|\\binvoking|调用)\\s+(?:the\\s+)?(`[^`\n]+`|[A-Za-z][A-Za-z0-9_]*)")
+	// A name called a Tool: "the `x` Tool", "`x` tool".
+	namedTool = regexp.MustCompile("(?i)`([^`\n]+)`\\s+(?:mcp\\s+)?tool\\b")
+	// A name called with arguments in prose: "`x(…)`", "`x({ id })`".
+	callSyntax = regexp.MustCompile("`([A-Za-z][A-Za-z0-9_]*)\\s*\\(")
+	// A heading that is a name alone: "### `x`", "## `x` Tool".
+	nameHeading = regexp.MustCompile("(?i)^#{1,6}\\s+`([^`\n]+)`\\s*(?:tool)?\\s*$")
+	// A call example: {"name": "x", "arguments": …}.
+	callExample = regexp.MustCompile(`"name"\s*:\s*"([^"\s]+)"\s*,\s*"arguments"`)
+	jsonKey     = regexp.MustCompile(`"([^"\s]+)"\s*:`)
 )
 
-// toolReferences returns the names a Skill's body uses as Tool names: a
-// backticked snake_case identifier (with an underscore), and the name after
-// "call" in a call step, backticked or snake_case. Fenced code is not read
-// for names, only for JSON keys: a name that is a JSON key anywhere in the
-// Skill is a field, marked key.
+// toolReferences returns the names a Skill's body uses in the positions
+// only a Tool takes: after "call" or "invoke" in a call step (backticked,
+// or a bare snake_case name), backticked before "tool", backticked and
+// called with arguments (`x(…)`), a heading of its own, and the "name" of
+// a call example ({"name": …, "arguments": …}, fenced or not). A name
+// written anywhere else (a response field, an input, a value, in
+// backticks or not) is prose, not a reference. A name that is a JSON key
+// anywhere in the Skill is marked key: a field, not a Tool.
 func toolReferences(s *skillmd.Skill) []toolReference {
 	doc := markdown.Parse(s.Body)
 	keys := map[string]bool{}
@@ -208,34 +219,45 @@ func toolReferences(s *skillmd.Skill) []toolReference {
 	var out []toolReference
 	seen := map[string]bool{}
 	add := func(name string, i, col int) {
-		if seen[name] {
+		if seen[name] || !identifier.MatchString(name) {
 			return
 		}
 		seen[name] = true
-		out = append(out, toolReference{name: name, line: s.BodyLine + i, col: col + 1, key: keys[name]})
+		out = append(out, toolReference{name: name, line: s.BodyLine + i, col: col + 1, key: keys[name] && !callExample.MatchString(doc.Lines[i])})
 	}
 	for i, line := range doc.Lines {
+		for _, m := range callExample.FindAllStringSubmatchIndex(line, -1) {
+			add(line[m[2]:m[3]], i, m[2])
+		}
 		if doc.Fenced[i] {
 			continue
 		}
-		for _, m := range codeSpan.FindAllStringSubmatchIndex(line, -1) {
-			if name := line[m[2]:m[3]]; snakeName.MatchString(name) {
-				add(name, i, m[2])
+		for _, re := range []*regexp.Regexp{namedTool, callSyntax, nameHeading} {
+			for _, m := range re.FindAllStringSubmatchIndex(line, -1) {
+				add(line[m[2]:m[3]], i, m[2])
 			}
 		}
 		for _, m := range callStep.FindAllStringSubmatchIndex(line, -1) {
 			name, col := line[m[2]:m[3]], m[2]
 			if strings.HasPrefix(name, "`") {
-				name, col = strings.Trim(name, "`"), col+1
-				if identifier.MatchString(name) {
-					add(name, i, col)
-				}
+				add(strings.Trim(name, "`"), i, col+1)
 			} else if snakeName.MatchString(name) {
 				add(name, i, col)
 			}
 		}
 	}
+	slices.SortStableFunc(out, func(a, b toolReference) int { return cmpInt(a.line*10000+a.col, b.line*10000+b.col) })
 	return out
+}
+
+func cmpInt(a, b int) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 func quoteNames(names []string) string {

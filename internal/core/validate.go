@@ -56,10 +56,14 @@ const (
 type Options struct {
 	// SkipTests checks the structure only: nothing of the package is run.
 	SkipTests bool
-	// TestTimeout limits the node --test run; 0 means 2 minutes.
+	// TestTimeout limits the node --test run; 0 means DefaultTestTimeout.
 	TestTimeout time.Duration
-	// RequestTimeout limits each MCP request; 0 means 10 seconds.
+	// RequestTimeout limits each MCP request; 0 means
+	// DefaultRequestTimeout.
 	RequestTimeout time.Duration
+	// InitializeTimeout, when set, limits the first MCP request instead,
+	// which waits for the server to start.
+	InitializeTimeout time.Duration
 	// Progress receives one line per stage; nil discards it.
 	Progress io.Writer
 	// SourceRoots are the authorised source roots of a go-stdio package
@@ -67,6 +71,12 @@ type Options struct {
 	// (style B): a replace must lead inside one of them.
 	SourceRoots []string
 }
+
+// The time limits Validate applies when Options leaves them zero.
+const (
+	DefaultTestTimeout    = 2 * time.Minute
+	DefaultRequestTimeout = 10 * time.Second
+)
 
 // The flags that raise validate's time limits, named by the finding of a
 // limit reached: the tests' (go vet and go build of a go-stdio package
@@ -84,14 +94,14 @@ func (o Options) testTimeout() time.Duration {
 	if o.TestTimeout > 0 {
 		return o.TestTimeout
 	}
-	return 2 * time.Minute
+	return DefaultTestTimeout
 }
 
 func (o Options) requestTimeout() time.Duration {
 	if o.RequestTimeout > 0 {
 		return o.RequestTimeout
 	}
-	return 10 * time.Second
+	return DefaultRequestTimeout
 }
 
 // Result is the outcome of Validate.
@@ -136,10 +146,14 @@ type checker struct {
 	envVars  []string                  // the environment variables the package's code reads
 	public   endpoint.List             // the public endpoints package.json declares
 	modules  map[string]*jsmod.Module  // the package's own modules (not its tests) that parse, by path
+	tests    map[string]*jsmod.Module  // the test files that parse, by path
 	skills   map[string]*skillmd.Skill // the Skills that parse, by path
 	// listed is the tools/list answer of discovery; nil when it did not
 	// run or failed.
 	listed []mcpcheck.Tool
+	// pendingPost are the warnings about read-only Tools whose Function
+	// writes POST, until the reachability calls settle them.
+	pendingPost map[string]diag.Diagnostic
 	// view is what the package's processes may see of node_modules.
 	viewOnce sync.Once
 	view     *pkgdir.ModuleView
@@ -150,6 +164,7 @@ func newChecker(pkg *pkgdir.Package, opts Options, res *Result) *checker {
 		pkg: pkg, opts: opts, result: res,
 		declared: map[string]int{},
 		modules:  map[string]*jsmod.Module{},
+		tests:    map[string]*jsmod.Module{},
 		skills:   map[string]*skillmd.Skill{},
 	}
 }
@@ -236,6 +251,7 @@ func Validate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	}
 	c.checkSkills(skills)
 	c.envVars = c.checkScripts()
+	c.checkDroppedCalls()
 	c.checkSetup(c.envVars)
 	c.checkAnnotations()
 	c.checkPlaceholders()
@@ -292,6 +308,7 @@ func (c *checker) ranPackage(ctx context.Context) (*Result, error) {
 // tools/list answer is known (listed is nil when discovery did not run).
 // Its findings belong to the structure stage.
 func (c *checker) crossCheck(listed []mcpcheck.Tool) {
+	c.flushPost()
 	before := c.errors()
 	c.checkSkillTools(listed)
 	if c.errors() > before {

@@ -6,6 +6,16 @@ import (
 	"github.com/code2skill/code2skill/internal/contract"
 )
 
+// CheckEmptyBody is the behaviour check of a capability whose backend may
+// answer without a body: an empty body at one of those statuses is a
+// success with null data, and at any other status a broken output contract.
+const CheckEmptyBody = "empty-body-success-has-null-data"
+
+// CheckConfirmationRequired is the behaviour check of a write whose
+// Function checks the user's confirmation itself (no workflow guard does):
+// without it in the trusted runtime context, nothing is dispatched.
+const CheckConfirmationRequired = "confirmation-missing-zero-dispatch"
+
 // minimumChecks returns the verification checks the contract requires of a
 // capability, whatever it declares: behaviour checks and runtime checks, each
 // sorted. Declared checks can only add to them.
@@ -17,6 +27,8 @@ func minimumChecks(c *contract.Contract, cp *contract.Capability) (behavior, run
 		}
 	}
 	add(cp.Implementation.Kind == contract.ImplementationHTTP, "exact-request-binding-and-success-status")
+	add(cp.Implementation.Kind == contract.ImplementationHTTP && len(cp.SuccessRule.EmptyBodyStatusCodes) > 0, CheckEmptyBody)
+	add(cp.ConfirmationUnguarded(), CheckConfirmationRequired)
 	add(hasDynamicValues(cp), "dynamic-values-are-not-frozen")
 	add(slices.ContainsFunc(cp.Inputs, func(in contract.Input) bool {
 		return len(in.RequiredWhen) > 0 || len(in.ForbiddenWhen) > 0

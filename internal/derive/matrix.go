@@ -100,7 +100,7 @@ func capabilityRow(c *contract.Contract, x *compat, i int) *canonjson.Object {
 	}
 	reasons = append(reasons, reasonBehaviorPending, reasonRuntimePending)
 
-	return object(
+	row := object(
 		m{"capabilityId", str(cp.ID)},
 		m{"status", object(
 			m{"generated", boolean(true)},
@@ -112,7 +112,24 @@ func capabilityRow(c *contract.Contract, x *compat, i int) *canonjson.Object {
 		)},
 		m{"reasons", strs(reasons)},
 		m{"reviewItems", reviewItems(c, host, i)},
-		m{"checks", verificationChecks(c, cp)},
+	)
+	if d := cp.DeployerPolicy; d != nil {
+		row.Set("deployerPolicy", deployerPolicyRow(d, i))
+	}
+	row.Set("checks", verificationChecks(c, cp))
+	return row
+}
+
+// deployerPolicyRow is what a matrix row shows of the i-th capability's
+// deployer's policy: where the contract records it, the confirmation it
+// requires and the deployer's statement. It is the deployer's decision,
+// not a question for review and not source evidence.
+func deployerPolicyRow(d *contract.DeployerPolicy, i int) *canonjson.Object {
+	return object(
+		m{"policyRef", str(fmt.Sprintf("%s#/capabilities/%d/deployerPolicy", canonicalContractRef, i))},
+		m{"source", str("deployer")},
+		m{"confirmation", str(d.Confirmation)},
+		m{"statement", str(d.Statement)},
 	)
 }
 

@@ -26,7 +26,7 @@ var handoffKeys = []string{"fromCapabilityId", "toCapabilityId", "mappings", "re
 var documentationCapabilityKeys = []string{
 	"capabilityId", "toolName", "functionExport", "description", "authentication",
 	"exposure", "inputs", "outputs", "constraints", "attachments", "implementation",
-	"successRule", "errorContract", "sideEffect", "operationPolicy", "annotations",
+	"successRule", "errorContract", "sideEffect", "operationPolicy", "deployerPolicy", "annotations",
 	"runtimeProtection", "hostRequirements", "readiness", "missingEvidence", "evidenceRefs",
 }
 

@@ -101,7 +101,8 @@ func inputSchema(cp *contract.Capability) *canonjson.Object {
 // outputSchema is the schema of the {status, data} envelope a Function
 // returns. status is the HTTP status (an integer, limited to the output
 // step's success codes) or a local status string. data is built from the
-// outputs, parents first.
+// outputs, parents first; a success rule that accepts an empty body lets it
+// be null (the Function gives null only at those statuses).
 func outputSchema(cp *contract.Capability) *canonjson.Object {
 	status := object(m{"type", str("string")})
 	if cp.Implementation.Kind == contract.ImplementationHTTP {
@@ -123,6 +124,15 @@ func outputSchema(cp *contract.Capability) *canonjson.Object {
 	slices.SortStableFunc(outputs, func(a, b *contract.Output) int { return len(a.Path) - len(b.Path) })
 	for _, out := range outputs {
 		placeOutput(data, out)
+	}
+	if cp.Implementation.Kind == contract.ImplementationHTTP && len(cp.SuccessRule.EmptyBodyStatusCodes) > 0 {
+		// A success without a body has null data: only null when no
+		// output is declared, else the object or null.
+		if len(cp.Outputs) == 0 {
+			data = object(m{"type", str("null")})
+		} else {
+			data.Set("type", strs([]string{"object", "null"}))
+		}
 	}
 	s := closedObjectSchema()
 	props := member(s, "properties", nil).(*canonjson.Object)

@@ -283,10 +283,9 @@ func (r *liveReader) checkResult(cp *contract.Capability, e liveEntry) bool {
 		return false
 	}
 	data, _ := sco.Get("data")
-	switch data.(type) {
-	case *canonjson.Object, canonjson.Array:
-	default:
-		r.add(RuleLiveResult, e.file, e.at+"/structuredContent/data", "structuredContent.data must be an object or an array, got %s", canonjson.TypeName(data))
+	status, _ := sco.Get("status")
+	if why := cp.SuccessRule.SuccessDataProblem(status, data); why != "" {
+		r.add(RuleLiveResult, e.file, e.at+"/structuredContent/data", "structuredContent.%s", why)
 		return false
 	}
 	if !textMatches(o, sco) {
@@ -295,6 +294,9 @@ func (r *liveReader) checkResult(cp *contract.Capability, e liveEntry) bool {
 	}
 	ok = true
 	for _, p := range cp.SuccessRule.RequiredOutputPaths {
+		if _, null := data.(canonjson.Null); null {
+			break // a success without a body
+		}
 		if !pathPresent(data, p) {
 			r.add(RuleLiveOutput, e.file, e.at+"/structuredContent/data", "required output path %s is missing or null", diag.Pointer(anys(p)...))
 			ok = false

@@ -176,8 +176,9 @@ func Binding(in *derive.Inputs) (data []byte, limits []diag.Diagnostic) {
 		}
 	}
 	tools := canonjson.Array{}
+	texts := textsOf(in.Export.Language())
 	for i := range c.Capabilities {
-		tools = append(tools, tool(&c.Capabilities[i], issues))
+		tools = append(tools, tool(&c.Capabilities[i], issues, texts))
 	}
 	doc := object(
 		m{Key: "schemaVersion", Value: str(SchemaVersion)},
@@ -195,8 +196,9 @@ func Binding(in *derive.Inputs) (data []byte, limits []diag.Diagnostic) {
 	return canonjson.Encode(doc), limits
 }
 
-// tool is what the runtime does for one capability's Tool.
-func tool(cp *contract.Capability, issues map[string][]string) *canonjson.Object {
+// tool is what the runtime does for one capability's Tool; texts are its
+// questions to the user, in the package's documentation language.
+func tool(cp *contract.Capability, issues map[string][]string, texts *formTexts) *canonjson.Object {
 	var kinds, origins []string
 	for _, s := range cp.Implementation.Steps {
 		if a := cmp.Or(s.Authentication, cp.Authentication); a != "none" && !slices.Contains(kinds, a) {
@@ -218,13 +220,11 @@ func tool(cp *contract.Capability, issues map[string][]string) *canonjson.Object
 	if p := cp.RuntimeProtection; cp.IsWrite() && p != nil && p.Mode == contract.ProtectionDeterministicWorkflow && p.WorkflowID != "" {
 		o.Set("workflowId", str(p.WorkflowID))
 	}
-	if cp.IsWrite() && cp.OperationPolicy.Confirmation != "" && cp.OperationPolicy.Confirmation != "not-required" {
-		o.Set("confirmation", form(confirmMessage(cp), ConfirmField, "确认执行",
-			"选择“是”才会发出这次写请求；选择“否”、拒绝或取消都不会发出任何请求。"))
+	if cp.IsWrite() && cp.NeedsConfirmation() {
+		o.Set("confirmation", form(texts.confirm(cp), ConfirmField, texts.confirmTitle, texts.confirmDescription))
 	}
 	if cp.IsWrite() && cp.OperationPolicy.UnknownOutcome != "" && cp.OperationPolicy.UnknownOutcome != "not-applicable" {
-		o.Set("reconciliation", form(reconcileMessage(cp), ReconciledField, "已核对",
-			"只有在业务系统中核对过上一次调用的结果之后才选择“是”；否则这个写操作在本次会话中保持停止。"))
+		o.Set("reconciliation", form(texts.reconcile(cp), ReconciledField, texts.reconcileTitle, texts.reconcileDescription))
 	}
 	if ids := issues[cp.ID]; len(ids) > 0 {
 		o.Set("issues", canonjson.Strings(ids))
@@ -249,17 +249,57 @@ func form(message, field, title, description string) *canonjson.Object {
 	)
 }
 
-// sideEffectWords name a write's side effect in the confirmation.
-var sideEffectWords = map[string]string{"create": "新建", "update": "修改", "delete": "删除"}
-
-func confirmMessage(cp *contract.Capability) string {
-	return "「" + cp.ToolName + "」要执行一次写操作（" + cmp.Or(sideEffectWords[cp.SideEffect], cp.SideEffect) +
-		"），只有你在这里确认之后才会发出请求。请核对本次调用的参数："
+// formTexts are the runtime's questions to the user in one documentation
+// language: the message, title and field description of the confirmation
+// of a write and of the statement that an unknown outcome was reconciled.
+// The user reads them in the host's elicitation form, so they are written
+// in the package's language, as its documents are.
+type formTexts struct {
+	confirm, reconcile                   func(cp *contract.Capability) string
+	confirmTitle, confirmDescription     string
+	reconcileTitle, reconcileDescription string
 }
 
-func reconcileMessage(cp *contract.Capability) string {
-	return "上一次调用「" + cp.ToolName + "」的结果未知：它可能已经生效，也可能没有。在业务系统中核对它的结果之前，" +
-		"本次会话不会再发出这个写请求。上一次调用的参数："
+// chineseSideEffects name a write's side effect in a Chinese confirmation.
+var chineseSideEffects = map[string]string{"create": "新建", "update": "修改", "delete": "删除"}
+
+var chineseTexts = &formTexts{
+	confirm: func(cp *contract.Capability) string {
+		return "「" + cp.ToolName + "」要执行一次写操作（" + cmp.Or(chineseSideEffects[cp.SideEffect], cp.SideEffect) +
+			"），只有你在这里确认之后才会发出请求。请核对本次调用的参数："
+	},
+	confirmTitle:       "确认执行",
+	confirmDescription: "选择“是”才会发出这次写请求；选择“否”、拒绝或取消都不会发出任何请求。",
+	reconcile: func(cp *contract.Capability) string {
+		return "上一次调用「" + cp.ToolName + "」的结果未知：它可能已经生效，也可能没有。在业务系统中核对它的结果之前，" +
+			"本次会话不会再发出这个写请求。上一次调用的参数："
+	},
+	reconcileTitle:       "已核对",
+	reconcileDescription: "只有在业务系统中核对过上一次调用的结果之后才选择“是”；否则这个写操作在本次会话中保持停止。",
+}
+
+var englishTexts = &formTexts{
+	confirm: func(cp *contract.Capability) string {
+		return "\"" + cp.ToolName + "\" is about to make a write (" + cp.SideEffect +
+			"); nothing is sent unless you confirm it here. Check the arguments of this call:"
+	},
+	confirmTitle:       "Confirm",
+	confirmDescription: "Choose yes to send this write; no, decline or cancel sends nothing.",
+	reconcile: func(cp *contract.Capability) string {
+		return "The outcome of the earlier call of \"" + cp.ToolName + "\" is unknown: it may or may not have taken effect. " +
+			"Until its outcome is checked in the business system, this session does not send this write again. The earlier call's arguments:"
+	},
+	reconcileTitle:       "Reconciled",
+	reconcileDescription: "Choose yes only after checking the earlier call's outcome in the business system; otherwise this write stays stopped for this session.",
+}
+
+// textsOf returns the runtime's questions in a documentation language;
+// Chinese for any other.
+func textsOf(language string) *formTexts {
+	if language == contract.LanguageEnglish {
+		return englishTexts
+	}
+	return chineseTexts
 }
 
 // workflow is how the runtime records and protects one workflow. issuer

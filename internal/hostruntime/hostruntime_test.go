@@ -185,3 +185,38 @@ func TestCommand(t *testing.T) {
 		t.Errorf("%s %v", cmd, args)
 	}
 }
+
+// The runtime asks the user in the package's documentation language: a
+// package declared in English confirms and reconciles in English, one in
+// Chinese in Chinese. The removal's confirmation is the deployer's policy
+// and is asked all the same.
+func TestQuestionsInTheDocumentationLanguage(t *testing.T) {
+	in := sample(t)
+	zh := binding(t, in)
+	in.Export.DocumentationLanguage = contract.LanguageEnglish
+	en := binding(t, in)
+	const removal = "/tools/4"
+	if got := at(t, zh, removal+"/toolName"); got != `"remove_returned_loan"` {
+		t.Fatalf("tool 4 is %s", got)
+	}
+	for _, tc := range []struct {
+		doc      canonjson.Value
+		pointer  string
+		contains string
+	}{
+		{zh, removal + "/confirmation/message", "要执行一次写操作（删除）"},
+		{zh, removal + "/confirmation/requestedSchema/properties/confirm/title", "确认执行"},
+		{zh, removal + "/reconciliation/message", "结果未知"},
+		{en, removal + "/confirmation/message", `\"remove_returned_loan\" is about to make a write (delete); nothing is sent unless you confirm it here`},
+		{en, removal + "/confirmation/requestedSchema/properties/confirm/title", "Confirm"},
+		{en, removal + "/reconciliation/message", "is unknown: it may or may not have taken effect"},
+		{en, removal + "/reconciliation/requestedSchema/properties/reconciled/description", "Choose yes only after checking"},
+	} {
+		if got := at(t, tc.doc, tc.pointer); !strings.Contains(got, tc.contains) {
+			t.Errorf("%s: %s lacks %q", tc.pointer, got, tc.contains)
+		}
+	}
+	if strings.ContainsFunc(at(t, en, "/tools"), func(r rune) bool { return r >= 0x3400 && r <= 0x9fff }) {
+		t.Errorf("the English binding holds Chinese text")
+	}
+}

@@ -70,7 +70,7 @@ func TestZeroDispatchClauses(t *testing.T) {
 // the backend, every request was forwarded, and each carried exactly the
 // Tool's credential headers.
 func TestCallClauses(t *testing.T) {
-	success, _ := canonjson.Decode([]byte(`{"isError": false, "structuredContent": {"status": 201, "data": {"loanId": "loan-1"}}}`))
+	success, _ := canonjson.Decode([]byte(`{"isError": false, "structuredContent": {"status": 201, "data": {"loanId": "loan-1"}}, "content": [{"type": "text", "text": "{\"status\":201,\"data\":{\"loanId\":\"loan-1\"}}"}]}`))
 	ok := func(reached ...relayed) *step {
 		return &step{Tool: "create_equipment_loan", Result: success, Relayed: reached}
 	}

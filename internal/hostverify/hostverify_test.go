@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/code2skill/code2skill/examples"
 	"github.com/code2skill/code2skill/examples/equipment-lending/app/server"
@@ -22,6 +21,7 @@ import (
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/reftest"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 const token = "token-host"
@@ -70,7 +70,8 @@ func samplePackageWith(t testing.TB, hostProfile string, edit func(map[string][]
 	ts := httptest.NewServer(d)
 	t.Cleanup(ts.Close)
 	cases := map[string]*canonjson.Object{}
-	for _, id := range []string{"list-lendable-equipment", "quote-equipment-loan", "create-equipment-loan", "return-equipment-loan"} {
+	for _, cp := range in.Contract.Capabilities {
+		id := cp.ID
 		data, err := fsRead(id)
 		if err != nil {
 			t.Fatal(err)
@@ -82,9 +83,9 @@ func samplePackageWith(t testing.TB, hostProfile string, edit func(map[string][]
 		Dir:              pkg,
 		Inputs:           in,
 		Cases:            cases,
-		AuthorizedWrites: []string{examples.StrictSampleWrite, examples.StrictSampleConfirmedWrite},
+		AuthorizedWrites: examples.StrictSampleWrites(),
 		Env:              map[string]string{examples.StrictSampleBaseURLVariable: ts.URL, examples.StrictSampleTokenVariable: token},
-		RequestTimeout:   time.Minute,
+		RequestTimeout:   testtier.Budget(t),
 	}, d
 }
 
@@ -149,8 +150,9 @@ func TestStrictSampleUnderItsProfile(t *testing.T) {
 	if res.Diagnostics.HasErrors() {
 		t.Errorf("findings: %v", res.Diagnostics.Sorted())
 	}
-	if loans := d.Loans(); len(loans) != 1 || loans[0].Status != server.LoanReturned {
-		t.Errorf("the desk holds %+v", loans)
+	// The loan was returned, then removed once: the desk holds none.
+	if loans, removals := d.Loans(), countSuffix(d.seen, "/api/loans/loan-0001"); len(loans) != 0 || removals != 1 {
+		t.Errorf("the desk holds %+v after %d removal(s), want none after 1", loans, removals)
 	}
 	if got := stringAt(res.Host, "/host"); got != HostName {
 		t.Errorf("host %q", got)
@@ -291,10 +293,11 @@ func TestBrokenHostsFail(t *testing.T) {
 
 // TestAClientRefusesWhatTheOtherReads: a host runtime whose refusals carry
 // their structured error as structuredContent again (which the Tools'
-// output schemas do not admit) passes through the Go SDK client, which
-// reads results as they come, and fails every refusal check through the
-// TypeScript SDK Client, which throws on them: the failure names that
-// client, and nothing is reported as host-verified that it refused.
+// output schemas do not admit) fails every refusal check through the
+// TypeScript SDK Client, which throws on them, and the check names that
+// client first; the Go SDK client returns those results, and its side
+// fails only by the judgement of what a validating client would do.
+// Nothing is reported as host-verified that a client refused.
 func TestAClientRefusesWhatTheOtherReads(t *testing.T) {
 	opts, _ := samplePackage(t, "")
 	tamper(t, opts.Dir, "portable-host-runtime.mjs", "  return { content: [{ type: 'text', text: JSON.stringify(structured) }], isError: true };",
@@ -309,12 +312,21 @@ func TestAClientRefusesWhatTheOtherReads(t *testing.T) {
 			continue
 		}
 		failed[c.CheckID] = true
-		if !strings.HasPrefix(c.Detail, "through the typescript-sdk Client v1.32.2: ") || !strings.Contains(c.Detail, "an exception instead of a result: MCP error -32602") {
-			t.Errorf("%s%s %s: %s", c.CapabilityID, c.WorkflowID, c.CheckID, c.Detail)
-		}
+		ts := false
 		for _, e := range arrayAt(c.Evidence, "/clients") {
-			if stringAt(e, "/client") == GoClientName() && stringAt(e, "/status") != "passed" {
-				t.Errorf("%s%s %s: the Go SDK client's side %s", c.CapabilityID, c.WorkflowID, c.CheckID, stringAt(e, "/detail"))
+			if stringAt(e, "/client") == "typescript-sdk Client v1.32.2" {
+				ts = stringAt(e, "/status") == "failed" && strings.Contains(stringAt(e, "/detail"), "an exception instead of a result: MCP error -32602")
+			}
+		}
+		if !ts {
+			t.Errorf("%s%s %s: the TypeScript SDK Client did not throw: %s", c.CapabilityID, c.WorkflowID, c.CheckID, c.Detail)
+		}
+		// The Go SDK client returns the result, and the check judges
+		// it as the validating clients would: on its side the check fails
+		// for that judgement alone, never for an exception of its own.
+		for _, e := range arrayAt(c.Evidence, "/clients") {
+			if stringAt(e, "/client") == GoClientName() && !strings.Contains(stringAt(e, "/detail"), "which a client would not return") {
+				t.Errorf("%s%s %s: the Go SDK client's side %s: %s", c.CapabilityID, c.WorkflowID, c.CheckID, stringAt(e, "/status"), stringAt(e, "/detail"))
 			}
 		}
 	}
@@ -372,7 +384,7 @@ func TestUnauthorisedWritesAreNotCalled(t *testing.T) {
 		t.Errorf("findings %v", res.Diagnostics.RuleIDs())
 	}
 	for _, c := range res.Checks {
-		write := c.CapabilityID == examples.StrictSampleWrite || c.CapabilityID == examples.StrictSampleConfirmedWrite || c.WorkflowID != ""
+		write := slices.Contains(examples.StrictSampleWrites(), c.CapabilityID) || c.WorkflowID != ""
 		if c.CheckID == CheckCall && write && c.Skipped == "" {
 			t.Errorf("%s%s: the call ran without authorisation", c.CapabilityID, c.WorkflowID)
 		}
@@ -415,10 +427,16 @@ func withSessionCookie(t *testing.T) func(map[string][]byte) {
 	return func(files map[string][]byte) {
 		c := string(files[contract.ContractFile])
 		start := strings.Index(c, `"capabilityId": "return-equipment-loan"`)
-		if start < 0 || strings.Count(c[start:], `"authentication": "runtime_context"`) != 2 {
+		end := len(c)
+		if start >= 0 {
+			if next := strings.Index(c[start+1:], `"capabilityId": "remove-returned-loan"`); next >= 0 {
+				end = start + 1 + next
+			}
+		}
+		if start < 0 || strings.Count(c[start:end], `"authentication": "runtime_context"`) != 2 {
 			t.Fatal("the return's two authentication members are not where the test expects them")
 		}
-		files[contract.ContractFile] = []byte(c[:start] + strings.ReplaceAll(c[start:], `"authentication": "runtime_context"`, `"authentication": "cookie_and_runtime_context"`))
+		files[contract.ContractFile] = []byte(c[:start] + strings.ReplaceAll(c[start:end], `"authentication": "runtime_context"`, `"authentication": "cookie_and_runtime_context"`) + c[end:])
 		p := string(files[contract.ExportProfileFile])
 		const credentials = `"credentials": {`
 		if strings.Count(p, credentials) != 1 {
@@ -431,8 +449,8 @@ func withSessionCookie(t *testing.T) func(map[string][]byte) {
 
 // TestCredentialsOnlyWhereNeeded: with two credentials, each request
 // carries the credentials of its own authentication only, and a runtime that
-// attaches every credential to every request fails the reads' and the
-// loan's calls.
+// attaches every credential to every request fails the reads', the
+// loan's and the removal's calls.
 func TestCredentialsOnlyWhereNeeded(t *testing.T) {
 	for _, broken := range []bool{false, true} {
 		t.Run(map[bool]string{false: "scoped", true: "every credential everywhere"}[broken], func(t *testing.T) {
@@ -454,7 +472,7 @@ func TestCredentialsOnlyWhereNeeded(t *testing.T) {
 			}
 			want := []string(nil)
 			if broken {
-				want = []string{"list-lendable-equipment", "quote-equipment-loan", "create-equipment-loan"}
+				want = []string{"list-lendable-equipment", "quote-equipment-loan", "create-equipment-loan", "remove-returned-loan"}
 			}
 			if !slices.Equal(failed, want) {
 				t.Errorf("failed calls %v, want %v:\n%s", failed, want, strings.Join(outcomes(res), "\n"))

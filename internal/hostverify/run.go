@@ -280,8 +280,9 @@ type step struct {
 	StandIn string
 }
 
-// succeeded reports whether a step's result is a Tool success with data.
-func (s *step) succeeded() bool {
+// succeeded reports whether a step's result is a Tool success with data
+// the capability's success rule accepts (null only without a body).
+func (s *step) succeeded(rule *contract.SuccessRule) bool {
 	if s.Result == nil || s.IsError {
 		return false
 	}
@@ -293,11 +294,8 @@ func (s *step) succeeded() bool {
 	if !ok {
 		return false
 	}
-	switch data.(type) {
-	case *canonjson.Object, canonjson.Array:
-		return true
-	}
-	return false
+	status, _ := canonjson.Resolve(s.Result, "/structuredContent/status")
+	return rule.SuccessDataProblem(status, data) == ""
 }
 
 // answer says what a step's result was, for a failure's detail.
@@ -450,7 +448,7 @@ func callFailure(cp *contract.Capability, st *step, credentials []string) string
 	switch {
 	case len(st.Refused) > 0:
 		return fmt.Sprintf("%s answered %s, which a client would not return: %s", cp.ToolName, st.answer(), strings.Join(st.Refused, "; "))
-	case !st.succeeded():
+	case !st.succeeded(&cp.SuccessRule):
 		return fmt.Sprintf("%s answered %s", cp.ToolName, st.answer())
 	case len(st.Relayed) == 0:
 		return fmt.Sprintf("%s answered a success, and nothing reached the backend", cp.ToolName)

@@ -9,10 +9,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // knownDisagreements are corpus files on which Parse and node disagree,
@@ -49,10 +49,10 @@ func TestNodeAgrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testtier.Budget(t))
 	defer cancel()
 	res, err := sandbox.Run(ctx, append([]string{node, "--experimental-vm-modules", script}, corpus...),
-		sandbox.Options{Dir: wd, Timeout: time.Minute, Binds: testnode.Binds(t)})
+		sandbox.Options{Dir: wd, Timeout: testtier.Budget(t), Binds: testnode.Binds(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -187,6 +187,7 @@ var testSupport = []string{
 	"internal/layers",
 	"internal/reftest",
 	"internal/sarif/sariftest",
+	"internal/testgo",
 	"internal/testnode",
 	"internal/testtier",
 	"internal/vectors/vectorstest",
@@ -194,6 +195,7 @@ var testSupport = []string{
 }
 
 var processExceptions = map[string]string{
+	"internal/testgo":   "test support: downloads a Go package's modules with the user's go mod download, as the user would before validating it",
 	"internal/testnode": "test support: finds node on PATH and asks a tools node its version, outside any package",
 }
 

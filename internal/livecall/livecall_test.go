@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/code2skill/code2skill/internal/hostruntime"
 	"github.com/code2skill/code2skill/internal/reftest"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 	"github.com/code2skill/code2skill/internal/toolresult"
 )
 
@@ -100,7 +100,7 @@ func TestLiveCallsThroughTheHostRuntime(t *testing.T) {
 	testnode.Node(t)
 	pkg := reftest.StrictSamplePackage(t)
 	d, env := desk(t)
-	res, err := Run(context.Background(), pkg, sampleCalls(t), Options{Env: env, RequestTimeout: time.Minute, Elicitation: accept})
+	res, err := Run(context.Background(), pkg, sampleCalls(t), Options{Env: env, RequestTimeout: testtier.Budget(t), Elicitation: accept})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestNoElicitationNoReturn(t *testing.T) {
 	testnode.Node(t)
 	pkg := reftest.StrictSamplePackage(t)
 	d, env := desk(t)
-	res, err := Run(context.Background(), pkg, sampleCalls(t), Options{Env: env, RequestTimeout: time.Minute})
+	res, err := Run(context.Background(), pkg, sampleCalls(t), Options{Env: env, RequestTimeout: testtier.Budget(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestPointerReferenceThroughTheHostRuntime(t *testing.T) {
 	d, env := desk(t)
 	calls := sampleCalls(t)
 	calls[3].Arguments = object(t, `{"loanId": {"$result": {"capabilityId": "create-equipment-loan", "pointer": "/structuredContent/data/loanId"}}}`)
-	res, err := Run(context.Background(), pkg, calls, Options{Env: env, RequestTimeout: time.Minute, Elicitation: accept})
+	res, err := Run(context.Background(), pkg, calls, Options{Env: env, RequestTimeout: testtier.Budget(t), Elicitation: accept})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func TestBeginNamesTheFailedUpstream(t *testing.T) {
 	if send || out.Upstream != "quote-voucher" || out.ProtocolError == "" {
 		t.Errorf("without the upstream result: send %v, %+v", send, out)
 	}
-	results.Record("quote-voucher", []byte(`{"isError": false, "structuredContent": {"data": {"quote": {"id": "q-1"}}}}`))
+	results.Record("quote-voucher", []byte(`{"isError": false, "structuredContent": {"data": {"quote": {"id": "q-1"}}}, "content": [{"type": "text", "text": "{\"data\":{\"quote\":{\"id\":\"q-1\"}}}"}]}`))
 	out, send = c.Begin(results)
 	if !send || out.Upstream != "" || out.ProtocolError != "" {
 		t.Fatalf("with the upstream result: send %v, %+v", send, out)

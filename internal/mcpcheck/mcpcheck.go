@@ -74,12 +74,16 @@ type Options struct {
 	// Env holds KEY=VALUE pairs the server gets on top of the sandbox's
 	// allowlist, such as a dry-run variable.
 	Env []string
-	// RequestTimeout bounds each request, initialize included.
+	// RequestTimeout bounds each request, initialize included unless
+	// InitializeTimeout is set.
 	RequestTimeout time.Duration
 	// TimeoutFlag is how the user raises RequestTimeout ("validate
 	// --request-timeout"); the findings of a request or a listing that
 	// ran out of time name it.
 	TimeoutFlag string
+	// InitializeTimeout, when set, bounds initialize instead: the first
+	// request, which waits for the server to start.
+	InitializeTimeout time.Duration
 	// ProtocolVersion is the version asked for in initialize; the server
 	// must answer with exactly this version.
 	ProtocolVersion string
@@ -132,7 +136,7 @@ func (o Options) discoveryTimeout() time.Duration {
 	if o.DiscoveryTimeout > 0 {
 		return o.DiscoveryTimeout
 	}
-	return max(DefaultDiscoveryTimeout, 6*o.requestTimeout())
+	return max(DefaultDiscoveryTimeout, 6*o.requestTimeout("tools/list"))
 }
 
 // raise says, after a time limit's finding, how to raise it.
@@ -143,7 +147,11 @@ func (o Options) raise() string {
 	return " (raise the limit with " + o.TimeoutFlag + ")"
 }
 
-func (o Options) requestTimeout() time.Duration {
+// requestTimeout is the time limit of a request of the method.
+func (o Options) requestTimeout(method string) time.Duration {
+	if method == "initialize" && o.InitializeTimeout > 0 {
+		return o.InitializeTimeout
+	}
 	if o.RequestTimeout > 0 {
 		return o.RequestTimeout
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -18,6 +19,7 @@ import (
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // serverPackage lays out testdata/servers/<name>.mjs as the mcp-tool/index.mjs
@@ -54,13 +56,12 @@ func moduleBinds(pkg string) []sandbox.Bind {
 // node processes than it has CPUs makes a server look hung.
 var nodeSlots = make(chan struct{}, max(2, runtime.NumCPU()))
 
-// discover runs Discover on a test server. Unless the test sets one, the
-// request time limit is generous: these tests prove behaviour, not speed.
+// discover runs Discover on a test server. Unless the test sets them, the
+// time limits are what the test's deadline leaves: these tests prove
+// behaviour, not speed.
 func discover(t *testing.T, name string, opts Options) *Discovery {
 	t.Helper()
-	if opts.RequestTimeout == 0 {
-		opts.RequestTimeout = time.Minute
-	}
+	opts = withBudget(t, opts)
 	pkg := serverPackage(t, name)
 	nodeSlots <- struct{}{}
 	defer func() { <-nodeSlots }()
@@ -70,6 +71,19 @@ func discover(t *testing.T, name string, opts Options) *Discovery {
 		t.Fatalf("Discover: %v", err)
 	}
 	return d
+}
+
+// withBudget gives every time limit opts leaves unset what the test's
+// deadline leaves.
+func withBudget(t *testing.T, opts Options) Options {
+	t.Helper()
+	budget := testtier.Budget(t)
+	for _, d := range []*time.Duration{&opts.RequestTimeout, &opts.ShutdownGrace, &opts.DiscoveryTimeout} {
+		if *d == 0 {
+			*d = budget
+		}
+	}
+	return opts
 }
 
 func TestDiscoverGoodServer(t *testing.T) {
@@ -101,9 +115,12 @@ func TestDiscoverGoodServer(t *testing.T) {
 
 func TestDiscoverMisbehavingServers(t *testing.T) {
 	t.Parallel()
-	// Long enough for node to start on a busy machine, short enough for the
-	// hanging servers not to slow the suite down.
-	hang := Options{RequestTimeout: 10 * time.Second, TimeoutFlag: "validate --request-timeout"}
+	// Only the request that hangs gets a short limit: node starts and
+	// answers initialize in what the test's deadline leaves, however busy
+	// the machine.
+	short := testtier.Scaled(2 * time.Second)
+	budget := testtier.Budget(t)
+	discovery := testtier.Scaled(3 * time.Second)
 	for _, tc := range []struct {
 		server  string
 		opts    Options
@@ -113,12 +130,13 @@ func TestDiscoverMisbehavingServers(t *testing.T) {
 	}{
 		{server: "noise-before", want: []string{"MCP_STDOUT_NOT_JSONRPC"}, message: "before initialize"},
 		{server: "noise-after", want: []string{"MCP_STDOUT_NOT_JSONRPC"}, message: `after initialize was answered is not a JSON-RPC message: "bye"`},
-		{server: "hang-initialize", opts: hang, want: []string{"MCP_REQUEST_TIMEOUT"}, message: "no answer to initialize within 10s; the server was stopped (raise the limit with validate --request-timeout)"},
-		{server: "hang-tools-list", opts: hang, want: []string{"MCP_REQUEST_TIMEOUT"}, message: "no answer to tools/list"},
+		{server: "hang-initialize", opts: Options{RequestTimeout: short, TimeoutFlag: "validate --request-timeout"}, want: []string{"MCP_REQUEST_TIMEOUT"},
+			message: "no answer to initialize within " + short.String() + "; the server was stopped (raise the limit with validate --request-timeout)"},
+		{server: "hang-tools-list", opts: Options{InitializeTimeout: budget, RequestTimeout: short}, want: []string{"MCP_REQUEST_TIMEOUT"}, message: "no answer to tools/list"},
 		{server: "crash-tools-list", want: []string{"MCP_SERVER_EXITED"}, message: "exited with code 3 before answering tools/list", detail: "fatal: sample configuration missing"},
 		{server: "crash-startup", want: []string{"MCP_SERVER_EXITED"}, message: "before answering initialize", detail: "sample startup failure"},
 		{server: "bad-exit", want: []string{"MCP_SERVER_EXIT_STATUS"}, message: "exited with code 4"},
-		{server: "ignore-eof", opts: Options{ShutdownGrace: 300 * time.Millisecond}, want: []string{"MCP_SERVER_SHUTDOWN_FORCED"}},
+		{server: "ignore-eof", opts: Options{ShutdownGrace: testtier.Scaled(300 * time.Millisecond)}, want: []string{"MCP_SERVER_SHUTDOWN_FORCED"}},
 		{server: "old-protocol", want: []string{"MCP_PROTOCOL_VERSION"}, message: "answered 2025-06-18"},
 		{server: "unknown-protocol", want: []string{"MCP_PROTOCOL_VERSION"}, message: "answered 1999-01-01"},
 		{server: "initialize-error", want: []string{"MCP_INITIALIZE_FAILED"}, message: "sample backend not configured"},
@@ -129,8 +147,8 @@ func TestDiscoverMisbehavingServers(t *testing.T) {
 		{server: "no-annotations", want: []string{"MCP_TOOL_ANNOTATIONS"}, message: "lack boolean idempotentHint, openWorldHint"},
 		{server: "bad-name", want: []string{"MCP_TOOL_DESCRIPTION", "MCP_TOOL_NAME", "MCP_TOOL_TITLE"}, message: `tool "list sample items!"`},
 		{server: "unsolicited", want: []string{"MCP_UNSOLICITED_RESPONSE"}, message: "sent 9 responses to requests the client never sent"},
-		{server: "endless-pages", opts: Options{RequestTimeout: 10 * time.Second, DiscoveryTimeout: 3 * time.Second, TimeoutFlag: "probe --request-timeout"},
-			want: []string{"MCP_DISCOVERY_TIMEOUT"}, message: "tools/list did not finish within 3s, all pages together; the server was stopped (raise the limit with probe --request-timeout)"},
+		{server: "endless-pages", opts: Options{DiscoveryTimeout: discovery, TimeoutFlag: "probe --request-timeout"},
+			want: []string{"MCP_DISCOVERY_TIMEOUT"}, message: fmt.Sprintf("tools/list did not finish within %s, all pages together; the server was stopped (raise the limit with probe --request-timeout)", discovery)},
 	} {
 		t.Run(tc.server+"/"+tc.opts.Profile, func(t *testing.T) {
 			t.Parallel()
@@ -224,7 +242,7 @@ func TestTranscriptRecordsTheExchange(t *testing.T) {
 func TestSessionCallsTools(t *testing.T) {
 	t.Parallel()
 	pkg := serverPackage(t, "good")
-	s, err := Start(context.Background(), pkg, Options{RequestTimeout: time.Minute, Binds: moduleBinds(pkg)})
+	s, err := Start(context.Background(), pkg, withBudget(t, Options{Binds: moduleBinds(pkg)}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +293,7 @@ func TestSessionEntry(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(pkg, "broken.mjs"), []byte("throw new Error('wrapper ran');\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Start(context.Background(), pkg, Options{RequestTimeout: time.Minute, Entry: "host.mjs", Binds: moduleBinds(pkg)})
+	s, err := Start(context.Background(), pkg, withBudget(t, Options{Entry: "host.mjs", Binds: moduleBinds(pkg)}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +302,7 @@ func TestSessionEntry(t *testing.T) {
 	}
 	s.Close()
 
-	s, err = Start(context.Background(), pkg, Options{RequestTimeout: time.Minute, Entry: "broken.mjs", Binds: moduleBinds(pkg)})
+	s, err = Start(context.Background(), pkg, withBudget(t, Options{Entry: "broken.mjs", Binds: moduleBinds(pkg)}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -190,7 +190,8 @@ func (s *Session) request(ctx context.Context, method string, call func(context.
 		return nil, errNoAnswer
 	}
 	before, _ := s.wire.lastRequest(method)
-	rctx, cancel := context.WithTimeout(ctx, s.opts.requestTimeout())
+	limit := s.opts.requestTimeout(method)
+	rctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	err := call(rctx)
 	if id, sent := s.wire.lastRequest(method); sent && id != before {
@@ -209,7 +210,7 @@ func (s *Session) request(ctx context.Context, method string, call func(context.
 	}
 	if errors.Is(rctx.Err(), context.DeadlineExceeded) {
 		s.diags.Add(RuleRequestTimeout.New(ServerFile, "no answer to %s within %s; the server was stopped%s",
-			method, s.opts.requestTimeout(), s.opts.raise()))
+			method, limit, s.opts.raise()))
 		s.proc.Kill()
 		s.down, s.killed = true, true
 		return nil, errNoAnswer

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/code2skill/code2skill/internal/sandbox"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 func TestPrepareUsesTheUsersConfiguration(t *testing.T) {
@@ -103,15 +104,15 @@ func TestReachable(t *testing.T) {
 	}()
 	in := &Install{Registry: "http://" + ln.Addr().String() + "/"}
 	began := time.Now()
-	if err := in.Reachable(context.Background(), 500*time.Millisecond); err == nil {
+	if err := in.Reachable(context.Background(), testtier.Scaled(500*time.Millisecond)); err == nil {
 		t.Fatal("a silent registry was reachable")
 	}
-	if d := time.Since(began); d > 10*time.Second {
+	if d := time.Since(began); d > testtier.Scaled(10*time.Second) {
 		t.Errorf("the probe took %s", d)
 	}
 
 	answering := &Install{Registry: "http://" + serve(t) + "/"}
-	if err := answering.Reachable(context.Background(), 5*time.Second); err != nil {
+	if err := answering.Reachable(context.Background(), testtier.Budget(t)); err != nil {
 		t.Errorf("an answering registry: %v", err)
 	}
 }

@@ -68,7 +68,9 @@ func (r *runner) generate() (*stageOutcome, error) {
 		}
 	}
 	r.keep(owned...)
-	r.keep(markedDocuments...)
+	language := in.Export.Language()
+	marked := strict.MarkedDocuments(language)
+	r.keep(marked...)
 
 	compiled, err := r.p.Steps.Compile(r.ctx, r.p.abs, in)
 	if err == nil && compiled.Compiled != nil {
@@ -104,7 +106,7 @@ func (r *runner) generate() (*stageOutcome, error) {
 		disagreeing[d.File] = true
 		out.findings.Add(d)
 	}
-	for _, doc := range markedDocuments {
+	for _, doc := range marked {
 		if disagreeing[doc] {
 			continue
 		}
@@ -127,7 +129,7 @@ func (r *runner) generate() (*stageOutcome, error) {
 	}
 	out.findings.Add(ds...)
 
-	for _, f := range append(append([]string{}, generatedFiles...), documents...) {
+	for _, f := range append(append([]string{}, generatedFiles...), strict.Documents(language)...) {
 		if !regularFile(r.p.pkgPath(f)) {
 			out.findings.Add(RuleFileMissing.New(f, "%s is missing; %s", f, whoWrites(f)))
 		}

@@ -127,7 +127,7 @@ func (p *Pipeline) Init(opts InitOptions) (*InitResult, error) {
 	case ModeFresh:
 		sum.NextSteps = []string{
 			"author source-topology.json, canonical-contract.json, export-profile.json, host-profile.json and authoring/tool-docs.json",
-			"write SKILL.md, MCP.zh-CN.md, MCP-SETUP.md and references/feature-context.md",
+			"write SKILL.md, MCP.<documentationLanguage>.md (MCP.zh-CN.md, MCP.en.md), MCP-SETUP.md and references/feature-context.md",
 			"run code2skill pipeline run",
 		}
 	case ModeChangedOnly:

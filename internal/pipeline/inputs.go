@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/strict"
 	"github.com/code2skill/code2skill/internal/verdict"
 )
 
@@ -14,11 +15,10 @@ var (
 	authoringFiles = []string{contract.ContractFile, contract.TopologyFile, contract.ExportProfileFile, contract.HostProfileFile}
 	// toolDocsFile holds the Tools' authored prose, a compile input.
 	toolDocsFile = "authoring/tool-docs.json"
-	// documents are the hand-written documents; generate refreshes the
-	// markers of those that carry one.
-	documents = []string{"SKILL.md", "MCP.zh-CN.md", "MCP-SETUP.md", "references/feature-context.md"}
-	// markedDocuments carry the documentation marker.
-	markedDocuments = []string{"SKILL.md", "MCP.zh-CN.md", "references/feature-context.md"}
+	// documents are the hand-written documents of every documentation
+	// language (strict.Documents names those of one): a fingerprint reads
+	// them all, so that switching the language changes it too.
+	documents = strict.AnyLanguageDocuments()
 	// finalFiles are the files finalize writes; they are finalize's
 	// output, never another stage's input.
 	finalFiles = verdict.FinalFiles

@@ -12,7 +12,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
+	"github.com/code2skill/code2skill/internal/strict"
 )
 
 // allExecutedButRuntime is a first run without runtime verification.
@@ -39,7 +41,7 @@ func TestFirstRunThenUnchangedRerun(t *testing.T) {
 	}
 	// Generate refreshed the stale markers.
 	marker := derive.Marker(viewsOf(t, fx.dir))
-	for _, doc := range markedDocuments {
+	for _, doc := range strict.MarkedDocuments(contract.LanguageChinese) {
 		data, _ := os.ReadFile(filepath.Join(fx.dir, doc))
 		if !strings.Contains(string(data), marker) {
 			t.Errorf("%s does not carry the current marker after generate", doc)

@@ -97,7 +97,11 @@ func (r *runner) runtimeVerify() (*stageOutcome, error) {
 	// A call passes only when finalize will take its result as live
 	// evidence: never a pass here that finalize then refuses.
 	judge := func(id string, result canonjson.Value) (string, error) {
-		if why := judgeResult(result); why != "" {
+		rule := &contract.SuccessRule{}
+		if cp, ok := c.Capability(id); ok {
+			rule = &cp.SuccessRule
+		}
+		if why := judgeResult(result, rule); why != "" {
 			return why, nil
 		}
 		l, err := finalize.JudgeLiveResult(c, views, id, LiveDir+"/"+id+".result.json", result)
@@ -337,8 +341,8 @@ func (r *runner) recordLiveCall(call *livecall.Call, o *livecall.Outcome, out *s
 
 // judgeResult says why a live result is not a success, or "" when it is:
 // an MCP Tool result with isError false and structuredContent.data an
-// object or array.
-func judgeResult(v canonjson.Value) string {
+// object or array, or null where the success rule accepts an empty body.
+func judgeResult(v canonjson.Value, rule *contract.SuccessRule) string {
 	o, ok := v.(*canonjson.Object)
 	if !ok {
 		return "the result is not an object"
@@ -358,11 +362,11 @@ func judgeResult(v canonjson.Value) string {
 	if !ok {
 		return "the result has no structuredContent.data"
 	}
-	switch data.(type) {
-	case *canonjson.Object, canonjson.Array:
-		return ""
+	status, _ := canonjson.Resolve(o, "/structuredContent/status")
+	if why := rule.SuccessDataProblem(status, data); why != "" {
+		return "structuredContent." + why
 	}
-	return "structuredContent.data is " + canonjson.TypeName(data) + ", not an object or array"
+	return ""
 }
 
 // workflowRecords gives each workflow whose entry passed at runtime, with

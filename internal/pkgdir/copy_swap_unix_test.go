@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // swapFixture is a package with a directory lib/ and a package.json, and a
@@ -86,7 +88,7 @@ func TestCopyToRefusesSwaps(t *testing.T) {
 			var err error
 			select {
 			case err = <-done:
-			case <-time.After(10 * time.Second):
+			case <-time.After(testtier.Budget(t)):
 				t.Fatal("the copy blocked on the swapped entry")
 			}
 			if !swapped {

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 func TestReadFile(t *testing.T) {
@@ -54,7 +56,7 @@ func TestReadFileFIFODoesNotBlock(t *testing.T) {
 		if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "FIFO") {
 			t.Errorf("FIFO: %v, want ErrNotRegular naming a FIFO", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(testtier.Budget(t)):
 		t.Fatal("ReadFile blocked on a FIFO")
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // A case file that is a FIFO or a device is refused at once, with the
@@ -25,7 +27,7 @@ func TestReadCasesRefusesWhatIsNotAFile(t *testing.T) {
 			if !errors.As(err, &usage) || !strings.Contains(usage.Msg, file) || !strings.Contains(usage.Msg, "not a regular file") {
 				t.Errorf("%s: %v, want a usage error naming it", file, err)
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(testtier.Budget(t)):
 			t.Fatalf("reading %s as a case file blocked", file)
 		}
 	}

@@ -9,24 +9,28 @@ import (
 
 	"github.com/code2skill/code2skill/examples"
 	"github.com/code2skill/code2skill/internal/core"
-	"github.com/code2skill/code2skill/internal/sandbox"
+	"github.com/code2skill/code2skill/internal/testgo"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // goTwin writes the Go twin of the bundled example to a temporary
-// directory and returns it.
+// directory, downloads its modules and returns it.
 func goTwin(t *testing.T) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds Go code")
-	}
-	if _, err := sandbox.LookPath("go"); err != nil {
-		t.Skip("go is not on PATH")
-	}
+	testgo.Go(t)
 	dir := filepath.Join(t.TempDir(), "seed-library-go")
 	if err := os.CopyFS(dir, examples.SeedLibraryGo()); err != nil {
 		t.Fatal(err)
 	}
+	testgo.Modules(t, dir)
 	return dir
+}
+
+// offline is an offline probe with the time limits the test's deadline
+// leaves.
+func offline(t *testing.T) Options {
+	budget := testtier.Budget(t)
+	return Options{Offline: true, RequestTimeout: budget, InitializeTimeout: budget}
 }
 
 func editFile(t *testing.T, dir, file, old, new string) {
@@ -46,7 +50,7 @@ func editFile(t *testing.T, dir, file, old, new string) {
 func TestProbeOfGoStdioPackages(t *testing.T) {
 	ctx := context.Background()
 	t.Run("the twin passes offline", func(t *testing.T) {
-		res, err := Run(ctx, goTwin(t), Options{Offline: true})
+		res, err := Run(ctx, goTwin(t), offline(t))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +72,7 @@ func TestProbeOfGoStdioPackages(t *testing.T) {
 	t.Run("a server that does not build", func(t *testing.T) {
 		dir := goTwin(t)
 		editFile(t, dir, "mcp-tool/main.go", "func main() {", "var _ int = \"not a number\"\n\nfunc main() {")
-		res, err := Run(ctx, dir, Options{Offline: true})
+		res, err := Run(ctx, dir, offline(t))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,14 +92,16 @@ func TestProbeOfGoStdioPackages(t *testing.T) {
 		}
 		editFile(t, dir, "go.mod", "\nrequire ", "\nreplace example.com/app => ../app\n\nrequire ")
 		editFile(t, dir, "MCP-SETUP.md", "\n", "\nThe application's source must be at ../app.\n")
-		res, err := Run(ctx, dir, Options{Offline: true})
+		res, err := Run(ctx, dir, offline(t))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !res.Diagnostics.Has(core.RuleGoReplaceOutside) || res.NodeProcesses != 0 {
 			t.Errorf("without --source-root, %d processes:\n%v", res.NodeProcesses, res.Diagnostics.Sorted())
 		}
-		res, err = Run(ctx, dir, Options{Offline: true, SourceRoots: []string{app}})
+		opts := offline(t)
+		opts.SourceRoots = []string{app}
+		res, err = Run(ctx, dir, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

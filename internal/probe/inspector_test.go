@@ -5,13 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/pkgdir"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // TestInspectorAgrees cross-checks a package the probe passes with an
@@ -36,7 +36,7 @@ func TestInspectorAgrees(t *testing.T) {
 	inspect := func(args ...string) canonjson.Value {
 		t.Helper()
 		argv := append([]string{toolNode, inspector, "--cli", "node", "mcp-tool/index.mjs"}, args...)
-		res, err := sandbox.Run(context.Background(), argv, sandbox.Options{Dir: pkg, Timeout: time.Minute, Binds: testnode.Binds(t, filepath.Dir(filepath.Dir(toolNode)))})
+		res, err := sandbox.Run(context.Background(), argv, sandbox.Options{Dir: pkg, Timeout: testtier.Budget(t), Binds: testnode.Binds(t, filepath.Dir(filepath.Dir(toolNode)))})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -107,6 +107,9 @@ type Options struct {
 	Offline bool
 	// RequestTimeout bounds each request; 0 means mcpcheck's default.
 	RequestTimeout time.Duration
+	// InitializeTimeout, when set, bounds each session's initialize
+	// instead, which waits for the server to start.
+	InitializeTimeout time.Duration
 	// Transcript, when set, receives the whole JSON-RPC exchange as NDJSON.
 	Transcript io.Writer
 	// AllowNetwork lets the server reach the network for business calls, a
@@ -466,16 +469,17 @@ func (p *prober) serverOptions(label string, env []string, network sandbox.Netwo
 		profile = mcpcheck.ProfileStrict
 	}
 	return mcpcheck.Options{
-		Env:             append(append([]string(nil), p.opts.Env...), env...),
-		RequestTimeout:  p.opts.RequestTimeout,
-		TimeoutFlag:     "probe --request-timeout",
-		ProtocolVersion: p.exp.protocolVersion,
-		Profile:         profile,
-		Transcript:      p.opts.Transcript,
-		Redact:          p.redact,
-		Label:           label,
-		Network:         network,
-		Binds:           p.binds,
-		Command:         p.command,
+		Env:               append(append([]string(nil), p.opts.Env...), env...),
+		RequestTimeout:    p.opts.RequestTimeout,
+		InitializeTimeout: p.opts.InitializeTimeout,
+		TimeoutFlag:       "probe --request-timeout",
+		ProtocolVersion:   p.exp.protocolVersion,
+		Profile:           profile,
+		Transcript:        p.opts.Transcript,
+		Redact:            p.redact,
+		Label:             label,
+		Network:           network,
+		Binds:             p.binds,
+		Command:           p.command,
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/pkgdir"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // strictPackage lays out testdata/strict as a strict package named
@@ -94,15 +95,17 @@ func offlineCases(t *testing.T) Options {
 // server look hung.
 var nodeSlots = make(chan struct{}, max(2, runtime.NumCPU()))
 
-// run probes pkg. Unless the test sets one, the request time limit is
-// generous: these tests prove behaviour, not speed.
+// run probes pkg. Unless the test sets them, the time limits are what the
+// test's deadline leaves: these tests prove behaviour, not speed.
 func run(t *testing.T, pkg string, opts Options) *Result {
 	t.Helper()
 	if opts.TempDir == "" {
 		opts.TempDir = t.TempDir()
 	}
-	if opts.RequestTimeout == 0 {
-		opts.RequestTimeout = time.Minute
+	for _, d := range []*time.Duration{&opts.RequestTimeout, &opts.InitializeTimeout} {
+		if *d == 0 {
+			*d = testtier.Budget(t)
+		}
 	}
 	nodeSlots <- struct{}{}
 	defer func() { <-nodeSlots }()
@@ -193,7 +196,18 @@ func TestProbeStrictOffline(t *testing.T) {
 	}
 }
 
-func TestProbeStrictMisbehaviour(t *testing.T) {
+// TestProbeStrictMisbehaviour probes the strict sample server with one
+// fault planted at a time: each is found, with its rule. The fast tier
+// runs a tool missing, a dry-run that dispatches and a call that hangs;
+// the slow tier the rest.
+func TestProbeStrictMisbehaviour(t *testing.T) { probeStrictMisbehaviour(t, true) }
+
+func TestSlowProbeStrictMisbehaviour(t *testing.T) {
+	testtier.Slow(t)
+	probeStrictMisbehaviour(t, false)
+}
+
+func probeStrictMisbehaviour(t *testing.T, fast bool) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name      string
@@ -240,9 +254,13 @@ func TestProbeStrictMisbehaviour(t *testing.T) {
 		{name: "unknown method answered", fault: "unknown-method-result", want: []string{"PROBE_UNKNOWN_METHOD"}, message: `"code2skill/unknown-method": it answered with a result ({})`},
 		{name: "unknown method another error", fault: "unknown-method-code", want: []string{"PROBE_UNKNOWN_METHOD"}, message: "it answered JSON-RPC error -32603"},
 		{name: "crash", fault: "crash", online: true, want: []string{"MCP_SERVER_EXITED"}, message: "exited with code 7 before answering tools/call"},
-		{name: "hang", fault: "hang", online: true, timeout: 10 * time.Second, want: []string{"MCP_REQUEST_TIMEOUT"}},
+		// Only the call that hangs has a short limit.
+		{name: "hang", fault: "hang", online: true, timeout: testtier.Scaled(2 * time.Second), want: []string{"MCP_REQUEST_TIMEOUT"}},
 		{name: "stdout noise", fault: "stdout-noise", online: true, want: []string{"MCP_STDOUT_NOT_JSONRPC"}, message: `"calling list_sample_notes"`},
 	} {
+		if slices.Contains([]string{"missing tool", "dry-run dispatches", "hang"}, tc.name) != fast {
+			continue
+		}
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			opts := offlineCases(t)
@@ -529,7 +547,16 @@ func TestProbeCorePackage(t *testing.T) {
 // TestProbeCoreVerdicts checks that a call passes only on what proves it:
 // a 2xx status or the expected one for a --call, an error for an
 // --error-call; and that the verdict says what was not proven.
-func TestProbeCoreVerdicts(t *testing.T) {
+//
+// The fast tier runs a 401, no call and --offline; the slow tier the rest.
+func TestProbeCoreVerdicts(t *testing.T) { probeCoreVerdicts(t, true) }
+
+func TestSlowProbeCoreVerdicts(t *testing.T) {
+	testtier.Slow(t)
+	probeCoreVerdicts(t, false)
+}
+
+func probeCoreVerdicts(t *testing.T, fast bool) {
 	t.Parallel()
 	pkg := corePackage(t)
 	for _, tc := range []struct {
@@ -559,6 +586,9 @@ func TestProbeCoreVerdicts(t *testing.T) {
 			nil, "", "protocol checks and error calls passed; no successful business call was made"},
 		{"offline", Options{Offline: true}, []string{"PROBE_OFFLINE"}, "", "protocol checks passed; business calls not run (--offline)"},
 	} {
+		if slices.Contains([]string{"401", "no call", "offline"}, tc.name) != fast {
+			continue
+		}
 		t.Run(tc.name, func(t *testing.T) {
 			r := run(t, pkg, tc.opts)
 			if diff := cmp.Diff(tc.rules, r.Diagnostics.RuleIDs(), cmpopts.EquateEmpty()); diff != "" {
@@ -624,7 +654,7 @@ func TestProbeCoreUsageErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			nodeSlots <- struct{}{}
 			defer func() { <-nodeSlots }()
-			_, err := Run(context.Background(), pkg, Options{TempDir: t.TempDir(), RequestTimeout: time.Minute, Calls: tc.opts.Calls, Env: tc.opts.Env})
+			_, err := Run(context.Background(), pkg, Options{TempDir: t.TempDir(), RequestTimeout: testtier.Budget(t), Calls: tc.opts.Calls, Env: tc.opts.Env})
 			var ue *UsageError
 			if !errors.As(err, &ue) || !strings.Contains(ue.Msg, tc.want) {
 				t.Errorf("err = %v, want a usage error holding %q", err, tc.want)
@@ -641,4 +671,54 @@ func fifo(t *testing.T) string {
 		t.Skipf("no named pipes here: %v", err)
 	}
 	return p
+}
+
+// A success without a body: a Tool whose contract lets its data be null
+// (a backend answering 204, emptyBodyStatusCodes) passes its --call with
+// {status: 204, data: null}; against a contract whose data is an object,
+// the same result breaks the output schema (the server's SDK refuses it,
+// or the probe does).
+func TestProbeStrictEmptyBody(t *testing.T) {
+	t.Parallel()
+	read := func(name string) string {
+		data, err := os.ReadFile(filepath.Join("testdata", "strict", filepath.FromSlash(name)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	const countStart = "export async function countSampleNotes(input) {\n"
+	core := read("function-core/index.mjs")
+	if !strings.Contains(core, countStart) {
+		t.Fatal("the sample's countSampleNotes is not where the test expects it")
+	}
+	core = strings.Replace(core, countStart, countStart+"  if (input.folder === undefined) {\n    return { status: 204, data: null };\n  }\n", 1)
+	var contract map[string]any
+	if err := json.Unmarshal([]byte(read("mcp-tool/schema-contract.json")), &contract); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range contract["capabilities"].([]any) {
+		c := c.(map[string]any)
+		if c["toolName"] == "count_sample_notes" {
+			props := c["outputSchema"].(map[string]any)["properties"].(map[string]any)
+			props["status"].(map[string]any)["enum"] = []any{200, 204}
+			props["data"].(map[string]any)["type"] = []any{"object", "null"}
+		}
+	}
+	nullable, err := json.MarshalIndent(contract, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := Options{Calls: []string{casesFile(t, "calls.json", `{"name": "count_sample_notes", "arguments": {}}`)}}
+	r := run(t, strictPackage(t, map[string]string{"function-core/index.mjs": core, "mcp-tool/schema-contract.json": string(nullable)}), calls)
+	if slices.Contains(r.Diagnostics.RuleIDs(), RuleResultSchema.ID) || slices.Contains(r.Diagnostics.RuleIDs(), RuleCallFailed.ID) {
+		t.Errorf("the bodiless success fails: %v", r.Diagnostics.Sorted())
+	}
+	if r.Checks.Success != (Count{Passed: 1}) {
+		t.Errorf("success checks %+v, want one passed", r.Checks.Success)
+	}
+	r = run(t, strictPackage(t, map[string]string{"function-core/index.mjs": core}), calls)
+	if ids := r.Diagnostics.RuleIDs(); !slices.Contains(ids, RuleResultSchema.ID) && !slices.Contains(ids, RuleCallFailed.ID) || r.Checks.Success.Passed != 0 {
+		t.Errorf("null data against an object schema: %v", ids)
+	}
 }

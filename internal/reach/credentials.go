@@ -11,8 +11,9 @@ import (
 // scanCredentials reports credentials in what a call returned: its result
 // (a dry-run result and a Tool error are results too) or its JSON-RPC
 // error. The credential judge decides what is one (credential.FindInValue),
-// and any of the fake values injected into the server's environment is
-// one wherever it appears, however it is named.
+// and any of the fake values injected into the server's environment, or
+// issued in an answer (a login's token a search gave), is one wherever it
+// appears, however it is named.
 func (r *runner) scanCredentials(t Tool, o *observed) {
 	var v canonjson.Value
 	switch {
@@ -23,7 +24,7 @@ func (r *runner) scanCredentials(t Tool, o *observed) {
 	default:
 		return
 	}
-	found := credential.FindInValueWith(v, r.setup.secretValues())
+	found := credential.FindInValueWith(v, append(r.setup.secretValues(), r.issued...))
 	if len(found) == 0 {
 		return
 	}

@@ -5,24 +5,49 @@
 // talks to it over stdio as a host does.
 //
 // A tools/call request whose params._meta holds "code2skill/reach" is a
-// reachability call: {answer, markers, env, deadlineMs}. While it runs,
-// the recorder keeps every request the server makes (method, URL,
-// headers, body), answers the ones that carry one of the call's markers
-// with the planned status and body (others with 200 and a session cookie,
-// as a login gets), applies the planned environment changes, turns
-// process.exit into an error, and holds back whatever the server writes to
-// stdout that is not a JSON-RPC message. The observation travels back in
-// the response to that call, under result._meta["code2skill/reach"] (or
-// error.data for a JSON-RPC error); a call that does not answer within its
-// deadline is answered here, marked timedOut. Judging is code2skill's.
+// reachability call: {answer, pre, learn, markers, env, deadlineMs}.
+// While it runs, the recorder keeps every request the server makes
+// (method, URL, headers, body) and answers it as a backend would:
+//
+//   - a request answered before in the call other than as planned (the
+//     same method and URL: a login repeated after a 401) as it was then;
+//   - one pre lists (by method and URL) with that answer: the reads a
+//     write makes before its own request, answered so that it goes on;
+//   - one that carries a marker, or any when there are none, with the
+//     planned answer: a status and a body (none for 204), or, with
+//     fail, no response at all (fetch rejects, as on a reset connection);
+//   - any other with 200 and a session cookie, as a login gets.
+//
+// With learn, every request is answered with a body that, once parsed
+// (JSON.parse or response.json()), is a stand-in recording which members
+// the Function reads: learn.values fixes the values found so far, by
+// path ("<request>/<member>/…", the request its method and URL, encoded
+// as a URI component); the paths read are reported back, for code2skill
+// to find answers a Function's pre-checks accept.
+//
+// It applies the planned environment changes, turns process.exit into an
+// error, and holds back whatever the server writes to stdout that is not
+// a JSON-RPC message. The observation travels back in the response to
+// that call, under result._meta["code2skill/reach"] (or error.data for a
+// JSON-RPC error). A call that does not answer within its deadline is
+// answered here, marked timedOut; one that sends more than MAX_REQUESTS
+// requests (a loop) is answered at once, marked runaway, and its next
+// request never settles, so that the loop stops. Judging is code2skill's.
 'use strict';
 
 const KEY = 'code2skill/reach';
 const MAX_BODY = 64 * 1024;
 const MAX_STDOUT_LINES = 20;
 const MAX_REQUESTS = 50;
+const MAX_READS = 400;
+const MAX_DEPTH = 8;
+// What a stand-in member turns into as text or a number: one value for all,
+// so that two members a pre-check compares are equal.
+const SAME = 'c2s-same';
+const GENERIC = { status: 200, body: '{}' };
 
 const originalExit = process.exit;
+const originalParse = JSON.parse;
 const stdout = process.stdout;
 const originalWrite = stdout.write.bind(stdout);
 const stdin = process.stdin;
@@ -64,6 +89,30 @@ async function record(input, init) {
   return { method: request.method, url: request.url, headers, body };
 }
 
+// answerFor returns how the index-th request of a call is answered.
+function answerFor(call, entry, index) {
+  if (call.learn) {
+    const body = JSON.stringify({ c2sLearn: `${call.key}-${index}` });
+    call.learnReplies.set(body, encodeURIComponent(`${entry.method} ${entry.url}`));
+    return { status: 200, body };
+  }
+  const same = call.given.find((g) => g.method === entry.method && g.url === entry.url);
+  if (same) return same.answer;
+  let answer = call.pre.find((p) => p.method === entry.method && p.url === entry.url);
+  if (!answer) {
+    const planned = call.markers.length === 0 || carries(call, [entry.url, entry.body ?? '', ...Object.values(entry.headers)]);
+    if (planned) return call.answer;
+    answer = GENERIC;
+  }
+  call.given.push({ method: entry.method, url: entry.url, answer });
+  return answer;
+}
+
+// nullBody reports a status whose response has no body.
+function nullBody(status) {
+  return status === 101 || status === 204 || status === 205 || status === 304;
+}
+
 globalThis.fetch = async function fetch(input, init) {
   const call = current;
   let entry;
@@ -79,15 +128,103 @@ globalThis.fetch = async function fetch(input, init) {
     if (strays.length < MAX_REQUESTS) strays.push(entry);
     throw new TypeError('fetch failed: no request may leave during validation');
   }
-  if (call.requests.length < MAX_REQUESTS) call.requests.push(entry);
-  const planned = carries(call, [entry.url, entry.body ?? '', ...Object.values(entry.headers)]) || call.markers.length === 0;
-  const answer = planned ? call.answer : { status: 200, body: '{}' };
+  if (call.count >= MAX_REQUESTS) {
+    // A loop: answer the call now, and let this request never settle.
+    call.runaway = true;
+    expire(call);
+    return new Promise(() => {});
+  }
+  const index = call.count++;
+  call.requests.push(entry);
+  const answer = answerFor(call, entry, index);
+  if (answer.fail) {
+    entry.failed = true;
+    throw new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', syscall: 'read' }) });
+  }
   entry.answered = answer.status;
-  entry.reply = answer.body;
-  return new Response(answer.body, {
+  entry.reply = answer.body ?? '';
+  const response = new Response(nullBody(answer.status) ? null : answer.body ?? '', {
     status: answer.status,
     headers: { 'content-type': 'application/json', 'set-cookie': 'c2s-reach-session=reach; Path=/; HttpOnly' },
   });
+  if (call.learn) {
+    // Through the JSON.parse below, whatever this runtime's json() uses.
+    response.json = async () => JSON.parse(await response.text());
+  }
+  return response;
+};
+
+// Learning what a Function reads of an answer: a parsed learn reply is a
+// stand-in (a Proxy over an array, so that it serves as an object and as
+// a list) that records each member read, by path, and answers it with the
+// value learn.values fixes for that path or with a stand-in of its own.
+
+const ARRAY_METHODS = new Set(
+  Object.getOwnPropertyNames(Array.prototype).filter((n) => n !== 'constructor' && typeof Array.prototype[n] === 'function'),
+);
+const OBJECT_METHODS = new Set(['constructor', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', 'toString', 'valueOf']);
+
+function note(call, path, kind) {
+  const key = `${path}|${kind}`;
+  if (call.noted.has(key) || call.reads.length >= MAX_READS) return;
+  call.noted.add(key);
+  call.reads.push({ path, kind });
+}
+
+function standIn(call, path) {
+  const values = call.learn.values || {};
+  if (Object.hasOwn(values, path)) {
+    note(call, path, 'read');
+    return values[path];
+  }
+  let proxy = call.proxies.get(path);
+  if (proxy) return proxy;
+  const depth = path.split('/').length;
+  note(call, path, 'read');
+  proxy = new Proxy([], {
+    get(target, prop) {
+      if (prop === Symbol.toPrimitive) {
+        return () => {
+          note(call, path, 'leaf');
+          return SAME;
+        };
+      }
+      if (prop === Symbol.iterator) {
+        note(call, path, 'array');
+        return Array.prototype[Symbol.iterator];
+      }
+      if (typeof prop === 'symbol' || prop === 'then' || prop === 'toJSON') return undefined;
+      if (prop === 'length') {
+        note(call, path, 'array');
+        return depth > MAX_DEPTH ? 0 : 1;
+      }
+      if (OBJECT_METHODS.has(prop)) return Reflect.get(target, prop);
+      if (ARRAY_METHODS.has(prop)) {
+        note(call, path, 'array');
+        return Array.prototype[prop];
+      }
+      if (depth > MAX_DEPTH) return undefined;
+      return standIn(call, `${path}/${prop}`);
+    },
+    has(target, prop) {
+      if (typeof prop !== 'string' || depth > MAX_DEPTH) return Reflect.has(target, prop);
+      standIn(call, `${path}/${prop}`);
+      return true;
+    },
+    set: () => true,
+    deleteProperty: () => true,
+  });
+  call.proxies.set(path, proxy);
+  return proxy;
+}
+
+JSON.parse = function parse(text, reviver) {
+  const call = current;
+  if (call && call.learn && typeof text === 'string') {
+    const root = call.learnReplies.get(text.trim());
+    if (root !== undefined) return standIn(call, root);
+  }
+  return Reflect.apply(originalParse, JSON, arguments);
 };
 
 process.exit = function exit(code) {
@@ -124,6 +261,9 @@ function observation(call) {
   const out = { requests: call.requests, stdout: call.stdout, strays };
   if (call.exit !== undefined) out.exit = call.exit;
   if (call.timedOut) out.timedOut = true;
+  if (call.runaway) out.runaway = true;
+  if (call.learn) out.reads = call.reads;
+  out.learns = true;
   strays = [];
   return out;
 }
@@ -135,12 +275,22 @@ function finish(call) {
   if (current === call) current = null;
 }
 
+// expire answers a call here, before the server does: it ran out of time,
+// or it loops. The server's late answer is dropped.
+function expire(call) {
+  if (calls.get(call.key) !== call) return;
+  timedOut.add(call.key);
+  const result = { content: [], _meta: { [KEY]: observation(call) } };
+  finish(call);
+  originalWrite(JSON.stringify({ jsonrpc: '2.0', id: call.id, result }) + '\n');
+}
+
 // A request arrives: note a reachability call before the server sees it.
 function noteRequest(line) {
   if (!line.includes(KEY)) return;
   let msg;
   try {
-    msg = JSON.parse(line);
+    msg = originalParse(line);
   } catch {
     return;
   }
@@ -149,9 +299,17 @@ function noteRequest(line) {
   const call = {
     key: JSON.stringify(msg.id),
     id: msg.id,
-    answer: plan.answer || { status: 200, body: '{}' },
+    answer: plan.answer || GENERIC,
+    pre: Array.isArray(plan.pre) ? plan.pre : [],
+    given: [],
+    learn: plan.learn && typeof plan.learn === 'object' ? plan.learn : undefined,
+    learnReplies: new Map(),
+    proxies: new Map(),
+    reads: [],
+    noted: new Set(),
     markers: (plan.markers || []).map((m) => String(m).toLowerCase()),
     env: plan.env,
+    count: 0,
     requests: [],
     stdout: [],
   };
@@ -160,10 +318,7 @@ function noteRequest(line) {
   current = call;
   call.timer = setTimeout(() => {
     call.timedOut = true;
-    timedOut.add(call.key);
-    const result = { content: [], _meta: { [KEY]: observation(call) } };
-    finish(call);
-    originalWrite(JSON.stringify({ jsonrpc: '2.0', id: call.id, result }) + '\n');
+    expire(call);
   }, plan.deadlineMs || 2000);
 }
 
@@ -187,7 +342,7 @@ function outLine(line) {
   let msg;
   if (trimmed.startsWith('{')) {
     try {
-      msg = JSON.parse(trimmed);
+      msg = originalParse(trimmed);
     } catch {
       msg = undefined;
     }

@@ -3,7 +3,11 @@
 // The request recorder code2skill compiles into a go-stdio package's MCP
 // server (go build -overlay adds this file to package main, without its
 // build constraint) to see what each Tool call sends: the Go twin of
-// driver.cjs, answering the same plans with the same observations.
+// driver.cjs, answering the same plans with the same observations (pre,
+// repeated requests, the planned answer or a failure, runaway calls),
+// except learn: a Go Function decodes an answer into its own types, which
+// no stand-in can watch, so a learn plan is answered as a plain one and
+// the observation does not say that it learns.
 // Nothing leaves the process: http.DefaultTransport, which every client
 // without a Transport of its own uses, is replaced by a recorder that
 // answers every request itself. Before main runs, os.Stdin and os.Stdout
@@ -48,15 +52,32 @@ type c2sRequest struct {
 	Body     *string           `json:"body,omitempty"`
 	Answered int               `json:"answered,omitempty"`
 	Reply    string            `json:"reply,omitempty"`
+	Failed   bool              `json:"failed,omitempty"`
 	Invalid  string            `json:"invalid,omitempty"`
 }
 
+// c2sAnswer is how a request is answered: a status and a body, or no
+// response at all.
+type c2sAnswer struct {
+	Status int     `json:"status"`
+	Body   *string `json:"body"`
+	Fail   bool    `json:"fail"`
+	// Method and URL are the request a pre answer is for.
+	Method string `json:"method"`
+	URL    string `json:"url"`
+}
+
+// c2sGiven is a request answered other than as planned, for a repeat of
+// it to get the same answer.
+type c2sGiven struct {
+	method, url string
+	answer      c2sAnswer
+}
+
 type c2sPlan struct {
-	Answer *struct {
-		Status int    `json:"status"`
-		Body   string `json:"body"`
-	} `json:"answer"`
-	Markers []string `json:"markers"`
+	Answer  *c2sAnswer  `json:"answer"`
+	Pre     []c2sAnswer `json:"pre"`
+	Markers []string    `json:"markers"`
 	Env     *struct {
 		Set   map[string]string `json:"set"`
 		Unset []string          `json:"unset"`
@@ -68,14 +89,17 @@ type c2sPlan struct {
 type c2sCall struct {
 	key      string
 	id       json.RawMessage
-	status   int
-	body     string
+	answer   c2sAnswer
+	pre      []c2sAnswer
+	given    []c2sGiven
+	count    int
 	markers  []string
 	saved    map[string]*string
 	requests []c2sRequest
 	stdout   []string
 	timer    *time.Timer
 	timedOut bool
+	runaway  bool
 }
 
 type c2sRecorder struct {
@@ -153,9 +177,9 @@ func (r *c2sRecorder) note(line []byte) {
 	if json.Unmarshal(msg.Params.Meta[c2sReachKey], &plan) != nil {
 		return
 	}
-	call := &c2sCall{key: c2sKey(msg.ID), id: msg.ID, status: 200, body: "{}", saved: map[string]*string{}}
+	call := &c2sCall{key: c2sKey(msg.ID), id: msg.ID, answer: c2sGeneric(), pre: plan.Pre, saved: map[string]*string{}}
 	if plan.Answer != nil {
-		call.status, call.body = plan.Answer.Status, plan.Answer.Body
+		call.answer = *plan.Answer
 	}
 	for _, m := range plan.Markers {
 		call.markers = append(call.markers, strings.ToLower(m))
@@ -192,6 +216,12 @@ func (c *c2sCall) save(name string) {
 	}
 }
 
+// c2sGeneric is the answer of a request that is not the Tool's own.
+func c2sGeneric() c2sAnswer {
+	body := "{}"
+	return c2sAnswer{Status: 200, Body: &body}
+}
+
 // expire answers a call that did not answer within its deadline.
 func (r *c2sRecorder) expire(call *c2sCall) {
 	r.mu.Lock()
@@ -200,6 +230,12 @@ func (r *c2sRecorder) expire(call *c2sCall) {
 		return
 	}
 	call.timedOut = true
+	r.answerNow(call)
+}
+
+// answerNow answers a call here, before the server does (it ran out of
+// time, or it loops); the server's late answer is dropped. r.mu is held.
+func (r *c2sRecorder) answerNow(call *c2sCall) {
 	r.timedOut[call.key] = true
 	obs := r.observation(call)
 	r.finish(call)
@@ -211,6 +247,9 @@ func (r *c2sRecorder) observation(call *c2sCall) map[string]any {
 	obs := map[string]any{"requests": nonNil(call.requests), "stdout": nonNilStrings(call.stdout), "strays": nonNil(r.strays)}
 	if call.timedOut {
 		obs["timedOut"] = true
+	}
+	if call.runaway {
+		obs["runaway"] = true
 	}
 	r.strays = nil
 	return obs
@@ -360,32 +399,83 @@ func (c2sTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, errors.New("no request may leave during validation")
 	}
-	status, body := 200, "{}"
-	parts := []string{entry.URL}
-	if entry.Body != nil {
-		parts = append(parts, *entry.Body)
+	if call.count >= c2sMaxRequests {
+		// A loop: answer the call now, and let this request never end.
+		call.runaway = true
+		if c2sRec.calls[call.key] == call {
+			c2sRec.answerNow(call)
+		}
+		c2sRec.mu.Unlock()
+		<-req.Context().Done()
+		c2sRec.mu.Lock()
+		return nil, req.Context().Err()
 	}
-	for _, v := range entry.Headers {
-		parts = append(parts, v)
-	}
-	if len(call.markers) == 0 || c2sCarries(call.markers, parts) {
-		status, body = call.status, call.body
-	}
-	entry.Answered, entry.Reply = status, body
-	if len(call.requests) < c2sMaxRequests {
+	call.count++
+	answer := call.answerFor(entry)
+	if answer.Fail {
+		entry.Failed = true
 		call.requests = append(call.requests, entry)
+		return nil, errors.New("read: connection reset by peer")
+	}
+	body := ""
+	if answer.Body != nil {
+		body = *answer.Body
+	}
+	entry.Answered, entry.Reply = answer.Status, body
+	call.requests = append(call.requests, entry)
+	var rc io.ReadCloser = http.NoBody
+	length := int64(0)
+	if !c2sNullBody(answer.Status) {
+		rc, length = io.NopCloser(strings.NewReader(body)), int64(len(body))
 	}
 	return &http.Response{
-		Status:        strconv.Itoa(status) + " " + http.StatusText(status),
-		StatusCode:    status,
+		Status:        strconv.Itoa(answer.Status) + " " + http.StatusText(answer.Status),
+		StatusCode:    answer.Status,
 		Proto:         "HTTP/1.1",
 		ProtoMajor:    1,
 		ProtoMinor:    1,
 		Header:        http.Header{"Content-Type": {"application/json"}, "Set-Cookie": {"c2s-reach-session=reach; Path=/; HttpOnly"}},
-		Body:          io.NopCloser(strings.NewReader(body)),
-		ContentLength: int64(len(body)),
+		Body:          rc,
+		ContentLength: length,
 		Request:       req,
 	}, nil
+}
+
+// answerFor returns how the index-th request of a call is answered, as
+// driver.cjs does.
+func (call *c2sCall) answerFor(entry c2sRequest) c2sAnswer {
+	for _, g := range call.given {
+		if g.method == entry.Method && g.url == entry.URL {
+			return g.answer
+		}
+	}
+	answer, found := c2sAnswer{}, false
+	for _, p := range call.pre {
+		if p.Method == entry.Method && p.URL == entry.URL {
+			answer, found = p, true
+			break
+		}
+	}
+	if !found {
+		parts := []string{entry.URL}
+		if entry.Body != nil {
+			parts = append(parts, *entry.Body)
+		}
+		for _, v := range entry.Headers {
+			parts = append(parts, v)
+		}
+		if len(call.markers) == 0 || c2sCarries(call.markers, parts) {
+			return call.answer
+		}
+		answer = c2sGeneric()
+	}
+	call.given = append(call.given, c2sGiven{entry.Method, entry.URL, answer})
+	return answer
+}
+
+// c2sNullBody reports a status whose response has no body.
+func c2sNullBody(status int) bool {
+	return status == 101 || status == 204 || status == 205 || status == 304
 }
 
 // c2sCarries reports whether a request's text holds one of the markers,

@@ -3,6 +3,7 @@ package reach
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
@@ -22,10 +23,17 @@ import (
 //     Number(), String(), a conversion to cents and a template;
 //   - a format the schema states: a date, time, date-time, e-mail, URI or
 //     UUID holding the input's digits;
-//   - a value the schema fixes or suggests: its first enum or examples
-//     value, a boolean true, a number inside its bounds. Such a value is
-//     not distinct, so the input is checked only by changing it (its
-//     second value, false, another number): the request must change too.
+//   - a value the schema suggests (examples): the first example shaped to
+//     hold the input's digits ("r-1" gives "r-73000004", a cursor
+//     "eyJpZCI6MTB9" gives "eyJpZCI73000004MTB9"), so that it is found
+//     like any marker; when the Tool refuses shaped values, the examples
+//     themselves, the second one being the differential value;
+//   - a value the schema fixes (const, enum) or a boolean: its first enum
+//     value, true, a number inside its bounds. Such a value is not
+//     distinct, so the input is checked only by changing it (its second
+//     value, false, another number): the request must change too. An
+//     input with a single allowed value cannot be changed: it is named as
+//     not checked.
 //
 // A Tool documents an input as local, used by the Function but never
 // sent (a confirmation the Function checks, a choice of how to read the
@@ -48,10 +56,18 @@ type input struct {
 	// alt is the value of the differential call; nil when there is none
 	// (a const, an enum of one value): the input is then not checked.
 	alt canonjson.Value
+	// fixed says why an input has no alt ("its schema allows one value").
+	fixed string
+	// plain and plainAlt are the examples an example-shaped value stands
+	// for, used instead when the Tool refuses shaped values; plain is nil
+	// for an input whose value is not shaped.
+	plain, plainAlt canonjson.Value
 	// configuration marks an input named like a credential or a service
 	// address, which no Tool may take (the input rules report it): where
 	// it goes is not asked.
 	configuration bool
+	// text marks an input whose schema admits text, which an address is.
+	text bool
 }
 
 // shape is how a Tool's arguments are built: an object of members, an
@@ -207,7 +223,7 @@ func (p *plan) schema(s *canonjson.Object, path, ptr, local string) *shape {
 		return &shape{array: true, item: p.schema(item, path+"[]", ptr+"/items", local)}
 	}
 	name := path[strings.LastIndexAny(path, ".]")+1:]
-	in := &input{path: path, pointer: ptr, local: local,
+	in := &input{path: path, pointer: ptr, local: local, text: ts["string"] || len(ts) == 0,
 		configuration: credential.Name(name) || !strings.ContainsAny(path, ".[") && credential.Address(name)}
 	p.inputs = append(p.inputs, in)
 	n := len(p.inputs)
@@ -219,7 +235,7 @@ func (p *plan) schema(s *canonjson.Object, path, ptr, local string) *shape {
 func (p *plan) leafValue(in *input, s *canonjson.Object, ts map[string]bool, n int) {
 	digits := markerBase + n
 	if _, v := first(s, "const"); v != nil {
-		in.value = v
+		in.value, in.fixed = v, "its schema fixes its value (const)"
 		return
 	}
 	if _, v := first(s, "enum"); v != nil {
@@ -227,15 +243,24 @@ func (p *plan) leafValue(in *input, s *canonjson.Object, ts map[string]bool, n i
 			in.value = vals[0]
 			if len(vals) > 1 {
 				in.alt = vals[1]
+			} else {
+				in.fixed = "its enum allows one value"
 			}
 			return
 		}
 	}
-	if _, v := first(s, "examples"); v != nil {
+	_, f := first(s, "format")
+	format, _ := f.(canonjson.String)
+	if _, v := first(s, "examples"); v != nil && (format == "" || !ts["string"]) {
 		if vals := nonNull(v); len(vals) > 0 {
+			if p.shaped(in, s, ts, vals, n) {
+				return
+			}
 			in.value = vals[0]
 			if len(vals) > 1 {
 				in.alt = vals[1]
+			} else {
+				in.fixed = "its schema gives one example and no type a value could be shaped by"
 			}
 			return
 		}
@@ -255,14 +280,14 @@ func (p *plan) leafValue(in *input, s *canonjson.Object, ts map[string]bool, n i
 		in.value = canonjson.Int(int(v))
 		if v+1 <= hi {
 			in.alt = canonjson.Int(int(v + 1))
+		} else {
+			in.fixed = "its bounds allow one value"
 		}
 	case ts["string"] || len(ts) == 0 || ts["null"] && len(ts) == 1:
 		if ts["null"] && len(ts) == 1 {
-			in.value = canonjson.Null{}
+			in.value, in.fixed = canonjson.Null{}, "its schema allows only null"
 			return
 		}
-		_, f := first(s, "format")
-		format, _ := f.(canonjson.String)
 		text, alt := formatted(string(format), n)
 		if _, ml := first(s, "maxLength"); ml != nil {
 			if m, ok := ml.(canonjson.Number).Int64(); ok && int(m) < len(text) {
@@ -272,19 +297,87 @@ func (p *plan) leafValue(in *input, s *canonjson.Object, ts map[string]bool, n i
 			}
 		}
 		marker := strings.ToLower(text)
-		if _, ml := first(s, "minLength"); ml != nil {
-			// A longer value still holds the marker.
-			if m, ok := ml.(canonjson.Number).Int64(); ok && int(m) > len(text) {
-				text += strings.Repeat("x", int(m)-len(text))
-				alt += strings.Repeat("x", max(0, int(m)-len(alt)))
-			}
-		}
+		text, alt = padded(s, text), padded(s, alt)
 		in.value, in.marker, in.alt = canonjson.String(text), marker, canonjson.String(alt)
 	case ts["boolean"]:
 		in.value, in.alt = canonjson.Bool(true), canonjson.Bool(false)
 	default:
-		in.value = canonjson.Null{}
+		in.value, in.fixed = canonjson.Null{}, "its schema states no type a value could be made for"
 	}
+}
+
+// padded lengthens a value to the schema's minLength; a longer value
+// still holds the marker.
+func padded(s *canonjson.Object, text string) string {
+	if _, ml := first(s, "minLength"); ml != nil {
+		if m, ok := ml.(canonjson.Number).Int64(); ok && int(m) > len(text) {
+			return text + strings.Repeat("x", int(m)-len(text))
+		}
+	}
+	return text
+}
+
+// shaped gives an input whose schema lists examples a value shaped like
+// the first one that holds the input's digits, keeping the examples for
+// a Tool that refuses it. It reports false when no value can be shaped
+// (the examples are neither text nor numbers of the input's type).
+func (p *plan) shaped(in *input, s *canonjson.Object, ts map[string]bool, examples []canonjson.Value, n int) bool {
+	in.plain = examples[0]
+	if len(examples) > 1 {
+		in.plainAlt = examples[1]
+	}
+	switch ex := examples[0].(type) {
+	case canonjson.String:
+		text, alt := shapeLike(string(ex), markerBase+n), shapeLike(string(ex), altBase+n)
+		in.value, in.marker, in.alt = canonjson.String(padded(s, text)), fmt.Sprint(markerBase+n), canonjson.String(padded(s, alt))
+		return true
+	case canonjson.Number:
+		lo, hi := bounds(s)
+		if (ts["number"] || ts["integer"]) && float64(markerBase+n) >= lo && float64(altBase+n) <= hi {
+			in.value, in.marker, in.alt = canonjson.Int(markerBase+n), fmt.Sprint(markerBase+n), canonjson.Int(altBase+n)
+			return true
+		}
+	}
+	in.plain, in.plainAlt = nil, nil
+	return false
+}
+
+// digitRun is a run of decimal digits.
+var digitRun = regexp.MustCompile(`[0-9]+`)
+
+// shapeLike returns an example with its longest run of digits replaced by
+// digits, or, when it has none, followed by them: "r-1" gives "r-73000004".
+func shapeLike(example string, digits int) string {
+	runs := digitRun.FindAllStringIndex(example, -1)
+	if len(runs) == 0 {
+		return example + fmt.Sprint(digits)
+	}
+	longest := runs[0]
+	for _, r := range runs[1:] {
+		if r[1]-r[0] > longest[1]-longest[0] {
+			longest = r
+		}
+	}
+	return example[:longest[0]] + fmt.Sprint(digits) + example[longest[1]:]
+}
+
+// plainExamples turns the plan's example-shaped values back into the
+// examples they stand for, for a Tool that refused the shaped ones; it
+// reports whether there was any.
+func (p *plan) plainExamples() bool {
+	changed := false
+	for _, in := range p.inputs {
+		if in.plain == nil {
+			continue
+		}
+		in.value, in.marker, in.alt = in.plain, "", in.plainAlt
+		if in.alt == nil {
+			in.fixed = "its schema gives one example, and the Tool refused a value shaped like it"
+		}
+		in.plain = nil
+		changed = true
+	}
+	return changed
 }
 
 // formatted returns the n-th marker text of a string format and its

@@ -38,6 +38,12 @@ type Request struct {
 	// it with.
 	Answered int    `json:"answered"`
 	Reply    string `json:"reply"`
+	// Failed marks a request the recorder gave no response (a reset
+	// connection).
+	Failed bool `json:"failed"`
+	// planned marks a request answered with the call's planned answer:
+	// the Tool's own.
+	planned bool
 	// Invalid is fetch's refusal of a request the code built wrongly
 	// (a GET with a body, a malformed URL); the other fields are empty.
 	Invalid string `json:"invalid"`

@@ -1,6 +1,7 @@
 package reach
 
 import (
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -42,6 +43,10 @@ func TestPlanValues(t *testing.T) {
 		if in.path == "apiToken" && !in.configuration {
 			t.Errorf("apiToken is not a configuration input")
 		}
+		// An address can stand for an input that admits text.
+		if text := in.path != "month" && in.path != "confirm"; in.text != text {
+			t.Errorf("%s: text = %v", in.path, in.text)
+		}
 	}
 	want := map[string]string{
 		"query":        "73000001 73000001 74000001",
@@ -50,7 +55,7 @@ func TestPlanValues(t *testing.T) {
 		"state":        `"open"  "done"`,
 		"month":        "1  2",
 		"day":          `"2031-07-07" 2031-07-07 "2032-07-07"`,
-		"ref":          `"r-1"  "r-2"`,
+		"ref":          `"r-73000007" 73000007 "r-74000007"`,
 		"tags[]":       `"c2s73000008xxxxx" c2s73000008 "c2s74000008xxxxx"`,
 		"confirm":      "true  false",
 		"apiToken":     `"c2s73000010" c2s73000010 "c2s74000010"`,
@@ -154,5 +159,108 @@ func TestSetup(t *testing.T) {
 	found := credential.FindInValueWith(canonjson.NewObject(canonjson.Member{Key: "note", Value: canonjson.String("sent " + s.Secrets[0].Value)}), s.secretValues())
 	if len(found) != 1 || found[0].Pointer != "/note" || strings.Contains(found[0].What, s.Secrets[0].Value) {
 		t.Errorf("FindCredentials = %+v", found)
+	}
+}
+
+func TestShapeLike(t *testing.T) {
+	for example, want := range map[string]string{
+		"r-1":          "r-73000004",
+		"eyJpZCI6MTB9": "eyJpZCI73000004MTB9",
+		"page-12-of-3": "page-73000004-of-3",
+		"open":         "open73000004",
+	} {
+		if got := shapeLike(example, 73000004); got != want {
+			t.Errorf("shapeLike(%q) = %q, want %q", example, got, want)
+		}
+	}
+}
+
+func TestExamplesAndFixedValues(t *testing.T) {
+	s := schema(t, `{"type":"object","properties":{
+		"after":{"type":["string","null"],"examples":["eyJpZCI6MTB9"]},
+		"size":{"type":"integer","examples":[10,20]},
+		"kind":{"type":"string","enum":["one"]},
+		"fixed":{"const":"x"}
+	}}`)
+	p := planFor(Tool{Name: "t", InputSchema: s})
+	byPath := map[string]*input{}
+	for _, in := range p.inputs {
+		byPath[in.path] = in
+	}
+	if in := byPath["after"]; in.marker != "73000001" || show(in.value) != `"eyJpZCI73000001MTB9"` || in.alt == nil {
+		t.Errorf("after = %+v", in)
+	}
+	if in := byPath["size"]; in.marker != "73000002" {
+		t.Errorf("size = %+v", in)
+	}
+	for _, path := range []string{"kind", "fixed"} {
+		if in := byPath[path]; in.alt != nil || in.fixed == "" {
+			t.Errorf("%s = %+v, want a fixed value", path, in)
+		}
+	}
+	// A Tool that refuses shaped values gets the examples.
+	if !p.plainExamples() {
+		t.Fatal("no example-shaped value")
+	}
+	if in := byPath["after"]; show(in.value) != `"eyJpZCI6MTB9"` || in.marker != "" || in.alt != nil || in.fixed == "" {
+		t.Errorf("after, plain = %+v", in)
+	}
+	if in := byPath["size"]; show(in.value) != "10" || show(in.alt) != "20" {
+		t.Errorf("size, plain = %+v", in)
+	}
+	if p.plainExamples() {
+		t.Error("plain twice")
+	}
+}
+
+func TestSearchLike(t *testing.T) {
+	for u, want := range map[string]bool{
+		"https://h.invalid/api/tasks/search":          true,
+		"https://h.invalid/api/v1/graphql":            true,
+		"https://h.invalid/api/orders/findByCustomer": true,
+		"https://h.invalid/api/quotes":                true,
+		"https://h.invalid/api/orders?query=x":        true,
+		"https://h.invalid/api/orders":                false,
+		"https://h.invalid/api/notes/a/comments":      false,
+		"https://h.invalid/api/research-notes":        false,
+	} {
+		if got := SearchLike(u); got != want {
+			t.Errorf("SearchLike(%s) = %v, want %v", u, got, want)
+		}
+	}
+}
+
+// TestShapesBody builds the answers a search found from the members a
+// Function read.
+func TestShapesBody(t *testing.T) {
+	root := url.PathEscape("GET https://h.invalid/api/user")
+	comments := url.PathEscape("GET https://h.invalid/api/notes/a/comments")
+	sh := newShapes()
+	sh.learn([]read{
+		{root, "read"}, {root + "/data", "read"}, {root + "/data/username", "read"},
+		{comments, "read"}, {comments + "/data", "read"}, {comments + "/data", "array"},
+		{comments + "/data/0", "read"}, {comments + "/data/0/id", "leaf"}, {comments + "/data/0/author", "read"},
+		{comments + "/data/0/author/username", "read"},
+		{root + "/access_token", "read"},
+	})
+	id := &input{path: "commentId", value: canonjson.String("c2s73000002")}
+	sh.values[comments+"/data/0/id"] = valueSpec{input: id}
+	if got, want := sh.leaves(), []string{root + "/data/username", comments + "/data/0/id", comments + "/data/0/author/username", root + "/access_token"}; !slices.Equal(got, want) {
+		t.Errorf("leaves = %v, want %v", got, want)
+	}
+	if got := sh.body(comments, nil); got != `{"data":[{"id":"c2s73000002","author":{"username":"c2s-same"}}]}` {
+		t.Errorf("comments answer = %s", got)
+	}
+	if got := sh.body(comments, map[*input]canonjson.Value{id: canonjson.String("c2s74000002")}); !strings.Contains(got, `"id":"c2s74000002"`) {
+		t.Errorf("the answer does not follow the input: %s", got)
+	}
+	user := sh.body(root, nil)
+	if !strings.Contains(user, `"username":"c2s-same"`) || !strings.Contains(user, `"access_token":"eyJ`) || len(sh.tokens) != 1 {
+		t.Errorf("user answer = %s, tokens %v", user, sh.tokens)
+	}
+	sh.own = "GET https://h.invalid/api/notes/a/comments"
+	all, shared := sh.preAnswers(nil)
+	if len(all) != 1 || all[0].URL != "https://h.invalid/api/user" || all[0].Method != "GET" || len(shared) != 1 {
+		t.Errorf("pre answers = %+v, shared %+v", all, shared)
 	}
 }

@@ -16,6 +16,12 @@ var (
 		"a Tool's request was observed: it sends through fetch, so code2skill could check what reaches it")
 	RuleCallRefused = diag.Register("CORE_REACH_CALL_REFUSED", diag.Warning,
 		"a Tool given a value for every input it declares sends its request; one it refuses leaves its inputs unchecked (state formats, enums or examples in the schema)")
+	RulePrecheckRefused = diag.Register("CORE_REACH_PRECHECK_REFUSED", diag.Warning,
+		"a Tool that reads before its own request (a pre-check, a login) is led past those reads by answers code2skill finds; one no answer leads on leaves its request and inputs unchecked, named with the line that refused")
+	RuleInputUnchecked = diag.Register("CORE_REACH_INPUT_UNCHECKED", diag.Warning,
+		"every input is varied so that where it goes is decided; one that cannot be (a single allowed value) is named")
+	RuleUnstable = diag.Register("CORE_REACH_UNSTABLE", diag.Warning,
+		"a Tool sends the same requests, to the same places, for the same arguments; one whose requests change from call to call leaves the inputs that only a change would show unchecked")
 )
 
 // Around the request.
@@ -30,6 +36,8 @@ var (
 		"a Tool passes the service's status and complete body through unchanged as httpStatus and bodyText, for 2xx, 4xx and 5xx alike")
 	RuleNoHTTPStatus = diag.Register("CORE_REACH_NO_HTTP_STATUS", diag.Error,
 		"an HTTP Tool's result carries httpStatus: a result without one is not a success")
+	RuleFailureHidden = diag.Register("CORE_REACH_FAILURE_HIDDEN", diag.Error,
+		"a Tool whose request got no response (a reset connection) returns a Tool error, never a result that reads as an answer")
 	RuleCredentialInResult = diag.Register("CORE_REACH_CREDENTIAL_IN_RESULT", diag.Error,
 		"no credential leaves through a Tool's result, dry-run result or error: none the credential judge finds, none of the values the host injects")
 )
@@ -38,6 +46,8 @@ var (
 var (
 	RuleCallTimeout = diag.Register("CORE_REACH_CALL_TIMEOUT", diag.Error,
 		"a Tool's call answers within the time limit when its request is answered at once")
+	RuleRequestLoop = diag.Register("CORE_REACH_REQUEST_LOOP", diag.Error,
+		"a Tool's call sends a bounded number of requests: one that repeats a request on every answer (a loop on a refusal) never ends under a host")
 	RuleProcessExit = diag.Register("CORE_REACH_PROCESS_EXIT", diag.Error,
 		"a Tool's call never ends the server's process (process.exit)")
 	RuleStdout = diag.Register("CORE_REACH_STDOUT", diag.Error,

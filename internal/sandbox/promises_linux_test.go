@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // docs/sandbox.md promises, level by level, what a child can
@@ -106,7 +108,7 @@ func helper(t *testing.T, opts Options, action string, args ...string) (string, 
 		opts.Dir = t.TempDir()
 	}
 	if opts.Timeout == 0 {
-		opts.Timeout = time.Minute
+		opts.Timeout = testtier.Budget(t)
 	}
 	res, err := Run(context.Background(), append([]string{self, "--"}, args...), opts)
 	if err != nil {
@@ -322,7 +324,7 @@ func TestPromiseDetachedGrandchildGone(t *testing.T) {
 			}
 			assertNoProcess(t, marker+"-exit")
 
-			out, _ = helper(t, Options{Timeout: 2 * time.Second}, "detach-and-hang", marker+"-timeout")
+			out, _ = helper(t, Options{Timeout: testtier.Scaled(2 * time.Second)}, "detach-and-hang", marker+"-timeout")
 			if out != "LINGERING" {
 				t.Fatalf("the grandchild did not start: %q", out)
 			}
@@ -337,7 +339,7 @@ func TestPromiseDetachedGrandchildGone(t *testing.T) {
 			if _, err := p.Stdout.Read(line); err != nil || string(line) != "LINGERING\n" {
 				t.Fatalf("the grandchild did not start: %q %v", line, err)
 			}
-			p.Close(100 * time.Millisecond)
+			p.Close(testtier.Scaled(100 * time.Millisecond))
 			p.Stdout.Close()
 			assertNoProcess(t, marker+"-close")
 		})
@@ -349,7 +351,7 @@ func TestPromiseDetachedGrandchildGone(t *testing.T) {
 func assertNoProcess(t *testing.T, marker string) {
 	t.Helper()
 	var pids []int
-	for range 50 {
+	for deadline := time.Now().Add(testtier.Budget(t)); time.Now().Before(deadline); {
 		pids = pids[:0]
 		entries, _ := os.ReadDir("/proc")
 		for _, e := range entries {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 func TestRunScrubsEnvironment(t *testing.T) {
@@ -86,7 +88,7 @@ func TestProcessCloseStopsIgnoringChild(t *testing.T) {
 		t.Fatalf("read %q, %v", line, err)
 	}
 	began := time.Now()
-	p.Close(100 * time.Millisecond)
+	p.Close(testtier.Scaled(100 * time.Millisecond))
 	select {
 	case <-p.Exited():
 	default:
@@ -95,7 +97,7 @@ func TestProcessCloseStopsIgnoringChild(t *testing.T) {
 	if !p.Forced() {
 		t.Error("Close did not report that it had to force the child")
 	}
-	if d := time.Since(began); d > 5*time.Second {
+	if d := time.Since(began); d > testtier.Scaled(5*time.Second) {
 		t.Errorf("Close took %s", d)
 	}
 }
@@ -112,7 +114,7 @@ func TestProcessCloseOnEOF(t *testing.T) {
 	if line != "hello\n" {
 		t.Fatalf("echo = %q", line)
 	}
-	p.Close(5 * time.Second)
+	p.Close(testtier.Budget(t))
 	if p.Forced() || p.ExitCode() != 0 {
 		t.Errorf("forced=%v exit=%d, want a clean exit on stdin EOF", p.Forced(), p.ExitCode())
 	}
@@ -127,8 +129,7 @@ func TestProcessStdoutOutlivesChild(t *testing.T) {
 	}
 	defer p.Stdout.Close()
 	<-p.Exited()
-	time.Sleep(50 * time.Millisecond) // let the exit be fully processed before reading
-	p.Close(time.Second)
+	p.Close(testtier.Budget(t)) // the exit fully processed before reading
 	b, err := io.ReadAll(p.Stdout)
 	if err != nil || string(b) != "last words\n" {
 		t.Errorf("read %q, %v; want the child's output", b, err)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/code2skill/code2skill/internal/scratch"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // TestPromiseReadOnlyView: what a confined child is shown of the host (the
@@ -237,16 +238,26 @@ func TestInterrupt(t *testing.T) {
 		res, _ := Run(context.Background(), []string{"sh", "-c", hang}, Options{Dir: t.TempDir(), Timeout: time.Hour})
 		ran <- res
 	}()
-	time.Sleep(200 * time.Millisecond) // let Run start its child
+	// Run's child has started once it is among the running children.
+	for started := false; !started; {
+		select {
+		case res := <-ran:
+			t.Fatalf("Run ended before Interrupt: %+v", res)
+		case <-time.After(time.Millisecond):
+		}
+		running.Lock()
+		started = len(running.children) >= 2
+		running.Unlock()
+	}
 	began := time.Now()
 	Interrupt()
-	p.Close(time.Minute)
+	p.Close(testtier.Budget(t))
 	select {
 	case <-ran:
-	case <-time.After(10 * time.Second):
+	case <-time.After(testtier.Budget(t)):
 		t.Fatal("Run did not return after Interrupt")
 	}
-	if d := time.Since(began); d > 5*time.Second {
+	if d := time.Since(began); d > testtier.Scaled(5*time.Second) {
 		t.Errorf("stopping took %s", d)
 	}
 	for _, d := range scratch.Left() {

@@ -10,7 +10,8 @@ import (
 
 	"github.com/code2skill/code2skill/internal/atomicfile"
 	"github.com/code2skill/code2skill/internal/core"
-	"github.com/code2skill/code2skill/internal/sandbox"
+	"github.com/code2skill/code2skill/internal/testgo"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // goRealRequest is realRequest for the Go scaffold.
@@ -76,20 +77,19 @@ func TestGoScaffoldStructure(t *testing.T) {
 	}
 }
 
-// TestGoScaffoldValidates builds and tests the scaffolds with credentials:
-// untouched, the placeholders are their only errors; filled in, they pass,
-// their go test tests included (for cookie-login: the login, its reuse,
-// its renewal on a 401 and a refused login).
-func TestGoScaffoldValidates(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds Go code")
-	}
-	if _, err := sandbox.LookPath("go"); err != nil {
-		t.Skip("go is not on PATH")
-	}
+// TestSlowGoScaffoldValidates builds and tests the scaffolds with
+// credentials: untouched, the placeholders are their only errors; filled
+// in, they pass, their go test tests included (for cookie-login: the
+// login, its reuse, its renewal on a 401 and a refused login). It builds
+// and tests Go code four times, so it is in the slow tier; the go-stdio
+// runtime's own end-to-end test (internal/core) stays in the fast one.
+func TestSlowGoScaffoldValidates(t *testing.T) {
+	testtier.Slow(t)
+	testgo.Go(t)
 	for _, auth := range []string{AuthBearer, AuthCookieLogin} {
 		t.Run(auth, func(t *testing.T) {
 			dir, files := goPackage(t, auth)
+			testgo.Modules(t, dir)
 			res := validatePackage(t, dir)
 			want := append(slices.Repeat([]string{core.RulePlaceholderRequest.ID}, 2), slices.Repeat([]string{core.RulePlaceholder.ID}, 4)...)
 			slices.Sort(want)

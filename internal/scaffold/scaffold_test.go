@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rogpeppe/go-internal/txtar"
 
@@ -22,6 +21,7 @@ import (
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/skillmd"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 var cases = []struct {
@@ -326,7 +326,7 @@ func TestGeneratedPackageTestsPass(t *testing.T) {
 			}
 			testnode.LinkInto(t, dir)
 			res, err := sandbox.Run(context.Background(), []string{"node", "--test", "--test-reporter=tap"},
-				sandbox.Options{Dir: dir, Env: []string{"CODE2SKILL_DRY_RUN=1", "CI=1"}, Timeout: 2 * time.Minute})
+				sandbox.Options{Dir: dir, Env: []string{"CODE2SKILL_DRY_RUN=1", "CI=1"}, Timeout: testtier.Budget(t)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -335,8 +335,8 @@ func TestGeneratedPackageTestsPass(t *testing.T) {
 				t.Fatalf("the package's tests failed:\n%s", out)
 			}
 			// Five tests per Tool, five for the server (six with
-			// credentials), seven for send() and those of the auth style.
-			want := 5*max(1, len(c.opts.Goals)) + 5 + 7
+			// credentials), nine for send() and those of the auth style.
+			want := 5*max(1, len(c.opts.Goals)) + 5 + 9
 			switch c.opts.Auth {
 			case AuthBearer, AuthAPIKey:
 				want += 1 + 3

@@ -11,6 +11,7 @@ import (
 	"github.com/code2skill/code2skill/internal/core"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // fillIn does what a Producer does to the scaffold's placeholders: it
@@ -34,9 +35,24 @@ func rewrite(data string) string {
 // its only findings are the scaffold's placeholders (the untouched
 // scaffold is not a finished package); with them rewritten, it passes
 // every check, its own offline tests included.
+//
+// The fast tier validates the style with the most code, cookie-login; the
+// slow tier the others.
 func TestEveryAuthStyleValidates(t *testing.T) {
+	validateAuthStyles(t, func(auth string) bool { return auth == AuthCookieLogin })
+}
+
+func TestSlowEveryAuthStyleValidates(t *testing.T) {
+	testtier.Slow(t)
+	validateAuthStyles(t, func(auth string) bool { return auth != AuthCookieLogin })
+}
+
+func validateAuthStyles(t *testing.T, styles func(string) bool) {
 	testnode.Node(t)
 	for _, auth := range AuthStyles {
+		if !styles(auth) {
+			continue
+		}
 		t.Run(auth, func(t *testing.T) {
 			t.Parallel()
 			opts := Options{FeatureID: "order-desk", Goals: []string{"find-orders", "track-shipment"}, Auth: auth}
@@ -102,9 +118,12 @@ func TestEveryAuthStyleValidates(t *testing.T) {
 	}
 }
 
+// validatePackage validates dir with the time limits the test's deadline
+// leaves.
 func validatePackage(t *testing.T, dir string) *core.Result {
 	t.Helper()
-	res, err := core.Validate(context.Background(), dir, core.Options{})
+	budget := testtier.Budget(t)
+	res, err := core.Validate(context.Background(), dir, core.Options{TestTimeout: budget, RequestTimeout: budget})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +153,7 @@ func TestValidateSeesTheScaffoldsConfiguration(t *testing.T) {
 				return strings.ReplaceAll(s, "CODE2SKILL_ORDER_DESK_API_BASE_URL", "the base URL")
 			}
 			return s
-		}, "CORE_SETUP_ENV_UNDOCUMENTED", "CODE2SKILL_ORDER_DESK_API_BASE_URL"},
+		}, "CORE_SETUP_BASE_URL_UNDOCUMENTED", "CODE2SKILL_ORDER_DESK_API_BASE_URL"},
 		{"default address", func(p, s string) string {
 			if p == "function-core/index.mjs" {
 				return regexp.MustCompile(`env\[variable\]\.trim\(\) : ''`).ReplaceAllString(s, "env[variable].trim() : 'https://api.example.com/'")

@@ -6,12 +6,12 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/code2skill/code2skill"
 	"github.com/code2skill/code2skill/internal/atomicfile"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 var producerSkills = []string{"code2skill-generate", "code2skill-review-flow", "code2skill-review-source"}
@@ -235,7 +235,7 @@ func TestExportInstallsWithSkillsCLI(t *testing.T) {
 	res, err := sandbox.Run(context.Background(),
 		[]string{cli, "add", export, "--agent", "claude-code", "--skill", "*", "--copy", "--yes"},
 		sandbox.Options{Dir: project, WritableDir: true, Binds: testnode.Binds(t, export),
-			Env: []string{"DISABLE_TELEMETRY=1", "DO_NOT_TRACK=1", "CI=1"}, Timeout: time.Minute})
+			Env: []string{"DISABLE_TELEMETRY=1", "DO_NOT_TRACK=1", "CI=1"}, Timeout: testtier.Budget(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,9 +58,14 @@ func (s *Skill) Check() []diag.Diagnostic {
 	} else if msg := nameProblem(name.v); msg != "" {
 		diags = append(diags, RuleNameInvalid.New(s.File, "%s", msg).At(s.pos(name.v)))
 	} else if folder := s.Folder(); folder != "" && folder != s.Name {
-		diags = append(diags, RuleNameFolderMismatch.New(s.File,
-			"name %q differs from its folder %q: npx skills add installs it as %q (the frontmatter name wins), "+
-				"and skills-ref validate rejects the mismatch; rename one to match the other", s.Name, folder, s.Name).At(s.pos(name.v)))
+		rule, what := RuleNameFolderMismatch, "its folder"
+		if s.File == "SKILL.md" {
+			// The package's directory is named by whoever copies it.
+			rule, what = RuleNamePackageFolder, "the package's directory"
+		}
+		diags = append(diags, rule.New(s.File,
+			"name %q differs from %s %q: npx skills add installs it as %q (the frontmatter name wins), "+
+				"and skills-ref validate rejects the mismatch; rename one to match the other", s.Name, what, folder, s.Name).At(s.pos(name.v)))
 	}
 	if desc == nil {
 		diags = append(diags, RuleDescriptionMissing.New(s.File,

@@ -8,11 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // errorsOf returns the rule IDs of the error findings Parse and Check
@@ -68,8 +68,7 @@ func TestSkillsRefAgrees(t *testing.T) {
 		{"unterminated", "---\nname: unterminated\n" + d, false, false, ""},
 		{"folded-description", front("name: folded-description\ndescription: >-\n  Reserves a plot.\n  Use when asked.\n"), true, true, ""},
 
-		{"book-plot", front("name: reserve-plot\n" + d), false, true,
-			"a name that differs from its folder is a warning here: installers use the name"},
+		{"book-plot", front("name: reserve-plot\n" + d), false, false, ""},
 		{"numeric-metadata", front("name: numeric-metadata\n" + d + "metadata:\n  version: 1.0\n"), true, false,
 			"metadata values must be strings (the specification); skills-ref converts them"},
 		{"123", front("name: 123\n" + d), true, false,
@@ -98,9 +97,9 @@ func TestSkillsRefAgrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testtier.Budget(t))
 	defer cancel()
-	res, err := sandbox.Run(ctx, append([]string{node, script}, dirs...), sandbox.Options{Dir: root, Timeout: time.Minute, Binds: testnode.Binds(t, filepath.Dir(script))})
+	res, err := sandbox.Run(ctx, append([]string{node, script}, dirs...), sandbox.Options{Dir: root, Timeout: testtier.Budget(t), Binds: testnode.Binds(t, filepath.Dir(script))})
 	if err != nil {
 		t.Fatal(err)
 	}

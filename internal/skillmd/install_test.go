@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // TestInstallName installs skills with the skills CLI (pinned in
@@ -35,10 +35,10 @@ func TestInstallName(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testtier.Budget(t))
 	defer cancel()
 	res, err := sandbox.Run(ctx, []string{node, cli, "add", src, "--agent", "claude-code", "--yes"},
-		sandbox.Options{Dir: project, WritableDir: true, Binds: testnode.Binds(t, src), Env: []string{"DISABLE_TELEMETRY=1"}, Timeout: time.Minute})
+		sandbox.Options{Dir: project, WritableDir: true, Binds: testnode.Binds(t, src), Env: []string{"DISABLE_TELEMETRY=1"}, Timeout: testtier.Budget(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,8 +27,10 @@ var (
 	RuleFieldInvalid = diag.Register("SKILL_FIELD_INVALID", diag.Error,
 		"license, compatibility, metadata and allowed-tools must have the types and sizes Agent Skills defines")
 
-	RuleNameFolderMismatch = diag.Register("SKILL_NAME_FOLDER_MISMATCH", diag.Warning,
-		"a skill under skills/<folder>/ should be named <folder>: installers and validators disagree otherwise")
+	RuleNameFolderMismatch = diag.Register("SKILL_NAME_FOLDER_MISMATCH", diag.Error,
+		"a skill under skills/<folder>/ is named <folder>: skills-ref validate rejects a mismatch, and installers use the name")
+	RuleNamePackageFolder = diag.Register("SKILL_NAME_PACKAGE_FOLDER", diag.Warning,
+		"a SKILL.md at a package's root is named like the package's directory: skills-ref validate rejects a mismatch, but the directory's name is the deployer's choice")
 	RuleBodyTooLong = diag.Register("SKILL_BODY_TOO_LONG", diag.Warning,
 		"the body of SKILL.md should stay within 500 lines; detail belongs in references/")
 	RuleNameDuplicate = diag.Register("SKILL_NAME_DUPLICATE", diag.Error,

@@ -18,8 +18,11 @@
 // the frontmatter name, whatever its folder is called; the folder name is
 // only a fallback for a skill without a name. skills-ref, the reference
 // validator, requires the two to be equal. A mismatch therefore installs
-// fine under the frontmatter name but fails validation, and is a warning
-// here (SKILL_NAME_FOLDER_MISMATCH).
+// fine under the frontmatter name but fails validation: an error here for
+// a skill under skills/<folder>/, whose folder the package names
+// (SKILL_NAME_FOLDER_MISMATCH), and a warning for a SKILL.md at a
+// package's root, whose directory is named by whoever copies the package
+// (SKILL_NAME_PACKAGE_FOLDER).
 package skillmd
 
 import (

@@ -190,7 +190,7 @@ func TestRootSkillFolderMismatch(t *testing.T) {
 	}
 	s.PackageFolder = "plots"
 	diags := s.Check()
-	if len(diags) != 1 || diags[0].Rule != RuleNameFolderMismatch.ID || diags[0].Line != 2 || !strings.Contains(diags[0].Message, `"plots"`) {
+	if len(diags) != 1 || diags[0].Rule != RuleNamePackageFolder.ID || diags[0].Severity != diag.Warning || diags[0].Line != 2 || !strings.Contains(diags[0].Message, `"plots"`) {
 		t.Errorf("in the folder plots: %v", diags)
 	}
 }
@@ -198,7 +198,7 @@ func TestRootSkillFolderMismatch(t *testing.T) {
 func TestFolderMismatchNamesTheInstalledName(t *testing.T) {
 	s, _ := Parse("skills/book-plot/SKILL.md", []byte(skill("name: reserve-plot\ndescription: d\n", "")))
 	diags := s.Check()
-	if len(diags) != 1 || diags[0].Severity != diag.Warning ||
+	if len(diags) != 1 || diags[0].Severity != diag.Error ||
 		!strings.Contains(diags[0].Message, `installs it as "reserve-plot"`) || !strings.Contains(diags[0].Message, `"book-plot"`) {
 		t.Errorf("Check() = %v", diags)
 	}

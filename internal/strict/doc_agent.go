@@ -9,7 +9,7 @@ import (
 	"github.com/code2skill/code2skill/internal/diag"
 )
 
-// The rules every Agent document follows (SKILL.md, MCP.zh-CN.md and
+// The rules every Agent document follows (SKILL.md, MCP.<language>.md and
 // references/feature-context.md): each is bound to the fact view by its
 // marker, and none restates a contract fact the other way round.
 
@@ -34,29 +34,11 @@ func checkAgentDoc(d *document, f *facts) []diag.Diagnostic {
 	return out
 }
 
-// Claims a line can make. A claim is about one name on the same line (see
-// subjectOf), so that "`a`（必填）和可选的 `b`" says a is required and b
-// optional. Claims inside code spans are names, not prose.
-var (
-	// An input is optional: 可选 (not 可选择, "can choose"), 非必填,
-	// 无需提供, optional.
-	optionalClaim = regexp.MustCompile(`可选|非必填|无需提供|(?i:\boptional\b)`)
-	// An input is required: 必填, 必须提供, required.
-	requiredClaim = regexp.MustCompile(`必填|必须提供|(?i:\brequired\b)`)
-	// An input is required whatever the conditions.
-	alwaysClaim = regexp.MustCompile(`(?:无条件|始终|总是)[^，。；,;]{0,12}必填|(?i:\balways\s+required\b)`)
-	// A Tool is read-only: "T 是只读", "T 属于只读…".
-	isReadOnlyClaim = regexp.MustCompile(`(?:是|属于|为)\s*(?:一个|一种|一项)?\s*只读`)
-	readOnlyWord    = regexp.MustCompile(`只读`)
-	// A Tool may be retried automatically.
-	retryClaim = regexp.MustCompile(`(?:可以|允许|会)[^，。；,;]{0,8}自动重试`)
-)
-
-// Words without which a line makes none of the claims above (lower case).
-var (
-	requirednessClaimWords = []string{"可选", "必填", "必须提供", "无需提供", "optional", "required"}
-	toolClaimWords         = []string{"只读", "自动重试"}
-)
+// isCodeSpan reports whether the span is the inside of an inline code
+// span: backticks just around it.
+func isCodeSpan(line []rune, s span) bool {
+	return s.start > 0 && s.end < len(line) && line[s.start-1] == '`' && line[s.end] == '`'
+}
 
 // containsAny reports whether s contains one of the words.
 func containsAny(s string, words []string) bool {
@@ -67,13 +49,6 @@ func containsAny(s string, words []string) bool {
 	}
 	return false
 }
-
-// Words that turn a claim into its opposite when they come just before it.
-var (
-	negations        = []string{"不", "非", "无", "未", "并", "禁", "勿"}
-	optionalNegation = []string{"不是", "并非", "不", "非"}
-	requiredNegation = []string{"非", "不", "无需", "不是", "并非", "不必", "无须", "not ", "non-", "Not "}
-)
 
 // Windows of the Tool-policy guards, in code points: how far before a claim
 // the Tool it is about may be named.
@@ -100,8 +75,8 @@ func restatements(d *document, f *facts) []diag.Diagnostic {
 		}
 		// Most lines make no claim: look for the claims' words first.
 		lower := strings.ToLower(text)
-		aboutInputs := containsAny(lower, requirednessClaimWords)
-		aboutTools := containsAny(lower, toolClaimWords)
+		aboutInputs := containsAny(lower, f.lang.restate.requirednessWords)
+		aboutTools := containsAny(lower, f.lang.restate.toolWords)
 		if !aboutInputs && !aboutTools {
 			continue
 		}
@@ -154,6 +129,7 @@ func toolsNamed(text string, f *facts) []*toolFacts {
 
 // inputClaims checks the requiredness claims of one line.
 func inputClaims(d *document, i int, line, masked []rune, tools []*toolFacts, f *facts) []diag.Diagnostic {
+	w := &f.lang.restate
 	// The class of each input name over the line's Tools; a name with
 	// two classes is ambiguous here.
 	classes := map[string]inputClass{}
@@ -177,6 +153,11 @@ func inputClaims(d *document, i int, line, masked []rune, tools []*toolFacts, f 
 			continue
 		}
 		for _, s := range mentions(line, n) {
+			// In English an input's name is also a word of the prose
+			// ("a quote"): only the name written as code is the input.
+			if w.namesInCode && !isCodeSpan(line, s) {
+				continue
+			}
 			spans = append(spans, s)
 			owners = append(owners, n)
 		}
@@ -203,10 +184,10 @@ func inputClaims(d *document, i int, line, masked []rune, tools []*toolFacts, f 
 	reported := map[string]bool{}
 	judge := func(re *regexp.Regexp, negated []string, rule *diag.Rule, applies inputClass, format string) {
 		for _, c := range runeMatches(re, masked) {
-			if precededBy(masked, c.start, negated...) || (re == optionalClaim && followedBy(masked, c.end, "择")) {
+			if precededBy(masked, c.start, negated...) || (re == w.optionalClaim && w.optionalNot != "" && followedBy(masked, c.end, w.optionalNot)) {
 				continue
 			}
-			name := subjectOf(c, masked, spans, owners)
+			name := subjectOf(c, masked, spans, owners, w.adjectiveGap)
 			key := rule.ID + "\x00" + name
 			if name != "" && classes[name] == applies && !reported[key] {
 				reported[key] = true
@@ -214,24 +195,20 @@ func inputClaims(d *document, i int, line, masked []rune, tools []*toolFacts, f 
 			}
 		}
 	}
-	judge(optionalClaim, optionalNegation, RuleDocRequiredAsOptional, classRequired,
+	judge(w.optionalClaim, w.optionalNeg, RuleDocRequiredAsOptional, classRequired,
 		"%s is required by the contract but this line calls it %q")
-	judge(requiredClaim, requiredNegation, RuleDocOptionalAsRequired, classOptional,
+	judge(w.requiredClaim, w.requiredNeg, RuleDocOptionalAsRequired, classOptional,
 		"%s is optional in the contract but this line calls it %q")
-	judge(alwaysClaim, []string{"不", "并非", "不是"}, RuleDocConditionalAlways, classConditional,
+	judge(w.alwaysClaim, w.always, RuleDocConditionalAlways, classConditional,
 		"%s is required only when its condition holds, but this line says %q")
 	return out
 }
-
-// adjectiveGap is what may stand between a claim and the name it
-// qualifies when the claim comes first: "可选的 `x`", "必填入参 `x`".
-var adjectiveGap = regexp.MustCompile("^\\s*的?\\s*(?:入参|参数|字段)?\\s*`?$")
 
 // subjectOf returns the name a claim is about: the name it qualifies
 // ("可选的 `x`"), else the nearest name before it ("`x`（必填）"), else the
 // nearest name after it ("必填：`x`"). It returns "" for a name that is not
 // an input (a nested field written as code).
-func subjectOf(claim span, line []rune, spans []span, owners []string) string {
+func subjectOf(claim span, line []rune, spans []span, owners []string, adjectiveGap *regexp.Regexp) string {
 	after, before := -1, -1
 	for k, s := range spans {
 		switch {
@@ -296,30 +273,34 @@ func toolClaims(d *document, i int, line, masked []rune, f *facts) []diag.Diagno
 		}
 	}
 	const readOnlyMsg = "describes the write Tool %s as read-only"
-	claimed := map[int]bool{} // offsets of 只读 inside an "is read-only" claim
-	for _, c := range runeMatches(isReadOnlyClaim, masked) {
-		claimed[c.end-2] = true
-		if precededBy(masked, c.start, negations...) {
+	w := &f.lang.restate
+	claimed := map[int]bool{} // offsets of the read-only word inside an "is read-only" claim
+	for _, c := range runeMatches(w.isReadOnlyClaim, masked) {
+		if r := runeMatches(w.readOnlyWord, masked[c.start:c.end]); len(r) > 0 {
+			claimed[c.start+r[len(r)-1].start] = true
+		}
+		if precededBy(masked, c.start, w.negations...) {
 			continue
 		}
 		if t := before(c.start, readOnlyWindow); t != nil && !t.read {
 			report(RuleDocWriteAsReadOnly, t, readOnlyMsg)
 		}
 	}
-	// "只读 … T": every Tool named after 只读 in the same clause.
-	for _, c := range runeMatches(readOnlyWord, masked) {
-		if claimed[c.start] || precededBy(masked, c.start, negations...) {
+	// "只读 … T", "read-only … T": every Tool named after the word in the
+	// same clause (in English, a list of them).
+	for _, c := range runeMatches(w.readOnlyWord, masked) {
+		if claimed[c.start] || precededBy(masked, c.start, w.negations...) {
 			continue
 		}
-		end := clauseEnd(masked, c.end)
+		end := listEnd(masked, c.end, f.lang.listBreaks)
 		for _, m := range ms {
 			if m.at.start >= c.end && m.at.end <= end && !m.tool.read {
 				report(RuleDocWriteAsReadOnly, m.tool, readOnlyMsg)
 			}
 		}
 	}
-	for _, c := range runeMatches(retryClaim, masked) {
-		if precededBy(masked, c.start, negations...) {
+	for _, c := range runeMatches(w.retryClaim, masked) {
+		if precededBy(masked, c.start, w.negations...) {
 			continue
 		}
 		if t := before(c.start, retryWindow); t != nil && t.neverRetry {

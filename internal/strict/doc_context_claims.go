@@ -2,6 +2,7 @@ package strict
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/diag"
@@ -93,7 +94,13 @@ func contextMention(d *document, i int, masked []rune, scope lineScope, re *rege
 		if denied(masked, c) {
 			continue
 		}
+		// The Tool a mention is about is the last one its sentence names
+		// before it: a sentence that names none ("The first creates a
+		// loan. A workflow guard protects it") speaks of its section's.
 		tools := scope.toolsBefore(c.start)
+		if start := sentenceStart(masked, c.start); len(tools) > 0 {
+			tools = slices.DeleteFunc(slices.Clone(tools), func(t *toolFacts) bool { return !scope.namesAfter(t, start, c.start) })
+		}
 		if len(tools) > 0 {
 			tools = tools[len(tools)-1:]
 		} else {
@@ -116,4 +123,32 @@ func contextMention(d *document, i int, masked []rune, scope lineScope, re *rege
 		}
 	}
 	return nil
+}
+
+// sentenceStart is the rune offset in masked where the sentence holding
+// at begins: after the last full stop, question or exclamation mark before
+// it (Chinese, or English followed by a space), else 0.
+func sentenceStart(masked []rune, at int) int {
+	for i := at - 1; i >= 0; i-- {
+		switch masked[i] {
+		case '。', '！', '？':
+			return i + 1
+		case '.', '!', '?':
+			if i+1 < len(masked) && masked[i+1] == ' ' {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
+
+// namesAfter reports whether the line names t in a code span between the
+// rune offsets from and to.
+func (s lineScope) namesAfter(t *toolFacts, from, to int) bool {
+	for _, cs := range s.spans {
+		if cs.start >= from && cs.end <= to && string(s.line[cs.start+1:cs.end-1]) == t.name {
+			return true
+		}
+	}
+	return false
 }

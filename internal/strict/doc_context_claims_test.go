@@ -46,6 +46,9 @@ func TestContextClaims(t *testing.T) {
 
 		{name: "the Guard of an unguarded Tool", line: "`save_sample_draft` 由工作流守卫保护。", want: []string{RuleContextConfirmation.ID}},
 		{name: "the Guard of a guarded Tool", line: "`submit_sample_request` 由工作流守卫保护。"},
+		{name: "the Guard in a sentence naming no Tool, after an unguarded one", line: "`submit_sample_request` 与 `save_sample_draft` 会写入。前者由工作流守卫保护。"},
+		{name: "the Guard in an English sentence naming no Tool", line: "`submit_sample_request` and `save_sample_draft` write. The first is protected by a workflow guard."},
+		{name: "the Guard in the sentence of an unguarded Tool", line: "`submit_sample_request` writes. `save_sample_draft` is protected by a workflow guard.", want: []string{RuleContextConfirmation.ID}},
 		{name: "no Guard said of an unguarded Tool", line: "`save_sample_draft` 不经过工作流守卫，由后端自行核对。"},
 		{name: "the Guard where no Tool is guarded",
 			facts: func(f *facts) {

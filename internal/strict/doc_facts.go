@@ -69,7 +69,7 @@ func DocumentDisagreements(dir string, in *derive.Inputs, views *derive.Derived)
 	}
 	f := packageFacts(filepath.Base(pkg.Dir()), in, views, read)
 	var out []diag.Diagnostic
-	for _, file := range Documents {
+	for _, file := range Documents(f.lang.tag) {
 		if data, ok := read(file); ok {
 			d := parseDocument(file, data)
 			out = append(out, restatements(d, f)...)

@@ -2,6 +2,8 @@ package strict
 
 import (
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
@@ -9,38 +11,14 @@ import (
 	"github.com/code2skill/code2skill/internal/toolresult"
 )
 
-// MCPDocFile is the Chinese description of the package's MCP surface.
-const MCPDocFile = "MCP.zh-CN.md"
+// callExampleWindow is how far after "name": "<tool>" the arguments of a
+// tools/call example must start, in code points.
+const callExampleWindow = 300
 
-// Sizes of MCP.zh-CN.md: the full protocol surface, every Tool with a
-// success and an error example.
-const (
-	mcpDocMinLength  = 8000
-	mcpDocMinCJK     = 2000
-	mcpDocToolMinCJK = 75
-	// callExampleWindow is how far after "name": "<tool>" the arguments of
-	// a tools/call example must start, in code points.
-	callExampleWindow = 300
-)
-
-// mcpDocTerms are the protocol terms MCP.zh-CN.md explains; the protocol
-// version is added from the export profile.
-var mcpDocTerms = []string{
-	"MCP", "stdio", "tools/list", "tools/call", "title", "description", "inputSchema", "outputSchema",
-	"structuredContent", "isError", "annotations", "dry-run", "入参", "出参", "错误", "示例",
-}
-
-// The seven topics of a Tool's section in MCP.zh-CN.md.
-var mcpDocToolSection = toolSectionRule{level: 2, minCJK: mcpDocToolMinCJK, topics: mcpDocToolTopics, missing: RuleMCPDocToolSection, lacking: RuleMCPDocToolCoverage}
-
-var mcpDocToolTopics = []topic{
-	newTopic("its purpose (用途/适用/调用时机/何时调用)", `用途|适用|调用时机|何时调用`),
-	newTopic("its input (入参/无入参/空对象)", `入参|无入参|空对象`),
-	newTopic("its output (出参/输出/structuredContent)", `出参|输出|structuredContent`),
-	newTopic("how it executes (HTTP/本地/0 次请求/0 HTTP)", `HTTP|本地|0 次请求|0 HTTP`),
-	newTopic("its failures (失败/错误/拒绝/isError)", `失败|错误|拒绝|isError`),
-	newTopic("what follows (handoff/交接/交给/传给/独立调用/直接回答/结束)", `handoff|交接|交给|传给|独立调用|直接回答|结束`),
-	newTopic(`an example (示例 or "name")`, `示例|"name"`),
+// mcpDocToolSection is how the MCP document gives each Tool its H2
+// section, with the language's seven topics.
+func (l *docLang) mcpDocToolSection() toolSectionRule {
+	return toolSectionRule{level: 2, minUnits: l.mcpDocToolUnits, topics: l.mcpDocToolTopics, missing: RuleMCPDocToolSection, lacking: RuleMCPDocToolCoverage}
 }
 
 var (
@@ -48,17 +26,19 @@ var (
 	isErrorExample = regexp.MustCompile(`"isError"\s*:\s*true`)
 	structuredKey  = regexp.MustCompile(`"structuredContent"\s*:`)
 	argumentsKey   = regexp.MustCompile(`"arguments"\s*:`)
-	// A statement that a failure is not retryable by default.
-	notRetryableByDefault = regexp.MustCompile(`默认[^。；\n]{0,12}(?:不可|不能|不应|不会|不)[^。；\n]{0,4}重试|(?i:not\s+retryable\s+by\s+default)`)
+	// A success without a body: "data": null.
+	nullData = regexp.MustCompile(`"data"\s*:\s*null`)
 )
 
-// checkMCPDoc checks MCP.zh-CN.md: its size, the protocol terms, and one
-// section per Tool with its fields, a call example and an error example.
+// checkMCPDoc checks the MCP document (MCP.zh-CN.md, MCP.en.md): its size,
+// the protocol terms, and one section per Tool with its fields, a call
+// example and an error example.
 func checkMCPDoc(d *document, f *facts) []diag.Diagnostic {
+	l := f.lang
 	out := checkAgentDoc(d, f)
-	out = append(out, tooShort(d, mcpDocMinLength, mcpDocMinCJK)...)
+	out = append(out, tooShort(d, l, l.mcpDocMin, l.mcpDocUnits)...)
 	var absent []string
-	for _, term := range append(mcpDocTerms, f.protocolVersion) {
+	for _, term := range append(slices.Clone(l.mcpDocTerms), f.protocolVersion) {
 		if !strings.Contains(d.Text, term) {
 			absent = append(absent, term)
 		}
@@ -70,14 +50,14 @@ func checkMCPDoc(d *document, f *facts) []diag.Diagnostic {
 		out = append(out, RuleMCPDocTerm.New(d.file, "never mentions %s", strings.Join(absent, ", ")))
 	}
 	for _, t := range f.tools {
-		out = append(out, checkMCPDocTool(d, t)...)
+		out = append(out, checkMCPDocTool(d, l, t)...)
 	}
 	return out
 }
 
 // checkMCPDocTool checks the H2 section of one Tool.
-func checkMCPDocTool(d *document, t *toolFacts) []diag.Diagnostic {
-	_, text, at, found, out := mcpDocToolSection.toolSection(d, t)
+func checkMCPDocTool(d *document, l *docLang, t *toolFacts) []diag.Diagnostic {
+	_, text, at, found, out := l.mcpDocToolSection().toolSection(d, l, t)
 	if !found {
 		return out
 	}
@@ -109,9 +89,30 @@ func checkMCPDocTool(d *document, t *toolFacts) []diag.Diagnostic {
 		out = append(out, RuleMCPDocErrorExample.New(d.file,
 			"the section of %s has no structured error example: a result with \"isError\": true whose text block holds the JSON of {code, message, details, retryable}", code(t.name)).At(at, 0))
 	}
-	if !t.retryability && !notRetryableByDefault.MatchString(text) {
+	if len(t.emptyBody) > 0 {
+		var missing []string
+		if !nullData.MatchString(text) {
+			missing = append(missing, `a success example with "data": null`)
+		}
+		for _, status := range t.emptyBody {
+			if n := strconv.FormatInt(status, 10); !regexp.MustCompile(`\b` + n + `\b`).MatchString(text) {
+				missing = append(missing, "the status "+n)
+			}
+		}
+		if len(missing) > 0 {
+			out = append(out, RuleMCPDocEmptyBody.New(d.file,
+				"the backend may answer %s without a body, a success with null data; the section of %s lacks %s",
+				code(t.name), code(t.name), strings.Join(missing, " and ")).At(at, 0))
+		}
+	}
+	if t.deployer && !l.deployerWords.MatchString(text) {
+		out = append(out, RuleMCPDocDeployer.New(d.file,
+			"the deployer requires the confirmation of %s (deployerPolicy), and no source enforces it; its section does not say so (%s)",
+			code(t.name), l.deployerHint).At(at, 0))
+	}
+	if !t.retryability && !l.notRetryableByDefault.MatchString(text) {
 		out = append(out, RuleMCPDocRetryDefault.New(d.file,
-			"the error contract of %s declares no retryability path: say that its failures are not retryable by default (默认不可重试)", code(t.name)).At(at, 0))
+			"the error contract of %s declares no retryability path: say that its failures are not retryable by default (%s)", code(t.name), l.retryDefaultHint).At(at, 0))
 	}
 	return out
 }

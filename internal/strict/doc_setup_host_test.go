@@ -18,7 +18,7 @@ func hostSetup(t *testing.T) (string, *facts) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &facts{
+	f := &facts{lang: chinese,
 		dir:            examples.StrictSampleName,
 		dryRunVariable: "LENDING_DESK_DRY_RUN",
 		hostRuntime:    true,

@@ -1,7 +1,6 @@
 package strict
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -12,38 +11,15 @@ import (
 // SkillFile is the package's Skill, at the package root.
 const SkillFile = "SKILL.md"
 
-// Sizes of SKILL.md: long enough to guide an agent through every Tool,
-// mostly in Chinese.
-const (
-	skillMinLength   = 4000
-	skillMinCJK      = 1500
-	skillToolMinCJK  = 70
-	skillMinExamples = 3
-)
-
-// skillHeadings are the H2 headings of a strict Skill, matched exactly: an
-// agent, a reviewer or a tool finds the same part of every package under
-// the same words.
-var skillHeadings = []string{
-	"定位与适用范围", "能力目录", "输入与来源", "状态与交接", "意图路由", "推荐组合",
-	"自由组合边界", "输出组织", "失败分类与恢复", "安全与副作用", "完整调用示例", "Agent 自检清单",
+// skillToolSection is how SKILL.md gives each Tool its H3 section, with
+// the language's five topics: when to use it, its input, its output, what
+// follows, and when not to.
+func (l *docLang) skillToolSection() toolSectionRule {
+	return toolSectionRule{level: 3, minUnits: l.skillToolUnits, topics: l.skillToolTopics, missing: RuleSkillToolSection, lacking: RuleSkillToolCoverage}
 }
 
-// The five topics of a Tool's section in SKILL.md.
-var skillToolSection = toolSectionRule{level: 3, minCJK: skillToolMinCJK, topics: skillToolTopics, missing: RuleSkillToolSection, lacking: RuleSkillToolCoverage}
-
-var skillToolTopics = []topic{
-	newTopic("when to use it (适用/调用时机/当用户/用于)", `适用|调用时机|当用户|用于`),
-	newTopic("its input (输入/入参/无入参/空对象)", `输入|入参|无入参|空对象`),
-	newTopic("its output (输出/返回)", `输出|返回`),
-	newTopic("what follows (交接/下游/传给/直接回答/独立结束/结束任务)", `交接|下游|传给|直接回答|独立结束|结束任务`),
-	newTopic("when not to use it (跳过/不要/不得/无需/停止/不适用)", `跳过|不要|不得|无需|停止|不适用`),
-}
-
-var (
-	dryRunWords       = regexp.MustCompile(`(?i)dry-run|试运行`)
-	requirednessWords = regexp.MustCompile(`必填|必须|可选|条件|需要时|仅当`)
-)
+// skillMinExamples is how many worked examples a strict Skill shows.
+const skillMinExamples = 3
 
 // checkSkill checks SKILL.md: the Agent Skills format, the name, the size,
 // the twelve headings and one section per Tool.
@@ -59,22 +35,23 @@ func checkSkill(d *document, data []byte, f *facts) []diag.Diagnostic {
 				s.Name, f.dir).At(frontmatterLine(d, "name"), 0))
 		}
 	}
+	l := f.lang
 	out = append(out, checkAgentDoc(d, f)...)
-	out = append(out, tooShort(d, skillMinLength, skillMinCJK)...)
+	out = append(out, tooShort(d, l, l.skillMin, l.skillUnits)...)
 	if !strings.Contains(d.Text, "references/feature-context.md") {
 		out = append(out, RuleSkillContextLink.New(d.file, "does not point to references/feature-context.md, the business background of the Tools"))
 	}
-	for _, want := range skillHeadings {
+	for _, want := range l.skillHeadings {
 		if d.FindHeading(2, func(t string) bool { return t == want }) < 0 {
 			out = append(out, RuleSkillHeading.New(d.file, "has no heading \"## %s\" (the twelve headings of a strict Skill are matched exactly)", want))
 		}
 	}
-	if !dryRunWords.MatchString(d.Text) {
+	if !l.dryRunWords.MatchString(d.Text) {
 		out = append(out, RuleSkillDryRun.New(d.file,
-			"does not explain dry-run (试运行): with %s=1 a Tool validates its input and answers without calling the business API", f.dryRunVariable))
+			"does not explain dry-run: with %s=1 a Tool validates its input and answers without calling the business API", f.dryRunVariable))
 	}
 	for _, t := range f.tools {
-		out = append(out, checkSkillTool(d, t)...)
+		out = append(out, checkSkillTool(d, l, t)...)
 	}
 	reported := map[string]bool{}
 	for _, t := range f.tools {
@@ -87,17 +64,17 @@ func checkSkill(d *document, data []byte, f *facts) []diag.Diagnostic {
 	}
 	examples := 0
 	for _, h := range d.Headings {
-		if h.Level == 3 && strings.HasPrefix(h.Title, "示例") {
+		if h.Level == 3 && strings.HasPrefix(h.Title, l.exampleHeading) {
 			examples++
 		}
 	}
 	if examples < skillMinExamples {
-		out = append(out, RuleSkillExamples.New(d.file, "has %d \"### 示例…\" section(s); a strict Skill shows at least %d worked examples", examples, skillMinExamples))
+		out = append(out, RuleSkillExamples.New(d.file, "has %d %s section(s); a strict Skill shows at least %d worked examples", examples, l.exampleSections, skillMinExamples))
 	}
 	for _, t := range f.tools {
 		for _, in := range t.inputs {
 			if in.provider != "" {
-				out = append(out, checkUnproven(d, t, in)...)
+				out = append(out, checkUnproven(d, l, t, in)...)
 			}
 		}
 	}
@@ -105,13 +82,13 @@ func checkSkill(d *document, data []byte, f *facts) []diag.Diagnostic {
 }
 
 // checkSkillTool checks the H3 section of one Tool.
-func checkSkillTool(d *document, t *toolFacts) []diag.Diagnostic {
-	b, text, at, found, out := skillToolSection.toolSection(d, t)
+func checkSkillTool(d *document, l *docLang, t *toolFacts) []diag.Diagnostic {
+	b, text, at, found, out := l.skillToolSection().toolSection(d, l, t)
 	if !found {
 		return out
 	}
-	if t.read && !strings.Contains(text, "只读") {
-		out = append(out, RuleSkillToolReadOnly.New(d.file, "the section of the read Tool %s does not say it is read-only (只读)", code(t.name)).At(at, 0))
+	if t.read && !strings.Contains(strings.ToLower(text), l.readOnlyWord) {
+		out = append(out, RuleSkillToolReadOnly.New(d.file, "the section of the read Tool %s does not say it is read-only (%s)", code(t.name), l.readOnlyWord).At(at, 0))
 	}
 	for _, o := range t.outputs {
 		if !strings.Contains(text, code(o)) {
@@ -119,10 +96,10 @@ func checkSkillTool(d *document, t *toolFacts) []diag.Diagnostic {
 		}
 	}
 	for _, in := range t.inputs {
-		if !hasRequirednessLine(d, b, in.name) {
+		if !hasRequirednessLine(d, l, b, in.name) {
 			out = append(out, RuleSkillToolInput.New(d.file,
-				"the section of %s has no line naming the input %s together with its requiredness (必填/必须/可选/条件/需要时/仅当)",
-				code(t.name), code(in.name)).At(at, 0))
+				"the section of %s has no line naming the input %s together with its requiredness (%s)",
+				code(t.name), code(in.name), l.requirednessHint).At(at, 0))
 		}
 	}
 	return out
@@ -130,37 +107,21 @@ func checkSkillTool(d *document, t *toolFacts) []diag.Diagnostic {
 
 // hasRequirednessLine reports whether a line of the block names the input
 // in backticks and says whether it is required.
-func hasRequirednessLine(d *document, b block, name string) bool {
+func hasRequirednessLine(d *document, l *docLang, b block, name string) bool {
 	for _, line := range d.Lines[b.Start:b.End] {
-		if strings.Contains(line, code(name)) && requirednessWords.MatchString(line) {
+		if strings.Contains(line, code(name)) && l.requirednessWords.MatchString(line) {
 			return true
 		}
 	}
 	return false
 }
 
-// What a paragraph about an input of unproven target requiredness must say:
-// the normal provider is recommended, not mandatory; the input may be
-// omitted; and whether the target API accepts the omission is the
-// backend's decision.
-var (
-	unprovenParts = []topic{
-		newTopic("a recommendation (建议/正常流程/通常/优先)", `建议|正常流程|通常|优先`),
-		newTopic("what happens when it is omitted (缺省/缺失/省略/未提供/不提供/不传/缺少)", `缺省|缺失|省略|未提供|不提供|不传|缺少`),
-		newTopic("是否", `是否`),
-		newTopic("acceptance or rejection (接受/拒绝)", `接受|拒绝`),
-		newTopic("that the backend decides (目标API/目标接口/后端/服务端 near 决定/判断/校验)",
-			`(?:目标API|目标接口|后端|服务端).{0,40}(?:决定|判断|校验)|(?:决定|判断|校验).{0,40}(?:目标API|目标接口|后端|服务端)`),
-	}
-	mandatoryWords = regexp.MustCompile(`(?:必须|务必|需要|应当|须|只能)\s*先?\s*调用|只有.*才|硬前置|不可跳过|前置条件|(?i:must\s+call|required\s+precondition)`)
-)
-
 // checkUnproven checks that some paragraph explains an input whose
 // requiredness at the target API is unproven: it names the input and its
 // normal provider, recommends the provider without making it a hard
 // precondition, and leaves the decision about an omitted value to the
 // backend.
-func checkUnproven(d *document, t *toolFacts, in inputFacts) []diag.Diagnostic {
+func checkUnproven(d *document, l *docLang, t *toolFacts, in inputFacts) []diag.Diagnostic {
 	first := -1
 	var gaps []string
 	for _, p := range d.Paragraphs() {
@@ -169,8 +130,8 @@ func checkUnproven(d *document, t *toolFacts, in inputFacts) []diag.Diagnostic {
 		if len(mentions(line, in.name)) == 0 || len(mentions(line, in.provider)) == 0 {
 			continue
 		}
-		g := missing(text, unprovenParts)
-		if m := mandatoryWords.FindString(text); m != "" {
+		g := missing(text, l.unprovenParts)
+		if m := l.mandatoryWords.FindString(text); m != "" {
 			g = append(g, "no mandatory wording (found "+strings.TrimSpace(m)+")")
 		}
 		if len(g) == 0 {
@@ -190,16 +151,16 @@ func checkUnproven(d *document, t *toolFacts, in inputFacts) []diag.Diagnostic {
 		code(in.name), code(in.provider), strings.Join(gaps, "; ")).At(lineOf(first), 0)}
 }
 
-// tooShort reports a document below its minimum length or Chinese
-// character count.
-func tooShort(d *document, minLength, minCJK int) []diag.Diagnostic {
-	n, c := length(d.Text), countCJK(d.Text)
-	if n >= minLength && c >= minCJK {
+// tooShort reports a document below its minimum length or count of the
+// language's text units.
+func tooShort(d *document, l *docLang, minLength, minUnits int) []diag.Diagnostic {
+	n, c := length(d.Text), l.units(d.Text)
+	if n >= minLength && c >= minUnits {
 		return nil
 	}
 	return []diag.Diagnostic{RuleDocTooShort.New(d.file,
-		"has %s and %s; it needs at least %d characters and %d Chinese characters",
-		plural(n, "character"), plural(c, "Chinese character"), minLength, minCJK)}
+		"has %s and %s; it needs at least %d characters and %d %ss",
+		plural(n, "character"), plural(c, l.unit()), minLength, minUnits, l.unit())}
 }
 
 func plural(n int, word string) string {

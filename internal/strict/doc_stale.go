@@ -95,16 +95,60 @@ func enumValues(v canonjson.Value) []string {
 	return out
 }
 
-// The forms of a bound statement. Numbers are written in digits; a
-// statement in words ("最多两百个字符") is not recognised.
+// number is how a bound statement writes its number: in digits; a
+// statement in words ("最多两百个字符", "at most two hundred characters")
+// is not recognised.
+const number = `(\d[\d,]*(?:\.\d+)?)`
+
+// boundForms are the forms of a bound statement in one language: a schema
+// keyword with its number, a range and a phrase, each with an optional
+// unit; and what the unit and the phrase's word say about the bound.
+type boundForms struct {
+	// keyword: "`maxLength` 为 1024", "maxLength: 1024", "maxLength=1024".
+	keyword *regexp.Regexp
+	// rangeOf: "1 到 14", "1–1024 个字符", "1 to 14 characters".
+	rangeOf *regexp.Regexp
+	// phrase: "最多 1024 个字符", "at most 1024 characters", "不大于 100".
+	phrase *regexp.Regexp
+	// chars reports whether a unit counts characters (any other unit
+	// counts items).
+	chars func(unit string) bool
+	// upper reports whether a phrase's word states an upper bound;
+	// unitless whether, without a unit, it says nothing about which bound
+	// ("最多 3", "at most 3": items or a number).
+	upper, unitless func(word string) bool
+}
+
 var (
-	number = `(\d[\d,]*(?:\.\d+)?)`
-	// "`maxLength` 为 1024", "maxLength: 1024", "maxLength=1024".
-	keywordBound = regexp.MustCompile("(maxLength|minLength|maximum|minimum|maxItems|minItems)`?\\s*(?:[:：=]|为|是)?\\s*" + number)
-	// "1 到 14", "1–1024 个字符", "3~20 项".
-	rangeBound = regexp.MustCompile(number + `\s*(?:到|至|~|～|–|—|-)\s*` + number + `\s*(个字符|字符|个元素|项|个条目)?`)
-	// "最多 1024 个字符", "不超过 50 项", "至少 1 个字符", "不大于 100".
-	phraseBound = regexp.MustCompile(`(最多|至多|不超过|不能超过|不得超过|至少|最少|不少于|不大于|不小于|最大值为?|最小值为?|≤|≥|<=|>=)\s*` + number + `\s*(个字符|字符|个元素|项|个条目)?`)
+	chineseBounds = boundForms{
+		keyword: regexp.MustCompile("(maxLength|minLength|maximum|minimum|maxItems|minItems)`?\\s*(?:[:：=]|为|是)?\\s*" + number),
+		rangeOf: regexp.MustCompile(number + `\s*(?:到|至|~|～|–|—|-)\s*` + number + `\s*(个字符|字符|个元素|项|个条目)?`),
+		phrase:  regexp.MustCompile(`(最多|至多|不超过|不能超过|不得超过|至少|最少|不少于|不大于|不小于|最大值为?|最小值为?|≤|≥|<=|>=)\s*` + number + `\s*(个字符|字符|个元素|项|个条目)?`),
+		chars:   func(unit string) bool { return strings.Contains(unit, "字符") },
+		upper: func(word string) bool {
+			return !strings.ContainsAny(word, "少小≥>") && !strings.HasPrefix(word, "至少")
+		},
+		unitless: func(word string) bool {
+			return strings.HasPrefix(word, "最多") || strings.HasPrefix(word, "至多") || word == "至少" || word == "最少" || word == "不少于"
+		},
+	}
+	englishUnit   = `\s*(characters?|chars|items?|elements?|entries|entry|values?)?\b`
+	englishBounds = boundForms{
+		keyword: regexp.MustCompile("(maxLength|minLength|maximum|minimum|maxItems|minItems)`?\\s*(?:[:=]|(?i:is|of))?\\s*" + number),
+		rangeOf: regexp.MustCompile(`(?i:between\s+)?` + number + `\s*(?:(?i:to|and)|~|–|—|-)\s*` + number + englishUnit),
+		phrase: regexp.MustCompile(`(?i)(at most|up to|no more than|not more than|maximum of|at least|no fewer than|no less than|not less than|minimum of|≤|≥|<=|>=)\s*` +
+			number + englishUnit),
+		chars: func(unit string) bool { return strings.HasPrefix(strings.ToLower(unit), "char") },
+		upper: func(word string) bool {
+			w := strings.ToLower(word)
+			return strings.Contains(w, "most") || strings.HasPrefix(w, "up") || strings.Contains(w, "more") ||
+				strings.HasPrefix(w, "maximum") || w == "≤" || w == "<="
+		},
+		unitless: func(word string) bool {
+			w := strings.ToLower(word)
+			return w == "at most" || w == "up to" || w == "at least"
+		},
+	}
 )
 
 // A bound statement: which keyword it states and the number.
@@ -115,9 +159,9 @@ type boundClaim struct {
 	text    string
 }
 
-// boundClaims finds the bound statements of a line (code spans masked but
-// for keywords written as code).
-func boundClaims(line []rune) []boundClaim {
+// claims finds the bound statements of a line (code spans masked but for
+// keywords written as code).
+func (bf *boundForms) claims(line []rune) []boundClaim {
 	s := string(line)
 	var out []boundClaim
 	add := func(loc []int, keyword, num string) {
@@ -127,10 +171,10 @@ func boundClaims(line []rune) []boundClaim {
 		}
 		out = append(out, boundClaim{at: runeSpan(s, loc[0], loc[1]), keyword: keyword, value: v, text: s[loc[0]:loc[1]]})
 	}
-	for _, m := range keywordBound.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range bf.keyword.FindAllStringSubmatchIndex(s, -1) {
 		add(m, s[m[2]:m[3]], s[m[4]:m[5]])
 	}
-	for _, m := range rangeBound.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range bf.rangeOf.FindAllStringSubmatchIndex(s, -1) {
 		if partOfDate(s, m[0], m[1]) {
 			continue
 		}
@@ -140,7 +184,7 @@ func boundClaims(line []rune) []boundClaim {
 		}
 		lo, hi := "minimum", "maximum"
 		switch {
-		case strings.Contains(unit, "字符"):
+		case unit != "" && bf.chars(unit):
 			lo, hi = "minLength", "maxLength"
 		case unit != "":
 			lo, hi = "minItems", "maxItems"
@@ -148,20 +192,19 @@ func boundClaims(line []rune) []boundClaim {
 		add([]int{m[0], m[1]}, lo, s[m[2]:m[3]])
 		add([]int{m[0], m[1]}, hi, s[m[4]:m[5]])
 	}
-	for _, m := range phraseBound.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range bf.phrase.FindAllStringSubmatchIndex(s, -1) {
 		word, unit := s[m[2]:m[3]], ""
 		if m[6] >= 0 {
 			unit = s[m[6]:m[7]]
 		}
-		upper := !strings.ContainsAny(word, "少小≥>") && !strings.HasPrefix(word, "至少")
+		upper := bf.upper(word)
 		var keyword string
 		switch {
-		case strings.Contains(unit, "字符"):
+		case unit != "" && bf.chars(unit):
 			keyword = map[bool]string{true: "maxLength", false: "minLength"}[upper]
 		case unit != "":
 			keyword = map[bool]string{true: "maxItems", false: "minItems"}[upper]
-		case strings.HasPrefix(word, "最多") || strings.HasPrefix(word, "至多") || word == "至少" || word == "最少" || word == "不少于":
-			// "最多 3" without a unit says nothing about which bound.
+		case bf.unitless(word):
 			continue
 		default:
 			keyword = map[bool]string{true: "maximum", false: "minimum"}[upper]
@@ -185,31 +228,18 @@ func runeSpan(s string, start, end int) span {
 	return span{a, a + len([]rune(s[start:end]))}
 }
 
-// Words that say a list of values is the whole domain ("只接受 a、b") or
-// only a part of it ("例如 a").
-var (
-	enumClaim      = regexp.MustCompile(`只接受|只能是|只能取|取值为|取值是|取值|可选值|可取值|枚举值?|之一|(?i:\bone of\b)`)
-	exhaustiveEnum = regexp.MustCompile(`只接受|只能是|只能取|取值为|取值是|之一|(?i:\bone of\b)`)
-	partialEnum    = regexp.MustCompile(`例如|比如|如 |包括|等`)
-)
-
 // Error codes and Tool names as documents write them.
 var (
 	errorCodeForm = regexp.MustCompile(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
 	// A code of one word (UNAUTHENTICATED) is one only where the text says
 	// it is: as a JSON "code", or on a line that speaks of error codes.
 	wordCodeForm = regexp.MustCompile(`^[A-Z][A-Z0-9]{3,}$`)
-	codeContext  = regexp.MustCompile(`错误码|错误代码|(?i:\berror codes?\b|\bcodes?\b)`)
 	// "code": "X" in a JSON example, escaped or not.
 	jsonCode = regexp.MustCompile(`\\?"code\\?"\s*:\s*\\?"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)\\?"`)
-	// A line that speaks of errors.
-	errorContext = regexp.MustCompile(`错误|拒绝|失败|返回|(?i:\berror|\bcode\b|reject|fail)`)
 	// A Tool name's form: lower snake case.
 	toolNameForm = regexp.MustCompile(`^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$`)
 	// "name": "x" in a tools/call example.
 	jsonToolName = regexp.MustCompile(`"name"\s*:\s*"([^"\\]+)"`)
-	// The words that make a name written as code a Tool's.
-	toolWord = regexp.MustCompile(`(?i:tools?\b)|工具|调用`)
 	// An assignment of an environment variable: NAME=value.
 	assignment = regexp.MustCompile(`\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)=`)
 )
@@ -241,8 +271,8 @@ func staleStatements(d *document, f *facts) []diag.Diagnostic {
 		masked := maskCode(line)
 		spans := codeSpans(line)
 		scope := lineScope{line: line, spans: spans, section: sections[i], all: f.tools}
-		out = append(out, staleBounds(d, i, line, masked, scope)...)
-		out = append(out, staleEnums(d, i, line, masked, scope)...)
+		out = append(out, staleBounds(d, f.lang, i, line, masked, scope)...)
+		out = append(out, staleEnums(d, f.lang, i, line, masked, scope)...)
 		out = append(out, unknownCodes(d, i, line, spans, f, assigned)...)
 		out = append(out, unknownTools(d, i, line, masked, spans, f, isField)...)
 	}
@@ -343,7 +373,7 @@ func ofTools(name string, tools []*toolFacts) string {
 
 // staleBounds reports a bound a line states for a field that the contract
 // does not declare with that value.
-func staleBounds(d *document, i int, line, masked []rune, scope lineScope) []diag.Diagnostic {
+func staleBounds(d *document, l *docLang, i int, line, masked []rune, scope lineScope) []diag.Diagnostic {
 	// Keywords written as code are part of the statement.
 	unmasked := slices.Clone(masked)
 	for _, cs := range scope.spans {
@@ -351,7 +381,7 @@ func staleBounds(d *document, i int, line, masked []rune, scope lineScope) []dia
 			copy(unmasked[cs.start:cs.end], line[cs.start:cs.end])
 		}
 	}
-	claims := boundClaims(unmasked)
+	claims := l.stale.bounds.claims(unmasked)
 	if len(claims) == 0 {
 		return nil
 	}
@@ -396,10 +426,10 @@ func formatNumber(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64)
 // staleEnums reports values a line lists for a field that its static
 // domain does not hold, and, when the line says the list is the whole
 // domain, the values it leaves out.
-func staleEnums(d *document, i int, line, masked []rune, scope lineScope) []diag.Diagnostic {
+func staleEnums(d *document, l *docLang, i int, line, masked []rune, scope lineScope) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	spans := scope.spans
-	for _, c := range runeMatches(enumClaim, masked) {
+	for _, c := range runeMatches(l.stale.enumClaim, masked) {
 		name, tools, ffs := scope.subjectField(c)
 		var domain []string
 		for _, ff := range ffs {
@@ -412,7 +442,7 @@ func staleEnums(d *document, i int, line, masked []rune, scope lineScope) []diag
 		if len(domain) == 0 {
 			continue
 		}
-		end := clauseEnd(masked, c.end)
+		end := listEnd(masked, c.end, l.listBreaks)
 		if end == c.end { // "取值：`a`、`b`" may follow a colon
 			end = len(masked)
 		}
@@ -437,7 +467,7 @@ func staleEnums(d *document, i int, line, masked []rune, scope lineScope) []diag
 			continue
 		}
 		claim := string(masked[c.start:c.end])
-		if exhaustiveEnum.MatchString(claim) && !partialEnum.MatchString(string(masked[max(0, c.start-6):end])) {
+		if l.stale.exhaustiveEnum.MatchString(claim) && !l.stale.partial.MatchString(string(masked[max(0, c.start-l.stale.partialBefore):end])) {
 			var left []string
 			for _, v := range domain {
 				if !slices.Contains(listed, v) {
@@ -456,11 +486,11 @@ func staleEnums(d *document, i int, line, masked []rune, scope lineScope) []diag
 // unknownCodes reports error codes a line names that neither the contract
 // nor the package's runtime knows.
 func unknownCodes(d *document, i int, line []rune, spans []span, f *facts, assigned map[string]bool) []diag.Diagnostic {
-	if f.errorCodes == nil || !errorContext.MatchString(string(line)) {
+	if f.errorCodes == nil || !f.lang.stale.errorContext.MatchString(string(line)) {
 		return nil
 	}
 	var names []codeName
-	words := codeContext.MatchString(string(line))
+	words := f.lang.stale.codeContext.MatchString(string(line))
 	masked := maskCode(line)
 	for _, cs := range spans {
 		if settingNear(masked, cs) {
@@ -525,7 +555,7 @@ func unknownTools(d *document, i int, line, masked []rune, spans []span, f *fact
 			continue
 		}
 		near := string(masked[max(0, cs.start-6):cs.start]) + " " + string(masked[cs.end:min(len(masked), cs.end+6)])
-		if !heading && !toolWord.MatchString(near) {
+		if !heading && !f.lang.stale.toolWords.MatchString(near) {
 			continue
 		}
 		out = append(out, unknownTool(d, i, name, f))

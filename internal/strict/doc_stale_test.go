@@ -159,7 +159,7 @@ func TestStaleBoundJudgesTheSectionTool(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ds := checkDoc(MCPDocFile, referenceDoc(t, MCPDocFile)+section+tt.line+"\n", f)
+			ds := checkDoc(zhMCPDoc, referenceDoc(t, zhMCPDoc)+section+tt.line+"\n", f)
 			var got []string
 			for _, d := range ds {
 				if d.Rule != RuleDocStaleBound.ID {

@@ -28,7 +28,7 @@ func readLimit(file string) int64 {
 // (the reader reports why).
 func checkDocuments(f *facts, read func(file string) ([]byte, bool)) []diag.Diagnostic {
 	var out []diag.Diagnostic
-	for _, file := range Documents {
+	for _, file := range Documents(f.lang.tag) {
 		data, ok := read(file)
 		if !ok {
 			continue
@@ -37,7 +37,7 @@ func checkDocuments(f *facts, read func(file string) ([]byte, bool)) []diag.Diag
 		switch file {
 		case SkillFile:
 			out = append(out, checkSkill(d, data, f)...)
-		case MCPDocFile:
+		case f.lang.mcpDoc:
 			out = append(out, checkMCPDoc(d, f)...)
 		case SetupFile:
 			out = append(out, checkSetup(d, f)...)
@@ -49,25 +49,22 @@ func checkDocuments(f *facts, read func(file string) ([]byte, bool)) []diag.Diag
 	return out
 }
 
-// Documents are the four documents of a strict package, in the order they
-// are checked.
-var Documents = []string{SkillFile, MCPDocFile, SetupFile, ContextFile}
-
 // checkEveryDocument applies the rules every document follows, whichever
 // it is: no template placeholder, no restatement of a contract fact the
 // other way round, no stale statement of a value.
 func checkEveryDocument(d *document, f *facts) []diag.Diagnostic {
-	out := placeholders(d)
+	out := placeholders(d, f.lang)
 	out = append(out, restatements(d, f)...)
 	return append(out, staleStatements(d, f)...)
 }
 
 // A toolSectionRule says how a document gives each Tool its own section:
-// the heading level, how many Chinese characters and which topics the
-// section needs, and the rules that report a missing or thin section.
+// the heading level, how many of the language's text units and which
+// topics the section needs, and the rules that report a missing or thin
+// section.
 type toolSectionRule struct {
 	level            int
-	minCJK           int
+	minUnits         int
 	topics           []topic
 	missing, lacking *diag.Rule
 }
@@ -75,7 +72,7 @@ type toolSectionRule struct {
 // toolSection finds the section of Tool t and checks its size and topics. It
 // returns the section, its text and its first line, and found false, with
 // the finding, when there is none.
-func (r toolSectionRule) toolSection(d *document, t *toolFacts) (b block, text string, line int, found bool, out []diag.Diagnostic) {
+func (r toolSectionRule) toolSection(d *document, l *docLang, t *toolFacts) (b block, text string, line int, found bool, out []diag.Diagnostic) {
 	i := d.FindHeading(r.level, func(title string) bool { return strings.Contains(title, code(t.name)) })
 	if i < 0 {
 		return block{}, "", 0, false, []diag.Diagnostic{r.missing.New(d.file, "has no \"%s …%s…\" section for the Tool", strings.Repeat("#", r.level), code(t.name))}
@@ -84,8 +81,8 @@ func (r toolSectionRule) toolSection(d *document, t *toolFacts) (b block, text s
 	text = d.TextOf(b)
 	line = lineOf(b.Start)
 	var gaps []string
-	if n := countCJK(text); n < r.minCJK {
-		gaps = append(gaps, fmt.Sprintf("%s (at least %d)", plural(n, "Chinese character"), r.minCJK))
+	if n := l.units(text); n < r.minUnits {
+		gaps = append(gaps, fmt.Sprintf("%s (at least %d)", plural(n, l.unit()), r.minUnits))
 	}
 	gaps = append(gaps, missing(text, r.topics)...)
 	if len(gaps) > 0 {

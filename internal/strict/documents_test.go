@@ -75,7 +75,7 @@ func ruleIDs(ds []diag.Diagnostic) []string {
 	return l.RuleIDs()
 }
 
-var documentFiles = []string{SkillFile, MCPDocFile, SetupFile, ContextFile}
+var documentFiles = []string{SkillFile, zhMCPDoc, SetupFile, ContextFile}
 
 // The four reference documents satisfy every rule: they are the fixture
 // where no document rule fires.
@@ -91,23 +91,17 @@ func TestReferenceDocumentsPass(t *testing.T) {
 // Each document rule fires on a copy of a reference document broken in one
 // way, and only that rule fires.
 func TestDocumentRules(t *testing.T) {
-	tests := []struct {
-		name  string
-		file  string
-		edits []edit
-		add   string // a line added at the end
-		want  []string
-	}{
+	tests := []docCase{
 		// Every Agent document.
 		{name: "marker missing", file: SkillFile, edits: []edit{{referenceMarker, ""}}, want: []string{"STRICT_DOC_MARKER"}},
-		{name: "marker stale", file: MCPDocFile, edits: []edit{{"sha256:2391f3ab", "sha256:0ff8f61a"}}, want: []string{"STRICT_DOC_MARKER"}},
+		{name: "marker stale", file: zhMCPDoc, edits: []edit{{"sha256:2391f3ab", "sha256:0ff8f61a"}}, want: []string{"STRICT_DOC_MARKER"}},
 		{name: "fact view unnamed", file: ContextFile, edits: []edit{{"references/capability-contracts.json", "the fact view"}}, want: []string{"STRICT_DOC_FACT_VIEW"}},
 		{name: "required input called optional", file: SkillFile,
 			edits: []edit{{"- 入参 `requestData`：必填，对话中已经知道", "- 入参 `requestData`：可选，对话中已经知道"}},
 			want:  []string{"STRICT_DOC_REQUIRED_AS_OPTIONAL"}},
 		{name: "required input called optional in English", file: ContextFile,
 			add: "`confirmationGrant` is optional for hosts that confirm otherwise.", want: []string{"STRICT_DOC_REQUIRED_AS_OPTIONAL"}},
-		{name: "optional input called required", file: MCPDocFile,
+		{name: "optional input called required", file: zhMCPDoc,
 			edits: []edit{{"- `detailLevel`（字符串，可选）", "- `detailLevel`（字符串，必填）"}},
 			want:  []string{"STRICT_DOC_OPTIONAL_AS_REQUIRED"}},
 		{name: "optional input of one Tool called required", file: SkillFile,
@@ -117,7 +111,7 @@ func TestDocumentRules(t *testing.T) {
 			edits: []edit{{"- 入参 `attachmentGrants`：条件必填，", "- 入参 `attachmentGrants`：始终必填，"}},
 			want:  []string{"STRICT_DOC_CONDITIONAL_AS_ALWAYS"}},
 		{name: "write Tool is read-only", file: ContextFile, add: "`save_sample_draft` 是只读的查询。", want: []string{"STRICT_DOC_WRITE_AS_READ_ONLY"}},
-		{name: "read-only list with a write Tool", file: MCPDocFile,
+		{name: "read-only list with a write Tool", file: zhMCPDoc,
 			add: "只读 Tool：`list_sample_request_kinds`、`submit_sample_request`。", want: []string{"STRICT_DOC_WRITE_AS_READ_ONLY"}},
 		{name: "never-retry Tool retried", file: SkillFile, add: "`submit_sample_request` 失败后宿主会自动重试。", want: []string{"STRICT_DOC_RETRY_CLAIMED"}},
 
@@ -142,22 +136,22 @@ func TestDocumentRules(t *testing.T) {
 		{name: "skill examples", file: SkillFile, edits: []edit{{"### 示例三", "### 第三例"}, {"### 示例四", "### 第四例"}}, want: []string{"STRICT_SKILL_EXAMPLES"}},
 
 		// MCP.zh-CN.md.
-		{name: "mcp terms", file: MCPDocFile, edits: []edit{{"tools/list", "tool listing"}}, want: []string{"STRICT_MCPDOC_TERM"}},
-		{name: "mcp Tool section", file: MCPDocFile, edits: []edit{{"## `save_sample_draft`：保存草稿", "## 保存草稿"}}, want: []string{"STRICT_MCPDOC_TOOL_SECTION"}},
-		{name: "mcp Tool topics", file: MCPDocFile,
+		{name: "mcp terms", file: zhMCPDoc, edits: []edit{{"tools/list", "tool listing"}}, want: []string{"STRICT_MCPDOC_TERM"}},
+		{name: "mcp Tool section", file: zhMCPDoc, edits: []edit{{"## `save_sample_draft`：保存草稿", "## 保存草稿"}}, want: []string{"STRICT_MCPDOC_TOOL_SECTION"}},
+		{name: "mcp Tool topics", file: zhMCPDoc,
 			edits: []edit{{"交接：保存成功后把 `draftId` 告诉用户即可结束，不交给其他 Tool。", "保存成功后把 `draftId` 告诉用户。"}},
 			want:  []string{"STRICT_MCPDOC_TOOL_COVERAGE"}},
-		{name: "mcp Tool fields", file: MCPDocFile, edits: []edit{{"`draftId`", "草稿编号"}}, want: []string{"STRICT_MCPDOC_TOOL_FIELDS"}},
-		{name: "mcp call example", file: MCPDocFile,
+		{name: "mcp Tool fields", file: zhMCPDoc, edits: []edit{{"`draftId`", "草稿编号"}}, want: []string{"STRICT_MCPDOC_TOOL_FIELDS"}},
+		{name: "mcp call example", file: zhMCPDoc,
 			edits: []edit{{`{"name": "list_sample_request_kinds", "arguments": {"detailLevel": "compact"}}`, `{"tool": "list_sample_request_kinds", "arguments": {"detailLevel": "compact"}}`}},
 			want:  []string{"STRICT_MCPDOC_CALL_EXAMPLE"}},
-		{name: "mcp error path", file: MCPDocFile,
+		{name: "mcp error path", file: zhMCPDoc,
 			edits: []edit{{"失败：错误对象的 `code`、`message`、`details`、`retryable` 说明原因；后端拒绝时", "失败：错误对象的 `code`、`message`、`details` 说明原因；后端拒绝时"}},
 			want:  []string{"STRICT_MCPDOC_ERROR_PATH"}},
-		{name: "mcp error example", file: MCPDocFile,
+		{name: "mcp error example", file: zhMCPDoc,
 			edits: []edit{{`\"outcomeKnown\":true},\"retryable\":false}"}], "isError": true}`, `\"outcomeKnown\":true},\"retryable\":false}"}], "failed": true}`}},
 			want:  []string{"STRICT_MCPDOC_ERROR_EXAMPLE"}},
-		{name: "mcp error example carrying structuredContent", file: MCPDocFile,
+		{name: "mcp error example carrying structuredContent", file: zhMCPDoc,
 			edits: []edit{{`{"content": [{"type": "text", "text": "{\"code\":\"UPSTREAM_STEP_REJECTED\",\"message\":\"step validateRequest`, `{"structuredContent": {"code": "UPSTREAM_STEP_REJECTED"}, "content": [{"type": "text", "text": "{\"code\":\"UPSTREAM_STEP_REJECTED\",\"message\":\"step validateRequest`}},
 			want:  []string{"STRICT_MCPDOC_ERROR_EXAMPLE"}},
 
@@ -185,10 +179,26 @@ func TestDocumentRules(t *testing.T) {
 		{name: "context template title", file: ContextFile, add: "业务背景模板", want: []string{"STRICT_DOC_PLACEHOLDER"}},
 		{name: "context side effects", file: ContextFile, edits: []edit{{"## 副作用、确认与写入", "## 写操作"}}, want: []string{"STRICT_CONTEXT_SIDE_EFFECTS"}},
 	}
-	f := referenceFacts(t)
-	for _, tt := range tests {
+	runDocCases(t, referenceFacts(t), func(file string) string { return referenceDoc(t, file) }, tests)
+}
+
+// docCase is a document broken in one way (edited, or with a line added at
+// the end) and the rules that fire on it.
+type docCase struct {
+	name  string
+	file  string
+	edits []edit
+	add   string // a line added at the end
+	want  []string
+}
+
+// runDocCases checks each case's document, doc(file) changed as the case
+// says, and compares the rules that fire with the case's.
+func runDocCases(t *testing.T, f *facts, doc func(file string) string, cases []docCase) {
+	t.Helper()
+	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
-			text := apply(t, referenceDoc(t, tt.file), tt.edits)
+			text := apply(t, doc(tt.file), tt.edits)
 			if tt.add != "" {
 				text += tt.add + "\n"
 			}
@@ -313,12 +323,12 @@ func TestUnprovenTargetRequiredness(t *testing.T) {
 // not retryable by default.
 func TestRetryDefault(t *testing.T) {
 	f := referenceFacts(t, contracttest.Remove("/capabilities/3/errorContract/retryabilityPath"))
-	text := apply(t, referenceDoc(t, MCPDocFile), []edit{{"`details`、`retryable` 说明原因；后端拒绝时", "`details` 说明原因；后端拒绝时"}})
-	if diff := cmp.Diff([]string{"STRICT_MCPDOC_RETRY_DEFAULT"}, ruleIDs(checkDoc(MCPDocFile, text, f))); diff != "" {
+	text := apply(t, referenceDoc(t, zhMCPDoc), []edit{{"`details`、`retryable` 说明原因；后端拒绝时", "`details` 说明原因；后端拒绝时"}})
+	if diff := cmp.Diff([]string{"STRICT_MCPDOC_RETRY_DEFAULT"}, ruleIDs(checkDoc(zhMCPDoc, text, f))); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	text = apply(t, text, []edit{{"`details` 说明原因；后端拒绝时", "`details` 说明原因，默认不可重试；后端拒绝时"}})
-	if ds := checkDoc(MCPDocFile, text, f); len(ds) > 0 {
+	if ds := checkDoc(zhMCPDoc, text, f); len(ds) > 0 {
 		t.Errorf("unexpected findings: %v", ds)
 	}
 }
@@ -343,18 +353,18 @@ func TestReadOnlyPackageContext(t *testing.T) {
 
 // Lengths count code points, and Chinese characters are U+3400–U+9FFF.
 func TestTooShort(t *testing.T) {
-	if got := countCJK("样例 sample 申请㐀龥ꀀ"); got != 6 {
-		t.Errorf("countCJK = %d, want 6", got)
+	if got := chinese.units("样例 sample 申请㐀龥ꀀ"); got != 6 {
+		t.Errorf("units = %d, want 6", got)
 	}
 	d := parseDocument("x.md", []byte(strings.Repeat("申", 99)))
-	if ds := tooShort(d, 99, 99); len(ds) > 0 {
+	if ds := tooShort(d, chinese, 99, 99); len(ds) > 0 {
 		t.Errorf("99 code points: %v", ds)
 	}
-	if ds := tooShort(d, 100, 10); !slices.ContainsFunc(ds, func(d diag.Diagnostic) bool { return d.Rule == RuleDocTooShort.ID }) {
+	if ds := tooShort(d, chinese, 100, 10); !slices.ContainsFunc(ds, func(d diag.Diagnostic) bool { return d.Rule == RuleDocTooShort.ID }) {
 		t.Errorf("99 code points against a minimum of 100: %v", ds)
 	}
-	short := referenceDoc(t, MCPDocFile)[:6000]
-	ds := checkDoc(MCPDocFile, short, referenceFacts(t))
+	short := referenceDoc(t, zhMCPDoc)[:6000]
+	ds := checkDoc(zhMCPDoc, short, referenceFacts(t))
 	if !slices.Contains(ruleIDs(ds), RuleDocTooShort.ID) {
 		t.Errorf("a truncated MCP.zh-CN.md: %v", ruleIDs(ds))
 	}
@@ -411,3 +421,36 @@ func TestContextSectionKeywords(t *testing.T) {
 		}
 	}
 }
+
+// A Tool whose backend may answer without a body, and a Tool whose
+// confirmation the deployer requires: the MCP document's section of each
+// must say so. The reference's save_sample_draft, given both, fails until
+// its section shows the success with null data at 204 and names the
+// deployer's requirement.
+func TestMCPDocEmptyBodyAndDeployer(t *testing.T) {
+	const cp = "/capabilities/3"
+	f := referenceFacts(t,
+		contracttest.Set(cp+"/implementation/steps/0/successStatusCodes", `[200, 204]`),
+		contracttest.Set(cp+"/successRule/outputRequired", `false`),
+		contracttest.Set(cp+"/successRule/emptyBodyStatusCodes", `[204]`),
+		contracttest.Set(cp+"/operationPolicy/confirmation", `"trusted-confirmation-required"`),
+		contracttest.Set(cp+"/deployerPolicy", `{"confirmation": "trusted-confirmation-required", "statement": "The deployer requires every saved draft confirmed."}`))
+	doc := referenceDoc(t, zhMCPDoc)
+	if got := ruleIDs(checkDoc(zhMCPDoc, doc, f)); !slices.Equal(got, []string{RuleMCPDocDeployer.ID, RuleMCPDocEmptyBody.ID}) {
+		t.Errorf("the unchanged section: %v, want %s and %s", got, RuleMCPDocDeployer.ID, RuleMCPDocEmptyBody.ID)
+	}
+	// A null data alone does not name the status.
+	partial := apply(t, doc, []edit{{"交接：保存成功后把 `draftId` 告诉用户即可结束，不交给其他 Tool。",
+		"交接：保存成功后把 `draftId` 告诉用户即可结束，不交给其他 Tool。没有响应体时结果是 `{\"data\": null}`。"}})
+	if got := ruleIDs(checkDoc(zhMCPDoc, partial, f)); !slices.Contains(got, RuleMCPDocEmptyBody.ID) {
+		t.Errorf("a section without the status: %v", got)
+	}
+	fixed := apply(t, doc, []edit{{"交接：保存成功后把 `draftId` 告诉用户即可结束，不交给其他 Tool。",
+		"交接：保存成功后把 `draftId` 告诉用户即可结束，不交给其他 Tool。后端也可能以 204 应答且没有响应体，这时结果是 `{\"status\": 204, \"data\": null}`，同样是成功。保存之前由部署方要求的确认把关，源码本身不询问。"}})
+	if got := checkDoc(zhMCPDoc, fixed, f); len(got) > 0 {
+		t.Errorf("the section that says both: %v", got)
+	}
+}
+
+// zhMCPDoc is the MCP document of the Chinese reference package.
+var zhMCPDoc = MCPDocFile(contract.LanguageChinese)

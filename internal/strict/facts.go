@@ -10,6 +10,7 @@ import (
 // facts are what the document rules check the documents against: the
 // Portable Core's Tools, inputs and policies, projected once.
 type facts struct {
+	lang            *docLang
 	dir             string // the package directory's name
 	marker          string // the documentation marker of the derived fact view
 	dryRunVariable  string
@@ -51,6 +52,10 @@ type toolFacts struct {
 	// confirmation; guarded: a declared hard workflow's Guard runs before
 	// the Tool dispatches.
 	confirmation, guarded bool
+	// emptyBody are the statuses at which a success has no body (data
+	// null); deployer says the deployer requires the Tool's confirmation.
+	emptyBody []int64
+	deployer  bool
 	// fields are the properties of the Tool's input and output schemas,
 	// at any depth, by name.
 	fields map[string][]fieldFacts
@@ -83,6 +88,7 @@ const (
 // for the document rules.
 func newFacts(c *contract.Contract, export *contract.ExportProfile, dir, marker string) *facts {
 	f := &facts{
+		lang:            langOf(export.Language()),
 		dir:             dir,
 		marker:          marker,
 		dryRunVariable:  export.DryRunVariable(),
@@ -143,6 +149,8 @@ func newFacts(c *contract.Contract, export *contract.ExportProfile, dir, marker 
 			}
 		}
 		t.retryability = len(ec.RetryabilityPath) > 0
+		t.emptyBody = cp.SuccessRule.EmptyBodyStatusCodes
+		t.deployer = cp.DeployerPolicy != nil && cp.ConfirmationUnguarded()
 		f.tools = append(f.tools, t)
 
 		f.hasWrite = f.hasWrite || cp.IsWrite()

@@ -28,7 +28,6 @@ var baseFiles = []string{
 	derive.BundleFile,
 	derive.DraftFile,
 	SkillFile,
-	MCPDocFile,
 	SetupFile,
 	ContextFile,
 	derive.CapabilityContractFile,

@@ -21,13 +21,13 @@ var (
 var ()
 
 // Rules of the documents: the marker and fact view every Agent document
-// (SKILL.md, MCP.zh-CN.md, references/feature-context.md) carries, the
+// (SKILL.md, MCP.<language>.md, references/feature-context.md) carries, the
 // shared size rule, and the rules all four documents follow (placeholders,
 // restatements, stale statements).
 var (
 	RuleDocMarker             = diag.Register("STRICT_DOC_MARKER", diag.Error, "an Agent document does not carry the marker of the current references/capability-contracts.json")
 	RuleDocFactView           = diag.Register("STRICT_DOC_FACT_VIEW", diag.Error, "an Agent document does not name references/capability-contracts.json, the fact view it is bound to")
-	RuleDocTooShort           = diag.Register("STRICT_DOC_TOO_SHORT", diag.Error, "a document is shorter than its minimum length or holds fewer Chinese characters than required")
+	RuleDocTooShort           = diag.Register("STRICT_DOC_TOO_SHORT", diag.Error, "a document is shorter than its minimum length or holds fewer of its language's text units (Chinese characters, English words) than required")
 	RuleDocPlaceholder        = diag.Register("STRICT_DOC_PLACEHOLDER", diag.Error, "a document still holds a template placeholder (<name>) or the template's title")
 	RuleDocRequiredAsOptional = diag.Register("STRICT_DOC_REQUIRED_AS_OPTIONAL", diag.Error, "a document calls an input optional that the contract requires")
 	RuleDocOptionalAsRequired = diag.Register("STRICT_DOC_OPTIONAL_AS_REQUIRED", diag.Error, "a document calls an input required that the contract leaves optional")
@@ -45,27 +45,29 @@ var (
 	RuleSkillName         = diag.Register("STRICT_SKILL_NAME_DIRECTORY", diag.Error, "the Skill's name differs from the package directory's name")
 	RuleSkillContextLink  = diag.Register("STRICT_SKILL_CONTEXT_LINK", diag.Error, "SKILL.md does not point to references/feature-context.md")
 	RuleSkillHeading      = diag.Register("STRICT_SKILL_HEADING", diag.Error, "SKILL.md lacks one of the twelve exact H2 headings of a strict Skill")
-	RuleSkillDryRun       = diag.Register("STRICT_SKILL_DRY_RUN", diag.Error, "SKILL.md does not explain dry-run (试运行)")
+	RuleSkillDryRun       = diag.Register("STRICT_SKILL_DRY_RUN", diag.Error, "SKILL.md does not explain dry-run (试运行, dry run)")
 	RuleSkillToolSection  = diag.Register("STRICT_SKILL_TOOL_SECTION", diag.Error, "SKILL.md has no H3 section naming a Tool in backticks")
 	RuleSkillToolCoverage = diag.Register("STRICT_SKILL_TOOL_COVERAGE", diag.Error, "a Tool's SKILL.md section is too short or misses one of its five topics (when, input, output, handoff, when not)")
-	RuleSkillToolReadOnly = diag.Register("STRICT_SKILL_TOOL_READ_ONLY", diag.Error, "a read Tool's SKILL.md section does not say it is read-only (只读)")
+	RuleSkillToolReadOnly = diag.Register("STRICT_SKILL_TOOL_READ_ONLY", diag.Error, "a read Tool's SKILL.md section does not say it is read-only (只读, read-only)")
 	RuleSkillToolOutput   = diag.Register("STRICT_SKILL_TOOL_OUTPUT", diag.Error, "a Tool's SKILL.md section does not name a required output field in backticks")
 	RuleSkillToolInput    = diag.Register("STRICT_SKILL_TOOL_INPUT", diag.Error, "a Tool's SKILL.md section does not name an input in backticks on a line saying whether it is required")
 	RuleSkillInput        = diag.Register("STRICT_SKILL_INPUT_UNNAMED", diag.Error, "SKILL.md never names an input in backticks")
-	RuleSkillExamples     = diag.Register("STRICT_SKILL_EXAMPLES", diag.Error, "SKILL.md has fewer than three ### 示例 sections")
+	RuleSkillExamples     = diag.Register("STRICT_SKILL_EXAMPLES", diag.Error, "SKILL.md has fewer than three worked-example sections (### 示例…, ### Example…)")
 	RuleSkillUnproven     = diag.Register("STRICT_SKILL_UNPROVEN_TARGET", diag.Error, "SKILL.md does not explain an input whose requiredness at the target API is unproven as a recommendation the backend decides on")
 )
 
-// Rules of MCP.zh-CN.md.
+// Rules of the MCP document, MCP.<language>.md (MCP.zh-CN.md, MCP.en.md).
 var (
-	RuleMCPDocTerm         = diag.Register("STRICT_MCPDOC_TERM", diag.Error, "MCP.zh-CN.md does not use one of the protocol terms it must explain")
-	RuleMCPDocToolSection  = diag.Register("STRICT_MCPDOC_TOOL_SECTION", diag.Error, "MCP.zh-CN.md has no H2 section naming a Tool in backticks")
-	RuleMCPDocToolCoverage = diag.Register("STRICT_MCPDOC_TOOL_COVERAGE", diag.Error, "a Tool's MCP.zh-CN.md section is too short or misses one of its seven topics")
-	RuleMCPDocToolFields   = diag.Register("STRICT_MCPDOC_TOOL_FIELDS", diag.Error, "a Tool's MCP.zh-CN.md section does not name an input or required output field in backticks")
-	RuleMCPDocCallExample  = diag.Register("STRICT_MCPDOC_CALL_EXAMPLE", diag.Error, "a Tool's MCP.zh-CN.md section has no tools/call example (\"name\" followed by \"arguments\")")
-	RuleMCPDocErrorPath    = diag.Register("STRICT_MCPDOC_ERROR_PATH", diag.Error, "a Tool's MCP.zh-CN.md section does not write an error-contract path as a dot-joined backtick path")
-	RuleMCPDocErrorExample = diag.Register("STRICT_MCPDOC_ERROR_EXAMPLE", diag.Error, "a Tool's MCP.zh-CN.md section has no structured \"isError\": true example (the error as the JSON of its text block), or shows one carrying structuredContent")
+	RuleMCPDocTerm         = diag.Register("STRICT_MCPDOC_TERM", diag.Error, "the MCP document (MCP.zh-CN.md, MCP.en.md) does not use one of the protocol terms it must explain")
+	RuleMCPDocToolSection  = diag.Register("STRICT_MCPDOC_TOOL_SECTION", diag.Error, "the MCP document has no H2 section naming a Tool in backticks")
+	RuleMCPDocToolCoverage = diag.Register("STRICT_MCPDOC_TOOL_COVERAGE", diag.Error, "a Tool's MCP document section is too short or misses one of its seven topics")
+	RuleMCPDocToolFields   = diag.Register("STRICT_MCPDOC_TOOL_FIELDS", diag.Error, "a Tool's MCP document section does not name an input or required output field in backticks")
+	RuleMCPDocCallExample  = diag.Register("STRICT_MCPDOC_CALL_EXAMPLE", diag.Error, "a Tool's MCP document section has no tools/call example (\"name\" followed by \"arguments\")")
+	RuleMCPDocErrorPath    = diag.Register("STRICT_MCPDOC_ERROR_PATH", diag.Error, "a Tool's MCP document section does not write an error-contract path as a dot-joined backtick path")
+	RuleMCPDocErrorExample = diag.Register("STRICT_MCPDOC_ERROR_EXAMPLE", diag.Error, "a Tool's MCP document section has no structured \"isError\": true example (the error as the JSON of its text block), or shows one carrying structuredContent")
 	RuleMCPDocRetryDefault = diag.Register("STRICT_MCPDOC_RETRY_DEFAULT", diag.Error, "a Tool without a retryability path is not documented as not retryable by default")
+	RuleMCPDocEmptyBody    = diag.Register("STRICT_MCPDOC_EMPTY_BODY", diag.Error, "a Tool whose backend may answer without a body has no MCP document section showing that success: \"data\": null and each such status")
+	RuleMCPDocDeployer     = diag.Register("STRICT_MCPDOC_DEPLOYER_CONFIRMATION", diag.Error, "a Tool whose confirmation the deployer requires has no MCP document section saying so (deployerPolicy, or the deployer's requirement in words)")
 )
 
 // Rules of MCP-SETUP.md.
@@ -87,5 +89,5 @@ var (
 	RuleContextReadOnly     = diag.Register("STRICT_CONTEXT_READ_ONLY", diag.Error, "the feature context of a read-only package does not say it is read-only and writes nothing")
 	RuleContextPage         = diag.Register("STRICT_CONTEXT_PAGE", diag.Error, "references/feature-context.md assumes a page or route (页面, 前端路由, a web page) while the export profile's feature surface is not a route")
 	RuleContextConfirmation = diag.Register("STRICT_CONTEXT_CONFIRMATION", diag.Error, "references/feature-context.md mentions the user's confirmation or the workflow Guard for a Tool whose operation policy requires no confirmation or that no declared hard workflow guards (or, about no Tool in particular, where no Tool has it)")
-	RuleContextSideEffects  = diag.Register("STRICT_CONTEXT_SIDE_EFFECTS", diag.Error, "the feature context of a package with writes has no side-effect section (副作用 / 确认与写入)")
+	RuleContextSideEffects  = diag.Register("STRICT_CONTEXT_SIDE_EFFECTS", diag.Error, "the feature context of a package with writes has no side-effect section (副作用 / 确认与写入, Side effects / Confirmation and writes) of the required size")
 )

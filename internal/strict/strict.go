@@ -12,7 +12,7 @@
 //	runtime         the JavaScript of the Function core and MCP server
 //	generated       after finalization, the Function core, MCP adapter and
 //	                copied assets are byte for byte what compile generates
-//	documents       SKILL.md, MCP.zh-CN.md, MCP-SETUP.md and
+//	documents       SKILL.md, MCP.<language>.md, MCP-SETUP.md and
 //	                references/feature-context.md against the contract
 //	forbidden       no PAGE.md or workflow.json
 //	contamination   the contamination gate over every file, run here rather
@@ -36,6 +36,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/code2skill/code2skill/internal/attest"
 	"github.com/code2skill/code2skill/internal/contract"
@@ -234,7 +235,7 @@ func (v *validator) files() bool {
 		return false
 	}
 	v.pkg = pkg
-	v.fileFindings = append(ds, requireFiles(pkg, baseFiles, RuleFileMissing, "every strict-export-v1 package carries it")...)
+	v.fileFindings = append(ds, requireFiles(pkg, append(slices.Clone(baseFiles), MCPDocFile(v.language())), RuleFileMissing, "every strict-export-v1 package carries it")...)
 	if hasRule(v.fileFindings, RuleFileMissing) {
 		v.record(StageFiles, "", v.fileFindings)
 		v.stopped = "a required file is missing"
@@ -483,6 +484,19 @@ func (v *validator) read(file string, limit int64, ds *[]diag.Diagnostic) ([]byt
 		return nil, false
 	}
 	return data, true
+}
+
+// language returns the documentation language the package's export
+// profile declares, Chinese when it cannot be read: the MCP document's
+// name depends on it.
+func (v *validator) language() string {
+	var ds []diag.Diagnostic
+	data, ok := v.read(contract.ExportProfileFile, maxDocumentSize, &ds)
+	if !ok {
+		return contract.LanguageChinese
+	}
+	p, _ := contract.DecodeExportProfile(contract.ExportProfileFile, data)
+	return p.Language()
 }
 
 // packageName returns the name of the package directory as the user named

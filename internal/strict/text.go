@@ -6,23 +6,8 @@ import (
 	"unicode/utf8"
 )
 
-// Lengths in the document rules are counted in Unicode code points, and a
-// Chinese character is a code point in U+3400–U+9FFF (CJK Unified
-// Ideographs and Extension A), as the profile defines them.
-
-// isCJK reports whether r counts as a Chinese character.
-func isCJK(r rune) bool { return r >= 0x3400 && r <= 0x9fff }
-
-// countCJK returns the number of Chinese characters in s.
-func countCJK(s string) int {
-	n := 0
-	for _, r := range s {
-		if isCJK(r) {
-			n++
-		}
-	}
-	return n
-}
+// Lengths in the document rules are counted in Unicode code points, and in
+// the text units of the documentation language (docLang.units).
 
 // length returns the number of code points in s.
 func length(s string) int { return utf8.RuneCountInString(s) }
@@ -143,17 +128,6 @@ func precededBy(line []rune, i int, words ...string) bool {
 // English prose.
 const clauseBreaks = "，,；;。！？!?"
 
-// clauseEnd returns the offset of the first clause break at or after i, or
-// len(line).
-func clauseEnd(line []rune, i int) int {
-	for ; i < len(line); i++ {
-		if strings.ContainsRune(clauseBreaks, line[i]) {
-			return i
-		}
-	}
-	return len(line)
-}
-
 // missing returns the names of the topics text does not talk about, in
 // order.
 func missing(text string, topics []topic) []string {
@@ -196,4 +170,16 @@ func (t topic) in(text string) bool {
 		}
 	}
 	return false
+}
+
+// listEnd returns the offset of the first of the breaks at or after i, or
+// len(line): where a list of values ends. English separates the values of
+// a list with commas, so a comma does not end it there.
+func listEnd(line []rune, i int, breaks string) int {
+	for ; i < len(line); i++ {
+		if strings.ContainsRune(breaks, line[i]) {
+			return i
+		}
+	}
+	return len(line)
 }

@@ -227,14 +227,14 @@ func (c *checker) config(a *adapterModule, config *js.ObjectExpr, cf *capFacts) 
 	if v, ok := values["title"]; ok {
 		if s, ok := str(v); !ok {
 			c.report(RuleMCPTitle, m, firstToken(m, v), "%s: the title must be a string literal", tool)
-		} else if why := titleProblem(s); why != "" {
+		} else if why := c.f.prose.titleProblem(s); why != "" {
 			c.report(RuleMCPTitle, m, firstToken(m, v), "%s: title %q %s", tool, s, why)
 		}
 	}
 	if v, ok := values["description"]; ok {
 		if s, ok := str(v); !ok {
 			c.report(RuleMCPDescription, m, firstToken(m, v), "%s: the description must be a string literal", tool)
-		} else if why := descriptionProblem(s); why != "" {
+		} else if why := c.f.prose.descriptionProblem(s); why != "" {
 			c.report(RuleMCPDescription, m, firstToken(m, v), "%s: the description %s", tool, why)
 		}
 	}

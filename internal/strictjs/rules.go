@@ -41,9 +41,9 @@ var (
 	RuleMCPSchema = diag.Register("STRICT_JS_MCP_SCHEMA", diag.Error,
 		"a registration's inputSchema or outputSchema is not an accepted form, or its JSON Schema differs from the contract's")
 	RuleMCPTitle = diag.Register("STRICT_JS_MCP_TITLE", diag.Error,
-		"a Tool title is not a literal shaped 领域：动作对象 with a specific Chinese action")
+		"a Tool title is not a literal shaped as the documentation language's titles (领域：动作对象, Domain: Action object) with a specific action")
 	RuleMCPDescription = diag.Register("STRICT_JS_MCP_DESCRIPTION", diag.Error,
-		"a Tool description is not a literal of at least 110 characters and 60 Chinese characters covering its seven topics")
+		"a Tool description is not a literal long enough in the documentation language (110 characters and 60 Chinese characters, 200 characters and 30 English words) covering its seven topics")
 	RuleMCPAnnotations = diag.Register("STRICT_JS_MCP_ANNOTATIONS", diag.Error,
 		"a registration's annotations are not the contract's four literal hints, or openWorldHint contradicts the implementation")
 	RuleMCPModuleEffect = diag.Register("STRICT_JS_MCP_MODULE_EFFECT", diag.Error,

@@ -220,6 +220,9 @@ type facts struct {
 	schemaStrings []string
 	guarded       bool // some write dispatches through the workflow guard
 	http          bool // some capability sends HTTP requests
+	// prose judges the Tools' titles and descriptions, in the export
+	// profile's documentation language.
+	prose *proseRules
 }
 
 // capFacts is what the contract says about one capability.
@@ -234,7 +237,7 @@ type capFacts struct {
 
 func newFacts(in *derive.Inputs) *facts {
 	c := in.Contract
-	f := &facts{contract: c, dryRun: in.Export.DryRunVariable()}
+	f := &facts{contract: c, dryRun: in.Export.DryRunVariable(), prose: proseOf(in.Export.Language())}
 	if e := in.Export; e != nil {
 		f.origins = append([]string{}, e.AllowedRuntimeOrigins...)
 	}

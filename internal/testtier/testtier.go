@@ -4,11 +4,15 @@
 // tests that install packages from a registry, cross-build, run third-party
 // suites or sweep matrices of planted mistakes; it runs with
 //
-//	CODE2SKILL_TESTS=slow go test -run '^TestSlow' ./...
+//	CODE2SKILL_TESTS=slow go test -timeout 30m -run '^TestSlow' ./...
 //
 // A slow test is a top-level test whose name starts with TestSlow and whose
 // first statement is testtier.Slow(t), so that the one command above selects
 // exactly the slow tier and the default run skips it, saying how to run it.
+//
+// The package also gives tests their time limits (budget.go): derived
+// from the test's deadline, or a short wait scaled by a factor, never a
+// constant, so that a busy machine makes the suite slower, not red.
 package testtier
 
 import (
@@ -21,7 +25,7 @@ import (
 const Variable = "CODE2SKILL_TESTS"
 
 // Command is the command that runs the slow tier.
-const Command = Variable + "=slow go test -run '^TestSlow' ./..."
+const Command = Variable + "=slow go test -timeout 30m -run '^TestSlow' ./..."
 
 // Slow skips t unless the slow tier was asked for. It fails a test whose
 // name does not start with TestSlow, which the tier's command would never

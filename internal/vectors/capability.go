@@ -302,8 +302,9 @@ func (k *capPlan) throwing(i int, err *canonjson.Object) []response {
 }
 
 // call returns a Function call with args and the capability's usual context:
-// the planned responses, resolved attachments, and (for a guarded write) a
-// trusted side protecting the call's own values.
+// the planned responses, resolved attachments, the user's confirmation when
+// the Function checks it, and (for a guarded write) a trusted side
+// protecting the call's own values.
 func (k *capPlan) call(args *canonjson.Object, responses []response) *call {
 	c := &call{scope: k.cp.ID, target: targetFunction, export: k.cp.FunctionExport, args: args, responses: responses, policy: k.policy}
 	if k.attachments != nil {
@@ -311,6 +312,9 @@ func (k *capPlan) call(args *canonjson.Object, responses []response) *call {
 	}
 	if k.workflow != nil {
 		c.trusted = k.trustedSide()
+	}
+	if k.cp.ConfirmationUnguarded() {
+		c.runtime = canonjson.NewObject(canonjson.Member{Key: "confirmationGrantId", Value: claimValue("confirmation")})
 	}
 	return k.p.add(c)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/condition"
 	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/jsonschema"
 	"github.com/code2skill/code2skill/internal/sample"
 )
@@ -27,6 +28,8 @@ const (
 	checkUnknownOutcome = "unknown-write-outcome-is-non-retryable"
 	checkBusinessError  = "backend-business-error-is-structured"
 	checkComposition    = "derived-composition-preserves-contract-and-write-guards"
+	checkEmptyBody      = derive.CheckEmptyBody
+	checkConfirmation   = derive.CheckConfirmationRequired
 	// CheckDryRun proves that the MCP adapter's dry-run promises exactly
 	// the request the real call sends.
 	CheckDryRun = "dry-run-request-equals-real-request"
@@ -58,6 +61,8 @@ func (k *capPlan) build(id, pointer string) *check {
 		checkUnknownOutcome: k.unknownOutcome,
 		checkBusinessError:  k.businessError,
 		checkComposition:    k.derivedComposition,
+		checkEmptyBody:      k.emptyBody,
+		checkConfirmation:   k.confirmationRequired,
 		CheckDryRun:         k.dryRunEquality,
 	}
 	b, ok := builders[id]
@@ -112,8 +117,14 @@ func (k *capPlan) result(j *judge, r *run, status canonjson.Value) {
 	if got := res.At("status"); !canonjson.Equal(got, status) {
 		j.that(false, "the result's status is the accepted status", "status %s, want %s", show(got), show(status))
 	}
-	data := asObject(res.At("data"))
-	if j.that(data != nil, "the result's data is an object", "data is %s", canonjson.TypeName(res.At("data"))) {
+	// Data is an object, or null where the success rule accepts an empty
+	// body.
+	why := k.cp.SuccessRule.SuccessDataProblem(status, res.At("data"))
+	if _, isArray := res.At("data").(canonjson.Array); isArray {
+		why = "data is an array"
+	}
+	j.that(why == "", "the result's data is an object", "%s", why)
+	if data := asObject(res.At("data")); data != nil {
 		for _, key := range k.cp.SuccessRule.ForbiddenOutputKeys {
 			j.that(!data.Has(key), "data has no forbidden key", "data has %q", key)
 		}
@@ -183,6 +194,67 @@ func (k *capPlan) validContract(ch *check) {
 		r, _ := k.accepted(j, c)
 		k.result(j, r, k.successStatusValue())
 	}, c)
+}
+
+// emptyBody: the output step answering one of the success rule's
+// empty-body statuses without a body (data null) gives a success with null
+// data, valid against the derived outputSchema; answering another success
+// status without a body breaks the output contract.
+func (k *capPlan) emptyBody(ch *check) {
+	out := k.outputStepIndex()
+	step := &k.cp.Implementation.Steps[out]
+	answering := func(status int64) []response {
+		rs := slices.Clone(k.responses)
+		rs[out] = response{status: status, data: canonjson.Null{}}
+		return rs
+	}
+	for _, status := range step.SuccessStatusCodes {
+		c := k.call(k.args, answering(status))
+		if k.cp.SuccessRule.EmptyBody(status) {
+			ch.add(fmt.Sprintf("status %d without a body", status), func(j *judge) {
+				r, _ := k.accepted(j, c)
+				if r.outcome == outcomeReturned {
+					j.that(canonjson.Equal(asObject(r.value).At("data"), canonjson.Null{}), "the result's data is null", "result %s", show(r.value))
+				}
+				k.result(j, r, canonjson.Number(itoa(status)))
+			}, c)
+			continue
+		}
+		ch.add(fmt.Sprintf("status %d without a body", status), func(j *judge) {
+			r := first(c)
+			j.that(r.outcome == outcomeThrew, "the call fails", "%s", outcomeText(r))
+			if r.outcome == outcomeThrew {
+				code := str(r.err.At("code"))
+				j.that(code == "OUTPUT_CONTRACT_VIOLATED", "the Function reports OUTPUT_CONTRACT_VIOLATED", "code %q", code)
+			}
+		}, c)
+	}
+}
+
+// confirmationRequired: a valid call whose trusted runtime context carries
+// no confirmation, or an empty one, fails before anything is dispatched,
+// with a known outcome; the same call with the confirmation is accepted.
+func (k *capPlan) confirmationRequired(ch *check) {
+	k.control(ch)
+	for _, v := range []struct {
+		name    string
+		runtime *canonjson.Object
+	}{
+		{"no confirmation in the runtime context", nil},
+		{"an empty confirmation", canonjson.NewObject(canonjson.Member{Key: "confirmationGrantId", Value: canonjson.String("")})},
+	} {
+		c := k.validCall()
+		c.runtime = v.runtime
+		ch.add(v.name, func(j *judge) {
+			r := first(c)
+			j.that(r.outcome == outcomeThrew, "the call fails", "%s", outcomeText(r))
+			j.that(len(r.dispatches) == 0, "nothing is dispatched", "%d dispatch(es)", len(r.dispatches))
+			if r.outcome == outcomeThrew {
+				j.that(r.err.At("outcomeKnown") == canonjson.Bool(true), "the outcome is known", "outcomeKnown is %s", show(r.err.At("outcomeKnown")))
+				notRetryable(j, r.normalized)
+			}
+		}, c)
+	}
 }
 
 // invalidCase is a call with arguments the contract refuses.

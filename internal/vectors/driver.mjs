@@ -171,7 +171,8 @@ function unavailable(module, what) {
 }
 
 // makeContext builds the context a call's Function receives: the counted
-// mock dispatch, resolved attachments, and the trusted side of a guarded
+// mock dispatch, resolved attachments, the runtime members the call is
+// given (the user's confirmation), and the trusted side of a guarded
 // workflow, as the call plans them.
 function makeContext(call) {
   const log = { dispatches: [], next: 0 };
@@ -190,6 +191,9 @@ function makeContext(call) {
   };
   if (call.resolvedAttachments !== undefined) {
     value.resolvedAttachments = structuredClone(call.resolvedAttachments);
+  }
+  if (call.runtime !== undefined) {
+    Object.assign(value, structuredClone(call.runtime));
   }
   const context = { log, value };
   if (call.trusted) {

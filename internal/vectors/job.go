@@ -31,7 +31,10 @@ type call struct {
 	responses []response
 	// attachments is context.resolvedAttachments; nil leaves it out.
 	attachments canonjson.Value
-	trusted     *trusted
+	// runtime are trusted runtime context members the call gets without a
+	// workflow (the user's confirmation); nil for none.
+	runtime *canonjson.Object
+	trusted *trusted
 	// policy, when set, is the operationPolicy the driver normalises a
 	// thrown error with (and the normaliser target's second argument).
 	policy canonjson.Value
@@ -126,6 +129,9 @@ func (c *call) encode() *canonjson.Object {
 	o.Set("responses", responses)
 	if c.attachments != nil {
 		o.Set("resolvedAttachments", c.attachments)
+	}
+	if c.runtime != nil {
+		o.Set("runtime", c.runtime)
 	}
 	if c.trusted != nil {
 		o.Set("trusted", c.trusted.encode())

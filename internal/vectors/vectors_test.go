@@ -18,6 +18,7 @@ import (
 	"github.com/code2skill/code2skill/internal/reftest"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // closure makes the deterministic-workflow writes of a source dispatch their
@@ -67,6 +68,10 @@ func compiledSynthetic() []packageBuild {
 func runVectors(t testing.TB, dir string, opts Options) *Result {
 	t.Helper()
 	testnode.Node(t)
+	if opts.Timeout == 0 {
+		// Each call may take what the test's deadline leaves.
+		opts.Timeout = testtier.Budget(t)
+	}
 	res, err := Run(context.Background(), dir, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -142,11 +147,11 @@ func TestReferenceSummary(t *testing.T) {
 	golden.Check(t, "testdata/reference-summary.json", summary.Data)
 }
 
-// TestSlowReaderLosesNoReport: when code2skill reads the driver's reports
+// TestLaggingReaderLosesNoReport: when code2skill reads the driver's reports
 // slower than node writes them, node queues its writes, and a driver that
 // exited without waiting for them to drain would drop the last reports
 // (a run's calls then read as "the node process ended during this call").
-func TestSlowReaderLosesNoReport(t *testing.T) {
+func TestLaggingReaderLosesNoReport(t *testing.T) {
 	dir := buildPackage(t, "reference", nil)
 	var read atomic.Int64
 	slowReader = func(r io.Reader) io.Reader { return &lateReader{r: r, delay: 500 * time.Millisecond, n: &read} }
@@ -279,10 +284,17 @@ var faultRuns = []struct {
 	}},
 	{"goals-handoffs", []faultCase{
 		{capability: "book-shuttle", faults: map[string]bool{"sendOmittedAsNull": true}, check: checkOmission},
+		{capability: "cancel-shuttle", faults: map[string]bool{"emptyBodyRefused": true}, check: checkEmptyBody},
 		{capability: "search-trails", faults: map[string]bool{"noValidation": true}, check: checkInvalid},
 	}},
 	{"read-only", []faultCase{
 		{capability: "list-ferns", faults: map[string]bool{"skipKeywords": true}, check: checkInvalid},
+	}},
+	{"goals-handoffs", []faultCase{
+		{capability: "cancel-shuttle", faults: map[string]bool{"emptyBodyAnyStatus": true}, check: checkEmptyBody},
+	}},
+	{"backend-write", []faultCase{
+		{capability: "delete-garden-note", faults: map[string]bool{"skipConfirmation": true}, check: checkConfirmation},
 	}},
 }
 
@@ -352,10 +364,13 @@ func TestProcessFaults(t *testing.T) {
 		"validate-sample-request":   {"spin": true},
 		"save-sample-draft":         {"hang": true},
 	})
-	res := runVectors(t, dir, Options{Timeout: time.Second})
+	// The per-call limit is every call's: short enough for the spinning
+	// and hanging ones not to slow the suite down, scaled on a slow machine.
+	limit := testtier.Scaled(time.Second)
+	res := runVectors(t, dir, Options{Timeout: limit})
 	for _, tc := range []struct{ capability, detail string }{
 		{"list-sample-request-kinds", "the node process ended during this call (exit code 3)"},
-		{"validate-sample-request", "did not finish within 1s; the node process was stopped"},
+		{"validate-sample-request", fmt.Sprintf("did not finish within %s; the node process was stopped", limit)},
 		{"save-sample-draft", "did not finish within the time limit"},
 	} {
 		var all strings.Builder

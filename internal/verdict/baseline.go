@@ -40,6 +40,9 @@ type CapabilityBase struct {
 	// remove, followed by the contract's declared reasons.
 	Reasons     []string
 	ReviewItems canonjson.Array
+	// DeployerPolicy is the row's record of the deployer's policy; nil
+	// when the capability has none.
+	DeployerPolicy *canonjson.Object
 	// Expected are the checks verification must run: the minimum derived
 	// from the contract, then the declared ones.
 	Expected []CheckRef
@@ -139,14 +142,15 @@ func NewBaseline(in *derive.Inputs, views *derive.Derived) *Baseline {
 		row, _ := canonjson.Resolve(matrix, fmt.Sprintf("/capabilities/%d", i))
 		status, _ := canonjson.Resolve(compat, fmt.Sprintf("/capabilityAssessments/%d/status", i))
 		cb := CapabilityBase{
-			ID:           cp.ID,
-			ToolName:     cp.ToolName,
-			Review:       cp.Readiness == contract.ReadinessRequiresReview || len(cp.MissingEvidence) > 0,
-			Blocked:      cp.Readiness == contract.ReadinessBlocked || boolAt(row, "/status/blocked"),
-			HostStatus:   stringOf(status),
-			HostRequired: cp.IsWrite() || len(cp.HostRequirements) > 0,
-			ReviewItems:  arrayAt(row, "/reviewItems"),
-			Expected:     expectedChecks(arrayAt(row, "/checks"), PhaseBehavior),
+			ID:             cp.ID,
+			ToolName:       cp.ToolName,
+			Review:         cp.Readiness == contract.ReadinessRequiresReview || len(cp.MissingEvidence) > 0,
+			Blocked:        cp.Readiness == contract.ReadinessBlocked || boolAt(row, "/status/blocked"),
+			HostStatus:     stringOf(status),
+			HostRequired:   cp.IsWrite() || len(cp.HostRequirements) > 0,
+			ReviewItems:    arrayAt(row, "/reviewItems"),
+			DeployerPolicy: objectAt(row, "/deployerPolicy"),
+			Expected:       expectedChecks(arrayAt(row, "/checks"), PhaseBehavior),
 		}
 		if p := cp.RuntimeProtection; p != nil && cp.IsWrite() {
 			cb.Mode = p.Mode
@@ -238,6 +242,12 @@ func arrayAt(v canonjson.Value, pointer string) canonjson.Array {
 	x, _ := canonjson.Resolve(v, pointer)
 	a, _ := x.(canonjson.Array)
 	return a
+}
+
+func objectAt(v canonjson.Value, pointer string) *canonjson.Object {
+	x, _ := canonjson.Resolve(v, pointer)
+	o, _ := x.(*canonjson.Object)
+	return o
 }
 
 func stringOf(v canonjson.Value) string {

@@ -32,6 +32,9 @@ type Row struct {
 	Approved         bool
 	Reasons          []string
 	ReviewItems      canonjson.Array // capabilities only
+	// DeployerPolicy is the deployer's policy the row shows; capabilities
+	// only, nil when there is none.
+	DeployerPolicy *canonjson.Object
 	// Checks are the executed checks of every phase, in phase order.
 	Checks []PhaseCheck
 	// Decision is approved, requires-review or blocked.
@@ -162,7 +165,7 @@ func workflowRow(b *Baseline, ev *Evidence, j int) (Row, []diag.Diagnostic) {
 func capabilityRow(b *Baseline, ev *Evidence, m *Matrix, i int) (Row, []diag.Diagnostic) {
 	cb := &b.Capabilities[i]
 	r := recordOf(ev.Capabilities, i, cb.ID, CapabilityPhases)
-	out := Row{ID: cb.ID, Checks: checksOf(r), ReviewItems: cb.ReviewItems}
+	out := Row{ID: cb.ID, Checks: checksOf(r), ReviewItems: cb.ReviewItems, DeployerPolicy: cb.DeployerPolicy}
 	o := outcomes(r)
 	out.Blocked = cb.Blocked || slices.ContainsFunc(o[:], func(x Outcome) bool { return x == Failed || x == Blocked })
 	out.BehaviorVerified = o[0] == Passed && !out.Blocked

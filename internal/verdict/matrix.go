@@ -16,7 +16,8 @@ func boolean(b bool) canonjson.Value { return canonjson.Bool(b) }
 // JSON returns verification-matrix.json: the delivery status, then one row
 // per capability and per workflow, in contract order.
 //
-// A capability row is {capabilityId, status, reasons, reviewItems, checks}
+// A capability row is {capabilityId, status, reasons, reviewItems,
+// deployerPolicy (only when the contract records one), checks}
 // and a workflow row {workflowId, status, reasons, checks}; checks are the
 // executed checks of every phase, in phase order, each naming its phase.
 func (m *Matrix) JSON() *canonjson.Object {
@@ -35,7 +36,7 @@ func (m *Matrix) JSON() *canonjson.Object {
 		if items == nil {
 			items = canonjson.Array{}
 		}
-		caps = append(caps, object(
+		row := object(
 			member{Key: "capabilityId", Value: str(r.ID)},
 			member{Key: "status", Value: object(
 				member{Key: "generated", Value: boolean(true)},
@@ -47,8 +48,12 @@ func (m *Matrix) JSON() *canonjson.Object {
 			)},
 			member{Key: "reasons", Value: canonjson.Strings(r.Reasons)},
 			member{Key: "reviewItems", Value: items},
-			member{Key: "checks", Value: checksJSON(r.Checks)},
-		))
+		)
+		if r.DeployerPolicy != nil {
+			row.Set("deployerPolicy", canonjson.Clone(r.DeployerPolicy))
+		}
+		row.Set("checks", checksJSON(r.Checks))
+		caps = append(caps, row)
 	}
 	workflows := canonjson.Array{}
 	for i := range m.Workflows {

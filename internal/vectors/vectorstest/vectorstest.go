@@ -20,7 +20,10 @@
 // dispatchWithoutResolution, ignoreStatus, businessUnknown,
 // collapseCategories (every rejected status is UPSTREAM_STEP_REJECTED),
 // retryOnFailure,
-// markTransportKnown, forbiddenKey, bypassGuard, exitProcess, spin, hang, and
+// markTransportKnown, forbiddenKey, emptyBodyRefused (an empty body is never
+// a success), emptyBodyAnyStatus (an empty body is a success at any
+// status), skipConfirmation (a write dispatches without the user's
+// confirmation no guard checks), bypassGuard, exitProcess, spin, hang, and
 // guardClosure (a guarded write dispatches its HTTP steps through the guard
 // instead of handing it context.dispatch); the Tool faults are
 // dryRunAltersInput, dryRunDispatches, dryRunExtraMember,

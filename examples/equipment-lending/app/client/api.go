@@ -93,3 +93,10 @@ func (c *Client) ReturnLoan(ctx context.Context, loanID string) (ReturnReceipt, 
 	err := c.do(ctx, http.MethodPost, "/api/loans/"+url.PathEscape(loanID)+"/return", nil, nil, http.StatusOK, &receipt)
 	return receipt, err
 }
+
+// RemoveLoan removes a returned loan from the desk's records:
+// DELETE /api/loans/{loanId} with no body; the desk answers 204 with no
+// body.
+func (c *Client) RemoveLoan(ctx context.Context, loanID string) error {
+	return c.do(ctx, http.MethodDelete, "/api/loans/"+url.PathEscape(loanID), nil, nil, http.StatusNoContent, nil)
+}

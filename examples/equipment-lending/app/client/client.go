@@ -78,7 +78,7 @@ func (e *Error) Error() string {
 }
 
 // do sends one request and decodes the answer into out when the status is
-// want, or into an *Error otherwise.
+// want (out nil expects no body), or into an *Error otherwise.
 func (c *Client) do(ctx context.Context, method, path string, query url.Values, body any, want int, out any) error {
 	u := c.baseURL + path
 	if len(query) > 0 {
@@ -116,6 +116,12 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 			return fmt.Errorf("%s %s: the desk answered %d without its error envelope", method, path, resp.StatusCode)
 		}
 		return e
+	}
+	if out == nil {
+		if len(data) > 0 {
+			return fmt.Errorf("%s %s: the desk answered %d with a body, and none was expected", method, path, resp.StatusCode)
+		}
+		return nil
 	}
 	if err := json.Unmarshal(data, out); err != nil {
 		return fmt.Errorf("%s %s: decoding the answer: %w", method, path, err)

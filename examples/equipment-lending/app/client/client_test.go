@@ -258,19 +258,7 @@ func TestReturnAsksFirst(t *testing.T) {
 	ctx := context.Background()
 	desk, c := startDesk(t)
 	screen := client.NewScreen(c)
-	if _, err := screen.Open(ctx, "camping"); err != nil {
-		t.Fatal(err)
-	}
-	if err := screen.Select("eq-tent-04"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := screen.RequestQuote(ctx, client.Terms{Days: 2}); err != nil {
-		t.Fatal(err)
-	}
-	loan, err := screen.Borrow(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	loan := borrowTent(t, ctx, screen)
 	var asked []string
 	declined := func(prompt string) bool { asked = append(asked, prompt); return false }
 	if _, err := screen.Return(ctx, loan.LoanID, declined); err == nil {
@@ -289,4 +277,50 @@ func TestReturnAsksFirst(t *testing.T) {
 	if _, err := c.ReturnLoan(ctx, loan.LoanID); !errors.As(err, new(*client.Error)) {
 		t.Errorf("a second return: %v", err)
 	}
+}
+
+// TestRemoveAfterReturn: the Remove button of a returned loan's receipt
+// removes that loan at once, and the desk answers without a body; an
+// active loan cannot be removed.
+func TestRemoveAfterReturn(t *testing.T) {
+	ctx := context.Background()
+	desk, c := startDesk(t)
+	screen := client.NewScreen(c)
+	loan := borrowTent(t, ctx, screen)
+	if err := c.RemoveLoan(ctx, loan.LoanID); !client.IsCode(err, "LOAN_ACTIVE") {
+		t.Fatalf("removing an active loan: %v", err)
+	}
+	receipt, err := screen.Return(ctx, loan.LoanID, func(string) bool { return true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := screen.Remove(ctx, receipt); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(desk.Loans()); n != 0 {
+		t.Fatalf("the desk still holds %d loans", n)
+	}
+	if err := screen.Remove(ctx, receipt); !client.IsCode(err, "LOAN_NOT_FOUND") {
+		t.Errorf("a second removal: %v", err)
+	}
+}
+
+// borrowTent borrows the tent for two days through the screen, as a member
+// does: open the camping catalogue, select it, quote, borrow.
+func borrowTent(t *testing.T, ctx context.Context, screen *client.Screen) client.Loan {
+	t.Helper()
+	if _, err := screen.Open(ctx, "camping"); err != nil {
+		t.Fatal(err)
+	}
+	if err := screen.Select("eq-tent-04"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := screen.RequestQuote(ctx, client.Terms{Days: 2}); err != nil {
+		t.Fatal(err)
+	}
+	loan, err := screen.Borrow(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loan
 }

@@ -9,8 +9,9 @@ import (
 // Screen is the borrowing screen: the member opens the catalogue, selects a
 // row, enters the terms and asks for a quote, reads the due date, and
 // presses Borrow; later, the member presses Return on a loan and confirms
-// it in a dialog. Screen holds what the screen shows; each method is what
-// one of those actions does.
+// it in a dialog, and may then press Remove on the returned loan's receipt.
+// Screen holds what the screen shows; each method is what one of those
+// actions does.
 type Screen struct {
 	client   *Client
 	items    []Item
@@ -89,4 +90,11 @@ func (s *Screen) Return(ctx context.Context, loanID string, confirm Confirm) (Re
 		return ReturnReceipt{}, errors.New("the member did not confirm the return")
 	}
 	return s.client.ReturnLoan(ctx, loanID)
+}
+
+// Remove is the Remove button of a returned loan's receipt: it removes that
+// loan from the desk's records, sending the receipt's loanId as it is. The
+// screen asks nothing first; the desk refuses a loan that is still active.
+func (s *Screen) Remove(ctx context.Context, receipt ReturnReceipt) error {
+	return s.client.RemoveLoan(ctx, receipt.LoanID)
 }

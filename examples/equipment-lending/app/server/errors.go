@@ -46,6 +46,7 @@ const (
 	CodeQuoteMismatch   = "QUOTE_MISMATCH"
 	CodeLoanNotFound    = "LOAN_NOT_FOUND"
 	CodeLoanReturned    = "LOAN_ALREADY_RETURNED"
+	CodeLoanActive      = "LOAN_ACTIVE"
 	CodeInternal        = "INTERNAL"
 )
 
@@ -96,6 +97,11 @@ func errLoanNotFound(loanID string) *APIError {
 func errLoanReturned(loanID string) *APIError {
 	return &APIError{Status: http.StatusConflict, Code: CodeLoanReturned,
 		Message: fmt.Sprintf("loan %q was already returned", loanID), Details: map[string]any{"loanId": loanID}}
+}
+
+func errLoanActive(loanID string) *APIError {
+	return &APIError{Status: http.StatusConflict, Code: CodeLoanActive,
+		Message: fmt.Sprintf("loan %q is still active; return it first", loanID), Details: map[string]any{"loanId": loanID}}
 }
 
 func errInternal() *APIError {

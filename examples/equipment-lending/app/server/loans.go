@@ -91,8 +91,9 @@ func (s *Server) redeemQuote(memberID string, req LoanRequest) (Loan, *APIError)
 	}
 	q.consumed = true
 	e.onLoan = true
+	s.lent++
 	loan := &Loan{
-		LoanID:   fmt.Sprintf("loan-%04d", len(s.loans)+1),
+		LoanID:   fmt.Sprintf("loan-%04d", s.lent),
 		ItemID:   e.id,
 		MemberID: memberID,
 		DueDate:  dueDate(now, req.Terms.Days),
@@ -102,7 +103,8 @@ func (s *Server) redeemQuote(memberID string, req LoanRequest) (Loan, *APIError)
 	return *loan, nil
 }
 
-// Loans returns the loans the desk created, oldest first.
+// Loans returns the loans the desk holds (those created and not removed),
+// oldest first.
 func (s *Server) Loans() []Loan {
 	s.mu.Lock()
 	defer s.mu.Unlock()

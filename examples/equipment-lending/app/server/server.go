@@ -5,18 +5,20 @@
 // The API speaks JSON over HTTP and authenticates every request with a
 // member's bearer token:
 //
-//	GET  /api/equipment[?category=C]  the catalogue, with availability
-//	POST /api/loans/quotes            quote a loan; issues a quote grant
-//	POST /api/loans                   borrow an item with a quote grant
-//	POST /api/loans/{loanId}/return   return a borrowed item; ends the loan
+//	GET    /api/equipment[?category=C]  the catalogue, with availability
+//	POST   /api/loans/quotes            quote a loan; issues a quote grant
+//	POST   /api/loans                   borrow an item with a quote grant
+//	POST   /api/loans/{loanId}/return   return a borrowed item; ends the loan
+//	DELETE /api/loans/{loanId}          remove a returned loan; 204, no body
 //
 // A loan can only be created with a quote grant: the desk issues it for one
 // member, one item and the exact loan terms (bound by their digest), it
 // expires after QuoteTTL and it is consumed by the loan it creates, so a
 // loan is created at most once per quote. A member returns an item with the
-// loan's ID; only the member who borrowed it can, and only once. Failures
-// are JSON error objects
-// with a code, a message, details and whether a retry may help.
+// loan's ID; only the member who borrowed it can, and only once. A returned
+// loan can then be removed from the desk's records, once, and the desk
+// answers 204 with no body. Failures are JSON error objects with a code, a
+// message, details and whether a retry may help.
 //
 // State lives in memory; New seeds the workshop's inventory.
 package server
@@ -69,6 +71,7 @@ type Server struct {
 	inventory []*equipment // catalogue order
 	quotes    map[string]*quote
 	loans     []*Loan
+	lent      int // loans ever created, removed ones included
 }
 
 // New returns a desk with the workshop's inventory and no loans.
@@ -95,6 +98,7 @@ func New(cfg Config) *Server {
 	s.mux.HandleFunc("POST /api/loans/quotes", s.member(s.quoteLoan))
 	s.mux.HandleFunc("POST /api/loans", s.member(s.createLoan))
 	s.mux.HandleFunc("POST /api/loans/{loanId}/return", s.member(s.returnLoan))
+	s.mux.HandleFunc("DELETE /api/loans/{loanId}", s.member(s.removeLoan))
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errNotFound(r.Method, r.URL.Path))
 	})

@@ -119,6 +119,8 @@ func TestEveryEndpointNeedsAMember(t *testing.T) {
 		{"GET", "/api/equipment", ""},
 		{"POST", "/api/loans/quotes", `{"itemId":"eq-drill-02","terms":{"days":2}}`},
 		{"POST", "/api/loans", `{}`},
+		{"POST", "/api/loans/loan-0001/return", ""},
+		{"DELETE", "/api/loans/loan-0001", ""},
 	} {
 		for _, auth := range []string{"", "Bearer", "Bearer token-mallory", "Basic " + aliceToken, aliceToken} {
 			r := httptest.NewRequest(c.method, c.target, strings.NewReader(c.body))
@@ -259,6 +261,18 @@ func TestQuoteRejections(t *testing.T) {
 	})
 }
 
+// lend quotes the item on the terms and borrows it as alice, and returns
+// the loan's answer.
+func (d *desk) lend(itemID, terms string) map[string]any {
+	d.t.Helper()
+	q := d.quote(itemID, terms)
+	status, v := d.call(aliceToken, "POST", "/api/loans", loanBody(q.Quote, terms))
+	if status != http.StatusCreated {
+		d.t.Fatalf("status %d: %v", status, v)
+	}
+	return v
+}
+
 func loanBody(q Quote, terms string) string {
 	b, _ := json.Marshal(q)
 	return `{"quote":` + string(b) + `,"terms":` + terms + `}`
@@ -396,10 +410,7 @@ func TestConcurrentRedemption(t *testing.T) {
 
 func TestReturnEndsTheLoanOnce(t *testing.T) {
 	d := newDesk(t)
-	q := d.quote("eq-tent-04", `{"days":4}`)
-	if status, v := d.call(aliceToken, "POST", "/api/loans", loanBody(q.Quote, `{"days":4}`)); status != http.StatusCreated {
-		t.Fatalf("status %d: %v", status, v)
-	}
+	d.lend("eq-tent-04", `{"days":4}`)
 	// Another member's loan is not found, and stays active.
 	status, v := d.call(bobToken, "POST", "/api/loans/loan-0001/return", "")
 	wantError(t, status, v, http.StatusNotFound, CodeLoanNotFound)
@@ -424,5 +435,40 @@ func TestReturnEndsTheLoanOnce(t *testing.T) {
 	wantError(t, status, v, http.StatusConflict, CodeLoanReturned)
 	if loans := d.s.Loans(); len(loans) != 1 || loans[0].Status != LoanReturned {
 		t.Errorf("the desk holds loans %+v", loans)
+	}
+}
+
+func TestRemoveAReturnedLoanOnce(t *testing.T) {
+	d := newDesk(t)
+	d.lend("eq-tent-04", `{"days":4}`)
+	// An active loan cannot be removed: the item is still out.
+	status, v := d.call(aliceToken, "DELETE", "/api/loans/loan-0001", "")
+	wantError(t, status, v, http.StatusConflict, CodeLoanActive)
+	if status, v := d.call(aliceToken, "POST", "/api/loans/loan-0001/return", ""); status != http.StatusOK {
+		t.Fatalf("status %d: %v", status, v)
+	}
+	// Another member's loan is not found, and stays.
+	status, v = d.call(bobToken, "DELETE", "/api/loans/loan-0001", "")
+	wantError(t, status, v, http.StatusNotFound, CodeLoanNotFound)
+	if len(d.s.Loans()) != 1 {
+		t.Fatalf("a refused removal changed the desk: %+v", d.s.Loans())
+	}
+
+	r := httptest.NewRequest("DELETE", "/api/loans/loan-0001", nil)
+	r.Header.Set("Authorization", "Bearer "+aliceToken)
+	w := httptest.NewRecorder()
+	d.s.ServeHTTP(w, r)
+	if w.Code != http.StatusNoContent || w.Body.Len() != 0 || w.Header().Get("Content-Type") != "" {
+		t.Fatalf("removal answered %d %q (Content-Type %q), want 204 without a body", w.Code, w.Body, w.Header().Get("Content-Type"))
+	}
+	if n := len(d.s.Loans()); n != 0 {
+		t.Fatalf("the desk still holds %d loans", n)
+	}
+	status, v = d.call(aliceToken, "DELETE", "/api/loans/loan-0001", "")
+	wantError(t, status, v, http.StatusNotFound, CodeLoanNotFound)
+
+	// A loan created after a removal gets a new identifier.
+	if v := d.lend("eq-tent-04", `{"days":2}`); v["loanId"] != "loan-0002" {
+		t.Fatalf("%v, want loan-0002", v)
 	}
 }

@@ -351,7 +351,7 @@ describe('failures', () => {
     const backend = { error: { code: 'SUBJECT_TAKEN', message: 'the subject is in use', fields: [{ field: 'subject', reason: 'taken' }] } };
     const { dispatch } = mock(lookupReply, { status: 422, data: backend });
     const error = await rejects(() => saveSampleDraft(draft(), { dispatch }), 'BUSINESS_REJECTED');
-    assert.equal(error.message, 'step saveDraft answered 422; the contract accepts 200, 201 (SUBJECT_TAKEN: the subject is in use)');
+    assert.equal(error.message, 'step saveDraft answered 422; the contract accepts 200, 201, 204 (SUBJECT_TAKEN: the subject is in use)');
     assert.deepEqual(error.details, {
       category: 'business', stepId: 'saveDraft', status: 422,
       sourceCode: 'SUBJECT_TAKEN', sourceMessage: 'the subject is in use',
@@ -381,6 +381,28 @@ describe('failures', () => {
     const output = await rejects(() => saveSampleDraft(draft(), { dispatch }), 'OUTPUT_CONTRACT_VIOLATED');
     assert.equal(output.details.category, 'output-contract');
     assert.equal(normalizeToolError(output, WRITE).details.category, 'unknown-outcome');
+  });
+
+  it('answers an empty body at an empty-body status with null data', async () => {
+    const { calls, dispatch } = mock(lookupReply, { status: 204, data: null });
+    assert.deepEqual(await saveSampleDraft(draft(), { dispatch }), { status: 204, data: null });
+    assert.equal(calls.length, 2);
+  });
+
+  it('reports an empty body at another success status as an output contract violation', async () => {
+    for (const status of [200, 201]) {
+      const { dispatch } = mock(lookupReply, { status, data: null });
+      const error = await rejects(() => saveSampleDraft(draft(), { dispatch }), 'OUTPUT_CONTRACT_VIOLATED');
+      assert.equal(error.details.errors[0].keyword, 'emptyBodyStatusCodes');
+      assert.equal(error.outcomeKnown, undefined, 'the write was sent');
+    }
+  });
+
+  it('judges a body at an empty-body status as any other', async () => {
+    const { dispatch } = mock(lookupReply, { status: 204, data: { draftId: 'draft-10' } });
+    await rejects(() => saveSampleDraft(draft(), { dispatch }), 'OUTPUT_CONTRACT_VIOLATED');
+    const ok = mock(lookupReply, { status: 204, data: { draftId: 'draft-9' } });
+    assert.deepEqual(await saveSampleDraft(draft(), { dispatch: ok.dispatch }), { status: 204, data: { draftId: 'draft-9' } });
   });
 
   it('needs the values a later step reads from an earlier response', async () => {

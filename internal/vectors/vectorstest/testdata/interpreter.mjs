@@ -75,6 +75,13 @@ export function make(capabilityId, faults = {}) {
         throw fail('INVALID_INPUT', 'the input does not satisfy the contract', { errors }, extra);
       }
     }
+    // A write that needs the user's confirmation, which no workflow guard
+    // checks, sends nothing without it in the trusted runtime context.
+    const confirmation = cap.operationPolicy.confirmation;
+    if (!workflowId && cap.sideEffect !== 'read' && confirmation !== 'not-required' && !faults.skipConfirmation &&
+        (typeof context.confirmationGrantId !== 'string' || context.confirmationGrantId === '')) {
+      throw fail('CONFIRMATION_REQUIRED', 'the user did not confirm this write', {});
+    }
     if (faults.freezeInput) {
       frozen ??= structuredClone(input);
       input = frozen;
@@ -203,6 +210,16 @@ async function steps(cap, input, context, faults) {
     if (step.stepId === cap.implementation.outputStepId) {
       output = response;
     }
+  }
+  if (output.data === null) {
+    // A response without a body is a success with null data only at the
+    // success rule's empty-body statuses.
+    const emptyBody = cap.successRule.emptyBodyStatusCodes ?? [];
+    if (faults.emptyBodyAnyStatus || (emptyBody.includes(output.status) && !faults.emptyBodyRefused)) {
+      return { status: output.status, data: null };
+    }
+    throw fail('OUTPUT_CONTRACT_VIOLATED', `the response to ${output.status} has no body`, { status: output.status },
+      { category: 'output-contract', outcomeKnown: undefined });
   }
   if (faults.freezeOutput) {
     cap.frozenOutput ??= structuredClone(output.data);

@@ -197,7 +197,7 @@ server.registerTool("delete_garden_note", {
     const dryRunResult = {
       dryRun: true,
       validatedInput: input,
-      operationPolicy: {"sideEffect": "delete", "idempotency": "idempotent", "automaticRetry": "never", "confirmation": "not-required", "unknownOutcome": "reconcile-before-any-retry"},
+      operationPolicy: {"sideEffect": "delete", "idempotency": "idempotent", "automaticRetry": "never", "confirmation": "trusted-confirmation-required", "unknownOutcome": "reconcile-before-any-retry"},
       operationSummary: {
         "implementationKind": "http",
         "stepCount": 1,
@@ -212,7 +212,7 @@ server.registerTool("delete_garden_note", {
     const functionResult = await deleteGardenNote(input, runtimeContext);
     return { structuredContent: functionResult, content: [{ type: "text", text: JSON.stringify(functionResult) }], isError: false };
   } catch (error) {
-    const toolError = normalizeToolError(error, {"sideEffect": "delete", "idempotency": "idempotent", "automaticRetry": "never", "confirmation": "not-required", "unknownOutcome": "reconcile-before-any-retry"});
+    const toolError = normalizeToolError(error, {"sideEffect": "delete", "idempotency": "idempotent", "automaticRetry": "never", "confirmation": "trusted-confirmation-required", "unknownOutcome": "reconcile-before-any-retry"});
     return { content: [{ type: "text", text: JSON.stringify(toolError) }], isError: true };
   }
 });

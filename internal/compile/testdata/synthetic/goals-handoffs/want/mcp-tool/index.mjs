@@ -261,7 +261,7 @@ server.registerTool("cancel_shuttle", {
     "properties": {
       "status": {"type": "integer", "enum": [200, 204]},
       "data": {
-        "type": "object",
+        "type": ["object", "null"],
         "additionalProperties": false,
         "properties": {"cancelled": {"type": "boolean", "description": "True once cancelled."}},
         "required": ["cancelled"],

@@ -205,6 +205,21 @@ function checkInput(capability, input) {
   }
 }
 
+// requireConfirmation throws CONFIRMATION_REQUIRED unless the trusted
+// runtime context carries the confirmation the user gave for this call:
+// context.confirmationGrantId, which only the Host sets, once the user
+// confirmed. A write whose policy requires confirmation without a workflow
+// guard to check it (the deployer requires it, no source enforces it)
+// calls it before anything is dispatched, so the outcome is known.
+function requireConfirmation(context) {
+  const grant = ownValue(context, 'confirmationGrantId');
+  if (typeof grant !== 'string' || grant === '') {
+    throw new FunctionError('CONFIRMATION_REQUIRED',
+      "this write needs the user's confirmation, and the trusted runtime context carries none; nothing was sent",
+      {}, true, 'authorization');
+  }
+}
+
 // checkRules records what breaks the capability's rules over several
 // fields: an input left out while a requiredWhen condition of it holds, an
 // input given while a forbiddenWhen condition of it holds (given means its
@@ -387,11 +402,21 @@ function fromResponse(response, stepId, path) {
 
 // outputOf is the Function's result: the output step's status and the
 // response data reduced to what the contract's closed output schema
-// declares. A response carrying a forbidden key, or whose result breaks the
-// output schema or leaves a required output empty, is OUTPUT_CONTRACT_VIOLATED.
+// declares. A response without a body (data null) at a status the success
+// rule accepts it (emptyBodyStatuses) is a success with null data, and at
+// any other status a broken contract. A response carrying a forbidden key,
+// or whose result breaks the output schema or leaves a required output
+// empty, is OUTPUT_CONTRACT_VIOLATED.
 function outputOf(capability, response) {
   const errors = [];
   const data = response.data;
+  const emptyBody = capability.emptyBodyStatuses;
+  if (data === null && emptyBody !== undefined) {
+    if (emptyBody.includes(response.status)) {
+      return { status: response.status, data: null };
+    }
+    addError(errors, '/data', 'emptyBodyStatusCodes', `must not be empty: a response without a body succeeds only with status ${emptyBody.join(', ')}`);
+  }
   if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
     for (const key of capability.forbiddenOutputKeys) {
       if (Object.hasOwn(data, key)) {

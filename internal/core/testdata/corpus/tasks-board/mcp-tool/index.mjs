@@ -1,0 +1,7 @@
+// Stdio entry of the tasks-board MCP server. Standard output carries
+// JSON-RPC only: anything else must be written to standard error.
+
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createServer } from './server.mjs';
+
+await createServer().connect(new StdioServerTransport());
