@@ -154,12 +154,15 @@ func Run(ctx context.Context, dir string, opts Options) *Result {
 		return f.fail(errors.New("no validator to run after writing the final files"))
 	}
 	for _, step := range []func() bool{
-		f.checkPackage,  // 1
-		f.checkReport,   // 2 and 3
-		f.checkLive,     // 4
-		f.gate,          // 5
-		f.writeFinal,    // 6
-		f.validateFinal, // 7
+		f.openPackage,    // 1
+		f.checkCore,      // 1
+		f.checkGenerated, // 1
+		f.checkReport,    // 2
+		f.checkEvidence,  // 3
+		f.checkLive,      // 4
+		f.gate,           // 5
+		f.writeFinal,     // 6
+		f.validateFinal,  // 7
 	} {
 		if !step() {
 			break
@@ -203,26 +206,29 @@ func (f *finalization) stop(err error) bool {
 	return false
 }
 
-// checkPackage is step 1: no symbolic link, a Portable Core that passes
-// derive's checks, derived views equal to their derivation, the artifacts
-// present and the generated code what compile generates, and the final
-// files' paths free.
-func (f *finalization) checkPackage() bool {
-	res := &f.res.List
+// openPackage is step 1's start: the package, without symbolic links.
+func (f *finalization) openPackage() bool {
 	pkg, ds, err := pkgdir.Open(f.dir)
 	if err != nil {
 		return f.stop(err)
 	}
-	res.Add(ds...)
+	f.res.List.Add(ds...)
 	if pkg == nil {
 		return false
 	}
 	f.pkg = pkg
 	for _, l := range pkg.Links() {
 		if l.Inside {
-			res.Add(RulePackageSymlink.New(l.Path, "symbolic link to %q; replace it with the file it points to", l.Target))
+			f.res.List.Add(RulePackageSymlink.New(l.Path, "symbolic link to %q; replace it with the file it points to", l.Target))
 		}
 	}
+	return true
+}
+
+// checkCore is step 1's Portable Core: readable inputs that pass derive's
+// checks. Its views are the baseline of the statuses.
+func (f *finalization) checkCore() bool {
+	res := &f.res.List
 	core := f.opts.Core
 	if core == nil {
 		core, _ = derive.Load(f.dir)
@@ -239,34 +245,52 @@ func (f *finalization) checkPackage() bool {
 	if res.HasErrors() {
 		return false
 	}
-	if f.files, err = readAll(pkg); err != nil {
+	f.baseline = verdict.NewBaseline(core.Inputs, core.Views())
+	return true
+}
+
+// checkGenerated is the rest of step 1: the derived views equal to their
+// derivation, the artifacts present and the generated code what compile
+// generates, and the final files' paths free.
+func (f *finalization) checkGenerated() bool {
+	var err error
+	if f.files, err = readAll(f.pkg); err != nil {
 		return f.stop(err)
 	}
-	views := core.Views()
-	f.checkViews(views)
+	f.checkViews(f.core.Views())
+	f.checkArtifacts()
+	f.checkFinalPaths()
+	return true
+}
+
+// checkArtifacts reports a missing artifact and generated code that is not
+// what compile generates: the runtime the evidence is about is what
+// compile generates, so a Function edited after it was verified is
+// refused, whatever hashes the final files would record for it.
+func (f *finalization) checkArtifacts() {
 	for _, a := range artifacts {
 		if _, ok := f.files[a]; !ok {
-			res.Add(RuleArtifactMissing.New(a, "%s is missing; finalize records only what was generated", a))
+			f.res.List.Add(RuleArtifactMissing.New(a, "%s is missing; finalize records only what was generated", a))
 		}
 	}
-	// The runtime the evidence is about is what compile generates: a
-	// Function edited after it was verified is refused, whatever hashes
-	// the final files would record for it.
 	toolDocs, hasDocs := f.files[compile.ToolDocsFile]
 	if !hasDocs {
 		toolDocs = nil
 	}
-	res.Add(compile.Verify(core.Inputs, toolDocs, func(p string) ([]byte, bool) { d, ok := f.files[p]; return d, ok })...)
+	f.res.List.Add(compile.Verify(f.core.Inputs, toolDocs, func(p string) ([]byte, bool) { d, ok := f.files[p]; return d, ok })...)
+}
+
+// checkFinalPaths reports a final file's path taken by something other
+// than a regular file.
+func (f *finalization) checkFinalPaths() {
 	for _, file := range verdict.FinalFiles {
 		if _, regular := f.files[file]; regular {
 			continue
 		}
 		if _, err := os.Lstat(filepath.Join(f.dir, filepath.FromSlash(file))); err == nil {
-			res.Add(RuleFinalPath.New(file, "something other than a regular file takes the path of a final file"))
+			f.res.List.Add(RuleFinalPath.New(file, "something other than a regular file takes the path of a final file"))
 		}
 	}
-	f.baseline = verdict.NewBaseline(core.Inputs, views)
-	return true
 }
 
 // checkViews compares every derived view but the matrix, which finalize
@@ -285,14 +309,77 @@ func (f *finalization) checkViews(views *derive.Derived) {
 	}
 }
 
-// checkReport is steps 2 and 3: the verification report and its
-// evidence.
+// checkReport is step 2: the verification report, outside the package,
+// against its JSON Schema, the contract, coverage and statuses, and each
+// check against its phase. A report that cannot be read as one leaves
+// f.report nil: the steps up to the gate still report what they find.
 func (f *finalization) checkReport() bool {
-	var err error
-	f.report, f.reportDoc, f.index, err = readReport(f.baseline, f.pkg, f.opts, f.res)
+	res := &f.res.List
+	file := filepath.ToSlash(f.opts.Report)
+	for _, p := range []struct{ what, path string }{{"the verification report", f.opts.Report}, {"the evidence directory", f.evidenceDir()}} {
+		if inside(f.pkg.Dir(), p.path) {
+			res.Add(RuleEvidenceInside.New(filepath.ToSlash(p.path), "%s lies inside the package; keep verification evidence outside it", p.what))
+		}
+	}
+	data, err := pkgdir.ReadFile(f.opts.Report, 0)
+	if err != nil {
+		if d, ok := pkgdir.ReadFinding(file, err); ok {
+			res.Add(d)
+			return true
+		}
+		return f.stop(fmt.Errorf("reading %s: %w", file, err))
+	}
+	doc, err := canonjson.Decode(data)
+	if err != nil {
+		var se *canonjson.SyntaxError
+		if errors.As(err, &se) {
+			res.Add(se.Diagnostic(file))
+			return true
+		}
+		return f.stop(err)
+	}
+	f.reportDoc = doc
+	vs, err := verdict.ValidateReportValue(doc)
 	if err != nil {
 		return f.stop(err)
 	}
+	for _, v := range vs {
+		res.Add(verdict.RuleReportSchema.New(file, "%s", v.Message).AtPointer(v.Pointer))
+	}
+	if len(vs) > 0 {
+		return true
+	}
+	rep, ds := verdict.FromReport(f.baseline, file, doc)
+	res.Add(ds...)
+	res.Add(verdict.CheckEvidence(f.baseline, rep.Evidence, verdict.DecodeChecks(rep.GlobalChecks, "/checks")...)...)
+	f.report = rep
+	return true
+}
+
+// evidenceDir is the directory the report's evidence is in.
+func (f *finalization) evidenceDir() string {
+	if f.opts.EvidenceDir != "" {
+		return f.opts.EvidenceDir
+	}
+	return filepath.Dir(f.opts.Report)
+}
+
+// checkEvidence is step 3: every passed check's evidence is a regular file
+// of the evidence directory with the hash the check records.
+func (f *finalization) checkEvidence() bool {
+	f.index = &evidenceIndex{}
+	if f.report == nil {
+		return true
+	}
+	index, ds, err := indexEvidence(f.evidenceDir())
+	if err != nil {
+		return f.stop(fmt.Errorf("reading the evidence directory %s: %w", f.evidenceDir(), err))
+	}
+	f.res.List.Add(ds...)
+	found, ds := index.checkEvidence(f.report, filepath.ToSlash(f.opts.Report))
+	f.res.List.Add(ds...)
+	f.res.EvidenceChecked = found
+	f.index = index
 	return true
 }
 
@@ -413,62 +500,6 @@ func readAll(pkg *pkgdir.Package) (map[string][]byte, error) {
 		files[f.Path] = data
 	}
 	return files, nil
-}
-
-// readReport reads and checks the verification report and its evidence. rep
-// is nil when the report cannot be read as a report; doc is the decoded
-// report when it is JSON.
-func readReport(b *verdict.Baseline, pkg *pkgdir.Package, opts Options, res *Result) (rep *verdict.Report, doc canonjson.Value, index *evidenceIndex, err error) {
-	file := filepath.ToSlash(opts.Report)
-	evidenceDir := opts.EvidenceDir
-	if evidenceDir == "" {
-		evidenceDir = filepath.Dir(opts.Report)
-	}
-	for _, p := range []struct{ what, path string }{{"the verification report", opts.Report}, {"the evidence directory", evidenceDir}} {
-		if inside(pkg.Dir(), p.path) {
-			res.List.Add(RuleEvidenceInside.New(filepath.ToSlash(p.path), "%s lies inside the package; keep verification evidence outside it", p.what))
-		}
-	}
-	empty := &evidenceIndex{}
-	data, err := pkgdir.ReadFile(opts.Report, 0)
-	if err != nil {
-		if d, ok := pkgdir.ReadFinding(file, err); ok {
-			res.List.Add(d)
-			return nil, nil, empty, nil
-		}
-		return nil, nil, nil, fmt.Errorf("reading %s: %w", file, err)
-	}
-	doc, err = canonjson.Decode(data)
-	if err != nil {
-		var se *canonjson.SyntaxError
-		if errors.As(err, &se) {
-			res.List.Add(se.Diagnostic(file))
-			return nil, nil, empty, nil
-		}
-		return nil, nil, nil, err
-	}
-	vs, err := verdict.ValidateReportValue(doc)
-	if err != nil {
-		return nil, doc, nil, err
-	}
-	for _, v := range vs {
-		res.List.Add(verdict.RuleReportSchema.New(file, "%s", v.Message).AtPointer(v.Pointer))
-	}
-	if len(vs) > 0 {
-		return nil, doc, empty, nil
-	}
-	rep, ds := verdict.FromReport(b, file, doc)
-	res.List.Add(ds...)
-	res.List.Add(verdict.CheckEvidence(b, rep.Evidence, verdict.DecodeChecks(rep.GlobalChecks, "/checks")...)...)
-	index, ds, err = indexEvidence(evidenceDir)
-	if err != nil {
-		return nil, doc, nil, fmt.Errorf("reading the evidence directory %s: %w", evidenceDir, err)
-	}
-	res.List.Add(ds...)
-	found, ds := index.checkEvidence(rep, file)
-	res.List.Add(ds...)
-	res.EvidenceChecked = found
-	return rep, doc, index, nil
 }
 
 // inside reports whether path (resolved) is dir or lies inside it; dir is
