@@ -595,19 +595,6 @@ func (f *facts) isVariable(name string) bool {
 	return name == f.dryRunVariable || slices.Contains(f.host, name)
 }
 
-// errorCodesIn returns the error-code-shaped words of a text: every
-// UPPER_SNAKE word, and every upper-case word of four characters or more
-// (a source's own UNAUTHENTICATED).
-func errorCodesIn(text string, into map[string]bool) {
-	for _, m := range upperCodeWord.FindAllString(text, -1) {
-		if strings.Contains(m, "_") || len(m) >= 4 {
-			into[m] = true
-		}
-	}
-}
-
-var upperCodeWord = regexp.MustCompile(`\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*\b`)
-
 // addSchemas records the properties of each Tool's input and output
 // schemas from the derived schema contract.
 func (f *facts) addSchemas(schemaContract *canonjson.Object) {
@@ -622,16 +609,5 @@ func (f *facts) addSchemas(schemaContract *canonjson.Object) {
 			schemaFields(c.At("inputSchema"), t.fields)
 			schemaFields(c.At("outputSchema"), t.fields)
 		}
-	}
-}
-
-// quotedCode is an error code written as a JavaScript string literal.
-var quotedCode = regexp.MustCompile(`['"]([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)['"]`)
-
-// addRuntimeCodes records the error codes a runtime file can return: its
-// UPPER_SNAKE string literals.
-func addRuntimeCodes(js []byte, into map[string]bool) {
-	for _, m := range quotedCode.FindAllSubmatch(js, -1) {
-		into[string(m[1])] = true
 	}
 }
