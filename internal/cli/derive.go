@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -206,7 +207,8 @@ func (res *deriveResult) write(dir string, views []derive.View) bool {
 		}
 		files[i] = atomicfile.File{Path: v.Path, Data: v.Data, Perm: 0o644}
 	}
-	if err := atomicfile.WriteAll(dir, files); err != nil {
+	// A re-run on an unchanged package finds the views there.
+	if err := writeChanged(dir, views, files); err != nil {
 		res.failed = true
 		// A symbolic link in the way is named as the finding's file.
 		var link *atomicfile.SymlinkError
@@ -219,6 +221,38 @@ func (res *deriveResult) write(dir string, views []derive.View) bool {
 	}
 	for _, v := range views {
 		res.files = append(res.files, v.Path)
+	}
+	return true
+}
+
+// writeChanged writes files into dir all together unless every view is
+// already there.
+func writeChanged(dir string, views []derive.View, files []atomicfile.File) error {
+	if written(dir, views) {
+		return nil
+	}
+	return atomicfile.WriteAll(dir, files)
+}
+
+// written reports whether every view is already in dir, as derive writes
+// it: a regular file of the package (Files follows no symbolic link), with
+// the view's bytes and mode.
+func written(dir string, views []derive.View) bool {
+	pkg, _, err := pkgdir.Open(dir)
+	if err != nil || pkg == nil {
+		return false
+	}
+	modes := make(map[string]fs.FileMode, len(pkg.Files()))
+	for _, f := range pkg.Files() {
+		modes[f.Path] = f.Mode
+	}
+	for _, v := range views {
+		if m, ok := modes[v.Path]; !ok || m != 0o644 {
+			return false
+		}
+		if data, err := pkg.ReadFile(v.Path); err != nil || !bytes.Equal(data, v.Data) {
+			return false
+		}
 	}
 	return true
 }
