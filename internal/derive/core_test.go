@@ -72,7 +72,8 @@ func TestLoadAndChanged(t *testing.T) {
 		t.Errorf("Load counted %d loads", n)
 	}
 	requireNoFindings(t, core.Findings())
-	if !core.Sound() || core.Views() != core.Views() {
+	views := core.Views()
+	if !core.Sound() || core.Views() != views {
 		t.Fatal("a sound Core derives its views once")
 	}
 	if got := core.Views().Marker(); got != referenceMarker {
