@@ -29,6 +29,8 @@ var codeTexts = []string{
 	`ÉCOLE_X DÉJÀ_VU CAFÉ ÀBCD "ÉTAT" "X_É"`, `"A`, `A"`, `NOT_FOUND`, `a NOT_FOUND.`, `(LIMIT_9)`,
 }
 
+// TestErrorCodeScanners holds the scanners to the expressions on the edge
+// cases, the reference contract and every runtime file they scan.
 func TestErrorCodeScanners(t *testing.T) {
 	texts := slices.Clone(codeTexts)
 	texts = append(texts, string(contracttest.Reference(t, contract.ContractFile)), string(compile.CoreLibrary()))
@@ -36,24 +38,7 @@ func TestErrorCodeScanners(t *testing.T) {
 		texts = append(texts, string(a.Bytes()))
 	}
 	for _, text := range texts {
-		want := map[string]bool{}
-		for _, m := range upperCodeWord.FindAllString(text, -1) {
-			if strings.Contains(m, "_") || len(m) >= 4 {
-				want[m] = true
-			}
-		}
-		got := map[string]bool{}
-		if errorCodesIn(text, got); !maps.Equal(got, want) {
-			t.Errorf("errorCodesIn(%.60q) = %v, want %v", text, slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
-		}
-		want = map[string]bool{}
-		for _, m := range quotedCode.FindAllStringSubmatch(text, -1) {
-			want[m[1]] = true
-		}
-		got = map[string]bool{}
-		if addRuntimeCodes([]byte(text), got); !maps.Equal(got, want) {
-			t.Errorf("addRuntimeCodes(%.60q) = %v, want %v", text, slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
-		}
+		compareScanners(t, text)
 	}
 }
 
@@ -62,24 +47,29 @@ func FuzzErrorCodeScanners(f *testing.F) {
 	for _, text := range codeTexts {
 		f.Add(text)
 	}
-	f.Fuzz(func(t *testing.T, text string) {
-		want := map[string]bool{}
-		for _, m := range upperCodeWord.FindAllString(text, -1) {
-			if strings.Contains(m, "_") || len(m) >= 4 {
-				want[m] = true
-			}
+	f.Fuzz(compareScanners)
+}
+
+// compareScanners fails t when a scanner finds other codes in text than
+// its expression.
+func compareScanners(t *testing.T, text string) {
+	t.Helper()
+	want := map[string]bool{}
+	for _, m := range upperCodeWord.FindAllString(text, -1) {
+		if strings.Contains(m, "_") || len(m) >= 4 {
+			want[m] = true
 		}
-		got := map[string]bool{}
-		if errorCodesIn(text, got); !maps.Equal(got, want) {
-			t.Errorf("errorCodesIn(%q) = %v, want %v", text, got, want)
-		}
-		want = map[string]bool{}
-		for _, m := range quotedCode.FindAllStringSubmatch(text, -1) {
-			want[m[1]] = true
-		}
-		got = map[string]bool{}
-		if addRuntimeCodes([]byte(text), got); !maps.Equal(got, want) {
-			t.Errorf("addRuntimeCodes(%q) = %v, want %v", text, got, want)
-		}
-	})
+	}
+	got := map[string]bool{}
+	if errorCodesIn(text, got); !maps.Equal(got, want) {
+		t.Errorf("errorCodesIn(%.80q) = %v, want %v", text, slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
+	}
+	want = map[string]bool{}
+	for _, m := range quotedCode.FindAllStringSubmatch(text, -1) {
+		want[m[1]] = true
+	}
+	got = map[string]bool{}
+	if addRuntimeCodes([]byte(text), got); !maps.Equal(got, want) {
+		t.Errorf("addRuntimeCodes(%.80q) = %v, want %v", text, slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
+	}
 }
