@@ -117,14 +117,20 @@ func (r *runner) writeRecord(rec *Record) error {
 // the package changes only while a stage runs, so it is read once until
 // the next stage executes.
 func (r *runner) bindingBetweenStages() (binding, error) {
-	if r.between != nil {
-		return *r.between, nil
+	return r.readBinding(&r.between)
+}
+
+// readBinding returns the package's binding kept in *kept, reading it into
+// *kept first when it is nil.
+func (r *runner) readBinding(kept **binding) (binding, error) {
+	if *kept != nil {
+		return **kept, nil
 	}
 	b, err := r.p.packageBinding(r.core)
 	if err != nil {
 		return binding{}, err
 	}
-	r.between = &b
+	*kept = &b
 	return b, nil
 }
 
@@ -137,15 +143,7 @@ type binding struct {
 // once per stage, when it writes its first record: after the stage's own
 // writes to the package (verify's derived views), which the checks ran on.
 func (r *runner) binding() (binding, error) {
-	if r.bound != nil {
-		return *r.bound, nil
-	}
-	b, err := r.p.packageBinding(r.core)
-	if err != nil {
-		return binding{}, err
-	}
-	r.bound = &b
-	return b, nil
+	return r.readBinding(&r.bound)
 }
 
 // packageBinding returns the package's contract ID, from its Portable
