@@ -20,7 +20,8 @@ func BenchmarkStrictSampleWrite(b *testing.B) {
 		writeFS(b, StrictSampleSource(), dir)
 		pkg := filepath.Join(dir, StrictSampleName)
 		writeFS(b, StrictSample(), pkg)
-		in, findings, err := derive.ReadInputs(pkg)
+		loaded, err := derive.Load(pkg)
+		in, findings := loaded.Inputs, loaded.Read()
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -131,7 +131,8 @@ var suggested = regexp.MustCompile(`write "([^"]+)"$`)
 // suggests. Any other finding fails the test.
 func checkSources(t *testing.T, pkg, src string) map[string]string {
 	t.Helper()
-	in, l, err := derive.ReadInputs(pkg)
+	loaded, err := derive.Load(pkg)
+	in, l := loaded.Inputs, loaded.Read()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +151,8 @@ func checkSources(t *testing.T, pkg, src string) map[string]string {
 
 func derivedViews(t *testing.T, pkg string) []derive.View {
 	t.Helper()
-	in, l, err := derive.ReadInputs(pkg)
+	loaded, err := derive.Load(pkg)
+	in, l := loaded.Inputs, loaded.Read()
 	if err != nil || l.HasErrors() {
 		t.Fatalf("%v %v", err, l.Sorted())
 	}

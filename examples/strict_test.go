@@ -74,7 +74,8 @@ func strictSampleOf(t testing.TB, authored fs.FS) (pkg, src string) {
 	writeFS(t, StrictSampleSource(), src)
 	pkg = filepath.Join(t.TempDir(), StrictSampleName)
 	writeFS(t, authored, pkg)
-	in, findings, err := derive.ReadInputs(pkg)
+	loaded, err := derive.Load(pkg)
+	in, findings := loaded.Inputs, loaded.Read()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +288,8 @@ var locatorForm = regexp.MustCompile(`^([a-z][a-z0-9_]*\.go):([1-9][0-9]*)#((?:[
 // names (a function, method, type or constant), so that the evidence points
 // at the code it claims.
 func TestStrictSampleEvidenceLocators(t *testing.T) {
-	in, _, err := derive.ReadInputs(writeInputs(t))
+	loaded, err := derive.Load(writeInputs(t))
+	in := loaded.Inputs
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,7 +393,8 @@ func writeInputs(t testing.TB) string {
 // route of the sample backend, at the origin its client uses by default, and
 // the export profile allows exactly that origin.
 func TestStrictSampleStepsAreRoutes(t *testing.T) {
-	in, _, err := derive.ReadInputs(writeInputs(t))
+	loaded, err := derive.Load(writeInputs(t))
+	in := loaded.Inputs
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -433,7 +436,8 @@ func TestStrictSampleStepsAreRoutes(t *testing.T) {
 // with a success the output schema accepts; each write has one that passes
 // on what an earlier capability returned.
 func TestStrictSampleLiveCases(t *testing.T) {
-	in, _, err := derive.ReadInputs(writeInputs(t))
+	loaded, err := derive.Load(writeInputs(t))
+	in := loaded.Inputs
 	if err != nil {
 		t.Fatal(err)
 	}

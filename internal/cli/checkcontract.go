@@ -73,8 +73,8 @@ type checkContractSummary struct {
 func runCheckContract(dir string, opts contractcheck.Options) *diag.Report {
 	var list diag.List
 	r := &diag.Report{Command: "check-contract", Status: diag.StatusPassed, List: &list, Roots: []string{dir}, Anchor: contractAnchor}
-	in, l, err := derive.ReadInputs(dir)
-	list.Merge(l)
+	core, err := derive.Load(dir)
+	list.Merge(core.Read())
 	if err != nil {
 		list.Add(derive.RuleIOFailure.New("", "%v", err))
 		r.Status = diag.StatusError
@@ -82,7 +82,7 @@ func runCheckContract(dir string, opts contractcheck.Options) *diag.Report {
 		r.Summary = checkContractSummary{Counts: diag.CountsOf(&list)}
 		return r
 	}
-	list.Merge(contractcheck.Check(in, opts))
+	list.Merge(contractcheck.Check(core.Inputs, opts))
 	counts := diag.CountsOf(&list)
 	infos := list.Len() - counts.Errors - counts.Warnings
 	r.Summary = checkContractSummary{Counts: counts, Infos: infos, EvidenceResolved: opts.Sources.Given()}

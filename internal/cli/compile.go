@@ -95,12 +95,13 @@ func runCompile(dir, report string) *compileResult {
 		out.list.Add(compile.RuleIOFailure.New("", "%v", err))
 		return out
 	}
-	core, list, err := derive.ReadInputs(dir)
-	out.list.Merge(list)
+	loaded, err := derive.Load(dir)
+	out.list.Merge(loaded.Read())
 	if err != nil {
 		return fail(err)
 	}
-	out.list.Merge(derive.Check(core))
+	core := loaded.Inputs
+	out.list.Merge(loaded.Structure())
 	if out.list.HasErrors() {
 		return out // the Portable Core itself is broken: nothing to compile
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/code2skill/code2skill/assets"
 	"github.com/code2skill/code2skill/examples"
 	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/jsmod"
 	"github.com/code2skill/code2skill/internal/testnode"
 	"github.com/code2skill/code2skill/internal/testtier"
@@ -258,9 +259,15 @@ func TestStrictDemoWithoutElicitation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	loads := derive.Loads()
 	out, dir := demoOf(t, func(s *strictSample) {
 		s.Package = overlay{s.Package, fstest.MapFS{"host-profile.json": {Data: profile}}}
 	})
+	// Every stage and step of the run, the real ones, builds on one load
+	// of the Portable Core.
+	if n := derive.Loads() - loads; n != 1 {
+		t.Errorf("the demo loaded the Portable Core %d times, want once", n)
+	}
 	for _, want := range []string{
 		`(?m)^list-lendable-equipment +yes +yes +yes +yes$`,
 		`(?m)^quote-equipment-loan +yes +yes +yes +yes$`,

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -151,27 +152,27 @@ func runDerive(dir string) *deriveResult {
 	if legacy {
 		return runLegacyDerive(dir)
 	}
-	in, list, err := derive.ReadInputs(dir)
-	res.list.Merge(list)
+	core, err := derive.Load(dir)
+	res.list.Merge(core.Read())
 	if err != nil {
 		res.failed = true
 		res.list.Add(derive.RuleIOFailure.New("", "%v", err))
 		return res
 	}
-	res.list.Merge(derive.Check(in))
+	res.list.Merge(core.Structure())
 	if res.list.HasErrors() {
 		return res
 	}
 
-	views := derive.Views(in)
-	if !res.write(dir, views) {
+	views := core.Views()
+	if !res.write(dir, views.Files()) {
 		return res
 	}
-	res.marker = derive.Marker(views)
-	n, _ := contractcheck.Check(in, contractcheck.Options{}).Counts()
+	res.marker = views.Marker()
+	n, _ := contractcheck.Check(core.Inputs, contractcheck.Options{}).Counts()
 	res.contractErrors = &n
 	var docs diag.List
-	docs.Add(strict.DocumentDisagreements(dir, in, views)...)
+	docs.Add(strict.DocumentDisagreements(dir, core.Inputs, views)...)
 	res.documents = docs.Sorted()
 	return res
 }
@@ -206,7 +207,8 @@ func (res *deriveResult) write(dir string, views []derive.View) bool {
 		}
 		files[i] = atomicfile.File{Path: v.Path, Data: v.Data, Perm: 0o644}
 	}
-	if err := atomicfile.WriteAll(dir, files); err != nil {
+	// A re-run on an unchanged package finds the views there.
+	if err := writeChanged(dir, views, files); err != nil {
 		res.failed = true
 		// A symbolic link in the way is named as the finding's file.
 		var link *atomicfile.SymlinkError
@@ -219,6 +221,38 @@ func (res *deriveResult) write(dir string, views []derive.View) bool {
 	}
 	for _, v := range views {
 		res.files = append(res.files, v.Path)
+	}
+	return true
+}
+
+// writeChanged writes files into dir all together unless every view is
+// already there.
+func writeChanged(dir string, views []derive.View, files []atomicfile.File) error {
+	if written(dir, views) {
+		return nil
+	}
+	return atomicfile.WriteAll(dir, files)
+}
+
+// written reports whether every view is already in dir, as derive writes
+// it: a regular file of the package (Files follows no symbolic link), with
+// the view's bytes and mode.
+func written(dir string, views []derive.View) bool {
+	pkg, _, err := pkgdir.Open(dir)
+	if err != nil || pkg == nil {
+		return false
+	}
+	modes := make(map[string]fs.FileMode, len(pkg.Files()))
+	for _, f := range pkg.Files() {
+		modes[f.Path] = f.Mode
+	}
+	for _, v := range views {
+		if m, ok := modes[v.Path]; !ok || m != 0o644 {
+			return false
+		}
+		if data, err := pkg.ReadFile(v.Path); err != nil || !bytes.Equal(data, v.Data) {
+			return false
+		}
 	}
 	return true
 }

@@ -16,7 +16,7 @@ import (
 )
 
 // referencePackage writes the reference inputs into a fresh directory.
-func referencePackage(t *testing.T) string {
+func referencePackage(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
 	for _, name := range []string{contract.ContractFile, contract.TopologyFile, contract.HostProfileFile, contract.ExportProfileFile} {
@@ -126,5 +126,82 @@ func TestDeriveWritesNothingTooLargeToRead(t *testing.T) {
 	}
 	if ds := res.list.Sorted(); len(ds) != 1 || ds[0].File != "huge.json" || !strings.Contains(ds[0].Message, "every command reads") {
 		t.Errorf("findings %v", ds)
+	}
+}
+
+// TestDeriveRewritesOnlyWhatChanged: a re-run of derive on an unchanged
+// package replaces no view; a view whose bytes or mode changed is written
+// again, and a view replaced by a symbolic link is refused as on the first
+// run, even when the link's target holds the view's bytes.
+func TestDeriveRewritesOnlyWhatChanged(t *testing.T) {
+	dir := referencePackage(t)
+	if code, out := runDeriveCmd(t, dir); code != ExitPassed {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	core, err := derive.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	views := core.Views().Files()
+	path := func(v derive.View) string { return filepath.Join(dir, filepath.FromSlash(v.Path)) }
+	stat := func(v derive.View) os.FileInfo {
+		t.Helper()
+		fi, err := os.Lstat(path(v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi
+	}
+	before := make([]os.FileInfo, len(views))
+	for i, v := range views {
+		before[i] = stat(v)
+	}
+	if code, out := runDeriveCmd(t, dir); code != ExitPassed {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	for i, v := range views {
+		if !os.SameFile(before[i], stat(v)) {
+			t.Errorf("%s was replaced on an unchanged package", v.Path)
+		}
+	}
+
+	// One change at a time: any change writes every view.
+	edited := views[0]
+	if err := os.WriteFile(path(edited), []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := runDeriveCmd(t, dir); code != ExitPassed {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	if data, _ := os.ReadFile(path(edited)); !bytes.Equal(data, edited.Data) {
+		t.Errorf("the edited %s was not written again", edited.Path)
+	}
+	chmodded := views[1]
+	if err := os.Chmod(path(chmodded), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := runDeriveCmd(t, dir); code != ExitPassed {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	if m := stat(chmodded).Mode(); m != 0o644 {
+		t.Errorf("%s has mode %v after derive, want -rw-r--r--", chmodded.Path, m)
+	}
+
+	linked := views[0]
+	target := filepath.Join(t.TempDir(), "view")
+	if err := os.WriteFile(target, linked.Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(path(linked)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, path(linked)); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := runDeriveCmd(t, dir); code == ExitPassed {
+		t.Errorf("derive passed with %s a symbolic link\n%s", linked.Path, out)
+	}
+	if fi := stat(linked); fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the symbolic link %s was replaced", linked.Path)
 	}
 }

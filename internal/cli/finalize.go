@@ -11,6 +11,7 @@ import (
 
 	"github.com/code2skill/code2skill/internal/attest"
 	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/finalize"
 	"github.com/code2skill/code2skill/internal/strict"
@@ -24,8 +25,8 @@ import (
 func finalValidator(key *attest.Key) finalize.Validator {
 	return finalize.Validator{
 		Name: "the strict validator (final)",
-		Validate: func(ctx context.Context, dir string, sources contract.Sources) (*diag.List, error) {
-			res := strict.Validate(ctx, dir, strict.Options{Sources: sources, Key: key})
+		Validate: func(ctx context.Context, dir string, core *derive.Core, sources contract.Sources) (*diag.List, error) {
+			res := strict.Validate(ctx, dir, strict.Options{Sources: sources, Key: key, Core: core})
 			return &res.Diagnostics, res.Err
 		},
 	}

@@ -70,17 +70,14 @@ func fakePipelineSteps() pipeline.Steps {
 		}
 		return res, nil
 	}
-	steps.Validate = func(ctx context.Context, dir string, pre bool, sources contract.Sources) (*pipeline.ValidateResult, error) {
+	steps.Validate = func(ctx context.Context, dir string, core *derive.Core, pre bool, sources contract.Sources) (*pipeline.ValidateResult, error) {
 		return &pipeline.ValidateResult{Findings: failing("validate"), Summary: "fake validation"}, nil
 	}
-	steps.Probe = func(ctx context.Context, dir string, cases []string) (*pipeline.ProbeResult, error) {
+	steps.Probe = func(ctx context.Context, dir string, core *derive.Core, cases []string) (*pipeline.ProbeResult, error) {
 		return &pipeline.ProbeResult{Findings: failing("probe"), Summary: fmt.Sprintf("fake probe, %d dry-run case(s)", len(cases))}, nil
 	}
-	steps.Vectors = func(ctx context.Context, dir, out string) (*pipeline.VectorsResult, error) {
-		in, _, err := derive.ReadInputs(dir)
-		if err != nil {
-			return nil, err
-		}
+	steps.Vectors = func(ctx context.Context, dir string, core *derive.Core, out string) (*pipeline.VectorsResult, error) {
+		in := core.Inputs
 		res := &pipeline.VectorsResult{Findings: &diag.List{}, Summary: "fake vectors"}
 		for _, cp := range in.Contract.Capabilities {
 			data := []byte(`{"checkId": "valid-input-and-output-contract", "capabilityId": "` + cp.ID + `"}` + "\n")

@@ -30,15 +30,15 @@ func realPipelineSteps() pipeline.Steps {
 			return contractcheck.Check(in, contractcheck.Options{Sources: sources})
 		},
 		Compile: compileStep,
-		Validate: func(ctx context.Context, dir string, pre bool, sources contract.Sources) (*pipeline.ValidateResult, error) {
-			res := strict.Validate(ctx, dir, strict.Options{PreFinalize: pre, Sources: sources})
+		Validate: func(ctx context.Context, dir string, core *derive.Core, pre bool, sources contract.Sources) (*pipeline.ValidateResult, error) {
+			res := strict.Validate(ctx, dir, strict.Options{PreFinalize: pre, Sources: sources, Core: core})
 			if res.Err != nil {
 				return nil, res.Err
 			}
 			return &pipeline.ValidateResult{Findings: &res.Diagnostics, Summary: strictMessage(res, diag.CountsOf(&res.Diagnostics))}, nil
 		},
-		Probe: func(ctx context.Context, dir string, cases []string) (*pipeline.ProbeResult, error) {
-			res, err := probe.Run(ctx, dir, probe.Options{Offline: true, DryRunCalls: cases, RequestTimeout: probeRequestLimit()})
+		Probe: func(ctx context.Context, dir string, core *derive.Core, cases []string) (*pipeline.ProbeResult, error) {
+			res, err := probe.Run(ctx, dir, probe.Options{Offline: true, DryRunCalls: cases, RequestTimeout: probeRequestLimit(), Core: core})
 			var usage *probe.UsageError
 			if errors.As(err, &usage) {
 				l := &diag.List{}
@@ -71,6 +71,7 @@ func compileStep(_ context.Context, dir string, in *derive.Inputs) (*pipeline.Co
 	}
 	out, findings := compile.Compile(&compile.Inputs{Core: in, ToolDocs: docs})
 	list.Merge(findings)
+	res.Compiled = out
 	if !out.Compiled() {
 		return res, nil
 	}
@@ -87,8 +88,8 @@ func compileStep(_ context.Context, dir string, in *derive.Inputs) (*pipeline.Co
 
 // vectorsStep runs the behaviour vectors and writes their evidence under
 // out, as code2skill vectors does.
-func vectorsStep(ctx context.Context, dir, out string) (*pipeline.VectorsResult, error) {
-	res, err := vectors.Run(ctx, dir, vectors.Options{Timeout: vectorsCallLimit()})
+func vectorsStep(ctx context.Context, dir string, core *derive.Core, out string) (*pipeline.VectorsResult, error) {
+	res, err := vectors.Run(ctx, dir, vectors.Options{Timeout: vectorsCallLimit(), Core: core})
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +111,7 @@ func vectorsStep(ctx context.Context, dir, out string) (*pipeline.VectorsResult,
 // finalizeStep finalizes the package from the pipeline's report and live
 // evidence, judged by the full strict validator.
 func finalizeStep(ctx context.Context, dir string, req pipeline.FinalizeRequest) (*pipeline.FinalizeResult, error) {
-	opts := finalize.Options{Report: req.Report, EvidenceDir: req.EvidenceDir, Sources: req.Sources, Validator: finalValidator(req.Key), Key: req.Key}
+	opts := finalize.Options{Report: req.Report, EvidenceDir: req.EvidenceDir, Sources: req.Sources, Validator: finalValidator(req.Key), Key: req.Key, Core: req.Core}
 	for _, p := range req.Live {
 		opts.Live = append(opts.Live, finalize.LivePair{Input: p.Input, Result: p.Result})
 	}

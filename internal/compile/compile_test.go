@@ -45,7 +45,8 @@ func (p testPackage) docsDir() string { return filepath.Join("testdata", filepat
 // fixtures are valid packages.
 func load(tb testing.TB, p testPackage) *Inputs {
 	tb.Helper()
-	core, list, err := derive.ReadInputs(p.core)
+	loaded, err := derive.Load(p.core)
+	core, list := loaded.Inputs, loaded.Read()
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -107,7 +107,8 @@ func livePackage(t *testing.T, origin, auth string) string {
 			t.Fatal(err)
 		}
 	}
-	in, list, err := derive.ReadInputs(dir)
+	loaded, err := derive.Load(dir)
+	in, list := loaded.Inputs, loaded.Read()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ import (
 
 // RuleInputMissing is the finding of a required Portable Core input that is
 // absent, reported by the reader every command starts from
-// (derive.ReadInputs).
+// (derive.Load).
 var RuleInputMissing = diag.Register("DERIVE_INPUT_MISSING", diag.Error, "an input derive reads (canonical contract, source topology, Host profile) is absent")
 
 // Options configure Check.

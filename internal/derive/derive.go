@@ -1,19 +1,25 @@
-// Package derive computes the views of a vNext package from its Portable Core
-// inputs. It judges no rule of the Portable Core itself: Check refuses inputs
-// with the findings of contractcheck.Structure, the structural rules views
-// need.
+// Package derive loads the Portable Core of a vNext package and computes
+// its views. It judges no rule of the Portable Core itself: Check refuses
+// inputs with the findings of contractcheck.Structure, the structural rules
+// views need.
 //
-// Everything here is a pure function of the decoded inputs: no file system,
-// no clock, no map iteration into output. The same inputs give the same bytes
-// on every machine.
+// A command loads the Portable Core once (Load) and hands the Core to every
+// stage that builds on it: the structural rules run and the views are
+// derived at most once per Core, and a view is encoded only where it is
+// written, compared with a file or hashed.
 //
-//	in := &derive.Inputs{Contract: c, Topology: t, Host: h}
-//	if findings := derive.Check(in); !findings.HasErrors() {
-//		views := derive.Views(in) // ten files, encoded in the established format
-//		marker := derive.Marker(views)
+//	core, err := derive.Load(dir)
+//	if findings := core.Findings(); err == nil && !findings.HasErrors() {
+//		views := core.Views()  // the documents (Derived)
+//		files := views.Files() // ten files, encoded in the established format
+//		marker := views.Marker()
 //	}
 //
-// The views are, in the order Views returns them:
+// Past reading, everything here is a pure function of the decoded inputs:
+// no clock, no map iteration into output. The same inputs give the same
+// bytes on every machine.
+//
+// The views are, in the order Files returns them:
 //
 //	capability-bundle.json, function-core/capability-bundle.json
 //	capability-draft.json
@@ -37,6 +43,8 @@
 package derive
 
 import (
+	"sync"
+
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
 )
@@ -64,31 +72,96 @@ const (
 	VerificationMatrixFile   = "verification-matrix.json"
 )
 
-// Views derives every view of the inputs. Call it only when Check reports no
-// error: on inputs that break the structural rules the views are still
-// well-formed JSON, but may be meaningless.
-func Views(in *Inputs) []View {
+// ViewPaths are the paths of the views, in the order Files returns them.
+var ViewPaths = []string{
+	BundleFile, FunctionBundleFile, DraftFile, FunctionSchemaFile, MCPSchemaFile,
+	CapabilityContractFile, GoalContractFile, ConsumerRequirementsFile, HostCompatibilityFile, VerificationMatrixFile,
+}
+
+// Derived are the views of a Portable Core as documents. A stage that
+// reads a view reads it here; a view is encoded only where it is written,
+// compared with a file or hashed (Files, Marker), and then once.
+//
+// The documents share subtrees with the contract: read them, do not
+// change them.
+type Derived struct {
+	// Bundle is capability-bundle.json and its mirror in function-core/.
+	Bundle *canonjson.Object
+	Draft  *canonjson.Object
+	// SchemaContract is function-core/schema-contract.json and
+	// mcp-tool/schema-contract.json.
+	SchemaContract       *canonjson.Object
+	CapabilityContracts  *canonjson.Object
+	GoalContract         *canonjson.Object
+	ConsumerRequirements *canonjson.Object
+	HostCompatibility    *canonjson.Object
+	// Matrix is the baseline verification matrix, before any verification.
+	Matrix *canonjson.Object
+
+	encodeOnce sync.Once
+	files      []View
+}
+
+// Derive derives every view of the inputs. Call it only when Check
+// reports no error: on inputs that break the structural rules the views
+// are still well-formed, but may be meaningless.
+func Derive(in *Inputs) *Derived {
 	c := in.Contract
 	if c == nil {
 		c = &contract.Contract{}
 	}
 	c = c.Canonical()
 	compat := compatibility(c, in.Host)
-	bundle := canonjson.Encode(bundle(c))
-	schema := canonjson.Encode(schemaContract(c))
-	return []View{
-		{BundleFile, bundle},
-		{FunctionBundleFile, bundle},
-		{DraftFile, canonjson.Encode(draft(c.RecordingID, c.Capabilities, c.Handoffs))},
-		{FunctionSchemaFile, schema},
-		{MCPSchemaFile, schema},
-		{CapabilityContractFile, canonjson.Encode(capabilityContracts(c))},
-		{GoalContractFile, canonjson.Encode(goalContract(c))},
-		{ConsumerRequirementsFile, canonjson.Encode(consumerRequirements(c))},
-		{HostCompatibilityFile, canonjson.Encode(compat.report())},
-		{VerificationMatrixFile, canonjson.Encode(matrix(c, compat))},
+	return &Derived{
+		Bundle:               bundle(c),
+		Draft:                draft(c.RecordingID, c.Capabilities, c.Handoffs),
+		SchemaContract:       schemaContract(c),
+		CapabilityContracts:  capabilityContracts(c),
+		GoalContract:         goalContract(c),
+		ConsumerRequirements: consumerRequirements(c),
+		HostCompatibility:    compat.report(),
+		Matrix:               matrix(c, compat),
 	}
 }
+
+// Files returns the views as files, encoded in the established format, in
+// the order the package documentation lists them. They are encoded once.
+func (d *Derived) Files() []View {
+	d.encodeOnce.Do(func() {
+		bundle := canonjson.Encode(d.Bundle)
+		schema := canonjson.Encode(d.SchemaContract)
+		d.files = []View{
+			{BundleFile, bundle},
+			{FunctionBundleFile, bundle},
+			{DraftFile, canonjson.Encode(d.Draft)},
+			{FunctionSchemaFile, schema},
+			{MCPSchemaFile, schema},
+			{CapabilityContractFile, canonjson.Encode(d.CapabilityContracts)},
+			{GoalContractFile, canonjson.Encode(d.GoalContract)},
+			{ConsumerRequirementsFile, canonjson.Encode(d.ConsumerRequirements)},
+			{HostCompatibilityFile, canonjson.Encode(d.HostCompatibility)},
+			{VerificationMatrixFile, canonjson.Encode(d.Matrix)},
+		}
+	})
+	return d.files
+}
+
+// File returns the bytes of the view at path, or nil when no view is
+// there.
+func (d *Derived) File(path string) []byte {
+	for _, v := range d.Files() {
+		if v.Path == path {
+			return v.Data
+		}
+	}
+	return nil
+}
+
+// Marker returns the documentation marker of the views (see Marker).
+func (d *Derived) Marker() string { return Marker(d.Files()) }
+
+// Views derives every view of the inputs and encodes them: Derive(in).Files().
+func Views(in *Inputs) []View { return Derive(in).Files() }
 
 // MarkerPrefix and MarkerSuffix enclose the documentation marker's hash.
 const (

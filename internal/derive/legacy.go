@@ -63,7 +63,7 @@ var legacyIgnored = []string{contract.TopologyFile, contract.HostProfileFile, co
 // the draft does not branch on): a legacy package has no contract for
 // check-contract to judge, so derive is the only judge of its bundle. A
 // Portable Core input that is present but not read is a warning. err is for
-// failures of the tool, as with ReadInputs.
+// failures of the tool, as with Load.
 func ReadLegacy(dir string) (*contract.Bundle, *diag.List, error) {
 	var list diag.List
 	for _, name := range legacyIgnored {

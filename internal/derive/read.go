@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 
+	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/contractcheck"
 	"github.com/code2skill/code2skill/internal/diag"
@@ -24,23 +25,26 @@ var inputFiles = []struct {
 	{contract.ExportProfileFile, false},
 }
 
-// ReadInputs reads and decodes the Portable Core inputs of the package in
-// dir: canonical-contract.json, source-topology.json and host-profile.json
+// Load reads and decodes the Portable Core inputs of the package in dir:
+// canonical-contract.json, source-topology.json and host-profile.json
 // (required) and export-profile.json (optional). Every command that judges
-// or builds from the Portable Core starts here.
+// or builds from the Portable Core starts here, once.
 //
-// The findings returned are those that keep views from being derived:
+// The Core's Read findings are those that keep views from being derived:
 // inputs that are absent, not regular files, too large, malformed or of the
-// wrong shape. An input that is missing or unreadable is nil in the result.
+// wrong shape. An input that is missing or unreadable is nil in it.
 // Everything else reading noticed (the export profile's problems, format
 // findings views do not depend on) is kept in Inputs.Deferred for
 // check-contract. err is for failures of the tool (a file that exists but
-// cannot be read); its findings are still returned.
-func ReadInputs(dir string) (*Inputs, *diag.List, error) {
-	var list, optional diag.List
+// cannot be read); the Core is returned with it, and Err says it again to
+// the stages the Core is handed to.
+func Load(dir string) (*Core, error) {
+	loads.Add(1)
+	var optional diag.List
 	var errs []error
 	files := map[string][]byte{}
 	unreadable := map[string]bool{}
+	core := &Core{dir: dir}
 	for _, f := range inputFiles {
 		data, err := pkgdir.ReadFile(filepath.Join(dir, filepath.FromSlash(f.name)), 0)
 		switch {
@@ -48,12 +52,12 @@ func ReadInputs(dir string) (*Inputs, *diag.List, error) {
 			files[f.name] = data
 			continue
 		case errors.Is(err, fs.ErrNotExist):
-			continue // Decode reports a missing required input
+			continue // decode reports a missing required input
 		}
 		unreadable[f.name] = true
 		if d, ok := pkgdir.ReadFinding(f.name, err); ok {
 			if f.required {
-				list.Add(d)
+				core.read.Add(d)
 			} else {
 				optional.Add(d) // no view needs it: check-contract's
 			}
@@ -62,14 +66,25 @@ func ReadInputs(dir string) (*Inputs, *diag.List, error) {
 		}
 	}
 	in, l := decode(files, unreadable)
-	list.Merge(l)
+	core.read.Merge(l)
 	in.Deferred.Merge(&optional)
-	return in, &list, errors.Join(errs...)
+	core.Inputs, core.sums, core.err = in, sums(files), errors.Join(errs...)
+	return core, core.err
+}
+
+// sums returns the SHA-256 of each input's bytes.
+func sums(files map[string][]byte) map[string]string {
+	out := make(map[string]string, len(files))
+	for name, data := range files {
+		out[name] = canonjson.SHA256(data)
+	}
+	return out
 }
 
 // Decode decodes the Portable Core inputs from their bytes: files maps an
 // input's file name to its content; an input without an entry is absent.
-// It returns what ReadInputs returns for the same files.
+// It returns the inputs and reading findings Load returns for the same
+// files.
 func Decode(files map[string][]byte) (*Inputs, *diag.List) {
 	return decode(files, nil)
 }

@@ -24,7 +24,7 @@ func BenchmarkCheckDir(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		jsmod.ForgetParses() // a cold parse, as in a process of its own
-		l, err := finalcheck.CheckDir(context.Background(), fx.Dir, contract.Sources{})
+		l, err := finalcheck.CheckDir(context.Background(), fx.Dir, nil, contract.Sources{})
 		if err != nil || l.Len() > 0 {
 			b.Fatal(err, contracttest.Findings(l))
 		}

@@ -66,6 +66,9 @@ type Options struct {
 	Key         *attest.Key
 	// Require makes a row resting on unattested evidence an error.
 	Require bool
+	// Views are the inputs' derived views when the caller has them; nil
+	// derives them here.
+	Views *derive.Derived
 }
 
 // Summary says what the attestation check found, and how far the final
@@ -126,11 +129,7 @@ func CheckWith(pkg *pkgdir.Package, in *derive.Inputs, opts Options) (*diag.List
 		}
 		docs[f] = v
 	}
-	b, err := verdict.NewBaseline(in, nil)
-	if err != nil {
-		k.list.Add(RuleMatrix.New(verdict.MatrixFile, "deriving the baseline: %v", err))
-		return k.list, sum
-	}
+	b := verdict.NewBaseline(in, opts.Views)
 	k.hashes = verdict.Hashes{}
 	for _, f := range pkg.Files() {
 		data, err := pkg.ReadFile(f.Path)
@@ -430,11 +429,12 @@ func safePath(p string) bool {
 }
 
 // CheckDir cross-checks the final files of the package in dir: it opens
-// the package, reads its Portable Core and runs Check. Its signature is
-// that of finalize's validator, so that the final-files cross-check alone
-// can stand in for the strict validator. Problems with the package or its
-// inputs are findings; err is for I/O failures.
-func CheckDir(_ context.Context, dir string, _ contract.Sources) (*diag.List, error) {
+// the package, reads its Portable Core (unless core, already loaded, is
+// given) and runs Check. Its signature is that of finalize's validator, so
+// that the final-files cross-check alone can stand in for the strict
+// validator. Problems with the package or its inputs are findings; err is
+// for I/O failures.
+func CheckDir(_ context.Context, dir string, core *derive.Core, _ contract.Sources) (*diag.List, error) {
 	list := &diag.List{}
 	pkg, ds, err := pkgdir.Open(dir)
 	if err != nil {
@@ -444,15 +444,16 @@ func CheckDir(_ context.Context, dir string, _ contract.Sources) (*diag.List, er
 	if pkg == nil {
 		return list, nil
 	}
-	in, l, err := derive.ReadInputs(dir)
-	if err != nil {
+	if core == nil {
+		core, _ = derive.Load(dir)
+	}
+	if err := core.Err(); err != nil {
 		return nil, err
 	}
-	list.Merge(l)
-	list.Merge(derive.Check(in))
+	list.Merge(core.Findings())
 	if list.HasErrors() {
 		return list, nil
 	}
-	list.Merge(Check(pkg, in))
+	list.Merge(Check(pkg, core.Inputs))
 	return list, nil
 }

@@ -36,7 +36,7 @@ func finalized(t *testing.T, edit func(fx *finalizetest.Fixture)) *finalizetest.
 
 func check(t *testing.T, dir string) *diag.List {
 	t.Helper()
-	l, err := finalcheck.CheckDir(context.Background(), dir, contract.Sources{})
+	l, err := finalcheck.CheckDir(context.Background(), dir, nil, contract.Sources{})
 	if err != nil {
 		t.Fatal(err)
 	}

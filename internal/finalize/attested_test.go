@@ -13,6 +13,7 @@ import (
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/compile"
 	"github.com/code2skill/code2skill/internal/contract"
+	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/finalize"
 	"github.com/code2skill/code2skill/internal/finalize/finalizetest"
@@ -36,8 +37,8 @@ func testKey(t *testing.T, b byte) *attest.Key {
 func validatorWith(key *attest.Key, require bool) finalize.Validator {
 	return finalize.Validator{
 		Name: "the strict validator (final)",
-		Validate: func(ctx context.Context, dir string, sources contract.Sources) (*diag.List, error) {
-			res := strict.Validate(ctx, dir, strict.Options{Sources: sources, Key: key, RequireAttested: require})
+		Validate: func(ctx context.Context, dir string, core *derive.Core, sources contract.Sources) (*diag.List, error) {
+			res := strict.Validate(ctx, dir, strict.Options{Sources: sources, Key: key, RequireAttested: require, Core: core})
 			return &res.Diagnostics, res.Err
 		},
 	}

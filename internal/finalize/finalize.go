@@ -91,8 +91,9 @@ type Validator struct {
 	// Name says which validator ran, in summaries.
 	Name string
 	// Validate returns the validator's findings; err is for a validator
-	// that could not run.
-	Validate func(ctx context.Context, dir string, sources contract.Sources) (*diag.List, error)
+	// that could not run. core is the package's Portable Core, which
+	// finalize loaded: the final files leave it unchanged.
+	Validate func(ctx context.Context, dir string, core *derive.Core, sources contract.Sources) (*diag.List, error)
 }
 
 // Options are the inputs of a finalization.
@@ -112,6 +113,9 @@ type Options struct {
 	// authenticated record of the evidence directory vouches for are
 	// tagged with it in the final files. nil tags nothing.
 	Key *attest.Key
+	// Core is the package's Portable Core when the command already loaded
+	// it (derive.Load); nil loads it here.
+	Core *derive.Core
 }
 
 // Result is what a finalization found and did.
@@ -142,185 +146,347 @@ type Result struct {
 	Validator string
 }
 
-// Run finalizes the package in dir.
+// Run finalizes the package in dir, in the steps of the package comment;
+// each step says whether finalization goes on.
 func Run(ctx context.Context, dir string, opts Options) *Result {
-	res := &Result{}
-	fail := func(err error) *Result {
-		res.Failed = true
-		res.List.Add(RuleIOFailure.New("", "%v", err))
-		return res
-	}
+	f := &finalization{ctx: ctx, dir: dir, opts: opts, res: &Result{}}
 	if opts.Validator.Validate == nil {
-		return fail(errors.New("no validator to run after writing the final files"))
+		return f.fail(errors.New("no validator to run after writing the final files"))
 	}
-
-	// 1. The package.
-	pkg, ds, err := pkgdir.Open(dir)
-	if err != nil {
-		return fail(err)
-	}
-	res.List.Add(ds...)
-	if pkg == nil {
-		return res
-	}
-	for _, l := range pkg.Links() {
-		if l.Inside {
-			res.List.Add(RulePackageSymlink.New(l.Path, "symbolic link to %q; replace it with the file it points to", l.Target))
+	for _, step := range []func() bool{
+		f.openPackage,    // 1
+		f.checkCore,      // 1
+		f.checkGenerated, // 1
+		f.checkReport,    // 2
+		f.checkEvidence,  // 3
+		f.checkLive,      // 4
+		f.gate,           // 5
+		f.writeFinal,     // 6
+		f.validateFinal,  // 7
+	} {
+		if !step() {
+			break
 		}
 	}
-	in, list, err := derive.ReadInputs(dir)
-	res.List.Merge(list)
+	return f.res
+}
+
+// finalization is one run of finalize, carried from step to step.
+type finalization struct {
+	ctx  context.Context
+	dir  string
+	opts Options
+	res  *Result
+
+	pkg   *pkgdir.Package
+	core  *derive.Core
+	files map[string][]byte // every file of the package, before finalization
+
+	baseline  *verdict.Baseline
+	report    *verdict.Report
+	reportDoc canonjson.Value
+	index     *evidenceIndex
+	live      map[string]verdict.Live
+
+	matrix     *verdict.Matrix
+	final      []verdict.File
+	unattested []string
+}
+
+// fail records a failure of the tool: finalize could not do its job.
+func (f *finalization) fail(err error) *Result {
+	f.res.Failed = true
+	f.res.List.Add(RuleIOFailure.New("", "%v", err))
+	return f.res
+}
+
+// stop records a failure of the tool and stops.
+func (f *finalization) stop(err error) bool {
+	f.fail(err)
+	return false
+}
+
+// openPackage is step 1's start: the package, without symbolic links.
+func (f *finalization) openPackage() bool {
+	pkg, ds, err := pkgdir.Open(f.dir)
 	if err != nil {
-		return fail(err)
+		return f.stop(err)
 	}
-	if res.List.HasErrors() {
-		return res
+	f.res.List.Add(ds...)
+	if pkg == nil {
+		return false
 	}
-	res.List.Merge(derive.Check(in))
-	if res.List.HasErrors() {
-		return res
+	f.pkg = pkg
+	for _, l := range pkg.Links() {
+		if l.Inside {
+			f.res.List.Add(RulePackageSymlink.New(l.Path, "symbolic link to %q; replace it with the file it points to", l.Target))
+		}
 	}
-	files, err := readAll(pkg)
-	if err != nil {
-		return fail(err)
+	return true
+}
+
+// checkCore is step 1's Portable Core: readable inputs that pass derive's
+// checks. Its views are the baseline of the statuses.
+func (f *finalization) checkCore() bool {
+	res := &f.res.List
+	core := f.opts.Core
+	if core == nil {
+		core, _ = derive.Load(f.dir)
 	}
-	views := derive.Views(in)
-	for _, v := range views {
-		data, ok := files[v.Path]
+	f.core = core
+	res.Merge(core.Read())
+	if err := core.Err(); err != nil {
+		return f.stop(err)
+	}
+	if res.HasErrors() {
+		return false
+	}
+	res.Merge(core.Structure())
+	if res.HasErrors() {
+		return false
+	}
+	f.baseline = verdict.NewBaseline(core.Inputs, core.Views())
+	return true
+}
+
+// checkGenerated is the rest of step 1: the derived views equal to their
+// derivation, the artifacts present and the generated code what compile
+// generates, and the final files' paths free.
+func (f *finalization) checkGenerated() bool {
+	var err error
+	if f.files, err = readAll(f.pkg); err != nil {
+		return f.stop(err)
+	}
+	f.checkViews(f.core.Views())
+	f.checkArtifacts()
+	f.checkFinalPaths()
+	return true
+}
+
+// checkArtifacts reports a missing artifact and generated code that is not
+// what compile generates: the runtime the evidence is about is what
+// compile generates, so a Function edited after it was verified is
+// refused, whatever hashes the final files would record for it.
+func (f *finalization) checkArtifacts() {
+	for _, a := range artifacts {
+		if _, ok := f.files[a]; !ok {
+			f.res.List.Add(RuleArtifactMissing.New(a, "%s is missing; finalize records only what was generated", a))
+		}
+	}
+	toolDocs, hasDocs := f.files[compile.ToolDocsFile]
+	if !hasDocs {
+		toolDocs = nil
+	}
+	f.res.List.Add(compile.Verify(f.core.Inputs, toolDocs, func(p string) ([]byte, bool) { d, ok := f.files[p]; return d, ok })...)
+}
+
+// checkFinalPaths reports a final file's path taken by something other
+// than a regular file.
+func (f *finalization) checkFinalPaths() {
+	for _, file := range verdict.FinalFiles {
+		if _, regular := f.files[file]; regular {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(f.dir, filepath.FromSlash(file))); err == nil {
+			f.res.List.Add(RuleFinalPath.New(file, "something other than a regular file takes the path of a final file"))
+		}
+	}
+}
+
+// checkViews compares every derived view but the matrix, which finalize
+// replaces, with the file the package holds.
+func (f *finalization) checkViews(views *derive.Derived) {
+	for _, v := range views.Files() {
+		data, ok := f.files[v.Path]
 		switch {
 		case v.Path == verdict.MatrixFile:
 			// Finalize replaces it, whatever it holds.
 		case !ok:
-			res.List.Add(RuleViewStale.New(v.Path, "the derived view is missing; run code2skill derive"))
+			f.res.List.Add(RuleViewStale.New(v.Path, "the derived view is missing; run code2skill derive"))
 		case !bytes.Equal(data, v.Data):
-			res.List.Add(RuleViewStale.New(v.Path, "the view differs from what derive computes from the Portable Core; run code2skill derive"))
+			f.res.List.Add(RuleViewStale.New(v.Path, "the view differs from what derive computes from the Portable Core; run code2skill derive"))
 		}
 	}
-	for _, a := range artifacts {
-		if _, ok := files[a]; !ok {
-			res.List.Add(RuleArtifactMissing.New(a, "%s is missing; finalize records only what was generated", a))
-		}
-	}
-	// The runtime the evidence is about is what compile generates: a
-	// Function edited after it was verified is refused, whatever hashes
-	// the final files would record for it.
-	toolDocs, hasDocs := files[compile.ToolDocsFile]
-	if !hasDocs {
-		toolDocs = nil
-	}
-	res.List.Add(compile.Verify(in, toolDocs, func(p string) ([]byte, bool) { d, ok := files[p]; return d, ok })...)
-	for _, f := range verdict.FinalFiles {
-		if _, regular := files[f]; regular {
-			continue
-		}
-		if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(f))); err == nil {
-			res.List.Add(RuleFinalPath.New(f, "something other than a regular file takes the path of a final file"))
-		}
-	}
-	b, err := verdict.NewBaseline(in, views)
-	if err != nil {
-		return fail(err)
-	}
-	schemas, err := newToolSchemas(views)
-	if err != nil {
-		return fail(err)
-	}
+}
 
-	// 2 and 3. The report and its evidence.
-	rep, reportDoc, index, err := readReport(b, pkg, opts, res)
-	if err != nil {
-		return fail(err)
+// checkReport is step 2: the verification report, outside the package,
+// against its JSON Schema, the contract, coverage and statuses, and each
+// check against its phase. A report that cannot be read as one leaves
+// f.report nil: the steps up to the gate still report what they find.
+func (f *finalization) checkReport() bool {
+	res := &f.res.List
+	file := filepath.ToSlash(f.opts.Report)
+	for _, p := range []struct{ what, path string }{{"the verification report", f.opts.Report}, {"the evidence directory", f.evidenceDir()}} {
+		if inside(f.pkg.Dir(), p.path) {
+			res.Add(RuleEvidenceInside.New(filepath.ToSlash(p.path), "%s lies inside the package; keep verification evidence outside it", p.what))
+		}
 	}
+	data, err := pkgdir.ReadFile(f.opts.Report, 0)
+	if err != nil {
+		if d, ok := pkgdir.ReadFinding(file, err); ok {
+			res.Add(d)
+			return true
+		}
+		return f.stop(fmt.Errorf("reading %s: %w", file, err))
+	}
+	doc, err := canonjson.Decode(data)
+	if err != nil {
+		var se *canonjson.SyntaxError
+		if errors.As(err, &se) {
+			res.Add(se.Diagnostic(file))
+			return true
+		}
+		return f.stop(err)
+	}
+	f.reportDoc = doc
+	vs, err := verdict.ValidateReportValue(doc)
+	if err != nil {
+		return f.stop(err)
+	}
+	for _, v := range vs {
+		res.Add(verdict.RuleReportSchema.New(file, "%s", v.Message).AtPointer(v.Pointer))
+	}
+	if len(vs) > 0 {
+		return true
+	}
+	rep, ds := verdict.FromReport(f.baseline, file, doc)
+	res.Add(ds...)
+	res.Add(verdict.CheckEvidence(f.baseline, rep.Evidence, verdict.DecodeChecks(rep.GlobalChecks, "/checks")...)...)
+	f.report = rep
+	return true
+}
 
-	// 4. The live evidence.
-	for _, p := range opts.Live {
-		for _, f := range []string{p.Input, p.Result} {
-			if inside(pkg.Dir(), f) {
-				res.List.Add(RuleEvidenceInside.New(filepath.ToSlash(f), "the live evidence lies inside the package; keep verification evidence outside it"))
+// evidenceDir is the directory the report's evidence is in.
+func (f *finalization) evidenceDir() string {
+	if f.opts.EvidenceDir != "" {
+		return f.opts.EvidenceDir
+	}
+	return filepath.Dir(f.opts.Report)
+}
+
+// checkEvidence is step 3: every passed check's evidence is a regular file
+// of the evidence directory with the hash the check records.
+func (f *finalization) checkEvidence() bool {
+	f.index = &evidenceIndex{}
+	if f.report == nil {
+		return true
+	}
+	index, ds, err := indexEvidence(f.evidenceDir())
+	if err != nil {
+		return f.stop(fmt.Errorf("reading the evidence directory %s: %w", f.evidenceDir(), err))
+	}
+	f.res.List.Add(ds...)
+	found, ds := index.checkEvidence(f.report, filepath.ToSlash(f.opts.Report))
+	f.res.List.Add(ds...)
+	f.res.EvidenceChecked = found
+	f.index = index
+	return true
+}
+
+// checkLive is step 4: the live evidence, outside the package, each pair
+// judged against the capability's schemas and output contract.
+func (f *finalization) checkLive() bool {
+	for _, p := range f.opts.Live {
+		for _, file := range []string{p.Input, p.Result} {
+			if inside(f.pkg.Dir(), file) {
+				f.res.List.Add(RuleEvidenceInside.New(filepath.ToSlash(file), "the live evidence lies inside the package; keep verification evidence outside it"))
 			}
 		}
 	}
-	live, list, err := readLive(in.Contract, schemas, opts.Live)
-	res.List.Merge(list)
+	live, list, err := readLive(f.core.Contract, newToolSchemas(f.core.Views()), f.opts.Live)
+	f.res.List.Merge(list)
 	if err != nil {
-		return fail(err)
+		return f.stop(err)
 	}
-	res.LiveCapabilities = len(live)
+	f.live = live
+	f.res.LiveCapabilities = len(live)
+	return true
+}
 
-	// 5. The contamination gate.
+// gate is step 5: the contamination gate over every package file but the
+// final files, and over the report. Finalization stops here on any error
+// found so far.
+func (f *finalization) gate() bool {
+	in := f.core.Inputs
 	scanner, ds := contamination.NewScanner(contamination.Options{
-		Contract: in.Contract, Export: in.Export, Topology: in.Topology, Sources: opts.Sources,
-		MachinePaths: contamination.MachinePaths(dir, pkg.Dir()),
+		Contract: in.Contract, Export: in.Export, Topology: in.Topology, Sources: f.opts.Sources,
+		MachinePaths: contamination.MachinePaths(f.dir, f.pkg.Dir()),
 	})
-	res.List.Add(ds...)
-	res.SourcesScanned = scanner.SourcesScanned()
+	f.res.List.Add(ds...)
+	f.res.SourcesScanned = scanner.SourcesScanned()
 	var paths []string
-	for _, f := range pkg.Files() {
-		paths = append(paths, f.Path)
+	for _, file := range f.pkg.Files() {
+		paths = append(paths, file.Path)
 	}
 	scanner.SetPackagePaths(paths)
-	scanner.UseRuntimeBundle(files[contamination.RuntimeBundle])
+	scanner.UseRuntimeBundle(f.files[contamination.RuntimeBundle])
 	for _, p := range paths {
 		if !slices.Contains(verdict.FinalFiles, p) {
-			res.List.Add(scanner.ScanFile(p, files[p])...)
+			f.res.List.Add(scanner.ScanFile(p, f.files[p])...)
 		}
 	}
-	if reportDoc != nil {
-		res.List.Add(scanner.ScanValue(filepath.ToSlash(opts.Report), reportDoc)...)
+	if f.reportDoc != nil {
+		f.res.List.Add(scanner.ScanValue(filepath.ToSlash(f.opts.Report), f.reportDoc)...)
 	}
-	if res.List.HasErrors() || rep == nil {
-		return res
-	}
+	return !f.res.List.HasErrors() && f.report != nil
+}
 
-	// 6. The verdict and the final files.
-	rep.Evidence.Live = live
-	m, problems := verdict.Compute(b, rep.Evidence)
-	res.List.Add(problems...)
-	if res.List.HasErrors() {
-		return res
+// writeFinal is step 6: the statuses, then the final files in one atomic
+// batch, attesting the checks authenticated records vouch for.
+func (f *finalization) writeFinal() bool {
+	f.report.Evidence.Live = f.live
+	m, problems := verdict.Compute(f.baseline, f.report.Evidence)
+	f.res.List.Add(problems...)
+	if f.res.List.HasErrors() {
+		return false
 	}
 	hashes := verdict.Hashes{}
-	for p, data := range files {
+	for p, data := range f.files {
 		hashes[p] = canonjson.SHA256(data)
 	}
-	recs := attestedRecords(opts.Key, index.records, b.ContractID, verdict.CandidateDigest(hashes))
-	final := verdict.Build(verdict.FilesInput{Baseline: b, Matrix: m, Live: live, GlobalChecks: rep.GlobalChecks, Hashes: hashes,
-		Key: opts.Key, Attested: recs.attested})
-	unattested := unattestedRows(final, recs)
+	recs := attestedRecords(f.opts.Key, f.index.records, f.baseline.ContractID, verdict.CandidateDigest(hashes))
+	final := verdict.Build(verdict.FilesInput{Baseline: f.baseline, Matrix: m, Live: f.live, GlobalChecks: f.report.GlobalChecks, Hashes: hashes,
+		Key: f.opts.Key, Attested: recs.attested})
 	batch := make([]atomicfile.File, len(final))
-	for i, f := range final {
-		batch[i] = atomicfile.File{Path: f.Path, Data: f.Data, Perm: 0o644}
+	for i, file := range final {
+		batch[i] = atomicfile.File{Path: file.Path, Data: file.Data, Perm: 0o644}
 	}
-	if err := atomicfile.WriteAll(dir, batch); err != nil {
-		return fail(err)
+	if err := atomicfile.WriteAll(f.dir, batch); err != nil {
+		return f.stop(err)
 	}
+	f.matrix, f.final, f.unattested = m, final, unattestedRows(final, recs)
+	return true
+}
 
-	// 7. The validator.
-	res.Validator = opts.Validator.Name
-	vlist, verr := opts.Validator.Validate(ctx, dir, opts.Sources)
+// validateFinal is step 7: the validator in final mode. When it rejects
+// the package or cannot run, the previous final files are put back.
+func (f *finalization) validateFinal() bool {
+	res := f.res
+	res.Validator = f.opts.Validator.Name
+	vlist, verr := f.opts.Validator.Validate(f.ctx, f.dir, f.core, f.opts.Sources)
 	if verr == nil && !vlist.HasErrors() {
 		res.List.Merge(vlist)
-		res.Matrix = m
-		res.Unattested = append([]string{}, unattested...)
-		for _, f := range final {
-			res.Files = append(res.Files, f.Path)
+		res.Matrix = f.matrix
+		res.Unattested = append([]string{}, f.unattested...)
+		for _, file := range f.final {
+			res.Files = append(res.Files, file.Path)
 		}
-		return res
+		return true
 	}
-	if rerr := restore(dir, files); rerr != nil {
+	if rerr := restore(f.dir, f.files); rerr != nil {
 		res.Failed = true
 		res.List.Add(RuleIOFailure.New("", "the validator rejected the final files and restoring the previous ones failed: %v", rerr))
-		return res
+		return false
 	}
 	res.Restored = true
 	if verr != nil {
 		res.Failed = true
-		res.List.Add(RuleIOFailure.New("", "%s could not run: %v; the previous final files were restored", opts.Validator.Name, verr))
-		return res
+		res.List.Add(RuleIOFailure.New("", "%s could not run: %v; the previous final files were restored", f.opts.Validator.Name, verr))
+		return false
 	}
 	res.List.Merge(vlist)
-	res.List.Add(RuleValidator.New("", "%s rejected the finalized package; the previous final files were restored", opts.Validator.Name))
-	return res
+	res.List.Add(RuleValidator.New("", "%s rejected the finalized package; the previous final files were restored", f.opts.Validator.Name))
+	return false
 }
 
 // readAll reads every file of the package.
@@ -334,62 +500,6 @@ func readAll(pkg *pkgdir.Package) (map[string][]byte, error) {
 		files[f.Path] = data
 	}
 	return files, nil
-}
-
-// readReport reads and checks the verification report and its evidence. rep
-// is nil when the report cannot be read as a report; doc is the decoded
-// report when it is JSON.
-func readReport(b *verdict.Baseline, pkg *pkgdir.Package, opts Options, res *Result) (rep *verdict.Report, doc canonjson.Value, index *evidenceIndex, err error) {
-	file := filepath.ToSlash(opts.Report)
-	evidenceDir := opts.EvidenceDir
-	if evidenceDir == "" {
-		evidenceDir = filepath.Dir(opts.Report)
-	}
-	for _, p := range []struct{ what, path string }{{"the verification report", opts.Report}, {"the evidence directory", evidenceDir}} {
-		if inside(pkg.Dir(), p.path) {
-			res.List.Add(RuleEvidenceInside.New(filepath.ToSlash(p.path), "%s lies inside the package; keep verification evidence outside it", p.what))
-		}
-	}
-	empty := &evidenceIndex{}
-	data, err := pkgdir.ReadFile(opts.Report, 0)
-	if err != nil {
-		if d, ok := pkgdir.ReadFinding(file, err); ok {
-			res.List.Add(d)
-			return nil, nil, empty, nil
-		}
-		return nil, nil, nil, fmt.Errorf("reading %s: %w", file, err)
-	}
-	doc, err = canonjson.Decode(data)
-	if err != nil {
-		var se *canonjson.SyntaxError
-		if errors.As(err, &se) {
-			res.List.Add(se.Diagnostic(file))
-			return nil, nil, empty, nil
-		}
-		return nil, nil, nil, err
-	}
-	vs, err := verdict.ValidateReportValue(doc)
-	if err != nil {
-		return nil, doc, nil, err
-	}
-	for _, v := range vs {
-		res.List.Add(verdict.RuleReportSchema.New(file, "%s", v.Message).AtPointer(v.Pointer))
-	}
-	if len(vs) > 0 {
-		return nil, doc, empty, nil
-	}
-	rep, ds := verdict.FromReport(b, file, doc)
-	res.List.Add(ds...)
-	res.List.Add(verdict.CheckEvidence(b, rep.Evidence, verdict.DecodeChecks(rep.GlobalChecks, "/checks")...)...)
-	index, ds, err = indexEvidence(evidenceDir)
-	if err != nil {
-		return nil, doc, nil, fmt.Errorf("reading the evidence directory %s: %w", evidenceDir, err)
-	}
-	res.List.Add(ds...)
-	found, ds := index.checkEvidence(rep, file)
-	res.List.Add(ds...)
-	res.EvidenceChecked = found
-	return rep, doc, index, nil
 }
 
 // inside reports whether path (resolved) is dir or lies inside it; dir is

@@ -15,6 +15,7 @@ import (
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/contract/contracttest"
 	"github.com/code2skill/code2skill/internal/credential"
+	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/finalize"
 	"github.com/code2skill/code2skill/internal/finalize/finalizetest"
@@ -54,8 +55,8 @@ var artifactSets = map[string]struct {
 // strictValidator is the full strict validator in final mode.
 var strictValidator = finalize.Validator{
 	Name: "the strict validator (final)",
-	Validate: func(ctx context.Context, dir string, sources contract.Sources) (*diag.List, error) {
-		res := strict.Validate(ctx, dir, strict.Options{Sources: sources})
+	Validate: func(ctx context.Context, dir string, core *derive.Core, sources contract.Sources) (*diag.List, error) {
+		res := strict.Validate(ctx, dir, strict.Options{Sources: sources, Core: core})
 		return &res.Diagnostics, res.Err
 	},
 }
@@ -425,7 +426,7 @@ func TestPackageFindings(t *testing.T) {
 }
 
 // rejecting is a validator that rejects every package.
-var rejecting = finalize.Validator{Name: "a rejecting validator", Validate: func(context.Context, string, contract.Sources) (*diag.List, error) {
+var rejecting = finalize.Validator{Name: "a rejecting validator", Validate: func(context.Context, string, *derive.Core, contract.Sources) (*diag.List, error) {
 	l := &diag.List{}
 	l.Add(verdict.RuleReportSchema.New("SKILL.md", "rejected for the test"))
 	return l, nil
@@ -468,7 +469,7 @@ func TestValidatorRestores(t *testing.T) {
 		fx := finalizetest.New(t)
 		before := finalizetest.Snapshot(t, fx.Dir)
 		opts := fx.Options()
-		opts.Validator.Validate = func(context.Context, string, contract.Sources) (*diag.List, error) {
+		opts.Validator.Validate = func(context.Context, string, *derive.Core, contract.Sources) (*diag.List, error) {
 			return nil, errors.New("node is missing")
 		}
 		res := run(t, fx, opts)

@@ -43,17 +43,8 @@ type toolSchemas struct {
 	compiled map[string]*jsonschema.Schema
 }
 
-func newToolSchemas(views []derive.View) (*toolSchemas, error) {
-	ts := &toolSchemas{compiled: map[string]*jsonschema.Schema{}}
-	for _, v := range views {
-		if v.Path == derive.FunctionSchemaFile {
-			var err error
-			if ts.doc, err = canonjson.Decode(v.Data); err != nil {
-				return nil, fmt.Errorf("reading derived %s: %w", v.Path, err)
-			}
-		}
-	}
-	return ts, nil
+func newToolSchemas(views *derive.Derived) *toolSchemas {
+	return &toolSchemas{doc: views.SchemaContract, compiled: map[string]*jsonschema.Schema{}}
 }
 
 // schema returns the compiled inputSchema or outputSchema (key) of a
@@ -135,16 +126,12 @@ func readLive(c *contract.Contract, schemas *toolSchemas, pairs []LivePair) (map
 // where a live result file holds the payload; none means finalize will
 // accept the result. A runtime verification that judges its calls with it
 // never records as passed a call that finalize then refuses.
-func JudgeLiveResult(c *contract.Contract, views []derive.View, capabilityID, file string, result canonjson.Value) (*diag.List, error) {
+func JudgeLiveResult(c *contract.Contract, views *derive.Derived, capabilityID, file string, result canonjson.Value) (*diag.List, error) {
 	cp, ok := c.Capability(capabilityID)
 	if !ok {
 		return nil, fmt.Errorf("the contract has no capability %q", capabilityID)
 	}
-	schemas, err := newToolSchemas(views)
-	if err != nil {
-		return nil, err
-	}
-	r := &liveReader{c: c, schemas: schemas}
+	r := &liveReader{c: c, schemas: newToolSchemas(views)}
 	r.checkResult(cp, liveEntry{file: file, at: "/result", payload: result})
 	return &r.list, errors.Join(r.errs...)
 }

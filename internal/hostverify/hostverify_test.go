@@ -58,7 +58,8 @@ func samplePackageWith(t testing.TB, hostProfile string, edit func(map[string][]
 			t.Fatal(err)
 		}
 	}
-	in, l, err := derive.ReadInputs(pkg)
+	loaded, err := derive.Load(pkg)
+	in, l := loaded.Inputs, loaded.Read()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,44 +30,131 @@ const (
 	codeReconcileNo     = "HOST_RECONCILIATION_DECLINED"
 )
 
-// run runs the two sessions' checks, then gives each workflow its entry's.
+// run runs the sessions' script, one named step after another, then gives
+// each workflow its entry's checks:
+//
+//	startAhead         the later sessions' servers start while the first
+//	                   session's checks run
+//	firstSession       discovery, the confirmation refusals, the unknown
+//	                   outcome and the calls, then the values it was issued
+//	                   and never used
+//	secondSession      isolation and unavailability, each a refusal of the
+//	                   first session's values, and the calls the first
+//	                   session could not make
+//	confirmingSession  the isolation of the writes that need the user's
+//	                   confirmation, in a session whose client confirms
 func (v *verifier) run(ctx context.Context) error {
+	sc := &script{v: v, ctx: ctx}
+	defer sc.cleanUp()
 	// The rows a scope leaves out have no expected checks: none of theirs
 	// runs, and no session starts that only they would need.
-	var caps []contract.Capability
 	for _, cp := range v.in.Contract.Capabilities {
 		if _, ok := v.expected.Capabilities[cp.ID]; ok {
-			caps = append(caps, cp)
+			sc.caps = append(sc.caps, cp)
 		}
 	}
-	expects := func(cp contract.Capability, ids ...string) bool {
-		return slices.ContainsFunc(ids, func(id string) bool { return slices.Contains(v.expected.Capabilities[cp.ID], id) })
+	sc.startAhead()
+	for _, step := range []func() error{sc.firstSession, sc.secondSession, sc.confirmingSession} {
+		if err := step(); err != nil {
+			return err
+		}
 	}
-	// The later sessions' servers start while the first session's checks
-	// run: they are other processes from the start, and need nothing of
-	// the first but the values it is issued, which are passed at call time.
-	var later, third *starting
-	if slices.ContainsFunc(caps, func(cp contract.Capability) bool {
-		return expects(cp, CheckIsolation, CheckUnavailable) || expects(cp, CheckUnknownOutcome) && expects(cp, CheckCall) && !v.elicitation
+	v.workflowChecks()
+	return nil
+}
+
+// script is one run of the sessions' checks, carried from step to step.
+type script struct {
+	v    *verifier
+	ctx  context.Context
+	caps []contract.Capability // the rows in scope, in contract order
+	// later and third are the sessions started ahead; nil when no check
+	// needs them.
+	later, third *starting
+	// deferred are the calls the first session cannot make; issued the
+	// values the first session was issued, for the second to try.
+	deferred []*contract.Capability
+	issued   []livecall.Results
+	// confirmed are the isolation checks that need the user's
+	// confirmation.
+	confirmed []*contract.Capability
+	// cleanUps close or discard the sessions, last first.
+	cleanUps []func()
+}
+
+func (sc *script) cleanUp() {
+	for i := len(sc.cleanUps) - 1; i >= 0; i-- {
+		sc.cleanUps[i]()
+	}
+}
+
+// expects reports whether one of the checks ids is expected of cp.
+func (sc *script) expects(cp *contract.Capability, ids ...string) bool {
+	return slices.ContainsFunc(ids, func(id string) bool { return slices.Contains(sc.v.expected.Capabilities[cp.ID], id) })
+}
+
+// startAhead starts the later sessions' servers: they are other processes
+// from the start, and need nothing of the first session but the values it
+// is issued, which are passed at call time.
+func (sc *script) startAhead() {
+	v := sc.v
+	if slices.ContainsFunc(sc.caps, func(cp contract.Capability) bool {
+		return sc.expects(&cp, CheckIsolation, CheckUnavailable) || sc.expects(&cp, CheckUnknownOutcome) && sc.expects(&cp, CheckCall) && !v.elicitation
 	}) {
-		later = v.early(ctx, "host-verification-2", false)
-		defer later.discard(v.res)
+		sc.later = v.early(sc.ctx, "host-verification-2", false)
+		sc.cleanUps = append(sc.cleanUps, func() { sc.later.discard(v.res) })
 	}
-	if slices.ContainsFunc(caps, func(cp contract.Capability) bool {
-		return needsConfirmation(&cp) && expects(cp, CheckIsolation)
+	if slices.ContainsFunc(sc.caps, func(cp contract.Capability) bool {
+		return needsConfirmation(&cp) && sc.expects(&cp, CheckIsolation)
 	}) {
-		third = v.early(ctx, "host-verification-3", true)
-		defer third.discard(v.res)
+		sc.third = v.early(sc.ctx, "host-verification-3", true)
+		sc.cleanUps = append(sc.cleanUps, func() { sc.third.discard(v.res) })
 	}
-	first, err := v.start(ctx, "host-verification-1", v.elicitation)
+}
+
+// firstSession runs the first session: what its clients list, each
+// capability's profile and discovery, its checks and calls, and the values
+// it was issued for the second session to try.
+func (sc *script) firstSession() error {
+	v := sc.v
+	first, err := v.start(sc.ctx, "host-verification-1", v.elicitation)
 	if err != nil {
 		return err
 	}
+	defer first.close(v.res)
 	v.res.Host = v.host()
+	if err := sc.discover(first); err != nil {
+		return err
+	}
+	for i := range sc.caps {
+		if err := sc.firstChecks(first, &sc.caps[i]); err != nil {
+			return err
+		}
+	}
+	// Values the first session was issued and never used, for the second
+	// session to try.
+	for i := range sc.caps {
+		if sc.expects(&sc.caps[i], CheckIsolation) {
+			if _, err := v.prepare(sc.ctx, first, &sc.caps[i]); err != nil {
+				return err
+			}
+		}
+	}
+	for _, r := range first.results() {
+		sc.issued = append(sc.issued, maps.Clone(r))
+	}
+	return nil
+}
+
+// discover lists the first session's Tools through each of its clients,
+// keeps the output schemas the first client lists, and runs each
+// capability's profile and discovery checks.
+func (sc *script) discover(first *session) error {
+	v := sc.v
 	tools := make([][]mcpcheck.Tool, len(first.peers))
 	for i, p := range first.peers {
-		if tools[i], err = p.conn.listTools(ctx); err != nil {
-			first.close(v.res)
+		var err error
+		if tools[i], err = p.conn.listTools(sc.ctx); err != nil {
 			return err
 		}
 	}
@@ -77,106 +164,101 @@ func (v *verifier) run(ctx context.Context) error {
 			v.listed[t.Name], _ = canonjson.Resolve(entry, "/outputSchema")
 		}
 	}
-	for i := range caps {
-		v.profile(&caps[i])
-		v.discovery(first, &caps[i], tools)
+	for i := range sc.caps {
+		v.profile(&sc.caps[i])
+		v.discovery(first, &sc.caps[i], tools)
 	}
-	var deferred []*contract.Capability // calls the first session cannot make
-	for i := range caps {
-		cp := &caps[i]
-		exp := v.expected.Capabilities[cp.ID]
-		if slices.Contains(exp, CheckDecline) {
-			if err := v.refused(ctx, first, first.results(), cp, CheckDecline, RuleConfirmation, codeDeclined, nil, []string{hostruntime.ConfirmField}); err != nil {
-				return err
-			}
-			if err := v.refused(ctx, first, first.results(), cp, CheckCancel, RuleConfirmation, codeCancelled, nil, nil); err != nil {
-				return err
-			}
+	return nil
+}
+
+// firstChecks runs a capability's checks of the first session: the
+// confirmation declined and cancelled, the unknown outcome, and its call,
+// unless the unknown outcome stopped the write for this session.
+func (sc *script) firstChecks(first *session, cp *contract.Capability) error {
+	v := sc.v
+	if sc.expects(cp, CheckDecline) {
+		if err := v.refused(sc.ctx, first, first.results(), cp, CheckDecline, RuleConfirmation, codeDeclined, nil, []string{hostruntime.ConfirmField}); err != nil {
+			return err
 		}
-		if slices.Contains(exp, CheckUnknownOutcome) {
-			if err := v.unknownOutcome(ctx, first, cp); err != nil {
-				return err
-			}
-		}
-		if !slices.Contains(exp, CheckCall) {
-			continue
-		}
-		if slices.Contains(exp, CheckUnknownOutcome) && !first.declares {
-			// The unknown outcome stopped the write for this session,
-			// and without elicitation nobody can state it reconciled.
-			deferred = append(deferred, cp)
-			continue
-		}
-		if err := v.call(ctx, first, cp); err != nil {
+		if err := v.refused(sc.ctx, first, first.results(), cp, CheckCancel, RuleConfirmation, codeCancelled, nil, nil); err != nil {
 			return err
 		}
 	}
-	// Values the first session was issued and never used, for the second
-	// session to try.
-	for i := range caps {
-		if slices.Contains(v.expected.Capabilities[caps[i].ID], CheckIsolation) {
-			if _, err := v.prepare(ctx, first, &caps[i]); err != nil {
-				return err
-			}
+	if sc.expects(cp, CheckUnknownOutcome) {
+		if err := v.unknownOutcome(sc.ctx, first, cp); err != nil {
+			return err
 		}
 	}
-	var issued []livecall.Results
-	for _, r := range first.results() {
-		issued = append(issued, maps.Clone(r))
-	}
-	first.close(v.res)
-	if later == nil {
-		v.workflowChecks()
+	if !sc.expects(cp, CheckCall) {
 		return nil
 	}
+	if sc.expects(cp, CheckUnknownOutcome) && !first.declares {
+		// The unknown outcome stopped the write for this session, and
+		// without elicitation nobody can state it reconciled.
+		sc.deferred = append(sc.deferred, cp)
+		return nil
+	}
+	return v.call(sc.ctx, first, cp)
+}
 
-	second, err := later.wait(v.res)
+// secondSession runs the second session: each isolation check that needs
+// no confirmation and each unavailability check, refusing the values the
+// first session was issued, then the calls the first could not make.
+func (sc *script) secondSession() error {
+	if sc.later == nil {
+		return nil
+	}
+	v := sc.v
+	second, err := sc.later.wait(v.res)
 	if err != nil {
 		return err
 	}
-	defer second.close(v.res)
-	var confirmed []*contract.Capability // isolation checks that need the user's confirmation
-	for i := range caps {
-		cp := &caps[i]
-		exp := v.expected.Capabilities[cp.ID]
-		if slices.Contains(exp, CheckIsolation) {
+	sc.cleanUps = append(sc.cleanUps, func() { second.close(v.res) })
+	for i := range sc.caps {
+		cp := &sc.caps[i]
+		if sc.expects(cp, CheckIsolation) {
 			if needsConfirmation(cp) {
-				confirmed = append(confirmed, cp)
-			} else if err := v.refused(ctx, second, issued, cp, CheckIsolation, RuleIsolation, codeMissing, nil, nil); err != nil {
+				sc.confirmed = append(sc.confirmed, cp)
+			} else if err := v.refused(sc.ctx, second, sc.issued, cp, CheckIsolation, RuleIsolation, codeMissing, nil, nil); err != nil {
 				return err
 			}
 		}
-		if slices.Contains(exp, CheckUnavailable) {
-			if err := v.refused(ctx, second, issued, cp, CheckUnavailable, RuleConfirmation, codeUnavailable, nil, nil); err != nil {
+		if sc.expects(cp, CheckUnavailable) {
+			if err := v.refused(sc.ctx, second, sc.issued, cp, CheckUnavailable, RuleConfirmation, codeUnavailable, nil, nil); err != nil {
 				return err
 			}
 		}
 	}
-	for _, cp := range deferred {
-		if err := v.call(ctx, second, cp); err != nil {
+	for _, cp := range sc.deferred {
+		if err := v.call(sc.ctx, second, cp); err != nil {
 			return err
 		}
 	}
-	if len(confirmed) > 0 {
-		// A write that needs the user's confirmation and redeems issued
-		// values is refused for its confirmation first in a client without
-		// elicitation: its isolation is checked in a third session whose
-		// client confirms.
-		if third == nil {
-			return fmt.Errorf("no third session was started for %d confirmed write(s)", len(confirmed))
-		}
-		confirming, err := third.wait(v.res)
-		if err != nil {
+	return nil
+}
+
+// confirmingSession checks the isolation of the writes that need the
+// user's confirmation and redeem issued values: a client without
+// elicitation refuses them for their confirmation first, so a third
+// session's client confirms.
+func (sc *script) confirmingSession() error {
+	if len(sc.confirmed) == 0 {
+		return nil
+	}
+	v := sc.v
+	if sc.third == nil {
+		return fmt.Errorf("no third session was started for %d confirmed write(s)", len(sc.confirmed))
+	}
+	confirming, err := sc.third.wait(v.res)
+	if err != nil {
+		return err
+	}
+	sc.cleanUps = append(sc.cleanUps, func() { confirming.close(v.res) })
+	for _, cp := range sc.confirmed {
+		if err := v.refused(sc.ctx, confirming, sc.issued, cp, CheckIsolation, RuleIsolation, codeMissing, []string{hostruntime.ConfirmField}, nil); err != nil {
 			return err
 		}
-		defer confirming.close(v.res)
-		for _, cp := range confirmed {
-			if err := v.refused(ctx, confirming, issued, cp, CheckIsolation, RuleIsolation, codeMissing, []string{hostruntime.ConfirmField}, nil); err != nil {
-				return err
-			}
-		}
 	}
-	v.workflowChecks()
 	return nil
 }
 

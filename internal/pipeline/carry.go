@@ -34,7 +34,7 @@ func (r *runner) carryEvidence(phase, stage string) ([]string, error) {
 	if len(recs) == 0 {
 		return nil, nil
 	}
-	b, err := r.p.packageBinding()
+	b, err := r.bindingBetweenStages()
 	if err != nil {
 		return nil, err
 	}
@@ -43,10 +43,12 @@ func (r *runner) carryEvidence(phase, stage string) ([]string, error) {
 		return nil, err
 	}
 	var removed []string
+	changed := false
 	for _, rec := range recs {
 		current := digests != nil && rec.ScopeDigest != "" && digests[rec.Scope()] == rec.ScopeDigest
 		switch {
 		case current && rec.ContractID == b.contractID && rec.CandidateDigest == b.candidate:
+			continue
 		case current:
 			rec.ContractID, rec.CandidateDigest = b.contractID, b.candidate
 			if err := r.p.Key.SignRecord(rec); err != nil {
@@ -65,11 +67,14 @@ func (r *runner) carryEvidence(phase, stage string) ([]string, error) {
 				removed = append(removed, rec.Scope())
 			}
 		}
+		changed = true
 	}
 	if err := r.flush(); err != nil {
 		return nil, err
 	}
-	r.digests = nil
+	if changed {
+		r.digests = nil // the state's trees changed
+	}
 	slices.Sort(removed)
 	if len(removed) == 0 {
 		return nil, nil
@@ -121,18 +126,6 @@ func (p *Pipeline) removeRecord(rec *Record) error {
 		}
 	}
 	return nil
-}
-
-// phaseOfStage is the phase whose records a verification stage makes; ""
-// for the other stages.
-func phaseOfStage(stage string) string {
-	switch stage {
-	case StageRuntimeVerify:
-		return PhaseRuntime
-	case StageHostVerify:
-		return PhaseHost
-	}
-	return ""
 }
 
 // computeScopes computes the scope digests of phase for the stage about to

@@ -34,15 +34,6 @@ var categoryOrder = []string{CategorySource, CategoryCanonical, CategoryDerived,
 // are most likely their consequences.
 var rootCategories = []string{CategorySource, CategoryCanonical}
 
-// stageCategories are the categories each stage is about.
-var stageCategories = map[string][]string{
-	StageAnalyze:       {CategorySource, CategoryCanonical},
-	StageGenerate:      {CategoryCanonical, CategoryDerived, CategoryCapability, CategoryFunction, CategoryDocumentation},
-	StageVerify:        {CategoryVerification, CategoryFunction, CategoryCapability},
-	StageRuntimeVerify: {CategoryVerification},
-	StageFinalize:      {CategoryFinalization},
-}
-
 // DefaultMaxErrors is how many errors diagnose shows per category.
 const DefaultMaxErrors = 10
 
@@ -112,15 +103,16 @@ func (p *Pipeline) Diagnose(ctx context.Context, opts DiagnoseOptions) (*Diagnos
 	if st != nil {
 		sources.Map = st.SourceMaps
 	}
-	in, _, err := derive.ReadInputs(p.abs)
+	core, err := derive.Load(p.abs)
 	if err != nil {
 		return nil, err
 	}
+	in := core.Inputs
 	if opts.Capability != "" && (in.Contract == nil || capabilityByID(in.Contract, opts.Capability) == nil) {
 		return nil, usagef("--capability: the contract has no capability %q", opts.Capability)
 	}
 	pre := !fileExists(p.pkgPath("export-manifest.json"))
-	res, err := p.Steps.Validate(ctx, p.abs, pre, sources)
+	res, err := p.Steps.Validate(ctx, p.abs, core, pre, sources)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +133,7 @@ func (p *Pipeline) Diagnose(ctx context.Context, opts DiagnoseOptions) (*Diagnos
 		}
 		if opts.Stage != "" {
 			base, _, _ := strings.Cut(c, ":")
-			return slices.Contains(stageCategories[opts.Stage], base)
+			return slices.Contains(stageNamed(opts.Stage).categories, base)
 		}
 		return true
 	}

@@ -110,14 +110,14 @@ func (f *fakes) steps() Steps {
 			}
 			return res, atomicfile.WriteAll(dir, files)
 		},
-		Validate: func(ctx context.Context, dir string, pre bool, sources contract.Sources) (*ValidateResult, error) {
+		Validate: func(ctx context.Context, dir string, core *derive.Core, pre bool, sources contract.Sources) (*ValidateResult, error) {
 			f.count("validate")
 			l := f.findings("validate")
 			l.Add(f.validation...)
 			f.preFinalize = pre
 			return &ValidateResult{Findings: l, Summary: "validated (fake)"}, nil
 		},
-		Probe: func(ctx context.Context, dir string, cases []string) (*ProbeResult, error) {
+		Probe: func(ctx context.Context, dir string, core *derive.Core, cases []string) (*ProbeResult, error) {
 			f.count("probe")
 			return &ProbeResult{Findings: f.findings("probe"), Summary: fmt.Sprintf("probed with %d dry-run case(s) (fake)", len(cases))}, nil
 		},
@@ -174,7 +174,7 @@ func (f *fakes) host(ctx context.Context, opts hostverify.Options) (*hostverify.
 
 // vectors passes every behaviour and bypass check the baseline expects,
 // writing an evidence file for each.
-func (f *fakes) vectors(ctx context.Context, dir, out string) (*VectorsResult, error) {
+func (f *fakes) vectors(ctx context.Context, dir string, core *derive.Core, out string) (*VectorsResult, error) {
 	f.count("vectors")
 	if f.during != nil {
 		f.during()
@@ -182,14 +182,7 @@ func (f *fakes) vectors(ctx context.Context, dir, out string) (*VectorsResult, e
 	if f.fail["vectors-unavailable"] {
 		return nil, ErrNotAvailable
 	}
-	in, _, err := derive.ReadInputs(dir)
-	if err != nil {
-		return nil, err
-	}
-	exp, err := expectedChecks(derive.Views(in))
-	if err != nil {
-		return nil, err
-	}
+	exp := expectedChecks(core.Views())
 	res := &VectorsResult{Findings: &diag.List{}, NodeProcesses: 1}
 	var files []atomicfile.File
 	add := func(capID, wfID, phase, checkID string) error {

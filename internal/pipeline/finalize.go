@@ -14,6 +14,35 @@ import (
 	"github.com/code2skill/code2skill/internal/verdict"
 )
 
+// StageFinalize builds the verification report from the records, then
+// finalize writes the final files.
+const StageFinalize = "finalize"
+
+var finalizeStage = &stage{
+	name:       StageFinalize,
+	categories: []string{CategoryFinalization},
+	inputs: func(r *runner) ([]input, error) {
+		state := func(label, dir string) func() ([]input, error) {
+			return func() ([]input, error) { return r.stateTree(label, dir) }
+		}
+		return inputsOf(
+			r.candidate,
+			state(labelResults, ResultsDir),
+			state(labelLogs, LogsDir),
+			state(labelVectors, VectorsDir),
+			state(labelLive, LiveDir),
+			r.sources,
+		)
+	},
+	// A finalization that no longer verifies is done again.
+	current: func(r *runner) (bool, error) {
+		fin, _, err := r.p.verifiedFinalization(r.st)
+		return fin != nil, err
+	},
+	run:    (*runner).finalize,
+	failed: (*runner).restoreAfterFailedFinalize,
+}
+
 // Phase outcomes of the verification report.
 const (
 	OutcomePassed         = "passed"
@@ -37,16 +66,8 @@ type scopeChecks struct {
 // expectedChecks reads the expected checks from the derived baseline
 // matrix: each capability's derived minimum plus its declared checks, each
 // workflow's declared checks (bare IDs are bypass checks).
-func expectedChecks(views []derive.View) (*expectations, error) {
-	var doc canonjson.Value
-	for _, v := range views {
-		if v.Path == derive.VerificationMatrixFile {
-			var err error
-			if doc, err = canonjson.Decode(v.Data); err != nil {
-				return nil, err
-			}
-		}
-	}
+func expectedChecks(views *derive.Derived) *expectations {
+	doc := canonjson.Value(views.Matrix)
 	exp := &expectations{}
 	read := func(pointer, idKey, defaultPhase string) []scopeChecks {
 		var out []scopeChecks
@@ -83,7 +104,7 @@ func expectedChecks(views []derive.View) (*expectations, error) {
 	}
 	exp.capabilities = read("/capabilities", "capabilityId", PhaseBehavior)
 	exp.workflows = read("/workflows", "workflowId", PhaseBypass)
-	return exp, nil
+	return exp
 }
 
 // withHostChecks adds the Host-phase checks host verification runs under
@@ -228,12 +249,7 @@ func (r *runner) finalize() (*stageOutcome, error) {
 	if stop, err := r.contractChanged(in, out); stop || err != nil {
 		return out, err
 	}
-	views := derive.Views(in)
-	exp, err := expectedChecks(views)
-	if err != nil {
-		return out, err
-	}
-	exp = withHostChecks(exp, in)
+	exp := withHostChecks(expectedChecks(r.core.Views()), in)
 	recs, problems, err := r.p.readRecords()
 	if err != nil {
 		return out, err
@@ -254,7 +270,7 @@ func (r *runner) finalize() (*stageOutcome, error) {
 		out.findings.Add(RuleGlobalChecks.New("", "the global checks %v are missing or failed; run verify", missing))
 		return out.fail("the verify checks are missing or failed; run verify"), nil
 	}
-	b, err := r.p.packageBinding()
+	b, err := r.p.packageBinding(r.core)
 	if err != nil {
 		return out, err
 	}
@@ -266,7 +282,7 @@ func (r *runner) finalize() (*stageOutcome, error) {
 	if err := writeStateFile(r.p.statePath(VerificationReportFile), canonjson.Encode(report)); err != nil {
 		return out, err
 	}
-	req := FinalizeRequest{Report: r.p.statePath(VerificationReportFile), EvidenceDir: r.p.statePath(verificationDir), Sources: r.sourcesLocated(), Key: r.p.Key}
+	req := FinalizeRequest{Report: r.p.statePath(VerificationReportFile), EvidenceDir: r.p.statePath(verificationDir), Sources: r.sourcesLocated(), Key: r.p.Key, Core: r.core}
 	for _, rec := range live {
 		req.Live = append(req.Live, LivePair{
 			Input:  r.p.statePath(verificationDir + "/" + rec.LiveInputPath),

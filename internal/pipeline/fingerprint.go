@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/derive"
@@ -85,11 +86,18 @@ func hashRegular(path string, fi fs.FileInfo) (string, error) {
 		return "", fmt.Errorf("%s was replaced while being read", path)
 	}
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	buf := copyBuffers.Get().(*[]byte)
+	defer copyBuffers.Put(buf)
+	// The reader alone: *os.File's WriteTo would allocate a buffer of its
+	// own for every file.
+	if _, err := io.CopyBuffer(h, struct{ io.Reader }{f}, *buf); err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
+
+// copyBuffers are the buffers files are hashed through.
+var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 32*1024); return &b }}
 
 // skippedDirs are never part of a tree digest: dependencies, version
 // control and caches are not what a stage reads.

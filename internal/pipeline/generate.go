@@ -18,6 +18,22 @@ import (
 	"github.com/code2skill/code2skill/internal/strict"
 )
 
+// StageGenerate compiles the runtime, derives the views and refreshes the
+// documents' markers.
+const StageGenerate = "generate"
+
+var generateStage = &stage{
+	name:       StageGenerate,
+	categories: []string{CategoryCanonical, CategoryDerived, CategoryCapability, CategoryFunction, CategoryDocumentation},
+	inputs: func(r *runner) ([]input, error) {
+		return inputsOf(
+			func() ([]input, error) { return r.files(append(slices.Clone(authoringFiles), toolDocsFile)) },
+			r.documents,
+		)
+	},
+	run: (*runner).generate,
+}
+
 // generatedFiles are what a strict package needs from compile; generate
 // fails when one is missing afterwards.
 var generatedFiles = []string{
@@ -43,7 +59,8 @@ func (r *runner) generate() (*stageOutcome, error) {
 	// What generate writes replaces what the package holds: remember it,
 	// to put it back should finalize fail, and to say which hand edits
 	// of generated files it replaces.
-	views := derive.Views(in)
+	derived := r.core.Views()
+	views := derived.Files()
 	owned := slices.Clone(compiledFiles)
 	for _, v := range views {
 		if v.Path != derive.VerificationMatrixFile {
@@ -56,6 +73,9 @@ func (r *runner) generate() (*stageOutcome, error) {
 	r.keep(marked...)
 
 	compiled, err := r.p.Steps.Compile(r.ctx, r.p.abs, in)
+	if err == nil && compiled.Compiled != nil {
+		r.keepCompilation(compiled.Compiled)
+	}
 	if errors.Is(err, ErrNotAvailable) {
 		out.findings.Add(RuleStepUnavailable.New("", "compile is not available in this build; generate cannot build the Function core and MCP server"))
 		return out.fail("compile is not available in this build"), nil
@@ -77,12 +97,12 @@ func (r *runner) generate() (*stageOutcome, error) {
 		}
 		files = append(files, atomicfile.File{Path: v.Path, Data: v.Data, Perm: 0o644})
 	}
-	marker := derive.Marker(views)
+	marker := derived.Marker()
 	// A document that states what the contract no longer holds keeps
 	// its marker: refreshing it would make a stale document look
 	// current. Its statements are reported where they are.
 	disagreeing := map[string]bool{}
-	for _, d := range strict.DocumentDisagreements(r.p.abs, in, views) {
+	for _, d := range strict.DocumentDisagreements(r.p.abs, in, derived) {
 		disagreeing[d.File] = true
 		out.findings.Add(d)
 	}

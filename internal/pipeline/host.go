@@ -9,10 +9,32 @@ import (
 	"github.com/code2skill/code2skill/internal/attest"
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
-	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/hostruntime"
 	"github.com/code2skill/code2skill/internal/hostverify"
 )
+
+// StageHostVerify runs the Host-phase checks under the declared Host
+// profile, code2skill playing the reference MCP host, when the run enables
+// it.
+const StageHostVerify = "host-verify"
+
+var hostVerifyStage = &stage{
+	name:     StageHostVerify,
+	enable:   "--enable-host-verify",
+	disabled: "host verification was not enabled for this run (--enable-host-verify)",
+	enabled:  func(o *RunOptions) bool { return o.EnableHostVerify },
+	phase:    PhaseHost,
+	inputs: func(r *runner) ([]input, error) {
+		return inputsOf(
+			r.candidate,
+			func() ([]input, error) { return r.stateTree(labelLiveCases, LiveCasesDir) },
+			func() ([]input, error) { return r.hostAuthority(), nil },
+		)
+	},
+	run:     (*runner).hostVerify,
+	failed:  func(r *runner) error { return r.p.clearRecords([]string{PhaseHost}) },
+	restore: hostCommand,
+}
 
 // Labels of host-verify's fingerprint inputs.
 const (
@@ -81,10 +103,7 @@ func (r *runner) hostVerify() (*stageOutcome, error) {
 		out.findings.Add(hostverify.RuleNoRuntime.New("export-profile.json", "host verification starts the package through its host runtime, and the export profile declares no hostRuntime"))
 		return out.fail("the package carries no host runtime"), nil
 	}
-	schemas, err := inputSchemas(derive.Views(in))
-	if err != nil {
-		return out, err
-	}
+	schemas := inputSchemas(r.core.Views())
 	cases := map[string]*canonjson.Object{}
 	for i := range in.Contract.Capabilities {
 		cp := &in.Contract.Capabilities[i]

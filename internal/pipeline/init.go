@@ -215,6 +215,16 @@ func (p *Pipeline) capabilityDigests() (map[string]string, error) {
 	if err != nil {
 		return out, nil
 	}
+	return capabilityDigestsOf(doc), nil
+}
+
+// capabilityDigestsOf returns the digest of each capability of a decoded
+// contract document, by capability ID.
+func capabilityDigestsOf(doc canonjson.Value) map[string]string {
+	out := map[string]string{}
+	if doc == nil {
+		return out
+	}
 	// The canonical form: a capability whose sets were merely reordered
 	// is unchanged.
 	doc, _ = contract.CanonicalDocument(doc)
@@ -231,7 +241,7 @@ func (p *Pipeline) capabilityDigests() (map[string]string, error) {
 			}
 		}
 	}
-	return out, nil
+	return out
 }
 
 // diffCapabilities compares the capabilities last analyzed with the

@@ -43,63 +43,11 @@ const (
 	labelSourceTreePrefix = "source:"
 )
 
-// inputs returns the fingerprint inputs of a stage, read now.
-func (r *runner) inputs(name string) ([]input, error) {
-	in := []input{{labelVersion, stringDigest(r.p.Version)}}
-	add := func(more []input, err error) error {
-		in = append(in, more...)
-		return err
-	}
-	var err error
-	switch name {
-	case StageAnalyze:
-		err = firstError(
-			add(r.files(authoringFiles)),
-			add(r.sources()),
-		)
-	case StageGenerate:
-		err = firstError(
-			add(r.files(append(slices.Clone(authoringFiles), toolDocsFile))),
-			add(r.documents()),
-		)
-	case StageVerify:
-		err = firstError(
-			add(r.candidate()),
-			add(r.stateTree(labelDryRunCases, DryRunCasesDir)),
-			add(r.sources()),
-		)
-	case StageRuntimeVerify:
-		err = firstError(
-			add(r.candidate()),
-			add(r.stateTree(labelLiveCases, LiveCasesDir)),
-			add(r.runtimeAuthority()),
-		)
-	case StageHostVerify:
-		err = firstError(
-			add(r.candidate()),
-			add(r.stateTree(labelLiveCases, LiveCasesDir)),
-		)
-		in = append(in, r.hostAuthority()...)
-	case StageFinalize:
-		err = firstError(
-			add(r.candidate()),
-			add(r.stateTree(labelResults, ResultsDir)),
-			add(r.stateTree(labelLogs, LogsDir)),
-			add(r.stateTree(labelVectors, VectorsDir)),
-			add(r.stateTree(labelLive, LiveDir)),
-			add(r.sources()),
-		)
-	}
-	return in, err
-}
-
-func firstError(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+// inputs returns the fingerprint inputs of a stage, read now: the
+// code2skill version and what the stage reads.
+func (r *runner) inputs(stg *stage) ([]input, error) {
+	in, err := stg.inputs(r)
+	return append([]input{{labelVersion, stringDigest(r.p.Version)}}, in...), err
 }
 
 // files digests package files.

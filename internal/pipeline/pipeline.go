@@ -15,6 +15,10 @@
 //	finalize        the verification report built from the records, then
 //	                finalize writes the final files
 //
+// Each stage is a value defined in a file of its own (stage.go lists them
+// in order): its fingerprint inputs, its work, and for an optional stage
+// the flag that enables it.
+//
 // A stage re-runs only when its inputs changed: its fingerprint hashes the
 // files it reads (the authoring inputs, the package tree, the authorised
 // source trees, the records it builds on) and the code2skill version, and a
@@ -58,23 +62,6 @@ import (
 
 	"github.com/code2skill/code2skill/internal/attest"
 )
-
-// Stage names, in the order stages run.
-const (
-	StageAnalyze       = "analyze"
-	StageGenerate      = "generate"
-	StageVerify        = "verify"
-	StageRuntimeVerify = "runtime-verify"
-	StageHostVerify    = "host-verify"
-	StageFinalize      = "finalize"
-)
-
-// Stages lists the stage names in order.
-var Stages = []string{StageAnalyze, StageGenerate, StageVerify, StageRuntimeVerify, StageHostVerify, StageFinalize}
-
-// optional are the stages a run executes only when it enables them; no
-// stage needs them upstream.
-var optional = []string{StageRuntimeVerify, StageHostVerify}
 
 // StateDirSuffix names the default state directory: <pkg><suffix> beside
 // the package.

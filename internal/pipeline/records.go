@@ -113,6 +113,27 @@ func (r *runner) writeRecord(rec *Record) error {
 	return nil
 }
 
+// bindingBetweenStages returns the package's binding while no stage runs:
+// the package changes only while a stage runs, so it is read once until
+// the next stage executes.
+func (r *runner) bindingBetweenStages() (binding, error) {
+	return r.readBinding(&r.between)
+}
+
+// readBinding returns the package's binding kept in *kept, reading it into
+// *kept first when it is nil.
+func (r *runner) readBinding(kept **binding) (binding, error) {
+	if *kept != nil {
+		return **kept, nil
+	}
+	b, err := r.p.packageBinding(r.core)
+	if err != nil {
+		return binding{}, err
+	}
+	*kept = &b
+	return b, nil
+}
+
 // binding is the package a stage's records are about.
 type binding struct {
 	contractID, candidate string
@@ -122,27 +143,20 @@ type binding struct {
 // once per stage, when it writes its first record: after the stage's own
 // writes to the package (verify's derived views), which the checks ran on.
 func (r *runner) binding() (binding, error) {
-	if r.bound != nil {
-		return *r.bound, nil
-	}
-	b, err := r.p.packageBinding()
-	if err != nil {
-		return binding{}, err
-	}
-	r.bound = &b
-	return b, nil
+	return r.readBinding(&r.bound)
 }
 
-// packageBinding reads the package's contract ID and candidate digest.
-func (p *Pipeline) packageBinding() (binding, error) {
-	in, _, err := derive.ReadInputs(p.abs)
-	if err != nil {
+// packageBinding returns the package's contract ID, from its Portable
+// Core, and its candidate digest, read now.
+func (p *Pipeline) packageBinding(core *derive.Core) (binding, error) {
+	if err := core.Err(); err != nil {
 		return binding{}, err
 	}
 	b := binding{}
-	if in.Contract != nil {
-		b.contractID = in.Contract.ContractID
+	if core.Contract != nil {
+		b.contractID = core.Contract.ContractID
 	}
+	var err error
 	b.candidate, err = p.candidateDigest()
 	return b, err
 }

@@ -114,11 +114,12 @@ func (p *Pipeline) Status() (*Report, error) {
 		return nil, err
 	}
 	recoverInterrupted(st) // shown as failed; the next run records it
-	return p.report(st, &diag.List{})
+	core, _ := derive.Load(p.abs)
+	return p.report(st, core, &diag.List{})
 }
 
 // report builds the report of a state.
-func (p *Pipeline) report(st *State, findings *diag.List) (*Report, error) {
+func (p *Pipeline) report(st *State, core *derive.Core, findings *diag.List) (*Report, error) {
 	rep := &Report{
 		SchemaVersion: PipelineVersion,
 		FeatureID:     st.FeatureID,
@@ -143,10 +144,10 @@ func (p *Pipeline) report(st *State, findings *diag.List) (*Report, error) {
 			SkipReason: s.SkipReason, InvalidatedReason: s.InvalidatedReason, ErrorSummary: s.ErrorSummary,
 			DurationMs: s.DurationMs, Runs: s.Runs, NodeProcesses: s.NodeProcesses})
 	}
-	in, _, err := derive.ReadInputs(p.abs)
-	if err != nil {
+	if err := core.Err(); err != nil {
 		return nil, err
 	}
+	in := core.Inputs
 	// Records that cannot be relied on do not count here either.
 	recs, problems, err := p.readRecords()
 	if err != nil {
@@ -157,7 +158,7 @@ func (p *Pipeline) report(st *State, findings *diag.List) (*Report, error) {
 		// Finalize refused to rely on some records: the rows do not count
 		// them either, so that no row says yes for evidence finalize
 		// refused.
-		b, err := p.packageBinding()
+		b, err := p.packageBinding(core)
 		if err != nil {
 			return nil, err
 		}
@@ -167,12 +168,9 @@ func (p *Pipeline) report(st *State, findings *diag.List) (*Report, error) {
 	}
 	var exp *expectations
 	hostNotes := map[string]string{}
-	if in.Contract != nil && !derive.Check(in).HasErrors() {
-		views := derive.Views(in)
-		if exp, err = expectedChecks(views); err != nil {
-			return nil, err
-		}
-		exp = withHostChecks(exp, in)
+	if in.Contract != nil && !core.Structure().HasErrors() {
+		views := core.Views()
+		exp = withHostChecks(expectedChecks(views), in)
 		hostNotes = hostRestrictions(in, views)
 	}
 	fin, problem, err := p.verifiedFinalization(st)
@@ -394,17 +392,14 @@ func nextSteps(st *State, unverified, run string) []string {
 			break
 		}
 	}
-	for _, name := range Stages {
-		if st.Stages[name].Status != StatusInvalidated {
-			continue
-		}
-		switch name {
-		case StageRuntimeVerify:
-			out = append(out, fmt.Sprintf("%s was invalidated (%s): restore it with %s", name, st.Stages[name].InvalidatedReason, runtimeCommand(st, run)))
-		case StageHostVerify:
-			out = append(out, fmt.Sprintf("%s was invalidated (%s): restore it with %s", name, st.Stages[name].InvalidatedReason, hostCommand(st, run)))
+	for _, stg := range stages {
+		s := st.Stages[stg.name]
+		switch {
+		case s.Status != StatusInvalidated:
+		case stg.restore != nil:
+			out = append(out, fmt.Sprintf("%s was invalidated (%s): restore it with %s", stg.name, s.InvalidatedReason, stg.restore(st, run)))
 		default:
-			out = append(out, fmt.Sprintf("%s was invalidated (%s): run %s", name, st.Stages[name].InvalidatedReason, run))
+			out = append(out, fmt.Sprintf("%s was invalidated (%s): run %s", stg.name, s.InvalidatedReason, run))
 		}
 	}
 	if st.Stages[StageRuntimeVerify].Status != StatusCompleted {
@@ -444,35 +439,25 @@ func (p *Pipeline) writeReport(rep *Report) error {
 // hostRestrictions says, per capability the Host profile does not enable,
 // how it restricts it: "the Host profile disables it (missing: …)", from
 // host-compatibility-report.json.
-func hostRestrictions(in *derive.Inputs, views []derive.View) map[string]string {
+func hostRestrictions(in *derive.Inputs, views *derive.Derived) map[string]string {
 	out := map[string]string{}
-	for _, v := range views {
-		if v.Path != derive.HostCompatibilityFile {
+	arr, _ := views.HostCompatibility.At("capabilityAssessments").(canonjson.Array)
+	for _, a := range arr {
+		id, _ := canonjson.Resolve(a, "/capabilityId")
+		status, _ := canonjson.Resolve(a, "/status")
+		if stringOf(status) == "enabled" {
 			continue
 		}
-		doc, err := canonjson.Decode(v.Data)
-		if err != nil {
-			return out
+		var needs []string
+		for _, key := range []string{"/missingRequirementIds", "/externalIntegrationRequirementIds"} {
+			ids, _ := canonjson.Resolve(a, key)
+			needs = append(needs, canonjson.StringsOf(ids)...)
 		}
-		list, _ := canonjson.Resolve(doc, "/capabilityAssessments")
-		arr, _ := list.(canonjson.Array)
-		for _, a := range arr {
-			id, _ := canonjson.Resolve(a, "/capabilityId")
-			status, _ := canonjson.Resolve(a, "/status")
-			if stringOf(status) == "enabled" {
-				continue
-			}
-			var needs []string
-			for _, key := range []string{"/missingRequirementIds", "/externalIntegrationRequirementIds"} {
-				ids, _ := canonjson.Resolve(a, key)
-				needs = append(needs, canonjson.StringsOf(ids)...)
-			}
-			note := "Host profile: " + stringOf(status)
-			if len(needs) > 0 {
-				note += " (" + strings.Join(needs, ", ") + ")"
-			}
-			out[stringOf(id)] = note
+		note := "Host profile: " + stringOf(status)
+		if len(needs) > 0 {
+			note += " (" + strings.Join(needs, ", ") + ")"
 		}
+		out[stringOf(id)] = note
 	}
 	return out
 }

@@ -50,17 +50,6 @@ type RunOptions struct {
 // RequestTimeoutFlag is how the user raises RunOptions.RequestTimeout.
 const RequestTimeoutFlag = "pipeline run --request-timeout"
 
-// enabled reports whether the run enables an optional stage.
-func (o *RunOptions) enabled(stage string) bool {
-	switch stage {
-	case StageRuntimeVerify:
-		return o.EnableRuntimeVerify
-	case StageHostVerify:
-		return o.EnableHostVerify
-	}
-	return true
-}
-
 // stageOutcome is what one execution of a stage did.
 type stageOutcome struct {
 	// failure says why the stage failed; "" when it completed.
@@ -83,20 +72,19 @@ func (o *stageOutcome) fail(format string, args ...any) *stageOutcome {
 	return o
 }
 
-// checkedCore reads the Portable Core for a stage that builds on it. When
-// derive's checks find errors it records them in out, fails out and returns
-// no inputs: analyze is the stage that reports them in full.
+// checkedCore returns the Portable Core for a stage that builds on it.
+// When derive's checks find errors it records them in out, fails out and
+// returns no inputs: analyze is the stage that reports them in full.
 func (r *runner) checkedCore(out *stageOutcome) (*derive.Inputs, error) {
-	in, list, err := derive.ReadInputs(r.p.abs)
-	if err != nil {
+	if err := r.core.Err(); err != nil {
 		return nil, err
 	}
-	if list.Merge(derive.Check(in)); list.HasErrors() {
+	if list := r.core.Findings(); list.HasErrors() {
 		out.findings.Merge(list)
 		out.fail("the Portable Core has errors; run analyze first")
 		return nil, nil
 	}
-	return in, nil
+	return r.core.Inputs, nil
 }
 
 // runner carries one run.
@@ -105,6 +93,12 @@ type runner struct {
 	ctx  context.Context
 	opts RunOptions
 	st   *State
+	// core is the package's Portable Core, loaded once for the run and
+	// handed to every stage and step.
+	core *derive.Core
+	// compiled is what compile makes of the package, once computed in
+	// this run (compiled.go).
+	compiled *compilation
 	// findings collects what every stage reported.
 	findings diag.List
 	// skipped are the live calls this run did not make.
@@ -123,6 +117,8 @@ type runner struct {
 	// about, once read.
 	current string
 	bound   *binding
+	// between is the package's binding while no stage runs, once read.
+	between *binding
 	// scopes are the scope digests of the runtime and host phases, by
 	// phase, as the stage running them computed them.
 	scopes map[string]map[string]string
@@ -167,7 +163,8 @@ func (p *Pipeline) Run(ctx context.Context, opts RunOptions) (*Report, error) {
 	if err := checkAcknowledgement(opts, selected); err != nil {
 		return nil, err
 	}
-	r := &runner{p: p, ctx: ctx, opts: opts, st: st, outputsBefore: map[string]map[string]string{}}
+	core, _ := derive.Load(p.abs)
+	r := &runner{p: p, ctx: ctx, opts: opts, st: st, core: core, outputsBefore: map[string]map[string]string{}}
 	for name, s := range st.Stages {
 		r.outputsBefore[name] = maps.Clone(s.OutputHashes)
 	}
@@ -183,7 +180,7 @@ func (p *Pipeline) Run(ctx context.Context, opts RunOptions) (*Report, error) {
 		}
 	}
 	runErr := r.stages(selected)
-	rep, err := p.report(st, &r.findings)
+	rep, err := p.report(st, r.core, &r.findings)
 	if err != nil {
 		return nil, errors.Join(runErr, err)
 	}
@@ -245,14 +242,20 @@ func selectStages(opts RunOptions) ([]string, error) {
 		return nil, usagef("--host-env-file needs --enable-host-verify")
 	}
 	if opts.Only == nil {
-		return slices.DeleteFunc(slices.Clone(Stages), func(s string) bool { return !opts.enabled(s) }), nil
+		var out []string
+		for _, s := range stages {
+			if s.enabledIn(&opts) {
+				out = append(out, s.name)
+			}
+		}
+		return out, nil
 	}
 	if len(opts.Only) == 0 {
 		return nil, usagef("--only names no stage; the stages are %s", strings.Join(Stages, ", "))
 	}
 	var out []string
 	for _, name := range opts.Only {
-		if !slices.Contains(Stages, name) {
+		if stageNamed(name) == nil {
 			return nil, usagef("--only: unknown stage %q; the stages are %s", name, strings.Join(Stages, ", "))
 		}
 	}
@@ -261,13 +264,16 @@ func selectStages(opts RunOptions) ([]string, error) {
 			out = append(out, name)
 		}
 	}
-	for _, o := range []struct{ stage, flag string }{{StageRuntimeVerify, "--enable-runtime-verify"}, {StageHostVerify, "--enable-host-verify"}} {
-		has := slices.Contains(out, o.stage)
+	for _, s := range stages {
+		if !s.optional() {
+			continue
+		}
+		has := slices.Contains(out, s.name)
 		switch {
-		case has && !opts.enabled(o.stage):
-			return nil, usagef("--only %s needs %s for this run", o.stage, o.flag)
-		case !has && opts.enabled(o.stage):
-			return nil, usagef("%s with --only needs %s among the stages", o.flag, o.stage)
+		case has && !s.enabledIn(&opts):
+			return nil, usagef("--only %s needs %s for this run", s.name, s.enable)
+		case !has && s.enabledIn(&opts):
+			return nil, usagef("%s with --only needs %s among the stages", s.enable, s.name)
 		}
 	}
 	return out, nil
@@ -279,16 +285,16 @@ func selectStages(opts RunOptions) ([]string, error) {
 // evidence and are not required upstream.
 func (r *runner) checkUpstream(selected []string) error {
 	for _, name := range selected {
-		for _, up := range Stages[:slices.Index(Stages, name)] {
-			if slices.Contains(optional, up) || slices.Contains(selected, up) {
+		for _, up := range stages[:slices.Index(Stages, name)] {
+			if up.optional() || slices.Contains(selected, up.name) {
 				continue
 			}
-			fresh, err := r.fresh(up)
+			fresh, err := r.fresh(up.name)
 			if err != nil {
 				return err
 			}
 			if !fresh {
-				return usagef("stale or incomplete upstream: %s must be completed and unchanged before --only %s; run it too", up, name)
+				return usagef("stale or incomplete upstream: %s must be completed and unchanged before --only %s; run it too", up.name, name)
 			}
 		}
 	}
@@ -302,7 +308,7 @@ func (r *runner) fresh(name string) (bool, error) {
 	if s.Status != StatusCompleted {
 		return false, nil
 	}
-	inputs, err := r.inputs(name)
+	inputs, err := r.inputs(stageNamed(name))
 	if err != nil {
 		return false, err
 	}
@@ -330,47 +336,37 @@ func (r *runner) outputsIntact(s *StageState) (bool, error) {
 
 // stages runs the selected stages in order until one fails.
 func (r *runner) stages(selected []string) error {
-	for _, name := range Stages {
-		s := r.st.Stages[name]
-		if phase := phaseOfStage(name); phase != "" {
-			if _, err := r.carryEvidence(phase, name); err != nil {
+	for _, stg := range stages {
+		name, s := stg.name, r.st.Stages[stg.name]
+		if stg.phase != "" {
+			if _, err := r.carryEvidence(stg.phase, name); err != nil {
 				return r.abort(name, err)
 			}
 		}
 		if !slices.Contains(selected, name) {
-			if slices.Contains(optional, name) && !r.opts.enabled(name) && r.opts.Only == nil {
-				flag := map[string]string{StageRuntimeVerify: "runtime verification was not enabled for this run (--enable-runtime-verify)",
-					StageHostVerify: "host verification was not enabled for this run (--enable-host-verify)"}[name]
-				s.LastAction, s.SkipReason = ActionSkippedDisabled, flag
+			if stg.optional() && !stg.enabledIn(&r.opts) && r.opts.Only == nil {
+				s.LastAction, s.SkipReason = ActionSkippedDisabled, stg.disabled
 				r.p.progress("pipeline: %s skipped: not enabled for this run", name)
 			}
 			continue
 		}
-		inputs, err := r.inputs(name)
+		inputs, err := r.inputs(stg)
 		if err != nil {
 			return r.abort(name, err)
 		}
 		fp, pairs := fingerprint(inputs)
 		if !r.opts.Force && s.Status == StatusCompleted && fp == s.InputFingerprint {
-			intact, err := r.outputsIntact(s)
+			holds, err := r.holds(stg, s)
 			if err != nil {
 				return r.abort(name, err)
 			}
-			if intact && name == StageFinalize {
-				// A finalization that no longer verifies is done again.
-				fin, _, err := r.p.verifiedFinalization(r.st)
-				if err != nil {
-					return r.abort(name, err)
-				}
-				intact = fin != nil
-			}
-			if intact {
+			if holds {
 				s.LastAction, s.SkipReason = ActionSkippedUnchanged, "its inputs did not change since it completed"
 				r.p.progress("pipeline: %s skipped: unchanged", name)
 				continue
 			}
 		}
-		if err := r.execute(name, s, fp, pairs); err != nil {
+		if err := r.execute(stg, s, fp, pairs); err != nil {
 			return err
 		}
 		if s.Status != StatusCompleted {
@@ -381,9 +377,20 @@ func (r *runner) stages(selected []string) error {
 	return r.save()
 }
 
+// holds reports whether a completed stage whose inputs did not change
+// still holds: its outputs intact, and whatever else the stage requires.
+func (r *runner) holds(stg *stage, s *StageState) (bool, error) {
+	intact, err := r.outputsIntact(s)
+	if err != nil || !intact || stg.current == nil {
+		return intact, err
+	}
+	return stg.current(r)
+}
+
 // execute runs one stage, recording it as running first so that a crash
 // leaves a trace the next load turns into a failure.
-func (r *runner) execute(name string, s *StageState, fp string, pairs [][]string) error {
+func (r *runner) execute(stg *stage, s *StageState, fp string, pairs [][]string) error {
+	name := stg.name
 	began := r.p.Now()
 	s.InvalidatedReason, s.NodeProcesses = "", 0
 	s.Status, s.StartedAt, s.EndedAt, s.ErrorSummary, s.SkipReason = StatusRunning, stamp(began), "", "", ""
@@ -392,14 +399,17 @@ func (r *runner) execute(name string, s *StageState, fp string, pairs [][]string
 	if err := r.save(); err != nil {
 		return err
 	}
-	r.current, r.bound = name, nil
-	out, err := r.run(name)
+	r.current, r.bound, r.between = name, nil, nil
+	out, err := r.run(stg)
+	if err == nil && out.failure == "" {
+		err = r.coreUnchanged(out)
+	}
 	if ferr := r.flush(); ferr != nil && err == nil {
 		err = ferr
 	}
 	// The stage may have changed what later stages hash and which
 	// variables the package's modules read.
-	r.digests, r.env = nil, nil
+	r.digests, r.env, r.between = nil, nil, nil
 	ended := r.p.Now()
 	s.EndedAt, s.DurationMs = stamp(ended), ended.Sub(began).Milliseconds()
 	s.InputFingerprint, s.FingerprintInputs = fp, pairs
@@ -418,21 +428,9 @@ func (r *runner) execute(name string, s *StageState, fp string, pairs [][]string
 	default:
 		s.Status, s.InvalidatedReason = StatusCompleted, ""
 	}
-	if name == StageFinalize && s.Status != StatusCompleted {
-		if rerr := r.restoreAfterFailedFinalize(); rerr != nil && err == nil {
-			err = rerr
-		}
-	}
-	if name == StageRuntimeVerify && s.Status != StatusCompleted {
-		// Runtime evidence is optional upstream of finalize, which would
-		// otherwise take what a failed run left half-made.
-		if cerr := r.p.clearRecords([]string{PhaseRuntime}, LiveDir); cerr != nil && err == nil {
-			err = cerr
-		}
-	}
-	if name == StageHostVerify && s.Status != StatusCompleted {
-		if cerr := r.p.clearRecords([]string{PhaseHost}); cerr != nil && err == nil {
-			err = cerr
+	if stg.failed != nil && s.Status != StatusCompleted {
+		if ferr := stg.failed(r); ferr != nil && err == nil {
+			err = ferr
 		}
 	}
 	took := ended.Sub(began).Round(time.Millisecond)
@@ -456,26 +454,23 @@ func (r *runner) abort(name string, err error) error {
 	return errors.Join(fmt.Errorf("%s: %w", name, err), r.save())
 }
 
-// run dispatches to a stage's work.
-func (r *runner) run(name string) (*stageOutcome, error) {
+// run does a stage's work, unless the run was cancelled.
+func (r *runner) run(stg *stage) (*stageOutcome, error) {
 	if err := r.ctx.Err(); err != nil {
 		return nil, err
 	}
-	switch name {
-	case StageAnalyze:
-		return r.analyze()
-	case StageGenerate:
-		return r.generate()
-	case StageVerify:
-		return r.verify()
-	case StageRuntimeVerify:
-		return r.runtimeVerify()
-	case StageHostVerify:
-		return r.hostVerify()
-	case StageFinalize:
-		return r.finalize()
+	return stg.run(r)
+}
+
+// coreUnchanged fails a stage that ran while the package's Portable Core
+// changed: the stage built on the Core loaded when the run began, and
+// must not vouch for a package edited since.
+func (r *runner) coreUnchanged(out *stageOutcome) error {
+	file, err := r.core.Changed()
+	if file != "" {
+		out.fail("%s changed while the stage ran; run the pipeline again", file)
 	}
-	panic("pipeline: unknown stage " + name)
+	return err
 }
 
 // invalidateDownstream marks every completed stage after name invalidated.

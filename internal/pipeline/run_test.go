@@ -65,7 +65,8 @@ func TestFirstRunThenUnchangedRerun(t *testing.T) {
 
 func viewsOf(t *testing.T, dir string) []derive.View {
 	t.Helper()
-	in, _, err := derive.ReadInputs(dir)
+	loaded, err := derive.Load(dir)
+	in := loaded.Inputs
 	if err != nil {
 		t.Fatal(err)
 	}

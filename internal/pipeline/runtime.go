@@ -22,6 +22,31 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// StageRuntimeVerify makes authorised live calls through the package's own
+// host runtime, when the run enables it.
+const StageRuntimeVerify = "runtime-verify"
+
+var runtimeVerifyStage = &stage{
+	name:       StageRuntimeVerify,
+	enable:     "--enable-runtime-verify",
+	disabled:   "runtime verification was not enabled for this run (--enable-runtime-verify)",
+	enabled:    func(o *RunOptions) bool { return o.EnableRuntimeVerify },
+	phase:      PhaseRuntime,
+	categories: []string{CategoryVerification},
+	inputs: func(r *runner) ([]input, error) {
+		return inputsOf(
+			r.candidate,
+			func() ([]input, error) { return r.stateTree(labelLiveCases, LiveCasesDir) },
+			r.runtimeAuthority,
+		)
+	},
+	run: (*runner).runtimeVerify,
+	// Runtime evidence is optional upstream of finalize, which would
+	// otherwise take what a failed run left half-made.
+	failed:  func(r *runner) error { return r.p.clearRecords([]string{PhaseRuntime}, LiveDir) },
+	restore: runtimeCommand,
+}
+
 // Reasons a live call is not made.
 const (
 	SkipWriteNotAuthorized = "write-authorization-required"
@@ -58,19 +83,16 @@ func (r *runner) runtimeVerify() (*stageOutcome, error) {
 	if err != nil {
 		return out, err
 	}
-	in, list, err := derive.ReadInputs(r.p.abs)
-	if err != nil {
+	if err := r.core.Err(); err != nil {
 		return out, err
 	}
-	if list.Merge(derive.Check(in)); list.HasErrors() || in.Export == nil {
+	in := r.core.Inputs
+	if list := r.core.Findings(); list.HasErrors() || in.Export == nil {
 		out.findings.Merge(list)
 		return out.fail("the Portable Core or export profile has errors; run analyze first"), nil
 	}
-	views := derive.Views(in)
-	schemas, err := inputSchemas(views)
-	if err != nil {
-		return out, err
-	}
+	views := r.core.Views()
+	schemas := inputSchemas(views)
 	c := in.Contract
 	// A call passes only when finalize will take its result as live
 	// evidence: never a pass here that finalize then refuses.
@@ -406,31 +428,21 @@ func capabilityByID(c *contract.Contract, id string) *contract.Capability {
 }
 
 // inputSchemas returns each capability's derived input schema, as JSON.
-func inputSchemas(views []derive.View) (map[string][]byte, error) {
+func inputSchemas(views *derive.Derived) map[string][]byte {
 	out := map[string][]byte{}
-	for _, v := range views {
-		if v.Path != derive.MCPSchemaFile {
+	arr, _ := views.SchemaContract.At("capabilities").(canonjson.Array)
+	for _, e := range arr {
+		o, _ := e.(*canonjson.Object)
+		if o == nil {
 			continue
 		}
-		doc, err := canonjson.Decode(v.Data)
-		if err != nil {
-			return nil, err
-		}
-		caps, _ := canonjson.Resolve(doc, "/capabilities")
-		arr, _ := caps.(canonjson.Array)
-		for _, e := range arr {
-			o, _ := e.(*canonjson.Object)
-			if o == nil {
-				continue
-			}
-			id, _ := o.Get("capabilityId")
-			schema, _ := o.Get("inputSchema")
-			if s, ok := id.(canonjson.String); ok && schema != nil {
-				out[string(s)] = canonjson.DigestForm(schema)
-			}
+		id, _ := o.Get("capabilityId")
+		schema, _ := o.Get("inputSchema")
+		if s, ok := id.(canonjson.String); ok && schema != nil {
+			out[string(s)] = canonjson.DigestForm(schema)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // serverEnv returns the environment the server gets: each variable the
@@ -442,10 +454,10 @@ func (r *runner) serverEnv() ([]string, error) {
 	if r.env != nil {
 		return r.env, nil
 	}
-	in, _, err := derive.ReadInputs(r.p.abs)
-	if err != nil {
+	if err := r.core.Err(); err != nil {
 		return nil, err
 	}
+	in := r.core.Inputs
 	dry := in.Export.DryRunVariable()
 	names, err := r.declaredVariables(dry)
 	if err != nil {
@@ -502,10 +514,10 @@ func (r *runner) checkRuntimeRequest() error {
 	if !r.opts.EnableRuntimeVerify {
 		return nil
 	}
-	in, _, err := derive.ReadInputs(r.p.abs)
-	if err != nil {
+	if err := r.core.Err(); err != nil {
 		return err
 	}
+	in := r.core.Inputs
 	if in.Contract != nil {
 		for _, id := range r.opts.AuthorizeWrites {
 			cp := capabilityByID(in.Contract, id)
@@ -531,7 +543,7 @@ func (r *runner) checkRuntimeRequest() error {
 	if !regularFile(r.p.pkgPath(declaredModules[0])) && !regularFile(r.p.pkgPath(declaredModules[1])) {
 		return nil // nothing is generated yet: runtime-verify checks --env when it runs
 	}
-	_, err = r.serverEnv()
+	_, err := r.serverEnv()
 	return err
 }
 
@@ -584,7 +596,7 @@ func (r *runner) keptRecords(phase, stage string, backend []string, dirs ...stri
 	if err != nil {
 		return nil, err
 	}
-	b, err := r.p.packageBinding()
+	b, err := r.p.packageBinding(r.core)
 	if err != nil {
 		return nil, err
 	}

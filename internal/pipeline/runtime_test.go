@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
+	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/hostruntime"
 	"github.com/code2skill/code2skill/internal/livecall"
 )
@@ -386,7 +387,11 @@ func TestLiveInputIsSanitised(t *testing.T) {
 	if err := p.resolve(); err != nil {
 		t.Fatal(err)
 	}
-	r := &runner{p: p, st: fx.state(), current: StageRuntimeVerify}
+	core, err := derive.Load(p.abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runner{p: p, st: fx.state(), core: core, current: StageRuntimeVerify}
 	args, _ := canonjson.Decode([]byte(`{"password": "hunter2-secret", "note": "Bearer abcdefghijklmnopqrstuv"}`))
 	call := &livecall.Call{CapabilityID: "quote-voucher", Tool: "quote_voucher", Arguments: args.(*canonjson.Object)}
 	out := &stageOutcome{}

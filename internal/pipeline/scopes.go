@@ -48,25 +48,21 @@ const (
 // when no earlier check can be kept.
 func (r *runner) scopeDigests(phase string) (map[string]string, error) {
 	p := r.p
-	in, list, err := derive.ReadInputs(p.abs)
+	if err := r.core.Err(); err != nil {
+		return nil, err
+	}
+	in := r.core.Inputs
+	if !r.core.Sound() || in.Contract == nil || in.Contract.Raw == nil {
+		return nil, nil
+	}
+	comp, err := r.compilation()
 	if err != nil {
 		return nil, err
 	}
-	if list.Merge(derive.Check(in)); list.HasErrors() || in.Contract == nil || in.Contract.Raw == nil {
+	if comp.res == nil {
 		return nil, nil
 	}
-	docs, dl, err := compile.ReadToolDocs(p.abs)
-	if err != nil {
-		return nil, err
-	}
-	if dl.HasErrors() {
-		return nil, nil
-	}
-	res, _ := compile.Compile(&compile.Inputs{Core: in, ToolDocs: docs})
-	compiled := map[string][]byte{}
-	for _, f := range res.Files {
-		compiled[f.Path] = f.Data
-	}
+	res, compiled := comp.res, comp.files
 	mode, runtimeShared, err := r.runtimeDigest(res, compiled)
 	if err != nil {
 		return nil, err
@@ -96,7 +92,7 @@ func (r *runner) scopeDigests(phase string) (map[string]string, error) {
 		}
 		shared = append(shared, "file "+f+" "+d)
 	}
-	others, err := r.otherFiles(in, compiled)
+	others, err := r.otherFiles(compiled)
 	if err != nil {
 		return nil, err
 	}
@@ -161,10 +157,20 @@ func digestOf(v canonjson.Value) string {
 // every file compile produces is on disk as compile produced it, the
 // capabilities' own code is left to their digests (scopeSliced);
 // otherwise the runtime on disk, whatever made it, is shared as a whole.
+// Both phases share it until a stage runs.
 func (r *runner) runtimeDigest(res *compile.Result, compiled map[string][]byte) (mode, digest string, err error) {
+	d, err := r.cached("scope:runtime", func() (string, error) {
+		mode, digest, err := readRuntimeDigest(r.p, res, compiled)
+		return mode + " " + digest, err
+	})
+	mode, digest, _ = strings.Cut(d, " ")
+	return mode, digest, err
+}
+
+func readRuntimeDigest(p *Pipeline, res *compile.Result, compiled map[string][]byte) (mode, digest string, err error) {
 	sliced := res.Compiled() && res.Slices != nil
 	for path, want := range compiled {
-		got, err := readRegular(r.p.pkgPath(path))
+		got, err := readRegular(p.pkgPath(path))
 		if err != nil || !bytes.Equal(got, want) {
 			sliced = false
 			break
@@ -175,7 +181,7 @@ func (r *runner) runtimeDigest(res *compile.Result, compiled map[string][]byte) 
 	}
 	var lines []string
 	for _, f := range runtimeFiles {
-		d, err := fileDigest(r.p.pkgPath(f))
+		d, err := fileDigest(p.pkgPath(f))
 		if err != nil {
 			return "", "", err
 		}
@@ -192,13 +198,10 @@ var runtimeFiles = []string{compile.FunctionCoreFile, compile.AdapterFile, compi
 // and a server may load: everything but the Portable Core's files, the
 // authored Tool prose, the compiled runtime, the derived views, the
 // documents (Markdown) and the final files.
-func (r *runner) otherFiles(in *derive.Inputs, compiled map[string][]byte) (string, error) {
-	skip := slices.Concat(authoringFiles, []string{toolDocsFile, compile.ReportFile}, runtimeFiles, finalFiles)
+func (r *runner) otherFiles(compiled map[string][]byte) (string, error) {
+	skip := slices.Concat(authoringFiles, []string{toolDocsFile, compile.ReportFile}, runtimeFiles, finalFiles, derive.ViewPaths)
 	for path := range compiled {
 		skip = append(skip, path)
-	}
-	for _, v := range derive.Views(in) {
-		skip = append(skip, v.Path)
 	}
 	return r.cached("scope:other-files", func() (string, error) {
 		return treeDigest(r.p.abs, nil, func(rel string) bool {

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/code2skill/code2skill/internal/attest"
+	"github.com/code2skill/code2skill/internal/compile"
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
@@ -27,15 +28,16 @@ type Steps struct {
 	// Compile builds the package's runtime from its Portable Core and
 	// writes it into dir (generate).
 	Compile func(ctx context.Context, dir string, in *derive.Inputs) (*CompileResult, error)
-	// Validate runs the strict validator on dir, before finalization
-	// (preFinalize) or after it (verify, diagnose).
-	Validate func(ctx context.Context, dir string, preFinalize bool, sources contract.Sources) (*ValidateResult, error)
-	// Probe probes dir offline: protocol surface and dry-run, with the
-	// given dry-run case files (verify).
-	Probe func(ctx context.Context, dir string, dryRunCases []string) (*ProbeResult, error)
-	// Vectors runs the behaviour vectors of dir, writing their evidence
-	// under out (verify).
-	Vectors func(ctx context.Context, dir, out string) (*VectorsResult, error)
+	// Validate runs the strict validator on dir, whose Portable Core is
+	// core, before finalization (preFinalize) or after it (verify,
+	// diagnose).
+	Validate func(ctx context.Context, dir string, core *derive.Core, preFinalize bool, sources contract.Sources) (*ValidateResult, error)
+	// Probe probes dir, whose Portable Core is core, offline: protocol
+	// surface and dry-run, with the given dry-run case files (verify).
+	Probe func(ctx context.Context, dir string, core *derive.Core, dryRunCases []string) (*ProbeResult, error)
+	// Vectors runs the behaviour vectors of dir, whose Portable Core is
+	// core, writing their evidence under out (verify).
+	Vectors func(ctx context.Context, dir string, core *derive.Core, out string) (*VectorsResult, error)
 	// DeclaredVariables names the environment variables the package's
 	// modules read, without the dry-run variable (runtime-verify).
 	DeclaredVariables func(dir, dryRunVariable string) ([]string, error)
@@ -60,6 +62,10 @@ type CompileResult struct {
 	// Findings say why capabilities require review; with an error among
 	// them nothing was written.
 	Findings *diag.List
+	// Compiled is what compile made, when the step compiled in process:
+	// the run's scope digests slice it instead of compiling again. nil
+	// leaves them to compile.
+	Compiled *compile.Result
 }
 
 // ValidateResult is what the strict validator found.
@@ -117,6 +123,8 @@ type FinalizeRequest struct {
 	// Key is the evidence key the records are tagged with: finalize
 	// attests the checks whose records verify.
 	Key *attest.Key
+	// Core is the package's Portable Core, as the run loaded it.
+	Core *derive.Core
 }
 
 // LivePair is a live input file and its result file.

@@ -11,9 +11,25 @@ import (
 	"time"
 
 	"github.com/code2skill/code2skill/internal/atomicfile"
-	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 )
+
+// StageVerify runs the strict validator (pre-finalization), the offline
+// probe and the behaviour vectors, each a check record.
+const StageVerify = "verify"
+
+var verifyStage = &stage{
+	name:       StageVerify,
+	categories: []string{CategoryVerification, CategoryFunction, CategoryCapability},
+	inputs: func(r *runner) ([]input, error) {
+		return inputsOf(
+			r.candidate,
+			func() ([]input, error) { return r.stateTree(labelDryRunCases, DryRunCasesDir) },
+			r.sources,
+		)
+	},
+	run: (*runner).verify,
+}
 
 // verify runs the three checks of a package before finalization, each an
 // executed check with its evidence: the strict validator, the offline
@@ -39,9 +55,8 @@ func (r *runner) verify() (*stageOutcome, error) {
 	if in == nil || err != nil {
 		return out, err
 	}
-	views := derive.Views(in)
 	var files []atomicfile.File
-	for _, v := range views {
+	for _, v := range r.core.Views().Files() {
 		files = append(files, atomicfile.File{Path: v.Path, Data: v.Data, Perm: 0o644})
 		r.keep(v.Path)
 	}
@@ -62,13 +77,13 @@ func (r *runner) verify() (*stageOutcome, error) {
 	// node processes of the probe and the vectors overlap; their records
 	// are written afterwards, always in this order.
 	validation := startStep(r, func() (*ValidateResult, error) {
-		return r.p.Steps.Validate(r.ctx, r.p.abs, true, r.sourcesLocated())
+		return r.p.Steps.Validate(r.ctx, r.p.abs, r.core, true, r.sourcesLocated())
 	})
 	probing := startStep(r, func() (*ProbeResult, error) {
-		return r.p.Steps.Probe(r.ctx, r.p.abs, cases)
+		return r.p.Steps.Probe(r.ctx, r.p.abs, r.core, cases)
 	})
 	vectoring := startStep(r, func() (*VectorsResult, error) {
-		return r.p.Steps.Vectors(r.ctx, r.p.abs, r.p.statePath(VectorsDir))
+		return r.p.Steps.Vectors(r.ctx, r.p.abs, r.core, r.p.statePath(VectorsDir))
 	})
 	defer validation.wait()
 	defer probing.wait()

@@ -78,17 +78,20 @@ func coreExpectations() *expectations {
 
 // loadStrict reads a strict package's expectations. Problems are findings;
 // the result is nil when the probe cannot know what to expect. A package
-// without its derived views gets them from canonical-contract.json,
-// derived in process.
-func loadStrict(pkg *pkgdir.Package, l *diag.List) *expectations {
-	rd := &docReader{pkg: pkg, diags: l}
+// without its derived views gets them from its Portable Core, derived in
+// process. core is the package's Portable Core, or nil to load it here.
+func loadStrict(pkg *pkgdir.Package, core *derive.Core, l *diag.List) *expectations {
+	if core == nil {
+		core, _ = derive.Load(pkg.Dir())
+	}
+	rd := &docReader{pkg: pkg, diags: l, core: core}
 	if !pkg.Has(bundleFile) || !pkg.Has(contractFile) {
 		if !pkg.Has(contract.ContractFile) {
 			l.Add(RuleExpectations.New(contractFile, "%s and %s come from code2skill derive, and the package has neither them nor the %s they are derived from",
 				bundleFile, contractFile, contract.ContractFile))
 			return nil
 		}
-		if rd.views = deriveViews(pkg, l); rd.views == nil {
+		if rd.views = derivedViews(core, l); rd.views == nil {
 			return nil
 		}
 	}
@@ -148,34 +151,31 @@ func loadStrict(pkg *pkgdir.Package, l *diag.List) *expectations {
 	return e
 }
 
-// deriveViews derives a package's views from its Portable Core in
-// process, keyed by path; nil (with the findings) when the inputs have
-// errors or cannot be read.
-func deriveViews(pkg *pkgdir.Package, l *diag.List) map[string][]byte {
-	in, found, err := derive.ReadInputs(pkg.Dir())
-	if err != nil {
+// derivedViews returns the views the probe reads, derived in process from
+// the package's Portable Core, keyed by path; nil (with the findings) when
+// the inputs have errors or cannot be read.
+func derivedViews(core *derive.Core, l *diag.List) map[string]*canonjson.Object {
+	if err := core.Err(); err != nil {
 		l.Add(RuleExpectations.New(contract.ContractFile, "cannot derive the expectations: %v", err))
 		return nil
 	}
-	found.Merge(derive.Check(in))
-	if found.HasErrors() {
+	if found := core.Findings(); found.HasErrors() {
 		l.Merge(found)
 		l.Add(RuleExpectations.New(contract.ContractFile, "the package has no derived views and its Portable Core has errors, so the probe cannot know what to expect"))
 		return nil
 	}
-	views := map[string][]byte{}
-	for _, v := range derive.Views(in) {
-		views[v.Path] = v.Data
-	}
-	return views
+	views := core.Views()
+	return map[string]*canonjson.Object{bundleFile: views.Bundle, contractFile: views.SchemaContract}
 }
 
 // docReader reads the expectation files, reporting what is missing. views,
-// when set, holds the derived views computed in process.
+// when set, holds the derived views computed in process; core is the
+// package's Portable Core.
 type docReader struct {
 	pkg    *pkgdir.Package
 	diags  *diag.List
-	views  map[string][]byte
+	core   *derive.Core
+	views  map[string]*canonjson.Object
 	failed bool
 }
 
@@ -188,9 +188,6 @@ func (rd *docReader) report(file, pointer, format string, args ...any) {
 // missing or unreadable.
 func (rd *docReader) read(file string) ([]byte, bool) {
 	data, err := rd.pkg.ReadFile(file)
-	if view, ok := rd.views[file]; ok {
-		data, err = view, nil
-	}
 	if errors.Is(err, fs.ErrNotExist) {
 		rd.report(file, "", "%s is missing; the probe reads its expectations from it (code2skill derive writes it)", file)
 		return nil, false
@@ -202,25 +199,24 @@ func (rd *docReader) read(file string) ([]byte, bool) {
 	return data, true
 }
 
-// profile reads the export profile through derive's reader of the
-// Portable Core. It is nil, reported, when the file is missing, is not
-// JSON or is not an object; the format findings that reading defers are
+// profile returns the export profile as the Portable Core's reader
+// decoded it. It is nil, reported, when the file is missing, is not JSON
+// or is not an object; the format findings that reading defers are
 // check-contract's, not the probe's.
 func (rd *docReader) profile() *contract.ExportProfile {
-	data, ok := rd.read(profileFile)
-	if !ok {
-		return nil
-	}
-	in, _ := derive.Decode(map[string][]byte{profileFile: data})
-	if p := in.Export; p != nil && p.Raw != nil {
+	if p := rd.core.Export; p != nil && p.Raw != nil {
 		return p
 	}
 	rd.object(profileFile) // says why it is not JSON or not an object
 	return nil
 }
 
-// object reads and decodes a file whose top level must be an object.
+// object returns a file whose top level must be an object: a view derived
+// in process, or the file read and decoded.
 func (rd *docReader) object(file string) (*canonjson.Object, bool) {
+	if view, ok := rd.views[file]; ok {
+		return view, true
+	}
 	data, ok := rd.read(file)
 	if !ok {
 		return nil, false

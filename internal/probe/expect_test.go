@@ -34,7 +34,7 @@ func expectationsOf(t *testing.T, dir string) (*expectations, *diag.List) {
 		t.Fatalf("opening %s: %v %v", dir, err, ds)
 	}
 	var l diag.List
-	return loadStrict(pkg, &l), &l
+	return loadStrict(pkg, nil, &l), &l
 }
 
 // summary renders what the probe expects of each tool.
@@ -58,7 +58,9 @@ func TestExpectationsFromTheContract(t *testing.T) {
 				t.Fatalf("no expectations from the contract: %v", l.Sorted())
 			}
 
-			in, _, err := derive.ReadInputs(dir)
+			loaded, err := derive.Load(dir)
+
+			in := loaded.Inputs
 			if err != nil {
 				t.Fatal(err)
 			}

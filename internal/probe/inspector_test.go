@@ -54,7 +54,7 @@ func TestInspectorAgrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	exp := loadStrict(pk, &diag.List{})
+	exp := loadStrict(pk, nil, &diag.List{})
 	listed, _ := field(inspect("--method", "tools/list").(*canonjson.Object), "tools").(canonjson.Array)
 	if len(listed) != len(r.Tools) {
 		t.Fatalf("the Inspector lists %d tools, the probe saw %d", len(listed), len(r.Tools))

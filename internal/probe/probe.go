@@ -92,6 +92,7 @@ import (
 	"time"
 
 	"github.com/code2skill/code2skill/internal/core"
+	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/pkgdir"
@@ -126,6 +127,9 @@ type Options struct {
 	// replaces lead to (style B), as validate --source-root does; the
 	// build sees them read-only.
 	SourceRoots []string
+	// Core is a strict package's Portable Core when the command already
+	// loaded it (derive.Load); nil loads it here.
+	Core *derive.Core
 }
 
 // Status is the outcome of one kind of check for one tool.
@@ -285,7 +289,7 @@ func Run(ctx context.Context, dir string, opts Options) (*Result, error) {
 		exp.config = configuration(pkg, moduleEnvReads(modules), opts.Env, exp.dryRunVariable)
 	}
 	if strict {
-		if exp = loadStrict(pkg, r.Diagnostics); exp == nil {
+		if exp = loadStrict(pkg, opts.Core, r.Diagnostics); exp == nil {
 			return r, nil
 		}
 	}

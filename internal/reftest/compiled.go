@@ -71,14 +71,15 @@ func compiledPackage(tb testing.TB, name string, files map[string][]byte) string
 	for f, data := range files {
 		write(tb, pkg, f, data)
 	}
-	in, findings, err := derive.ReadInputs(pkg)
+	core, err := derive.Load(pkg)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if findings.Merge(derive.Check(in)); findings.HasErrors() {
+	if findings := core.Findings(); findings.HasErrors() {
 		tb.Fatalf("reftest: %s does not derive: %v", name, findings.Sorted())
 	}
-	for _, v := range derive.Views(in) {
+	in := core.Inputs
+	for _, v := range core.Views().Files() {
 		write(tb, pkg, v.Path, v.Data)
 	}
 	for _, f := range compiled(tb, in, files[compile.ToolDocsFile]) {

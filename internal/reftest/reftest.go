@@ -98,23 +98,23 @@ func Package(tb testing.TB, opts ...Option) string {
 		write(tb, pkg, name, data)
 	}
 
-	in, findings, err := derive.ReadInputs(pkg)
+	loaded, err := derive.Load(pkg)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if findings.Merge(derive.Check(in)); findings.HasErrors() {
+	if findings := loaded.Findings(); findings.HasErrors() {
 		tb.Fatalf("reftest: the package's inputs do not derive: %v", findings.Sorted())
 	}
-	views := derive.Views(in)
-	for _, v := range views {
+	views := loaded.Views()
+	for _, v := range views.Files() {
 		write(tb, pkg, v.Path, v.Data)
 	}
 
-	core := in
+	core := loaded.Inputs
 	if ofReference {
 		core = referenceInputs(tb)
 	}
-	writeGenerated(tb, pkg, core, files[compile.ToolDocsFile], derive.Marker(views))
+	writeGenerated(tb, pkg, core, files[compile.ToolDocsFile], views.Marker())
 	return pkg
 }
 
@@ -144,10 +144,11 @@ func WriteRuntime(tb testing.TB, dir string) {
 // tool docs there.
 func writeToolDocs(tb testing.TB, dir string) (*derive.Inputs, []byte) {
 	tb.Helper()
-	in, findings, err := derive.ReadInputs(dir)
-	if err != nil || findings.HasErrors() {
+	core, err := derive.Load(dir)
+	if findings := core.Read(); err != nil || findings.HasErrors() {
 		tb.Fatalf("reftest: reading %s: %v %v", dir, err, findings.Sorted())
 	}
+	in := core.Inputs
 	toolDocs := read(tb, ToolDocsFile())
 	write(tb, dir, compile.ToolDocsFile, toolDocs)
 	return in, toolDocs

@@ -32,7 +32,7 @@ func englishFacts(t *testing.T) (*facts, func(file string) string) {
 		data, err := fs.ReadFile(sample, file)
 		return data, err == nil
 	}
-	f := packageFacts(examples.StrictSampleName, in, derive.Views(in), read)
+	f := packageFacts(examples.StrictSampleName, in, derive.Derive(in), read)
 	if f.lang != english {
 		t.Fatalf("the English sample is judged in %s", f.lang.tag)
 	}

@@ -17,15 +17,15 @@ import (
 // runtime's variables, and the error codes the contract records and the
 // runtime returns. dir is the package directory; read returns a package
 // file's bytes, or ok false.
-func packageFacts(name string, in *derive.Inputs, views []derive.View, read func(file string) ([]byte, bool)) *facts {
-	f := newFacts(in.Contract, in.Export, name, derive.Marker(views))
+func packageFacts(name string, in *derive.Inputs, views *derive.Derived, read func(file string) ([]byte, bool)) *facts {
+	f := newFacts(in.Contract, in.Export, name, views.Marker())
 	if hostruntime.Declared(in) {
 		f.hostRuntime = true
 		for _, hv := range hostruntime.Variables(in) {
 			f.host = append(f.host, hv.Name)
 		}
 	}
-	f.addSchemas(viewData(views, derive.MCPSchemaFile))
+	f.addSchemas(views.SchemaContract)
 	f.errorCodes = knownErrorCodes(read)
 	return f
 }
@@ -55,7 +55,7 @@ func knownErrorCodes(read func(file string) ([]byte, bool)) map[string]bool {
 // line. It is what a marker must never be refreshed over: the documents
 // describe the previous contract until they are corrected. dir is the
 // package directory; in and views are its decoded inputs and derived views.
-func DocumentDisagreements(dir string, in *derive.Inputs, views []derive.View) []diag.Diagnostic {
+func DocumentDisagreements(dir string, in *derive.Inputs, views *derive.Derived) []diag.Diagnostic {
 	pkg, _, err := pkgdir.Open(dir)
 	if err != nil || pkg == nil {
 		return nil

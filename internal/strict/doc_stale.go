@@ -1,7 +1,6 @@
 package strict
 
 import (
-	"encoding/json"
 	"regexp"
 	"slices"
 	"strconv"
@@ -31,70 +30,66 @@ type fieldFacts struct {
 var boundKeywords = []string{"maxLength", "minLength", "maximum", "minimum", "maxItems", "minItems"}
 
 // schemaFields collects the properties of a schema, at any depth, by name.
-func schemaFields(schema json.RawMessage, into map[string][]fieldFacts) {
-	var s struct {
-		Type       any                        `json:"type"`
-		Properties map[string]json.RawMessage `json:"properties"`
-		Items      json.RawMessage            `json:"items"`
-		AnyOf      []json.RawMessage          `json:"anyOf"`
-		OneOf      []json.RawMessage          `json:"oneOf"`
-	}
-	if len(schema) == 0 || canonjson.Unmarshal(schema, &s) != nil {
+func schemaFields(schema canonjson.Value, into map[string][]fieldFacts) {
+	s, ok := schema.(*canonjson.Object)
+	if !ok {
 		return
 	}
-	for name, prop := range s.Properties {
-		into[name] = append(into[name], propertyFacts(prop))
-		schemaFields(prop, into)
+	if props, ok := s.At("properties").(*canonjson.Object); ok {
+		for name, prop := range props.All() {
+			into[name] = append(into[name], propertyFacts(prop))
+			schemaFields(prop, into)
+		}
 	}
-	schemaFields(s.Items, into)
-	for _, sub := range append(s.AnyOf, s.OneOf...) {
-		schemaFields(sub, into)
+	schemaFields(s.At("items"), into)
+	for _, key := range []string{"anyOf", "oneOf"} {
+		subs, _ := s.At(key).(canonjson.Array)
+		for _, sub := range subs {
+			schemaFields(sub, into)
+		}
 	}
 }
 
 // propertyFacts reads the bounds and static values of one property.
-func propertyFacts(prop json.RawMessage) fieldFacts {
-	var raw map[string]json.RawMessage
-	_ = canonjson.Unmarshal(prop, &raw)
+func propertyFacts(prop canonjson.Value) fieldFacts {
 	ff := fieldFacts{bounds: map[string]float64{}}
-	if t, ok := raw["type"]; ok {
-		_ = canonjson.Unmarshal(t, &ff.typ)
+	o, _ := prop.(*canonjson.Object)
+	if o == nil {
+		return ff
+	}
+	if t, ok := o.At("type").(canonjson.String); ok {
+		ff.typ = string(t)
 	}
 	for _, k := range boundKeywords {
-		var n float64
-		if v, ok := raw[k]; ok && canonjson.Unmarshal(v, &n) == nil {
-			ff.bounds[k] = n
-		}
-	}
-	if items, ok := raw["items"]; ok {
-		// The values of an array of static values are its items' enum.
-		var it map[string]json.RawMessage
-		if canonjson.Unmarshal(items, &it) == nil {
-			if e, ok := it["enum"]; ok {
-				ff.enum = enumValues(e)
+		if n, ok := o.At(k).(canonjson.Number); ok {
+			if v, ok := n.Float64(); ok {
+				ff.bounds[k] = v
 			}
 		}
 	}
-	if e, ok := raw["enum"]; ok {
-		ff.enum = enumValues(e)
+	if items, ok := o.At("items").(*canonjson.Object); ok && items.Has("enum") {
+		// The values of an array of static values are its items' enum.
+		ff.enum = enumValues(items.At("enum"))
+	}
+	if o.Has("enum") {
+		ff.enum = enumValues(o.At("enum"))
 	}
 	return ff
 }
 
 // enumValues writes the values of an enum the way a document names them:
 // a string as it is, anything else as its JSON.
-func enumValues(raw json.RawMessage) []string {
-	var vs []json.RawMessage
-	if canonjson.Unmarshal(raw, &vs) != nil {
+func enumValues(v canonjson.Value) []string {
+	vs, ok := v.(canonjson.Array)
+	if !ok {
 		return nil
 	}
 	out := make([]string, 0, len(vs))
-	for _, v := range vs {
-		var s string
-		if canonjson.Unmarshal(v, &s) == nil {
-			out = append(out, s)
+	for _, e := range vs {
+		if s, ok := e.(canonjson.String); ok {
+			out = append(out, string(s))
 		} else {
-			out = append(out, string(v))
+			out = append(out, string(canonjson.Compact(e)))
 		}
 	}
 	return out
@@ -600,47 +595,19 @@ func (f *facts) isVariable(name string) bool {
 	return name == f.dryRunVariable || slices.Contains(f.host, name)
 }
 
-// errorCodesIn returns the error-code-shaped words of a text: every
-// UPPER_SNAKE word, and every upper-case word of four characters or more
-// (a source's own UNAUTHENTICATED).
-func errorCodesIn(text string, into map[string]bool) {
-	for _, m := range upperCodeWord.FindAllString(text, -1) {
-		if strings.Contains(m, "_") || len(m) >= 4 {
-			into[m] = true
-		}
-	}
-}
-
-var upperCodeWord = regexp.MustCompile(`\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*\b`)
-
 // addSchemas records the properties of each Tool's input and output
-// schemas from the derived MCP schema view.
-func (f *facts) addSchemas(view []byte) {
-	var v struct {
-		Capabilities []struct {
-			ToolName     string          `json:"toolName"`
-			InputSchema  json.RawMessage `json:"inputSchema"`
-			OutputSchema json.RawMessage `json:"outputSchema"`
-		} `json:"capabilities"`
-	}
-	if canonjson.Unmarshal(view, &v) != nil {
-		return
-	}
-	for _, c := range v.Capabilities {
-		if t := f.tool(c.ToolName); t != nil {
-			schemaFields(c.InputSchema, t.fields)
-			schemaFields(c.OutputSchema, t.fields)
+// schemas from the derived schema contract.
+func (f *facts) addSchemas(schemaContract *canonjson.Object) {
+	entries, _ := schemaContract.At("capabilities").(canonjson.Array)
+	for _, e := range entries {
+		c, _ := e.(*canonjson.Object)
+		if c == nil {
+			continue
 		}
-	}
-}
-
-// quotedCode is an error code written as a JavaScript string literal.
-var quotedCode = regexp.MustCompile(`['"]([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)['"]`)
-
-// addRuntimeCodes records the error codes a runtime file can return: its
-// UPPER_SNAKE string literals.
-func addRuntimeCodes(js []byte, into map[string]bool) {
-	for _, m := range quotedCode.FindAllSubmatch(js, -1) {
-		into[string(m[1])] = true
+		name, _ := c.At("toolName").(canonjson.String)
+		if t := f.tool(string(name)); t != nil {
+			schemaFields(c.At("inputSchema"), t.fields)
+			schemaFields(c.At("outputSchema"), t.fields)
+		}
 	}
 }

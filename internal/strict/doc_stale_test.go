@@ -40,15 +40,15 @@ func packageReferenceFacts(t *testing.T, ops ...contracttest.Op) *facts {
 			t.Fatal(err)
 		}
 	}
-	in, l, err := derive.ReadInputs(dir)
-	if err != nil || l.HasErrors() {
+	core, err := derive.Load(dir)
+	if l := core.Read(); err != nil || l.HasErrors() {
 		t.Fatalf("reference inputs: %v %v", err, l.Sorted())
 	}
 	read := func(file string) ([]byte, bool) {
 		data, err := os.ReadFile(filepath.Join(dir, file))
 		return data, err == nil
 	}
-	f := packageFacts("sample-request", in, derive.Views(in), read)
+	f := packageFacts("sample-request", core.Inputs, core.Views(), read)
 	f.marker = referenceMarker // the documents carry the unpatched reference's marker
 	return f
 }

@@ -21,7 +21,8 @@ import (
 // assets with the package's, read from disk (compile).
 func BenchmarkFinalEvidence(b *testing.B) {
 	dir := reftest.StrictSamplePackage(b)
-	in, list, err := derive.ReadInputs(dir)
+	loaded, err := derive.Load(dir)
+	in, list := loaded.Inputs, loaded.Read()
 	if err != nil || list.HasErrors() {
 		b.Fatal(err, list.Sorted())
 	}
@@ -30,10 +31,7 @@ func BenchmarkFinalEvidence(b *testing.B) {
 		b.Fatal(err)
 	}
 	// The final files of a finalization whose every check is attested.
-	base, err := verdict.NewBaseline(in, derive.Views(in))
-	if err != nil {
-		b.Fatal(err)
-	}
+	base := verdict.NewBaseline(in, derive.Derive(in))
 	g := verdicttest.NewGreenFrom(b, base)
 	rep, ds := verdict.FromReport(base, "report.json", g.Report)
 	if len(ds) > 0 {

@@ -65,6 +65,9 @@ type Options struct {
 	// evidence an error.
 	Key             *attest.Key
 	RequireAttested bool
+	// Core is the package's Portable Core when the command already loaded
+	// it (derive.Load); nil loads it here.
+	Core *derive.Core
 }
 
 // Result is what one validation found and how far it got.
@@ -190,15 +193,16 @@ func (v *validator) run() {
 	if !v.files() {
 		return
 	}
-	in := v.inputs()
-	if in == nil {
+	core := v.inputs()
+	if core == nil {
 		return
 	}
+	in := core.Inputs
 	v.exportProfile(in)
 	sound := v.portableCore(in)
-	var views []derive.View
+	var views *derive.Derived
 	if sound {
-		views = derive.Views(in)
+		views = core.Views()
 	}
 	v.views(views, sound)
 	v.runtime(in, sound)
@@ -210,7 +214,7 @@ func (v *validator) run() {
 		return
 	}
 	v.matrix(views, sound)
-	v.final(in, sound)
+	v.final(in, views, sound)
 }
 
 // files inventories the package and checks that every base file is there.
@@ -240,15 +244,19 @@ func (v *validator) files() bool {
 	return true
 }
 
-// inputs reads the Portable Core inputs and completes the files stage with
-// the files the contract asks for. It returns nil when the validation
-// cannot go on.
-func (v *validator) inputs() *derive.Inputs {
-	in, findings, err := derive.ReadInputs(v.pkg.Dir())
-	if err != nil {
+// inputs reads the Portable Core inputs (unless the command gave them)
+// and completes the files stage with the files the contract asks for. It
+// returns nil when the validation cannot go on.
+func (v *validator) inputs() *derive.Core {
+	core := v.opts.Core
+	if core == nil {
+		core, _ = derive.Load(v.pkg.Dir())
+	}
+	if err := core.Err(); err != nil {
 		v.fail(err)
 	}
-	v.inputFindings = findings
+	in := core.Inputs
+	v.inputFindings = core.Read()
 	ds := v.fileFindings
 	if in.Contract != nil {
 		v.res.Capabilities = len(in.Contract.Capabilities)
@@ -269,7 +277,7 @@ func (v *validator) inputs() *derive.Inputs {
 	if !v.live() {
 		return nil
 	}
-	return in
+	return core
 }
 
 // exportProfile records the findings about export-profile.json: how it
@@ -304,13 +312,13 @@ func (v *validator) portableCore(in *derive.Inputs) bool {
 }
 
 // views compares every derived view but the matrix with its derivation.
-func (v *validator) views(views []derive.View, sound bool) {
+func (v *validator) views(views *derive.Derived, sound bool) {
 	if !sound {
 		v.skip(StageViews, unsound)
 		return
 	}
 	var ds []diag.Diagnostic
-	for _, view := range viewsToCompare(views) {
+	for _, view := range viewsToCompare(views.Files()) {
 		if data, ok := v.read(view.Path, pkgdir.MaxInputSize, &ds); ok {
 			ds = append(ds, checkView(view.Path, data, view.Data)...)
 		}
@@ -328,7 +336,7 @@ func (v *validator) runtime(in *derive.Inputs, sound bool) {
 	v.record(StageRuntime, "", append(strictjs.Check(v.pkg, in).Sorted(), checkHostRuntime(v.pkg, in)...))
 }
 
-func (v *validator) documents(in *derive.Inputs, views []derive.View, sound bool) {
+func (v *validator) documents(in *derive.Inputs, views *derive.Derived, sound bool) {
 	if !sound {
 		v.skip(StageDocuments, unsound)
 		return
@@ -344,7 +352,7 @@ func (v *validator) documents(in *derive.Inputs, views []derive.View, sound bool
 
 // matrix checks the verification matrix of a package that is not
 // finalized; a finalized one is checked with the final files.
-func (v *validator) matrix(views []derive.View, sound bool) {
+func (v *validator) matrix(views *derive.Derived, sound bool) {
 	switch {
 	case !v.opts.PreFinalize:
 		// The final matrix is recomputed with the final files: final
@@ -354,14 +362,14 @@ func (v *validator) matrix(views []derive.View, sound bool) {
 	default:
 		var ds []diag.Diagnostic
 		if data, ok := v.read(derive.VerificationMatrixFile, pkgdir.MaxInputSize, &ds); ok {
-			ds = append(ds, checkMatrix(data, viewData(views, derive.VerificationMatrixFile))...)
+			ds = append(ds, checkMatrix(data, views.File(derive.VerificationMatrixFile))...)
 		}
 		v.record(StageMatrix, "", ds)
 	}
 }
 
 // final checks the files finalize writes, after finalization.
-func (v *validator) final(in *derive.Inputs, sound bool) {
+func (v *validator) final(in *derive.Inputs, views *derive.Derived, sound bool) {
 	if v.opts.PreFinalize {
 		v.skip(StageFinal, "--pre-finalize: the package is not finalized yet")
 		return
@@ -381,7 +389,7 @@ func (v *validator) final(in *derive.Inputs, sound bool) {
 	// The receipt, preflight report, live verification, approval audit
 	// and manifest against the package, the final matrix recomputed from
 	// the evidence it records, and the attestations of that evidence.
-	l, sum := finalcheck.CheckWith(v.pkg, in, finalcheck.Options{Attestation: true, Key: v.opts.Key, Require: v.opts.RequireAttested})
+	l, sum := finalcheck.CheckWith(v.pkg, in, finalcheck.Options{Attestation: true, Key: v.opts.Key, Require: v.opts.RequireAttested, Views: views})
 	if sum.Checked {
 		v.res.Attestation = sum
 	}
@@ -498,16 +506,6 @@ func packageName(dir string, pkg *pkgdir.Package) string {
 		return filepath.Base(abs)
 	}
 	return filepath.Base(pkg.Dir())
-}
-
-// viewData returns the bytes of the derived view at path.
-func viewData(views []derive.View, path string) []byte {
-	for _, v := range views {
-		if v.Path == path {
-			return v.Data
-		}
-	}
-	return nil
 }
 
 func hasRule(ds []diag.Diagnostic, r *diag.Rule) bool {

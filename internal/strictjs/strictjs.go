@@ -6,7 +6,8 @@
 // expressions over the text) and compares what the code says with the
 // Canonical Contract and its derived schema contract.
 //
-//	in, _, _ := derive.ReadInputs(dir)       // the Portable Core
+//	core, _ := derive.Load(dir)             // the Portable Core
+//	in := core.Inputs
 //	pkg, _, _ := pkgdir.Open(dir)
 //	findings := strictjs.Check(pkg, in)
 //

@@ -39,7 +39,8 @@ var (
 // into a fresh package directory and returns it with its inputs.
 func build(tb testing.TB, ex example, data []byte) (string, *derive.Inputs) {
 	tb.Helper()
-	core, list, err := derive.ReadInputs(ex.core)
+	loaded, err := derive.Load(ex.core)
+	core, list := loaded.Inputs, loaded.Read()
 	if err != nil || list.HasErrors() {
 		tb.Fatalf("%s: %v %v", ex.name, err, list.Sorted())
 	}

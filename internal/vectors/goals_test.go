@@ -14,7 +14,8 @@ import (
 // vectors run in Go: no node is needed.
 func goalChecks(t *testing.T, capabilityID string, edit func(c *contract.Contract)) map[string]*check {
 	t.Helper()
-	in, list, err := derive.ReadInputs(buildPackage(t, "reference", nil))
+	loaded, err := derive.Load(buildPackage(t, "reference", nil))
+	in, list := loaded.Inputs, loaded.Read()
 	if err != nil || list.HasErrors() {
 		t.Fatal(err, list.Sorted())
 	}

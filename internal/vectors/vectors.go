@@ -115,6 +115,9 @@ type Options struct {
 	Timeout  time.Duration // per call; 0 means DefaultTimeout
 	TempDir  string        // where the detached copy is made; "" means the system's
 	Progress io.Writer     // a line per capability and workflow; nil for none
+	// Core is the package's Portable Core when the command already loaded
+	// it (derive.Load); nil loads it here.
+	Core *derive.Core
 }
 
 // CheckResult is the outcome of one check.
@@ -216,12 +219,16 @@ func prepare(dir string, opts Options) (*prepared, *Result, error) {
 	if pkg == nil || res.Diagnostics.Has(pkgdir.RuleSymlinkEscape) {
 		return nil, res, nil
 	}
-	in, list, err := derive.ReadInputs(dir)
-	res.Diagnostics.Merge(list)
-	if err != nil {
+	loaded := opts.Core
+	if loaded == nil {
+		loaded, _ = derive.Load(dir)
+	}
+	res.Diagnostics.Merge(loaded.Read())
+	if err := loaded.Err(); err != nil {
 		return nil, nil, err
 	}
-	res.Diagnostics.Merge(derive.Check(in))
+	in := loaded.Inputs
+	res.Diagnostics.Merge(loaded.Structure())
 	if res.Diagnostics.HasErrors() {
 		return nil, res, nil
 	}

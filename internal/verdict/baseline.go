@@ -128,26 +128,14 @@ func reasonStem(phase string) string {
 }
 
 // NewBaseline derives the baseline of a package whose inputs derive.Check
-// accepted. views are the inputs' derived views (derive.Views), or nil to
+// accepted. views are the inputs' derived views (derive.Derive), or nil to
 // derive them here.
-func NewBaseline(in *derive.Inputs, views []derive.View) (*Baseline, error) {
+func NewBaseline(in *derive.Inputs, views *derive.Derived) *Baseline {
 	c := in.Contract
 	if views == nil {
-		views = derive.Views(in)
+		views = derive.Derive(in)
 	}
-	var matrix, compat canonjson.Value
-	for _, v := range views {
-		var err error
-		switch v.Path {
-		case MatrixFile:
-			matrix, err = canonjson.Decode(v.Data)
-		case derive.HostCompatibilityFile:
-			compat, err = canonjson.Decode(v.Data)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("reading derived %s: %w", v.Path, err)
-		}
-	}
+	matrix, compat := canonjson.Value(views.Matrix), canonjson.Value(views.HostCompatibility)
 	b := &Baseline{ContractID: c.ContractID}
 	for i := range c.Capabilities {
 		cp := &c.Capabilities[i]
@@ -207,7 +195,7 @@ func NewBaseline(in *derive.Inputs, views []derive.View) (*Baseline, error) {
 		}
 		b.Workflows = append(b.Workflows, wb)
 	}
-	return b, nil
+	return b
 }
 
 // index returns the index of a capability, or -1.

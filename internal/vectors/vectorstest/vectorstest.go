@@ -111,7 +111,8 @@ func Build(dir, source string, faults Faults, runtime []byte) error {
 			return err
 		}
 	}
-	in, list, err := derive.ReadInputs(dir)
+	loaded, err := derive.Load(dir)
+	in, list := loaded.Inputs, loaded.Read()
 	if err != nil {
 		return err
 	}
