@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"maps"
 	"path"
 	"regexp"
@@ -246,18 +247,8 @@ func toolReferences(s *skillmd.Skill) []toolReference {
 			}
 		}
 	}
-	slices.SortStableFunc(out, func(a, b toolReference) int { return cmpInt(a.line*10000+a.col, b.line*10000+b.col) })
+	slices.SortStableFunc(out, func(a, b toolReference) int { return cmp.Or(cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col)) })
 	return out
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func quoteNames(names []string) string {
