@@ -1,6 +1,7 @@
 package reach
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -199,7 +200,7 @@ type callSpec struct {
 // call makes one call and reads what it showed.
 func (r *runner) call(ctx context.Context, ts *toolState, spec callSpec) (*observed, error) {
 	r.report.Calls++
-	status := cmp(spec.status, 200)
+	status := cmp.Or(spec.status, 200)
 	ans := answer{Status: status, Body: bodyText(reply(r.report.Calls, status))}
 	switch {
 	case spec.fail:
@@ -248,13 +249,6 @@ func (r *runner) call(ctx context.Context, ts *toolState, spec callSpec) (*obser
 		r.judgeCall(ts.t, o)
 	}
 	return o, nil
-}
-
-func cmp(v, def int) int {
-	if v == 0 {
-		return def
-	}
-	return v
 }
 
 // valuesJSON turns leaf values into what the plan carries.
