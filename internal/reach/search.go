@@ -323,7 +323,7 @@ func progressOf(o *observed) progress {
 // Tool's own request went out: no request answered as planned, or only
 // reads from a write.
 func refusedBeforeOwn(t Tool, o *observed) bool {
-	if o.result == nil && o.rpcError == "" || o.result != nil && !o.result.isError {
+	if !o.refused() {
 		return false
 	}
 	reqs := valid(o.obs.Requests)
