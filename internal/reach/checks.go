@@ -28,7 +28,7 @@ func (r *runner) where(text string) string {
 func inputNames(p *plan) string {
 	var names []string
 	for _, in := range p.inputs {
-		if in.local == "" && !in.configuration {
+		if in.owed() {
 			names = append(names, in.path)
 		}
 	}
@@ -213,7 +213,7 @@ func (r *runner) inputs(ctx context.Context, ts *toolState, base, repeat *observ
 	skip := volatile(ownBase, ownRepeat)
 	var unsteady []string
 	for _, in := range p.inputs {
-		if in.local != "" || in.configuration {
+		if !in.owed() {
 			continue
 		}
 		if in.marker != "" {

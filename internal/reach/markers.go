@@ -70,6 +70,10 @@ type input struct {
 	text bool
 }
 
+// owed reports whether an input must reach the request: it is neither
+// documented as local nor a configuration.
+func (in *input) owed() bool { return in.local == "" && !in.configuration }
+
 // shape is how a Tool's arguments are built: an object of members, an
 // array of one item, or an input.
 type shape struct {

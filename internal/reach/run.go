@@ -453,7 +453,7 @@ func valid(rs []Request) []Request {
 func countChecked(p *plan) int {
 	n := 0
 	for _, in := range p.inputs {
-		if in.local == "" && !in.configuration {
+		if in.owed() {
 			n++
 		}
 	}

@@ -426,7 +426,7 @@ func (r *runner) candidates(ts *toolState, leaf string) []valueSpec {
 	k := strings.ToLower(key(leaf))
 	var named, others []valueSpec
 	for _, in := range ts.p.inputs {
-		if in.local != "" || in.configuration {
+		if !in.owed() {
 			continue
 		}
 		name := strings.ToLower(in.path[strings.LastIndexAny(in.path, ".]")+1:])
