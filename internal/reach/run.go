@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -359,9 +360,7 @@ func (r *runner) tool(ctx context.Context, t Tool) error {
 		}
 		if sh != nil {
 			ts.shapes = sh
-			for _, tok := range sh.tokens {
-				r.issued = append(r.issued, tok)
-			}
+			r.issued = append(r.issued, slices.Sorted(maps.Values(sh.tokens))...)
 			_, shared := sh.preAnswers(nil)
 			for _, a := range shared {
 				if !slices.ContainsFunc(r.found, func(f answer) bool { return f.Method == a.Method && f.URL == a.URL }) {
