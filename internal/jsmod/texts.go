@@ -39,10 +39,7 @@ func (m *Module) Texts() []Text {
 			switch e.Op {
 			case js.EqEqEqToken, js.NotEqEqToken, js.EqEqToken, js.NotEqToken:
 				for _, side := range []js.IExpr{e.X, e.Y} {
-					switch l := Unparen(side).(type) {
-					case *js.LiteralExpr:
-						compared[m.pos(l.Data)] = true
-					case js.LiteralExpr:
+					if l, ok := Literal(Unparen(side)); ok {
 						compared[m.pos(l.Data)] = true
 					}
 				}
