@@ -98,14 +98,17 @@ func (m *Module) literalURL(e js.IExpr) (string, Pos, bool) {
 
 // calleeName returns the name a call's callee ends with: fetch for fetch(…),
 // globalThis.fetch(…) and context.fetch(…).
-func calleeName(e js.IExpr) string {
+func calleeName(e js.IExpr) string { return string(nameToken(e)) }
+
+// nameToken returns the token of the name a callee ends with.
+func nameToken(e js.IExpr) []byte {
 	switch x := Unparen(e).(type) {
 	case *js.Var:
-		return string(x.Data)
+		return x.Data
 	case *js.DotExpr:
 		if lit, ok := Literal(x.Y); ok {
-			return string(lit.Data)
+			return lit.Data
 		}
 	}
-	return ""
+	return nil
 }

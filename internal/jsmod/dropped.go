@@ -53,16 +53,3 @@ func (m *Module) DroppedCalls() []DroppedCall {
 	})
 	return out
 }
-
-// nameToken returns the token of the name a callee ends with.
-func nameToken(e js.IExpr) []byte {
-	switch x := Unparen(e).(type) {
-	case *js.Var:
-		return x.Data
-	case *js.DotExpr:
-		if lit, ok := Literal(x.Y); ok {
-			return lit.Data
-		}
-	}
-	return nil
-}
