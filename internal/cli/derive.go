@@ -207,8 +207,13 @@ func (res *deriveResult) write(dir string, views []derive.View) bool {
 		}
 		files[i] = atomicfile.File{Path: v.Path, Data: v.Data, Perm: 0o644}
 	}
-	// A re-run on an unchanged package finds the views there.
-	if err := writeChanged(dir, views, files); err != nil {
+	// A re-run on an unchanged package finds the views there and writes
+	// nothing.
+	var err error
+	if !written(dir, views) {
+		err = atomicfile.WriteAll(dir, files)
+	}
+	if err != nil {
 		res.failed = true
 		// A symbolic link in the way is named as the finding's file.
 		var link *atomicfile.SymlinkError
@@ -223,15 +228,6 @@ func (res *deriveResult) write(dir string, views []derive.View) bool {
 		res.files = append(res.files, v.Path)
 	}
 	return true
-}
-
-// writeChanged writes files into dir all together unless every view is
-// already there.
-func writeChanged(dir string, views []derive.View, files []atomicfile.File) error {
-	if written(dir, views) {
-		return nil
-	}
-	return atomicfile.WriteAll(dir, files)
 }
 
 // written reports whether every view is already in dir, as derive writes

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -201,7 +202,7 @@ func (c *command) dispatch(ctx context.Context, stdio *Stdio, args []string) int
 		}
 	}
 	return usageError(stdio, c, "unknown subcommand %q%s; the subcommands are %s", args[0],
-		didYouMean(args[0], names, strconvQuote), strings.Join(names, ", "))
+		didYouMean(args[0], names, strconv.Quote), strings.Join(names, ", "))
 }
 
 // runHelp is "code2skill help [command [subcommand] | topic]".
@@ -221,7 +222,7 @@ func runHelp(ctx context.Context, stdio *Stdio, args []string) int {
 			names = append(names, t.name)
 		}
 		fmt.Fprintf(stdio.Err, "code2skill help: no command or topic %q%s\nRun \"code2skill help\" for the commands and topics.\n",
-			args[0], didYouMean(args[0], names, strconvQuote))
+			args[0], didYouMean(args[0], names, strconv.Quote))
 		return ExitUsage
 	}
 	return c.dispatch(ctx, stdio, append(slices.Clone(args[1:]), "--help"))
@@ -231,11 +232,9 @@ func runHelp(ctx context.Context, stdio *Stdio, args []string) int {
 // user probably meant.
 func unknownCommand(stdio *Stdio, name string) int {
 	fmt.Fprintf(stdio.Err, "code2skill: unknown command %q%s\nRun \"code2skill help\" for the commands.\n",
-		name, didYouMean(name, commandNames(), strconvQuote))
+		name, didYouMean(name, commandNames(), strconv.Quote))
 	return ExitUsage
 }
-
-func strconvQuote(s string) string { return fmt.Sprintf("%q", s) }
 
 func lookup(name string) *command {
 	cmds := commands()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime/debug"
 
+	"github.com/code2skill/code2skill/internal/buildinfo"
 	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/sarif"
 )
@@ -52,7 +53,7 @@ func printJSON(stdio *Stdio, command string, v any) int {
 // rules reference of the same revision, which each rule's help links to.
 func sarifProducer() sarif.Producer {
 	bi, _ := debug.ReadBuildInfo()
-	version, revision := buildVersion(bi)
+	version, revision := buildinfo.FromBuildInfo(bi)
 	ref := "main"
 	switch {
 	case sarif.IsRelease(version):

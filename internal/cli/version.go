@@ -41,7 +41,7 @@ version it was built with.`,
 // versionLine renders "code2skill <version> (<revision>[+modified], <go>)"
 // from the build information, leaving out what the build did not record.
 func versionLine(bi *debug.BuildInfo) string {
-	version, revision := buildVersion(bi)
+	version, revision := buildinfo.FromBuildInfo(bi)
 	goVersion, modified := "unknown Go version", false
 	if bi != nil {
 		goVersion = bi.GoVersion
@@ -60,10 +60,4 @@ func versionLine(bi *debug.BuildInfo) string {
 	}
 	about = append(about, goVersion)
 	return fmt.Sprintf("code2skill %s (%s)", version, strings.Join(about, ", "))
-}
-
-// buildVersion returns the version of this build and the version control
-// revision it recorded (buildinfo.FromBuildInfo).
-func buildVersion(bi *debug.BuildInfo) (version, revision string) {
-	return buildinfo.FromBuildInfo(bi)
 }
