@@ -511,9 +511,13 @@ var settingWord = regexp.MustCompile(`配置|环境变量|变量|设置|(?i:\bco
 // settingNear reports whether a setting word stands within a few
 // characters of the code span cs (masked is the line with code masked).
 func settingNear(masked []rune, cs span) bool {
-	const reach = 8
-	near := string(masked[max(0, cs.start-reach):cs.start]) + " " + string(masked[cs.end:min(len(masked), cs.end+reach)])
-	return settingWord.MatchString(near)
+	return settingWord.MatchString(around(masked, cs, 8))
+}
+
+// around returns the reach characters of masked on each side of the code
+// span cs, joined by a space.
+func around(masked []rune, cs span, reach int) string {
+	return string(masked[max(0, cs.start-reach):cs.start]) + " " + string(masked[cs.end:min(len(masked), cs.end+reach)])
 }
 
 // codeName is a name a line may use as an error code; word says whether
@@ -554,8 +558,7 @@ func unknownTools(d *document, i int, line, masked []rune, spans []span, f *fact
 		if !toolNameForm.MatchString(name) || f.tool(name) != nil || isField[name] {
 			continue
 		}
-		near := string(masked[max(0, cs.start-6):cs.start]) + " " + string(masked[cs.end:min(len(masked), cs.end+6)])
-		if !heading && !f.lang.stale.toolWords.MatchString(near) {
+		if !heading && !f.lang.stale.toolWords.MatchString(around(masked, cs, 6)) {
 			continue
 		}
 		out = append(out, unknownTool(d, i, name, f))
