@@ -273,7 +273,7 @@ func staleStatements(d *document, f *facts) []diag.Diagnostic {
 		scope := lineScope{line: line, spans: spans, section: sections[i], all: f.tools}
 		out = append(out, staleBounds(d, f.lang, i, line, masked, scope)...)
 		out = append(out, staleEnums(d, f.lang, i, line, masked, scope)...)
-		out = append(out, unknownCodes(d, i, line, spans, f, assigned)...)
+		out = append(out, unknownCodes(d, i, line, masked, spans, f, assigned)...)
 		out = append(out, unknownTools(d, i, line, masked, spans, f, isField)...)
 	}
 	return out
@@ -484,14 +484,13 @@ func staleEnums(d *document, l *docLang, i int, line, masked []rune, scope lineS
 }
 
 // unknownCodes reports error codes a line names that neither the contract
-// nor the package's runtime knows.
-func unknownCodes(d *document, i int, line []rune, spans []span, f *facts, assigned map[string]bool) []diag.Diagnostic {
+// nor the package's runtime knows (masked is the line with code masked).
+func unknownCodes(d *document, i int, line, masked []rune, spans []span, f *facts, assigned map[string]bool) []diag.Diagnostic {
 	if f.errorCodes == nil || !f.lang.stale.errorContext.MatchString(string(line)) {
 		return nil
 	}
 	var names []codeName
 	words := f.lang.stale.codeContext.MatchString(string(line))
-	masked := maskCode(line)
 	for _, cs := range spans {
 		if settingNear(masked, cs) {
 			continue // "服务端需配置 `SECRET_KEY`": a setting, not a code
