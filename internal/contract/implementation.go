@@ -103,13 +103,13 @@ func (s *SuccessRule) SuccessDataProblem(status, data canonjson.Value) string {
 				return ""
 			}
 		}
-		return "data is null, which the success rule accepts only with status " + statusList(s.EmptyBodyStatusCodes)
+		return "data is null, which the success rule accepts only with status " + StatusList(s.EmptyBodyStatusCodes)
 	}
 	return "data is " + canonjson.TypeName(data) + ", not an object or array"
 }
 
-// statusList writes status codes as "204" or "202, 204".
-func statusList(codes []int64) string {
+// StatusList writes status codes as "204" or "202, 204".
+func StatusList(codes []int64) string {
 	out := make([]string, len(codes))
 	for i, c := range codes {
 		out[i] = strconv.FormatInt(c, 10)

@@ -2,8 +2,6 @@ package contractcheck
 
 import (
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/contract"
@@ -201,10 +199,4 @@ func (k *checker) emptyBody(cp *contract.Capability) {
 }
 
 // statusCodes writes status codes as "[204]" or "[200, 204]".
-func statusCodes(codes []int64) string {
-	out := make([]string, len(codes))
-	for i, c := range codes {
-		out[i] = strconv.FormatInt(c, 10)
-	}
-	return "[" + strings.Join(out, ", ") + "]"
-}
+func statusCodes(codes []int64) string { return "[" + contract.StatusList(codes) + "]" }

@@ -46,10 +46,6 @@ var loads atomic.Int64
 // load.
 func Loads() int64 { return loads.Load() }
 
-// NewCore returns the Core of inputs already decoded (Decode, or built in
-// code), with no reading findings.
-func NewCore(in *Inputs) *Core { return &Core{Inputs: in} }
-
 // Err is the failure of the tool Load met, or nil.
 func (c *Core) Err() error { return c.err }
 

@@ -47,15 +47,6 @@ func denied(masked []rune, c span) bool {
 func contextClaims(d *document, f *facts) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	sections := sectionTools(d, f)
-	var confirmed, guarded []string
-	for _, t := range f.tools {
-		if t.confirmation {
-			confirmed = append(confirmed, t.name)
-		}
-		if t.guarded {
-			guarded = append(guarded, t.name)
-		}
-	}
 	for i, text := range d.Lines {
 		if d.Fenced[i] || strings.TrimSpace(text) == "" {
 			continue
@@ -73,11 +64,11 @@ func contextClaims(d *document, f *facts) []diag.Diagnostic {
 				}
 			}
 		}
-		if c := contextMention(d, i, masked, scope, confirmationWord, func(t *toolFacts) bool { return t.confirmation }, confirmed,
+		if c := contextMention(d, i, masked, scope, confirmationWord, func(t *toolFacts) bool { return t.confirmation },
 			"the user's confirmation", "its operation policy requires no confirmation (confirmation: not-required)"); c != nil {
 			out = append(out, *c)
 		}
-		if g := contextMention(d, i, masked, scope, guardWord, func(t *toolFacts) bool { return t.guarded }, guarded,
+		if g := contextMention(d, i, masked, scope, guardWord, func(t *toolFacts) bool { return t.guarded },
 			"the workflow Guard", "no declared hard workflow guards it"); g != nil {
 			out = append(out, *g)
 		}
@@ -88,8 +79,8 @@ func contextClaims(d *document, f *facts) []diag.Diagnostic {
 // contextMention reports the first mention on line i (masked) of what re
 // names that the Tool it is about does not have (has says whether a Tool
 // has it); a mention about no Tool in particular holds when some Tool has
-// it (any). what names the thing, why why a Tool does not have it.
-func contextMention(d *document, i int, masked []rune, scope lineScope, re *regexp.Regexp, has func(*toolFacts) bool, any []string, what, why string) *diag.Diagnostic {
+// it. what names the thing, why why a Tool does not have it.
+func contextMention(d *document, i int, masked []rune, scope lineScope, re *regexp.Regexp, has func(*toolFacts) bool, what, why string) *diag.Diagnostic {
 	for _, c := range runeMatches(re, masked) {
 		if denied(masked, c) {
 			continue
@@ -108,7 +99,7 @@ func contextMention(d *document, i int, masked []rune, scope lineScope, re *rege
 		}
 		word := string(masked[c.start:c.end])
 		if len(tools) == 0 {
-			if len(any) > 0 {
+			if slices.ContainsFunc(scope.all, has) {
 				continue
 			}
 			d := RuleContextConfirmation.New(d.file, "mentions %s (%q), but no Tool of the contract has it: mention it only where the operation policy and a declared hard workflow require it",

@@ -273,7 +273,7 @@ func staleStatements(d *document, f *facts) []diag.Diagnostic {
 		scope := lineScope{line: line, spans: spans, section: sections[i], all: f.tools}
 		out = append(out, staleBounds(d, f.lang, i, line, masked, scope)...)
 		out = append(out, staleEnums(d, f.lang, i, line, masked, scope)...)
-		out = append(out, unknownCodes(d, i, line, spans, f, assigned)...)
+		out = append(out, unknownCodes(d, i, line, masked, spans, f, assigned)...)
 		out = append(out, unknownTools(d, i, line, masked, spans, f, isField)...)
 	}
 	return out
@@ -484,14 +484,13 @@ func staleEnums(d *document, l *docLang, i int, line, masked []rune, scope lineS
 }
 
 // unknownCodes reports error codes a line names that neither the contract
-// nor the package's runtime knows.
-func unknownCodes(d *document, i int, line []rune, spans []span, f *facts, assigned map[string]bool) []diag.Diagnostic {
+// nor the package's runtime knows (masked is the line with code masked).
+func unknownCodes(d *document, i int, line, masked []rune, spans []span, f *facts, assigned map[string]bool) []diag.Diagnostic {
 	if f.errorCodes == nil || !f.lang.stale.errorContext.MatchString(string(line)) {
 		return nil
 	}
 	var names []codeName
 	words := f.lang.stale.codeContext.MatchString(string(line))
-	masked := maskCode(line)
 	for _, cs := range spans {
 		if settingNear(masked, cs) {
 			continue // "服务端需配置 `SECRET_KEY`": a setting, not a code
@@ -511,9 +510,13 @@ var settingWord = regexp.MustCompile(`配置|环境变量|变量|设置|(?i:\bco
 // settingNear reports whether a setting word stands within a few
 // characters of the code span cs (masked is the line with code masked).
 func settingNear(masked []rune, cs span) bool {
-	const reach = 8
-	near := string(masked[max(0, cs.start-reach):cs.start]) + " " + string(masked[cs.end:min(len(masked), cs.end+reach)])
-	return settingWord.MatchString(near)
+	return settingWord.MatchString(around(masked, cs, 8))
+}
+
+// around returns the reach characters of masked on each side of the code
+// span cs, joined by a space.
+func around(masked []rune, cs span, reach int) string {
+	return string(masked[max(0, cs.start-reach):cs.start]) + " " + string(masked[cs.end:min(len(masked), cs.end+reach)])
 }
 
 // codeName is a name a line may use as an error code; word says whether
@@ -554,8 +557,7 @@ func unknownTools(d *document, i int, line, masked []rune, spans []span, f *fact
 		if !toolNameForm.MatchString(name) || f.tool(name) != nil || isField[name] {
 			continue
 		}
-		near := string(masked[max(0, cs.start-6):cs.start]) + " " + string(masked[cs.end:min(len(masked), cs.end+6)])
-		if !heading && !f.lang.stale.toolWords.MatchString(near) {
+		if !heading && !f.lang.stale.toolWords.MatchString(around(masked, cs, 6)) {
 			continue
 		}
 		out = append(out, unknownTool(d, i, name, f))

@@ -118,7 +118,7 @@ func newFacts(c *contract.Contract, export *contract.ExportProfile, dir, marker 
 			neverRetry: cp.OperationPolicy.AutomaticRetry == "never",
 			fields:     map[string][]fieldFacts{},
 		}
-		t.confirmation = cp.OperationPolicy.Confirmation != "" && cp.OperationPolicy.Confirmation != "not-required"
+		t.confirmation = cp.NeedsConfirmation()
 		if p := cp.RuntimeProtection; p != nil && p.Mode == contract.ProtectionDeterministicWorkflow {
 			t.guarded = slices.ContainsFunc(c.Workflows, func(w contract.Workflow) bool {
 				return w.ID == p.WorkflowID || slices.Contains(w.CapabilityIDs, cp.ID)

@@ -3,6 +3,7 @@ package strictjs
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -20,11 +21,9 @@ type proseRules struct {
 	titleShape               string
 	domainUnits, actionUnits int
 	verbs                    []string
-	// verb reports whether the action names one of the verbs.
-	verb             func(action string) bool
-	descriptionMin   int
-	descriptionUnits int
-	topics           []proseTopic
+	descriptionMin           int
+	descriptionUnits         int
+	topics                   []proseTopic
 }
 
 type proseTopic struct {
@@ -70,24 +69,14 @@ var englishProse = &proseRules{
 	},
 }
 
-func init() {
-	chineseProse.verb = func(action string) bool {
-		for _, v := range chineseProse.verbs {
-			if strings.Contains(action, v) {
-				return true
-			}
-		}
-		return false
-	}
-	englishProse.verb = func(action string) bool {
+// namesVerb reports whether the action names one of the verbs: a Chinese
+// action holds one, an English one starts with one, in any case.
+func (p *proseRules) namesVerb(action string) bool {
+	if p.language == contract.LanguageEnglish {
 		first, _, _ := strings.Cut(action, " ")
-		for _, v := range englishProse.verbs {
-			if strings.EqualFold(first, v) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(p.verbs, func(v string) bool { return strings.EqualFold(first, v) })
 	}
+	return slices.ContainsFunc(p.verbs, func(v string) bool { return strings.Contains(action, v) })
 }
 
 // proseOf returns the prose rules of a documentation language; Chinese for
@@ -114,7 +103,7 @@ func (p *proseRules) titleProblem(title string) string {
 	if contract.TextUnits(p.language, action) < p.actionUnits {
 		return fmt.Sprintf("needs an action of at least %d %ss after the colon", p.actionUnits, unit)
 	}
-	if !p.verb(action) {
+	if !p.namesVerb(action) {
 		if p.language == contract.LanguageEnglish {
 			return "needs an action starting with one of " + strings.Join(p.verbs, "/")
 		}
