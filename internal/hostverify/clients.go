@@ -218,12 +218,12 @@ func (v *verifier) startTypeScript(ctx context.Context) *typescript {
 			if tail := strings.TrimSpace(oe.Stderr); tail != "" {
 				why += " (the server's stderr ends with: " + tail + ")"
 			}
-			return &tsConn{name: c.name, failed: why, iso: ts.driver.Isolation()}, nil
+			return &tsConn{failed: why, iso: ts.driver.Isolation()}, nil
 		}
 		if err != nil {
 			return nil, err
 		}
-		return &tsConn{name: c.name, s: s, iso: ts.driver.Isolation()}, nil
+		return &tsConn{s: s, iso: ts.driver.Isolation()}, nil
 	}
 	ts.client = c
 	go func() {
@@ -247,7 +247,6 @@ func (ts *typescript) close() {
 }
 
 type tsConn struct {
-	name   string
 	s      *tsclient.Session
 	failed string // why the session could not be opened
 	iso    sandbox.Isolation
