@@ -53,8 +53,6 @@ type conn interface {
 	protocolVersion() string
 	// down says why the session can no longer answer, or "".
 	down() string
-	// processes counts the node processes the session started.
-	processes() int
 	isolation() sandbox.Isolation
 	close(res *Result)
 }
@@ -109,7 +107,6 @@ type goConn struct {
 
 func (g *goConn) listTools(ctx context.Context) ([]mcpcheck.Tool, error) { return g.s.ListTools(ctx) }
 func (g *goConn) protocolVersion() string                                { return g.s.ProtocolVersion() }
-func (g *goConn) processes() int                                         { return 1 }
 func (g *goConn) isolation() sandbox.Isolation                           { return g.s.Isolation() }
 
 func (g *goConn) down() string {
@@ -260,7 +257,6 @@ func (t *tsConn) protocolVersion() string {
 }
 
 func (t *tsConn) down() string                 { return t.failed }
-func (t *tsConn) processes() int               { return 1 }
 func (t *tsConn) isolation() sandbox.Isolation { return t.iso }
 
 func (t *tsConn) listTools(context.Context) ([]mcpcheck.Tool, error) {
@@ -391,8 +387,10 @@ func (st *starting) wait(res *Result) (*session, error) {
 	if st.err != nil {
 		return nil, st.err
 	}
+	// Each client's side of the session started one node process: its
+	// server.
 	for _, p := range st.ss.peers {
-		res.NodeProcesses += p.conn.processes()
+		res.NodeProcesses++
 		res.Isolation = p.conn.isolation()
 	}
 	return st.ss, nil
