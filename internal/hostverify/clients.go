@@ -1,6 +1,7 @@
 package hostverify
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -29,7 +30,7 @@ const goSDK = "github.com/modelcontextprotocol/go-sdk"
 // client, with the SDK version compiled into code2skill:
 // "code2skill reference MCP host (go-sdk v1.8.0)".
 func GoClientName() string {
-	return HostName + " (go-sdk " + cmpOr(buildinfo.Module(goSDK), "version not recorded") + ")"
+	return HostName + " (go-sdk " + cmp.Or(buildinfo.Module(goSDK), "version not recorded") + ")"
 }
 
 // client is one MCP client every check runs through: the reference host's

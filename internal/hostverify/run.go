@@ -1,6 +1,7 @@
 package hostverify
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -304,16 +305,9 @@ func (s *step) answer() string {
 	case s.Protocol != "":
 		return s.Protocol
 	case s.IsError:
-		return "the error " + cmpOr(s.Code, "without a code")
+		return "the error " + cmp.Or(s.Code, "without a code")
 	}
 	return "a success"
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // attempt calls a capability's case through each client of a session, its
