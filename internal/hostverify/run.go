@@ -399,7 +399,7 @@ func (v *verifier) prepare(ctx context.Context, ss *session, cp *contract.Capabi
 	if id == "" {
 		return nil, nil
 	}
-	is := capability(v.in.Contract, id)
+	is, _ := v.in.Contract.Capability(id)
 	steps, _, err := v.attempt(ctx, ss, ss.results(), is, forward, nil, nil)
 	return steps, err
 }
@@ -805,15 +805,6 @@ func (v *verifier) skip(c *Check, why string) {
 	c.Evidence.Set("status", canonjson.String("not-run"))
 	c.Evidence.Set("detail", canonjson.String(why))
 	v.res.Diagnostics.Add(RuleSkipped.New("", "capability %s: %s did not run: %s", c.CapabilityID, c.CheckID, why))
-}
-
-func capability(c *contract.Contract, id string) *contract.Capability {
-	for i := range c.Capabilities {
-		if c.Capabilities[i].ID == id {
-			return &c.Capabilities[i]
-		}
-	}
-	return nil
 }
 
 func firstError(l *diag.List) string {
