@@ -351,10 +351,10 @@ func judgeResult(v canonjson.Value, rule *contract.SuccessRule) string {
 	if err != nil {
 		return err.Error()
 	}
-	if isErr, _ := o.Get("isError"); isErr != canonjson.Bool(false) {
+	if !r.HasIsError || r.IsError {
 		code := ""
-		if r.ErrorCode() != "" {
-			code = " " + r.ErrorCode()
+		if c := r.ErrorCode(); c != "" {
+			code = " " + c
 		}
 		return "the Tool answered with an error" + code
 	}
