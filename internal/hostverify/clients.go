@@ -1,6 +1,7 @@
 package hostverify
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -29,7 +30,7 @@ const goSDK = "github.com/modelcontextprotocol/go-sdk"
 // client, with the SDK version compiled into code2skill:
 // "code2skill reference MCP host (go-sdk v1.8.0)".
 func GoClientName() string {
-	return HostName + " (go-sdk " + cmpOr(buildinfo.Module(goSDK), "version not recorded") + ")"
+	return HostName + " (go-sdk " + cmp.Or(buildinfo.Module(goSDK), "version not recorded") + ")"
 }
 
 // client is one MCP client every check runs through: the reference host's
@@ -53,8 +54,6 @@ type conn interface {
 	protocolVersion() string
 	// down says why the session can no longer answer, or "".
 	down() string
-	// processes counts the node processes the session started.
-	processes() int
 	isolation() sandbox.Isolation
 	close(res *Result)
 }
@@ -109,7 +108,6 @@ type goConn struct {
 
 func (g *goConn) listTools(ctx context.Context) ([]mcpcheck.Tool, error) { return g.s.ListTools(ctx) }
 func (g *goConn) protocolVersion() string                                { return g.s.ProtocolVersion() }
-func (g *goConn) processes() int                                         { return 1 }
 func (g *goConn) isolation() sandbox.Isolation                           { return g.s.Isolation() }
 
 func (g *goConn) down() string {
@@ -218,12 +216,12 @@ func (v *verifier) startTypeScript(ctx context.Context) *typescript {
 			if tail := strings.TrimSpace(oe.Stderr); tail != "" {
 				why += " (the server's stderr ends with: " + tail + ")"
 			}
-			return &tsConn{name: c.name, failed: why, iso: ts.driver.Isolation()}, nil
+			return &tsConn{failed: why, iso: ts.driver.Isolation()}, nil
 		}
 		if err != nil {
 			return nil, err
 		}
-		return &tsConn{name: c.name, s: s, iso: ts.driver.Isolation()}, nil
+		return &tsConn{s: s, iso: ts.driver.Isolation()}, nil
 	}
 	ts.client = c
 	go func() {
@@ -247,7 +245,6 @@ func (ts *typescript) close() {
 }
 
 type tsConn struct {
-	name   string
 	s      *tsclient.Session
 	failed string // why the session could not be opened
 	iso    sandbox.Isolation
@@ -261,7 +258,6 @@ func (t *tsConn) protocolVersion() string {
 }
 
 func (t *tsConn) down() string                 { return t.failed }
-func (t *tsConn) processes() int               { return 1 }
 func (t *tsConn) isolation() sandbox.Isolation { return t.iso }
 
 func (t *tsConn) listTools(context.Context) ([]mcpcheck.Tool, error) {
@@ -392,8 +388,10 @@ func (st *starting) wait(res *Result) (*session, error) {
 	if st.err != nil {
 		return nil, st.err
 	}
+	// Each client's side of the session started one node process: its
+	// server.
 	for _, p := range st.ss.peers {
-		res.NodeProcesses += p.conn.processes()
+		res.NodeProcesses++
 		res.Isolation = p.conn.isolation()
 	}
 	return st.ss, nil

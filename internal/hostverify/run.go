@@ -1,6 +1,7 @@
 package hostverify
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -304,16 +305,9 @@ func (s *step) answer() string {
 	case s.Protocol != "":
 		return s.Protocol
 	case s.IsError:
-		return "the error " + cmpOr(s.Code, "without a code")
+		return "the error " + cmp.Or(s.Code, "without a code")
 	}
 	return "a success"
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // attempt calls a capability's case through each client of a session, its
@@ -405,7 +399,7 @@ func (v *verifier) prepare(ctx context.Context, ss *session, cp *contract.Capabi
 	if id == "" {
 		return nil, nil
 	}
-	is := capability(v.in.Contract, id)
+	is, _ := v.in.Contract.Capability(id)
 	steps, _, err := v.attempt(ctx, ss, ss.results(), is, forward, nil, nil)
 	return steps, err
 }
@@ -811,15 +805,6 @@ func (v *verifier) skip(c *Check, why string) {
 	c.Evidence.Set("status", canonjson.String("not-run"))
 	c.Evidence.Set("detail", canonjson.String(why))
 	v.res.Diagnostics.Add(RuleSkipped.New("", "capability %s: %s did not run: %s", c.CapabilityID, c.CheckID, why))
-}
-
-func capability(c *contract.Contract, id string) *contract.Capability {
-	for i := range c.Capabilities {
-		if c.Capabilities[i].ID == id {
-			return &c.Capabilities[i]
-		}
-	}
-	return nil
 }
 
 func firstError(l *diag.List) string {

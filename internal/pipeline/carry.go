@@ -34,7 +34,7 @@ func (r *runner) carryEvidence(phase, stage string) ([]string, error) {
 	if len(recs) == 0 {
 		return nil, nil
 	}
-	b, err := r.bindingBetweenStages()
+	b, err := r.binding()
 	if err != nil {
 		return nil, err
 	}

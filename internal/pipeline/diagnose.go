@@ -108,7 +108,11 @@ func (p *Pipeline) Diagnose(ctx context.Context, opts DiagnoseOptions) (*Diagnos
 		return nil, err
 	}
 	in := core.Inputs
-	if opts.Capability != "" && (in.Contract == nil || capabilityByID(in.Contract, opts.Capability) == nil) {
+	known := false
+	if in.Contract != nil {
+		_, known = in.Contract.Capability(opts.Capability)
+	}
+	if opts.Capability != "" && !known {
 		return nil, usagef("--capability: the contract has no capability %q", opts.Capability)
 	}
 	pre := !fileExists(p.pkgPath("export-manifest.json"))

@@ -274,7 +274,7 @@ func (r *runner) finalize() (*stageOutcome, error) {
 	if err != nil {
 		return out, err
 	}
-	if ds := r.guardEvidence(recs, b); len(ds) > 0 {
+	if _, ds := r.p.guardEvidence(recs, b); len(ds) > 0 {
 		out.findings.Add(ds...)
 		return out.fail("%d check record(s) cannot be relied on", len(ds)), nil
 	}
@@ -326,14 +326,8 @@ func (r *runner) finalize() (*stageOutcome, error) {
 // guardEvidence checks every record finalize would rely on: it is about
 // this package as it is (b), its evidence is a file inside verification/
 // whose content still hashes to what the record says, and a live pair
-// still replays to the record's hashes.
-func (r *runner) guardEvidence(recs []*Record, b binding) []diag.Diagnostic {
-	_, ds := r.p.guardEvidence(recs, b)
-	return ds
-}
-
-// guardEvidence returns the records finalize may rely on and a finding for
-// each other one (see runner.guardEvidence).
+// still replays to the record's hashes. It returns the records finalize
+// may rely on and a finding for each other one.
 func (p *Pipeline) guardEvidence(recs []*Record, b binding) ([]*Record, []diag.Diagnostic) {
 	var ds []diag.Diagnostic
 	var ok []*Record

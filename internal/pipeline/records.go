@@ -113,37 +113,25 @@ func (r *runner) writeRecord(rec *Record) error {
 	return nil
 }
 
-// bindingBetweenStages returns the package's binding while no stage runs:
-// the package changes only while a stage runs, so it is read once until
-// the next stage executes.
-func (r *runner) bindingBetweenStages() (binding, error) {
-	return r.readBinding(&r.between)
-}
-
-// readBinding returns the package's binding kept in *kept, reading it into
-// *kept first when it is nil.
-func (r *runner) readBinding(kept **binding) (binding, error) {
-	if *kept != nil {
-		return **kept, nil
-	}
-	b, err := r.p.packageBinding(r.core)
-	if err != nil {
-		return binding{}, err
-	}
-	*kept = &b
-	return b, nil
-}
-
 // binding is the package a stage's records are about.
 type binding struct {
 	contractID, candidate string
 }
 
-// binding returns the package the running stage's records are about, read
-// once per stage, when it writes its first record: after the stage's own
-// writes to the package (verify's derived views), which the checks ran on.
+// binding returns the package's binding. The package changes only while a
+// stage runs, so it is read once between two stages, and once per stage
+// when the stage writes its first record: after the stage's own writes to
+// the package (verify's derived views), which the checks ran on.
 func (r *runner) binding() (binding, error) {
-	return r.readBinding(&r.bound)
+	if r.bound != nil {
+		return *r.bound, nil
+	}
+	b, err := r.p.packageBinding(r.core)
+	if err != nil {
+		return binding{}, err
+	}
+	r.bound = &b
+	return b, nil
 }
 
 // packageBinding returns the package's contract ID, from its Portable

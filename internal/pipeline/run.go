@@ -113,12 +113,10 @@ type runner struct {
 	// digests caches tree digests of the package while no stage has run
 	// since they were computed.
 	digests map[string]string
-	// current is the stage running; bound the package its records are
-	// about, once read.
+	// current is the stage running; bound the package's binding, once
+	// read since a stage last began or ended (binding).
 	current string
 	bound   *binding
-	// between is the package's binding while no stage runs, once read.
-	between *binding
 	// scopes are the scope digests of the runtime and host phases, by
 	// phase, as the stage running them computed them.
 	scopes map[string]map[string]string
@@ -399,7 +397,7 @@ func (r *runner) execute(stg *stage, s *StageState, fp string, pairs [][]string)
 	if err := r.save(); err != nil {
 		return err
 	}
-	r.current, r.bound, r.between = name, nil, nil
+	r.current, r.bound = name, nil
 	out, err := r.run(stg)
 	if err == nil && out.failure == "" {
 		err = r.coreUnchanged(out)
@@ -409,7 +407,7 @@ func (r *runner) execute(stg *stage, s *StageState, fp string, pairs [][]string)
 	}
 	// The stage may have changed what later stages hash and which
 	// variables the package's modules read.
-	r.digests, r.env, r.between = nil, nil, nil
+	r.digests, r.env, r.bound = nil, nil, nil
 	ended := r.p.Now()
 	s.EndedAt, s.DurationMs = stamp(ended), ended.Sub(began).Milliseconds()
 	s.InputFingerprint, s.FingerprintInputs = fp, pairs

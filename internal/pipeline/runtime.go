@@ -351,10 +351,10 @@ func judgeResult(v canonjson.Value, rule *contract.SuccessRule) string {
 	if err != nil {
 		return err.Error()
 	}
-	if isErr, _ := o.Get("isError"); isErr != canonjson.Bool(false) {
+	if !r.HasIsError || r.IsError {
 		code := ""
-		if r.ErrorCode() != "" {
-			code = " " + r.ErrorCode()
+		if c := r.ErrorCode(); c != "" {
+			code = " " + c
 		}
 		return "the Tool answered with an error" + code
 	}
@@ -391,7 +391,7 @@ func (r *runner) workflowRecords(c *contract.Contract, kept map[string]bool, out
 		}
 		authorised := true
 		for _, id := range w.CapabilityIDs {
-			if cp := capabilityByID(c, id); cp != nil && cp.IsWrite() && !slices.Contains(r.opts.AuthorizeWrites, id) {
+			if cp, ok := c.Capability(id); ok && cp.IsWrite() && !slices.Contains(r.opts.AuthorizeWrites, id) {
 				authorised = false
 			}
 		}
@@ -413,15 +413,6 @@ func (r *runner) workflowRecords(c *contract.Contract, kept map[string]bool, out
 		r.writeLog(&wr, canonjson.Encode(sortKeys(evidence)))
 		if err := r.writeRecord(&wr); err != nil {
 			return err
-		}
-	}
-	return nil
-}
-
-func capabilityByID(c *contract.Contract, id string) *contract.Capability {
-	for i := range c.Capabilities {
-		if c.Capabilities[i].ID == id {
-			return &c.Capabilities[i]
 		}
 	}
 	return nil
@@ -520,9 +511,9 @@ func (r *runner) checkRuntimeRequest() error {
 	in := r.core.Inputs
 	if in.Contract != nil {
 		for _, id := range r.opts.AuthorizeWrites {
-			cp := capabilityByID(in.Contract, id)
+			cp, ok := in.Contract.Capability(id)
 			switch {
-			case cp == nil:
+			case !ok:
 				return usagef("--authorize-write %s: the contract has no capability %s", id, id)
 			case !cp.IsWrite():
 				return usagef("--authorize-write %s: %s is a read; only writes need authorisation", id, id)
