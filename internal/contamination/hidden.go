@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
-	"net/netip"
 	"path"
 	"regexp"
 	"strings"
@@ -77,33 +76,16 @@ func bareAddresses(data []byte, t *anchored.Text, prose bool, declared map[strin
 			out = append(out, match{Rule: RulePrivateHost, Offset: start, Len: end - start, What: "the private host " + host})
 		}
 	}
-	addressRuns(data, func(start, end int) {
-		if a, err := netip.ParseAddr(string(data[start:end])); err == nil && !documentation(a) {
-			add(start, end)
-		}
-	})
+	// isPrivateHost reads each run as an address: none is private that
+	// is reserved for documentation (192.0.2.x, 2001:db8:: …), and a run
+	// of hexadecimal digits, dots and colons has no private suffix.
+	addressRuns(data, add)
 	if prose {
 		for _, loc := range t.FindAll(bareHost) {
 			add(loc[2], loc[3])
 		}
 	}
 	return out
-}
-
-// documentationPrefixes are the address blocks reserved for documentation
-// (RFC 5737, RFC 3849): they name no network.
-var documentationPrefixes = []netip.Prefix{
-	netip.MustParsePrefix("192.0.2.0/24"), netip.MustParsePrefix("198.51.100.0/24"),
-	netip.MustParsePrefix("203.0.113.0/24"), netip.MustParsePrefix("2001:db8::/32"),
-}
-
-func documentation(a netip.Addr) bool {
-	for _, p := range documentationPrefixes {
-		if p.Contains(a) {
-			return true
-		}
-	}
-	return false
 }
 
 // proseFile reports whether a package file is prose or data rather than

@@ -161,7 +161,7 @@ func initializeFailure(want string, resp *jsonrpc.Response) []diag.Diagnostic {
 	if resp == nil {
 		return []diag.Diagnostic{RuleInitialize.New(ServerFile, "initialize got no usable answer")}
 	}
-	if werr := wireError(resp); werr != nil {
+	if werr := ResponseError(resp); werr != nil {
 		return []diag.Diagnostic{RuleInitialize.New(ServerFile,
 			"initialize was answered with JSON-RPC error %d: %s", werr.Code, werr.Message)}
 	}
@@ -272,7 +272,7 @@ func (s *Session) ListTools(ctx context.Context) ([]Tool, error) {
 		if err != nil {
 			return nil, err
 		}
-		if werr := wireError(resp); werr != nil {
+		if werr := ResponseError(resp); werr != nil {
 			s.diags.Add(RuleToolsList.New(ServerFile, "tools/list was answered with JSON-RPC error %d: %s", werr.Code, werr.Message))
 			return tools, nil
 		}
@@ -318,7 +318,7 @@ func (s *Session) CallToolMeta(ctx context.Context, name string, args any, meta 
 	if err != nil {
 		return nil, err
 	}
-	if werr := wireError(resp); werr != nil {
+	if werr := ResponseError(resp); werr != nil {
 		return &CallResult{Error: werr}, nil
 	}
 	return &CallResult{Raw: resp.Result}, nil
@@ -398,11 +398,8 @@ func exitPhrase(code int) string {
 	return fmt.Sprintf("exited with code %d", code)
 }
 
-// wireError returns the JSON-RPC error of a response, if any.
 // ResponseError returns the JSON-RPC error a response carries, or nil.
-func ResponseError(resp *jsonrpc.Response) *jsonrpc.Error { return wireError(resp) }
-
-func wireError(resp *jsonrpc.Response) *jsonrpc.Error {
+func ResponseError(resp *jsonrpc.Response) *jsonrpc.Error {
 	var werr *jsonrpc.Error
 	if resp != nil && resp.Error != nil && errors.As(resp.Error, &werr) {
 		return werr

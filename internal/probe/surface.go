@@ -117,7 +117,12 @@ func (p *prober) outputListing(tools []mcpcheck.Tool) {
 			p.row(t.Name).Discovery = Failed
 			continue
 		}
-		if ds := compareSchema(t, "outputSchema", RuleOutputSchema, want.output, contractListing); len(ds) > 0 {
+		entry, err := canonjson.Decode(t.Raw)
+		if err != nil {
+			continue // CheckTools reported the malformed entry
+		}
+		obj, _ := entry.(*canonjson.Object)
+		if ds := compareSchema(t, obj, "outputSchema", RuleOutputSchema, want.output, contractListing); len(ds) > 0 {
 			p.result.Diagnostics.Add(ds...)
 			p.row(t.Name).Discovery = Failed
 		}
@@ -148,22 +153,18 @@ func compareTool(t *mcpcheck.Tool, want *expectedTool, dryRun bool) []diag.Diagn
 			AtPointer(t.Pointer("annotations")))
 	}
 
-	ds = append(ds, compareSchema(t, "inputSchema", RuleInputSchema, want.input, false)...)
+	ds = append(ds, compareSchema(t, obj, "inputSchema", RuleInputSchema, want.input, false)...)
 	output := want.output
 	if dryRun {
 		output, _ = toolresult.DryRunOutputSchema().(*canonjson.Object)
 	}
-	return append(ds, compareSchema(t, "outputSchema", RuleOutputSchema, output, dryRun)...)
+	return append(ds, compareSchema(t, obj, "outputSchema", RuleOutputSchema, output, dryRun)...)
 }
 
-// compareSchema compares the schema a listed tool gives under key with
-// want: the contract's, or (dryRun) the dry-run envelope's.
-func compareSchema(t *mcpcheck.Tool, key string, rule *diag.Rule, want *canonjson.Object, dryRun bool) []diag.Diagnostic {
-	entry, err := canonjson.Decode(t.Raw)
-	if err != nil {
-		return nil // CheckTools reported the malformed entry
-	}
-	obj, _ := entry.(*canonjson.Object)
+// compareSchema compares the schema a listed tool gives under key (obj is
+// its decoded entry) with want: the contract's, or (dryRun) the dry-run
+// envelope's.
+func compareSchema(t *mcpcheck.Tool, obj *canonjson.Object, key string, rule *diag.Rule, want *canonjson.Object, dryRun bool) []diag.Diagnostic {
 	got, present := obj.Get(key)
 	if !present {
 		return []diag.Diagnostic{rule.New(serverFile, "tool %q lists no %s; the contract declares one", t.Name, key).AtPointer(t.Pointer())}

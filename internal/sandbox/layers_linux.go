@@ -40,8 +40,12 @@ var (
 func Mounts(network Network) bool {
 	Available(network)
 	idx, _ := known()
-	return idx >= 0 && idx < len(levels) && levels[idx].view != viewHost
+	return mountsAt(idx)
 }
+
+// mountsAt reports whether a child started at the level idx gets a mount
+// namespace of its own.
+func mountsAt(idx int) bool { return idx >= 0 && idx < len(levels) && levels[idx].view != viewHost }
 
 // bindSpec is the mount of a caller's Bind: work is the directory of its
 // writable layer, blank an empty directory.

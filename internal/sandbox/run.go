@@ -106,10 +106,12 @@ func prepare(argv []string, opts Options) (what, error) {
 		if err != nil {
 			return what{}, fmt.Errorf("starting %s: %w", argv[0], err)
 		}
-		opts.Binds[i] = Bind{Source: src, Target: filepath.Clean(b.target()), Writable: b.Writable, Layer: b.Layer, Collect: b.Collect, Anonymous: b.Anonymous}
-		if !filepath.IsAbs(opts.Binds[i].Target) {
+		target := filepath.Clean(b.target())
+		if !filepath.IsAbs(target) {
 			return what{}, fmt.Errorf("starting %s: bind target %q is not absolute", argv[0], b.Target)
 		}
+		b.Source, b.Target = src, target
+		opts.Binds[i] = b
 	}
 	h, err := newHome()
 	if err != nil {

@@ -68,7 +68,7 @@ type child struct {
 func startChild(w what, mk func() *exec.Cmd) (*child, error) {
 	for idx := firstLevel(); ; {
 		if idx >= len(levels) || levels[idx].view != viewConfined {
-			mounts := idx < len(levels) && levels[idx].view != viewHost
+			mounts := mountsAt(idx)
 			if err := unconfinedBinds(w.opts.Binds, mounts); err != nil {
 				return nil, err
 			}
