@@ -230,9 +230,9 @@ async function connect({ env = {}, answer } = {}) {
 }
 
 // A test that leaves nothing behind in its session (a refusal before
-// dispatch, or a single-use write whose grant is spent) may share one: plain
-// is a session whose client declares no elicitation, opened once for the
-// tests that need nothing else.
+// dispatch, a write that has ended, or a single-use write whose grant is
+// spent) may share one: plain is a session whose client declares no
+// elicitation, opened once for the tests that need nothing else.
 let plain;
 
 function plainSession() {
@@ -412,8 +412,10 @@ describe('session state', () => {
   });
 
   it('keeps one session\'s protected values from another session', async () => {
+    // The other session is the shared one: it is refused, and keeps
+    // nothing of it.
     const first = await connect();
-    const second = await connect();
+    const second = await plainSession();
     try {
       const issued = await call(first.client, 'issue_grant', { terms });
       const grant = issued.structuredContent.data.grant;
@@ -421,7 +423,6 @@ describe('session state', () => {
       assert.equal(received.length, 1, 'the other session dispatched nothing');
     } finally {
       await first.close();
-      await second.close();
     }
   });
 
@@ -438,19 +439,16 @@ describe('session state', () => {
 
 describe('one write at a time, and unknown outcomes', () => {
   it('refuses a write that races another write of the session', async () => {
-    const { client, close } = await connect();
-    try {
-      const [a, b] = await Promise.all([call(client, 'slow_write'), call(client, 'slow_write')]);
-      const results = [a, b].sort((x, y) => Number(x.isError) - Number(y.isError));
-      assert.equal(results[0].isError, false, JSON.stringify(results[0]));
-      refused(results[1], 'HOST_WRITE_IN_PROGRESS');
-      assert.equal(received.length, 1);
-      const [read, write] = await Promise.all([call(client, 'read_member'), call(client, 'slow_write')]);
-      assert.equal(read.isError, false, 'a read does not wait for a write');
-      assert.equal(write.isError, false);
-    } finally {
-      await close();
-    }
+    // The shared session: the writes end before the test does.
+    const { client } = await plainSession();
+    const [a, b] = await Promise.all([call(client, 'slow_write'), call(client, 'slow_write')]);
+    const results = [a, b].sort((x, y) => Number(x.isError) - Number(y.isError));
+    assert.equal(results[0].isError, false, JSON.stringify(results[0]));
+    refused(results[1], 'HOST_WRITE_IN_PROGRESS');
+    assert.equal(received.length, 1);
+    const [read, write] = await Promise.all([call(client, 'read_member'), call(client, 'slow_write')]);
+    assert.equal(read.isError, false, 'a read does not wait for a write');
+    assert.equal(write.isError, false);
   });
 
   it('stops a write after an unknown outcome until the user says it was reconciled', async () => {
