@@ -19,6 +19,7 @@ import (
 	"github.com/code2skill/code2skill/internal/contract"
 	"github.com/code2skill/code2skill/internal/derive"
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/hostruntime"
 	"github.com/code2skill/code2skill/internal/reftest"
 	"github.com/code2skill/code2skill/internal/testnode"
 	"github.com/code2skill/code2skill/internal/testtier"
@@ -235,41 +236,74 @@ func tamper(t *testing.T, dir, file, old, new string) {
 	}
 }
 
+// brokenHost is a protection removed from the package's host runtime (or
+// its adapter): the edit of file, the check that must fail under its rule,
+// and what the failure must say when the case guards one clause.
+type brokenHost struct {
+	name, file, old, new string
+	rule                 *diag.Rule
+	check                string
+	detail               string
+	// scope, when not empty, are the capabilities the run verifies: the
+	// rows the check is about, where fewer rows need fewer sessions.
+	scope []string
+}
+
+// brokenHosts are the broken hosts of the fast tier, one of each family:
+// the confirmation (the refusal TestAClientRefusesWhatTheOtherReads
+// breaks, and here the one that dispatches all the same), the session
+// isolation, the stop after an unknown outcome, the credentials and the
+// annotations.
+var brokenHosts = []brokenHost{
+	{name: "no session isolation", file: hostruntime.RuntimeFile, old: "      return {}; // no protected operation: the guard refuses the call",
+		new: "      record = { expected: Object.fromEntries(workflow.bindings.filter((b) => b.expected.kind === 'issuer-result' || b.expected.kind === 'issuer-input')" +
+			".map((b) => [b.name, b.source.kind === 'derived-calculation' ? derive(b.source.algorithm, input[b.source.inputName]) : resolve(input, [b.source.inputName, ...(b.source.path ?? [])]).value])), used: false };",
+		rule: RuleIsolation, check: CheckIsolation},
+	{name: "no stop after an unknown outcome", file: hostruntime.RuntimeFile, old: "      session.blocked.set(tool.toolName, { input });", new: "",
+		rule: RuleUnknownOutcome, check: CheckUnknownOutcome},
+	// A refusal with the right code that still sends the request: only
+	// the dispatch counted at the relay fails it.
+	{name: "a refused confirmation still dispatches", file: hostruntime.RuntimeFile,
+		old: "    const answer = await ask(server, confirmation, tool.confirmation, input, extra);\n    if (answer.error !== undefined) {\n",
+		new: "    const answer = await ask(server, confirmation, tool.confirmation, input, extra);\n    if (answer.error !== undefined) {\n" +
+			"      await fetch(process.env." + examples.StrictSampleBaseURLVariable + " + '/api/loans/dispatched-anyway', { method: 'POST' }).catch(() => {});\n",
+		rule: RuleConfirmation, check: CheckDecline, detail: "dispatched 1 request(s)"},
+	{name: "no credentials", file: hostruntime.RuntimeFile, old: "    return dispatchHostHttp(actual.href, options, { headers });", new: "    return dispatchHostHttp(actual.href, options, { headers: {} });",
+		rule: RuleCall, check: CheckCall, scope: []string{"list-lendable-equipment"}},
+	{name: "other annotations", file: "mcp-tool/index.mjs", old: `annotations: {"readOnlyHint": true,`, new: `annotations: {"readOnlyHint": false,`,
+		rule: RuleDiscovery, check: CheckDiscovery, scope: []string{"list-lendable-equipment"}},
+}
+
 // TestBrokenHostsFail: each protection removed from the package's host
 // runtime (or its adapter) fails the check that guards it, under its rule,
-// and nothing the check must keep from the backend reaches it.
+// and nothing the check must keep from the backend reaches it. The fast
+// tier breaks one protection of each family; TestSlowBrokenHostsFail the
+// others.
 func TestBrokenHostsFail(t *testing.T) {
-	const runtime = "portable-host-runtime.mjs"
-	for _, c := range []struct {
-		name, file, old, new string
-		rule                 *diag.Rule
-		check                string
-		detail               string // what the failure must say, when the case guards one clause
-	}{
-		{"no confirmation asked", runtime, "    const answer = await ask(server, confirmation, tool.confirmation, input, extra);",
-			"    const answer = {};", RuleConfirmation, CheckDecline, ""},
-		{"no session isolation", runtime, "      return {}; // no protected operation: the guard refuses the call",
-			"      record = { expected: Object.fromEntries(workflow.bindings.filter((b) => b.expected.kind === 'issuer-result' || b.expected.kind === 'issuer-input')" +
-				".map((b) => [b.name, b.source.kind === 'derived-calculation' ? derive(b.source.algorithm, input[b.source.inputName]) : resolve(input, [b.source.inputName, ...(b.source.path ?? [])]).value])), used: false };",
-			RuleIsolation, CheckIsolation, ""},
-		{"no stop after an unknown outcome", runtime, "      session.blocked.set(tool.toolName, { input });", "", RuleUnknownOutcome, CheckUnknownOutcome, ""},
-		// A refusal with the right code that still sends the request:
-		// only the dispatch counted at the relay fails it.
-		{"a refused confirmation still dispatches", runtime,
-			"    const answer = await ask(server, confirmation, tool.confirmation, input, extra);\n    if (answer.error !== undefined) {\n",
-			"    const answer = await ask(server, confirmation, tool.confirmation, input, extra);\n    if (answer.error !== undefined) {\n" +
-				"      await fetch(process.env." + examples.StrictSampleBaseURLVariable + " + '/api/loans/dispatched-anyway', { method: 'POST' }).catch(() => {});\n",
-			RuleConfirmation, CheckDecline, "dispatched 1 request(s)"},
-		{"no credentials", runtime, "    return dispatchHostHttp(actual.href, options, { headers });", "    return dispatchHostHttp(actual.href, options, { headers: {} });", RuleCall, CheckCall, ""},
-		// A runtime that reverts to structuredContent on its refusals:
-		// the TypeScript SDK Client would throw on them.
-		{"refusals carrying structuredContent", runtime, "  return { content: [{ type: 'text', text: JSON.stringify(structured) }], isError: true };",
-			"  return { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }], isError: true };", RuleConfirmation, CheckDecline, ""},
-		{"other annotations", "mcp-tool/index.mjs", `annotations: {"readOnlyHint": true,`, `annotations: {"readOnlyHint": false,`, RuleDiscovery, CheckDiscovery, ""},
-	} {
+	testBrokenHosts(t, brokenHosts)
+}
+
+// TestSlowBrokenHostsFail: the broken hosts TestBrokenHostsFail leaves
+// out, the other members of its families.
+func TestSlowBrokenHostsFail(t *testing.T) {
+	testtier.Slow(t)
+	testBrokenHosts(t, []brokenHost{
+		{name: "no confirmation asked", file: hostruntime.RuntimeFile, old: "    const answer = await ask(server, confirmation, tool.confirmation, input, extra);",
+			new: "    const answer = {};", rule: RuleConfirmation, check: CheckDecline},
+	})
+}
+
+func testBrokenHosts(t *testing.T, hosts []brokenHost) {
+	for _, c := range hosts {
 		t.Run(c.name, func(t *testing.T) {
 			opts, d := samplePackage(t, "")
 			tamper(t, opts.Dir, c.file, c.old, c.new)
+			if c.scope != nil {
+				opts.Scope = &Scope{Capabilities: map[string]bool{}}
+				for _, id := range c.scope {
+					opts.Scope.Capabilities[id] = true
+				}
+			}
 			res, err := Run(context.Background(), opts)
 			if err != nil {
 				t.Fatal(err)
@@ -281,13 +315,18 @@ func TestBrokenHostsFail(t *testing.T) {
 				t.Errorf("no failed %s under %s:\n%s", c.check, c.rule.ID, strings.Join(outcomes(res), "\n"))
 			}
 			if c.rule == RuleConfirmation || c.rule == RuleIsolation {
-				// The relay blocked the attempts that dispatched: the desk
-				// saw no more returns or loans than the real calls made.
-				if n := countSuffix(d.seen, "/return"); n > 1 {
-					t.Errorf("the desk got %d returns", n)
-				}
+				assertReturnsOnce(t, d)
 			}
 		})
+	}
+}
+
+// assertReturnsOnce checks that the relay blocked the attempts that
+// dispatched: the desk saw no more returns than the real calls made.
+func assertReturnsOnce(t *testing.T, d *desk) {
+	t.Helper()
+	if n := countSuffix(d.seen, "/return"); n > 1 {
+		t.Errorf("the desk got %d returns", n)
 	}
 }
 
@@ -297,10 +336,12 @@ func TestBrokenHostsFail(t *testing.T) {
 // TypeScript SDK Client, which throws on them, and the check names that
 // client first; the Go SDK client returns those results, and its side
 // fails only by the judgement of what a validating client would do.
-// Nothing is reported as host-verified that a client refused.
+// Nothing is reported as host-verified that a client refused. It is also
+// the broken host of the confirmation family TestBrokenHostsFail leaves to
+// it: the decline fails under its rule, and the desk sees one return.
 func TestAClientRefusesWhatTheOtherReads(t *testing.T) {
-	opts, _ := samplePackage(t, "")
-	tamper(t, opts.Dir, "portable-host-runtime.mjs", "  return { content: [{ type: 'text', text: JSON.stringify(structured) }], isError: true };",
+	opts, d := samplePackage(t, "")
+	tamper(t, opts.Dir, hostruntime.RuntimeFile, "  return { content: [{ type: 'text', text: JSON.stringify(structured) }], isError: true };",
 		"  return { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }], isError: true };")
 	res, err := Run(context.Background(), opts)
 	if err != nil {
@@ -312,6 +353,9 @@ func TestAClientRefusesWhatTheOtherReads(t *testing.T) {
 			continue
 		}
 		failed[c.CheckID] = true
+		if c.CheckID == CheckDecline && c.Rule != RuleConfirmation {
+			t.Errorf("%s %s failed under %s, want %s", c.CapabilityID, c.CheckID, c.Rule.ID, RuleConfirmation.ID)
+		}
 		ts := false
 		for _, e := range arrayAt(c.Evidence, "/clients") {
 			if stringAt(e, "/client") == "typescript-sdk Client v1.32.2" {
@@ -338,6 +382,7 @@ func TestAClientRefusesWhatTheOtherReads(t *testing.T) {
 	if !res.Diagnostics.Has(RuleConfirmation) {
 		t.Errorf("findings %v", res.Diagnostics.RuleIDs())
 	}
+	assertReturnsOnce(t, d)
 }
 
 // TestHostEnvGaps: a host env file without the member's token is reported,
@@ -457,7 +502,7 @@ func TestCredentialsOnlyWhereNeeded(t *testing.T) {
 			opts, _ := samplePackageWith(t, "", withSessionCookie(t))
 			opts.Env["LENDING_DESK_SESSION"] = "session-7"
 			if broken {
-				tamper(t, opts.Dir, "portable-host-runtime.mjs", "    const actual = new URL(base.url.href);",
+				tamper(t, opts.Dir, hostruntime.RuntimeFile, "    const actual = new URL(base.url.href);",
 					"    for (const c of credentials.values()) Object.assign(headers, c.headers ?? {});\n    const actual = new URL(base.url.href);")
 			}
 			res, err := Run(context.Background(), opts)

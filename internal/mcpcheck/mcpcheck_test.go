@@ -61,12 +61,18 @@ var nodeSlots = make(chan struct{}, max(2, runtime.NumCPU()))
 // behaviour, not speed.
 func discover(t *testing.T, name string, opts Options) *Discovery {
 	t.Helper()
+	return discoverThen(t, name, opts, nil)
+}
+
+// discoverThen is discover with more work in the session (DiscoverThen).
+func discoverThen(t *testing.T, name string, opts Options, then func(context.Context, *Session, []Tool) error) *Discovery {
+	t.Helper()
 	opts = withBudget(t, opts)
 	pkg := serverPackage(t, name)
 	nodeSlots <- struct{}{}
 	defer func() { <-nodeSlots }()
 	opts.Binds = moduleBinds(pkg)
-	d, err := Discover(context.Background(), pkg, opts)
+	d, err := DiscoverThen(context.Background(), pkg, opts, then)
 	if err != nil {
 		t.Fatalf("Discover: %v", err)
 	}
@@ -86,10 +92,19 @@ func withBudget(t *testing.T, opts Options) Options {
 	return opts
 }
 
+// TestDiscoverGoodServer: a good server passes discovery under each
+// profile; under the core one, its session then calls its tools.
 func TestDiscoverGoodServer(t *testing.T) {
 	t.Parallel()
 	for _, profile := range []string{ProfileCore, ProfileStrict} {
-		d := discover(t, "good", Options{Profile: profile})
+		var then func(context.Context, *Session, []Tool) error
+		if profile == ProfileCore {
+			then = func(ctx context.Context, s *Session, _ []Tool) error {
+				sessionCallsTools(t, ctx, s)
+				return nil
+			}
+		}
+		d := discoverThen(t, "good", Options{Profile: profile}, then)
 		if d.Diagnostics.Len() != 0 {
 			t.Errorf("%s: findings on a good server:\n%v", profile, d.Diagnostics.Sorted())
 		}
@@ -127,9 +142,28 @@ func TestDiscoverMisbehavingServers(t *testing.T) {
 		want    []string
 		message string // a fragment one finding's message must hold
 		detail  string // a fragment one finding's detail must hold
+		// pointers are each finding's rule and JSON Pointer, when the case
+		// pins them.
+		pointers []string
+		// transcript is what the transcript of the session (named by
+		// opts.Label) records, sorted (transcriptSummary), when the case
+		// pins it.
+		transcript []string
 	}{
 		{server: "noise-before", want: []string{"MCP_STDOUT_NOT_JSONRPC"}, message: "before initialize"},
-		{server: "noise-after", want: []string{"MCP_STDOUT_NOT_JSONRPC"}, message: `after initialize was answered is not a JSON-RPC message: "bye"`},
+		{server: "noise-after", opts: Options{Label: "discovery"}, want: []string{"MCP_STDOUT_NOT_JSONRPC"}, message: `after initialize was answered is not a JSON-RPC message: "bye"`,
+			// "client connected" is printed while the server handles the
+			// notification, so it may come before or after the tools/list
+			// request: the summary is sorted.
+			transcript: []string{
+				"client initialize",
+				"client notifications/initialized",
+				"client tools/list",
+				"server bye",
+				"server client connected",
+				"server response",
+				"server response",
+			}},
 		{server: "hang-initialize", opts: Options{RequestTimeout: short, TimeoutFlag: "validate --request-timeout"}, want: []string{"MCP_REQUEST_TIMEOUT"},
 			message: "no answer to initialize within " + short.String() + "; the server was stopped (raise the limit with validate --request-timeout)"},
 		{server: "hang-tools-list", opts: Options{InitializeTimeout: budget, RequestTimeout: short}, want: []string{"MCP_REQUEST_TIMEOUT"}, message: "no answer to tools/list"},
@@ -145,14 +179,33 @@ func TestDiscoverMisbehavingServers(t *testing.T) {
 		{server: "closed-input", want: []string{"MCP_TOOL_INPUT_SCHEMA_CLOSED", "MCP_TOOL_OUTPUT_SCHEMA_CLOSED"}},
 		{server: "closed-input", opts: Options{Profile: ProfileStrict}},
 		{server: "no-annotations", want: []string{"MCP_TOOL_ANNOTATIONS"}, message: "lack boolean idempotentHint, openWorldHint"},
-		{server: "bad-name", want: []string{"MCP_TOOL_DESCRIPTION", "MCP_TOOL_NAME", "MCP_TOOL_TITLE"}, message: `tool "list sample items!"`},
+		{server: "bad-name", want: []string{"MCP_TOOL_DESCRIPTION", "MCP_TOOL_NAME", "MCP_TOOL_TITLE"}, message: `tool "list sample items!"`,
+			pointers: []string{"MCP_TOOL_NAME /tools/0/name", "MCP_TOOL_DESCRIPTION /tools/1/description", "MCP_TOOL_TITLE /tools/1/title"}},
 		{server: "unsolicited", want: []string{"MCP_UNSOLICITED_RESPONSE"}, message: "sent 9 responses to requests the client never sent"},
 		{server: "endless-pages", opts: Options{DiscoveryTimeout: discovery, TimeoutFlag: "probe --request-timeout"},
 			want: []string{"MCP_DISCOVERY_TIMEOUT"}, message: fmt.Sprintf("tools/list did not finish within %s, all pages together; the server was stopped (raise the limit with probe --request-timeout)", discovery)},
 	} {
 		t.Run(tc.server+"/"+tc.opts.Profile, func(t *testing.T) {
 			t.Parallel()
+			var transcript bytes.Buffer
+			if tc.transcript != nil {
+				tc.opts.Transcript = &transcript
+			}
 			d := discover(t, tc.server, tc.opts)
+			if tc.transcript != nil {
+				if diff := cmp.Diff(tc.transcript, transcriptSummary(t, transcript.String(), tc.opts.Label)); diff != "" {
+					t.Errorf("transcript (-want +got)\n%s\n%s", diff, transcript.String())
+				}
+			}
+			if tc.pointers != nil {
+				var got []string
+				for _, x := range d.Diagnostics.Sorted() {
+					got = append(got, x.Rule+" "+x.Pointer)
+				}
+				if diff := cmp.Diff(tc.pointers, got); diff != "" {
+					t.Errorf("pointers (-want +got)\n%s", diff)
+				}
+			}
 			if diff := cmp.Diff(tc.want, d.Diagnostics.RuleIDs()); diff != "" {
 				t.Fatalf("rules (-want +got)\n%s\nfindings: %v", diff, d.Diagnostics.Sorted())
 			}
@@ -174,82 +227,46 @@ func TestDiscoverMisbehavingServers(t *testing.T) {
 	}
 }
 
-func TestDiscoverToolPointers(t *testing.T) {
-	t.Parallel()
-	d := discover(t, "bad-name", Options{})
+// transcriptSummary reads a transcript, every line of it from the session
+// label, as who sent what: the method of a message, "response" for a
+// response, or the line a server printed that was not one; sorted.
+func transcriptSummary(t *testing.T, transcript, label string) []string {
+	t.Helper()
 	var got []string
-	for _, x := range d.Diagnostics.Sorted() {
-		got = append(got, x.Rule+" "+x.Pointer)
-	}
-	want := []string{
-		"MCP_TOOL_NAME /tools/0/name",
-		"MCP_TOOL_DESCRIPTION /tools/1/description",
-		"MCP_TOOL_TITLE /tools/1/title",
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("(-want +got)\n%s", diff)
-	}
-}
-
-func TestTranscriptRecordsTheExchange(t *testing.T) {
-	t.Parallel()
-	var b bytes.Buffer
-	discover(t, "noise-after", Options{Transcript: &b, Label: "discovery"})
-	var lines []TranscriptLine
-	for _, l := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+	for l := range strings.Lines(transcript) {
 		var tl TranscriptLine
 		if err := json.Unmarshal([]byte(l), &tl); err != nil {
 			t.Fatalf("transcript line %q: %v", l, err)
 		}
-		lines = append(lines, tl)
-	}
-	var got []string
-	for _, l := range lines {
-		if l.Session != "discovery" {
-			t.Errorf("session = %q", l.Session)
+		if tl.Session != label {
+			t.Errorf("session = %q", tl.Session)
 		}
-		what := l.Stdout
-		if l.Message != nil {
+		what := tl.Stdout
+		if tl.Message != nil {
 			var m struct {
 				Method string `json:"method"`
-				ID     any    `json:"id"`
 			}
-			json.Unmarshal(l.Message, &m)
+			json.Unmarshal(tl.Message, &m)
 			what = m.Method
 			if what == "" {
 				what = "response"
 			}
 		}
-		got = append(got, l.From+" "+what)
+		got = append(got, tl.From+" "+what)
 	}
-	// "client connected" is printed while the server handles the
-	// notification, so it may come before or after the tools/list request.
 	slices.Sort(got)
-	want := []string{
-		"client initialize",
-		"client notifications/initialized",
-		"client tools/list",
-		"server bye",
-		"server client connected",
-		"server response",
-		"server response",
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("transcript (-want +got)\n%s\n%s", diff, b.String())
-	}
+	return got
 }
 
-func TestSessionCallsTools(t *testing.T) {
-	t.Parallel()
-	pkg := serverPackage(t, "good")
-	s, err := Start(context.Background(), pkg, withBudget(t, Options{Binds: moduleBinds(pkg)}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	res, err := s.CallTool(context.Background(), "list_sample_items", map[string]any{"kind": "sample"})
+// sessionCallsTools calls the good server's tools in its session: the
+// session passes each answer on as it came. The session's closing, and
+// its findings (none), are TestDiscoverGoodServer's to judge.
+func sessionCallsTools(t *testing.T, ctx context.Context, s *Session) {
+	t.Helper()
+	res, err := s.CallTool(ctx, "list_sample_items", map[string]any{"kind": "sample"})
 	if err != nil || res == nil {
-		t.Fatalf("CallTool = %v, %v", res, err)
+		t.Errorf("CallTool = %v, %v", res, err)
+		return
 	}
 	var got struct {
 		StructuredContent map[string]any `json:"structuredContent"`
@@ -259,15 +276,9 @@ func TestSessionCallsTools(t *testing.T) {
 	}
 	// The TypeScript SDK answers an unknown tool with an isError result, not
 	// a JSON-RPC error; the session passes the answer on as it came.
-	res, err = s.CallTool(context.Background(), "no_such_tool", nil)
+	res, err = s.CallTool(ctx, "no_such_tool", nil)
 	if err != nil || res == nil || res.Error != nil || !bytes.Contains(res.Raw, []byte("-32602")) {
 		t.Errorf("unknown tool answer = %+v, %v", res, err)
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if s.Diagnostics().Len() != 0 {
-		t.Errorf("findings: %v", s.Diagnostics().Sorted())
 	}
 }
 

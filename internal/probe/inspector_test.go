@@ -28,7 +28,7 @@ func TestInspectorAgrees(t *testing.T) {
 	// server, which it starts as "node", under the node on PATH.
 	toolNode := testnode.NodeAtLeast(t, "22.19.0", "the MCP Inspector 2.12.0")
 	pkg := strictPackage(t, nil)
-	r := run(t, pkg, offlineCases(t))
+	r := offlineStrictProbe(t)
 	if r.Diagnostics.HasErrors() {
 		t.Fatalf("the probe fails the package: %v", r.Diagnostics.Sorted())
 	}

@@ -175,10 +175,32 @@ func TestProbeStrictPackage(t *testing.T) {
 	}
 }
 
+// offlineStrict is the offline probe of the good strict package, made
+// where node_modules is reachable from the detached copy:
+// TestProbeStrictOffline, TestProbeWarnsAboutReachableModules and
+// TestInspectorAgrees judge it.
+var offlineStrict testtier.Shared[*Result]
+
+func offlineStrictProbe(t *testing.T) *Result {
+	t.Helper()
+	return offlineStrict.Get(t, func(testing.TB) *Result {
+		opts := offlineCases(t)
+		opts.TempDir = t.TempDir()
+		if err := os.Mkdir(filepath.Join(opts.TempDir, "node_modules"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return run(t, strictPackage(t, nil), opts)
+	})
+}
+
+// TestProbeStrictOffline: the offline probe of a good strict package says
+// it was offline and finds nothing else (but the reachable node_modules
+// TestProbeWarnsAboutReachableModules judges).
 func TestProbeStrictOffline(t *testing.T) {
 	t.Parallel()
-	r := run(t, strictPackage(t, nil), offlineCases(t))
-	if diff := cmp.Diff([]string{"PROBE_OFFLINE"}, r.Diagnostics.RuleIDs()); diff != "" {
+	r := offlineStrictProbe(t)
+	rules := slices.DeleteFunc(r.Diagnostics.RuleIDs(), func(id string) bool { return id == RuleReachableModules.ID })
+	if diff := cmp.Diff([]string{"PROBE_OFFLINE"}, rules); diff != "" {
 		t.Fatalf("rules (-want +got)\n%s\n%v", diff, r.Diagnostics.Sorted())
 	}
 	if r.Diagnostics.HasErrors() {
@@ -295,12 +317,14 @@ func readFixture(t *testing.T, name string) string {
 	return string(b)
 }
 
-// TestProbeMalformedFrameParseError: a server that answers a line that is
-// not JSON with JSON-RPC's parse error passes, and the summary says so.
-func TestProbeMalformedFrameParseError(t *testing.T) {
+// TestProbeOtherAcceptedAnswers: a server that answers a line that is not
+// JSON with JSON-RPC's parse error, and an unknown tool with a protocol
+// error rather than the SDK's isError result, passes (one server, planted
+// with both), and the summary says how it answered the line.
+func TestProbeOtherAcceptedAnswers(t *testing.T) {
 	t.Parallel()
 	opts := offlineCases(t)
-	opts.Env = []string{"SAMPLE_FAULT=malformed-parse-error"}
+	opts.Env = []string{"SAMPLE_FAULT=malformed-parse-error,unknown-tool-protocol-error"}
 	r := run(t, strictPackage(t, nil), opts)
 	if r.Diagnostics.HasErrors() || r.MalformedFrameAnswer != AnswerParseError || r.Checks.MalformedFrame.Passed != 1 {
 		t.Errorf("answer %q, %+v, findings %v", r.MalformedFrameAnswer, r.Checks.MalformedFrame, r.Diagnostics.Sorted())
@@ -308,15 +332,8 @@ func TestProbeMalformedFrameParseError(t *testing.T) {
 	if !strings.Contains(r.Message(), "a line that is not JSON answered with parse error -32700") {
 		t.Errorf("the summary does not say how: %s", r.Message())
 	}
-}
-
-func TestProbeUnknownToolProtocolError(t *testing.T) {
-	t.Parallel()
-	opts := offlineCases(t)
-	opts.Env = []string{"SAMPLE_FAULT=unknown-tool-protocol-error"}
-	r := run(t, strictPackage(t, nil), opts)
-	if r.Diagnostics.HasErrors() || r.UnknownToolAnswer != AnswerProtocolError {
-		t.Errorf("answer %q, findings %v", r.UnknownToolAnswer, r.Diagnostics.Sorted())
+	if r.UnknownToolAnswer != AnswerProtocolError || r.Checks.UnknownTool.Passed != 1 {
+		t.Errorf("unknown tool answer %q, %+v", r.UnknownToolAnswer, r.Checks.UnknownTool)
 	}
 }
 
@@ -373,12 +390,7 @@ func TestProbeRefusesEscapingSymlink(t *testing.T) {
 
 func TestProbeWarnsAboutReachableModules(t *testing.T) {
 	t.Parallel()
-	opts := offlineCases(t)
-	opts.TempDir = t.TempDir()
-	if err := os.Mkdir(filepath.Join(opts.TempDir, "node_modules"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	r := run(t, strictPackage(t, nil), opts)
+	r := offlineStrictProbe(t)
 	if diff := cmp.Diff([]string{"PROBE_DETACHED_MODULES_REACHABLE", "PROBE_OFFLINE"}, r.Diagnostics.RuleIDs()); diff != "" {
 		t.Errorf("rules (-want +got)\n%s", diff)
 	}

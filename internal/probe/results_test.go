@@ -2,6 +2,7 @@ package probe
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/code2skill/code2skill/assets"
 	"github.com/code2skill/code2skill/internal/diag"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // httpPackage copies the core-http test package, with the reviewed result
@@ -69,61 +71,93 @@ func TestProbeResultAssertions(t *testing.T) {
 	}
 }
 
+// cleanHTTP is the probe of the fault-free core-http package, given the
+// token its faults leak, with its transcript: the passing fixture of
+// TestProbeHTTPResultWithoutStatus and TestProbeCredentialsInResults.
+var cleanHTTP testtier.Shared[transcribed]
+
+// transcribed is a probe's result with its transcript.
+type transcribed struct {
+	r          *Result
+	transcript string
+}
+
+func cleanHTTPProbe(t *testing.T) transcribed {
+	t.Helper()
+	return cleanHTTP.Get(t, func(testing.TB) transcribed {
+		var transcript bytes.Buffer
+		r := run(t, httpPackage(t), Options{Calls: []string{casesFile(t, "calls.json", `{"name": "list_shelves", "arguments": {}}`)},
+			Env: []string{"SHELF_TOKEN=" + shelfToken}, Transcript: &transcript})
+		return transcribed{r, transcript.String()}
+	})
+}
+
 func TestProbeHTTPResultWithoutStatus(t *testing.T) {
 	t.Parallel()
-	pkg := httpPackage(t)
-	calls := casesFile(t, "calls.json", `{"name": "list_shelves", "arguments": {}}`)
-	if r := run(t, pkg, Options{Calls: []string{calls}}); r.Diagnostics.HasErrors() {
+	if r := cleanHTTPProbe(t).r; r.Diagnostics.HasErrors() {
 		t.Fatalf("the package with httpStatus fails:\n%v", r.Diagnostics.Sorted())
 	}
-	r := run(t, pkg, Options{Calls: []string{calls}, Env: []string{"CORE_FAULT=no-status"}})
+	calls := casesFile(t, "calls.json", `{"name": "list_shelves", "arguments": {}}`)
+	r := run(t, httpPackage(t), Options{Calls: []string{calls}, Env: []string{"CORE_FAULT=no-status"}})
 	if got := rulesOf(r); !slices.Equal(got, []string{RuleCallStatus.ID}) || !strings.Contains(r.Diagnostics.Sorted()[0].Message, "no httpStatus") {
 		t.Fatalf("rules %v\n%v", got, r.Diagnostics.Sorted())
 	}
 }
 
+// TestProbeCredentialsInResults: a result holding the token (a call's, in
+// the business session) and a dry-run's request showing it (the generated
+// dry-run case's, in the protocol session), two faults of two Tools in one
+// run, are each a finding that names the pointer and not the token; the
+// transcript holds no token and notes the redaction in each session. The
+// fault-free package gives no finding and redacts nothing.
 func TestProbeCredentialsInResults(t *testing.T) {
 	t.Parallel()
-	pkg := httpPackage(t)
+	var transcript bytes.Buffer
+	r := run(t, httpPackage(t), Options{
+		Calls:      []string{casesFile(t, "calls.json", `{"name": "list_shelves", "arguments": {}}`)},
+		Env:        []string{"CORE_FAULT=leak-token,unmasked", "SHELF_TOKEN=" + shelfToken},
+		Transcript: &transcript,
+	})
+	if got := rulesOf(r); !slices.Equal(got, []string{RuleResultCredential.ID}) {
+		t.Fatalf("rules %v\n%v", got, r.Diagnostics.Sorted())
+	}
+	noted := map[string]bool{}
+	for line := range strings.Lines(transcript.String()) {
+		var l struct{ Session, Note string }
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
+			t.Fatalf("transcript line %q: %v", line, err)
+		}
+		noted[l.Session] = noted[l.Session] || l.Note == "credentials redacted"
+	}
 	for _, tc := range []struct {
-		fault, at string
+		fault, at, session string
 	}{
-		{"leak-token", "/structuredContent/token"},
-		{"unmasked", "/structuredContent/request/headers/authorization"},
+		{"leak-token", "/structuredContent/token", "business"},
+		{"unmasked", "/structuredContent/request/headers/authorization", "protocol"},
 	} {
-		t.Run(tc.fault, func(t *testing.T) {
-			var transcript bytes.Buffer
-			r := run(t, pkg, Options{
-				Calls:      []string{casesFile(t, "calls.json", `{"name": "list_shelves", "arguments": {}}`)},
-				Env:        []string{"CORE_FAULT=" + tc.fault, "SHELF_TOKEN=" + shelfToken},
-				Transcript: &transcript,
-			})
-			if got := rulesOf(r); !slices.Equal(got, []string{RuleResultCredential.ID}) {
-				t.Fatalf("rules %v\n%v", got, r.Diagnostics.Sorted())
-			}
-			d := r.Diagnostics.Sorted()[0]
-			for _, x := range r.Diagnostics.Sorted() {
-				if x.Rule == RuleResultCredential.ID {
-					d = x
-				}
-			}
-			if !strings.Contains(d.Message, strings.TrimPrefix(tc.at, "/structuredContent")) || strings.Contains(d.Message, shelfToken) {
-				t.Errorf("finding %q: want the pointer %s, and not the token", d.Message, tc.at)
-			}
-			if strings.Contains(transcript.String(), shelfToken) {
-				t.Errorf("the transcript holds the token:\n%s", transcript.String())
-			}
-			if !strings.Contains(transcript.String(), `"note":"credentials redacted"`) || !r.Diagnostics.Has(RuleTranscriptRedacted) {
-				t.Errorf("the redaction is not noted:\n%s", transcript.String())
-			}
-		})
+		if !slices.ContainsFunc(r.Diagnostics.Sorted(), func(d diag.Diagnostic) bool {
+			return d.Rule == RuleResultCredential.ID && strings.Contains(d.Message, strings.TrimPrefix(tc.at, "/structuredContent"))
+		}) {
+			t.Errorf("%s: no finding names the pointer %s:\n%v", tc.fault, tc.at, r.Diagnostics.Sorted())
+		}
+		if !noted[tc.session] {
+			t.Errorf("%s: the redaction is not noted in the %s session:\n%s", tc.fault, tc.session, transcript.String())
+		}
+	}
+	for _, d := range r.Diagnostics.Sorted() {
+		if strings.Contains(d.Message, shelfToken) {
+			t.Errorf("finding %q names the token", d.Message)
+		}
+	}
+	if strings.Contains(transcript.String(), shelfToken) {
+		t.Errorf("the transcript holds the token:\n%s", transcript.String())
+	}
+	if !r.Diagnostics.Has(RuleTranscriptRedacted) {
+		t.Errorf("no %s finding: %v", RuleTranscriptRedacted.ID, r.Diagnostics.Sorted())
 	}
 	// Clean results: no finding, nothing redacted.
-	var transcript bytes.Buffer
-	r := run(t, pkg, Options{Calls: []string{casesFile(t, "calls.json", `{"name": "list_shelves", "arguments": {}}`)},
-		Env: []string{"SHELF_TOKEN=" + shelfToken}, Transcript: &transcript})
-	if r.Diagnostics.Len() != 0 || strings.Contains(transcript.String(), "redacted") {
-		t.Errorf("a clean package: %v\n%s", r.Diagnostics.Sorted(), transcript.String())
+	if clean := cleanHTTPProbe(t); clean.r.Diagnostics.Len() != 0 || strings.Contains(clean.transcript, "redacted") {
+		t.Errorf("a clean package: %v\n%s", clean.r.Diagnostics.Sorted(), clean.transcript)
 	}
 }
 

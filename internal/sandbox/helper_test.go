@@ -86,10 +86,12 @@ func runHelper(action string, args []string) int {
 			time.Sleep(time.Hour) // until killed
 		}
 	case "linger":
-		// args[0] is a marker the test finds in /proc/<pid>/cmdline.
+		// args[0] is a marker the test finds in /proc/<pid>/cmdline. It
+		// lingers longer than any test waits for it to be gone (an hour
+		// without a deadline): only a kill ends it in time.
 		fmt.Println("LINGERING")
 		os.Stdout.Close()
-		time.Sleep(2 * time.Minute)
+		time.Sleep(2 * time.Hour)
 	case "write-each":
 		// One line per path: what opening it for writing (a file) or
 		// creating a file in it (a directory) did. Nothing is changed: a

@@ -99,6 +99,14 @@ func force(t *testing.T, m mode) {
 // helper runs the test binary as a sandboxed child doing action.
 func helper(t *testing.T, opts Options, action string, args ...string) (string, Isolation) {
 	t.Helper()
+	res := helperRun(t, context.Background(), opts, action, args...)
+	return strings.TrimSpace(string(res.Stdout)), res.Isolation
+}
+
+// helperRun runs the test binary as a sandboxed child doing action, until
+// it exits or ctx ends, and returns its result.
+func helperRun(t *testing.T, ctx context.Context, opts Options, action string, args ...string) *Result {
+	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -110,14 +118,37 @@ func helper(t *testing.T, opts Options, action string, args ...string) (string, 
 	if opts.Timeout == 0 {
 		opts.Timeout = testtier.Budget(t)
 	}
-	res, err := Run(context.Background(), append([]string{self, "--"}, args...), opts)
+	res, err := Run(ctx, append([]string{self, "--"}, args...), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.ExitCode != 0 && !res.TimedOut {
 		t.Fatalf("helper %s exited %d: %s %s", action, res.ExitCode, res.Stdout, res.Stderr)
 	}
-	return strings.TrimSpace(string(res.Stdout)), res.Isolation
+	return res
+}
+
+// waitForOutput waits until a child Run is running has written want to
+// its stdout, and reports whether it has (false once ctx ended first).
+func waitForOutput(ctx context.Context, want string) bool {
+	for {
+		running.Lock()
+		wrote := false
+		for c := range running.children {
+			if out, ok := c.cmd.Stdout.(*tailBuffer); ok && strings.Contains(string(out.Bytes()), want) {
+				wrote = true
+			}
+		}
+		running.Unlock()
+		if wrote {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(time.Millisecond):
+		}
+	}
 }
 
 func TestPromiseNoHostLoopback(t *testing.T) {
@@ -311,7 +342,8 @@ func TestPromiseNoPrivileges(t *testing.T) {
 
 // TestPromiseDetachedGrandchildGone: a grandchild that left the child's
 // process group and session is gone once Run returns, whether the child
-// exited, timed out or was a Process that was closed.
+// exited, was stopped (its context ended, as its time limit ends it) or was
+// a Process that was closed.
 func TestPromiseDetachedGrandchildGone(t *testing.T) {
 	for _, m := range modes() {
 		t.Run(m.name, func(t *testing.T) {
@@ -324,11 +356,20 @@ func TestPromiseDetachedGrandchildGone(t *testing.T) {
 			}
 			assertNoProcess(t, marker+"-exit")
 
-			out, _ = helper(t, Options{Timeout: testtier.Scaled(2 * time.Second)}, "detach-and-hang", marker+"-timeout")
-			if out != "LINGERING" {
-				t.Fatalf("the grandchild did not start: %q", out)
+			// The hanging child is stopped as soon as it has said its
+			// grandchild runs, not after a wait on the clock.
+			ctx, stop := context.WithCancel(context.Background())
+			defer stop()
+			go func() {
+				if waitForOutput(ctx, "LINGERING") {
+					stop()
+				}
+			}()
+			res := helperRun(t, ctx, Options{}, "detach-and-hang", marker+"-stopped")
+			if out := strings.TrimSpace(string(res.Stdout)); out != "LINGERING" || !res.TimedOut {
+				t.Fatalf("the grandchild did not start, or the child was not stopped: %q, timed out %v", out, res.TimedOut)
 			}
-			assertNoProcess(t, marker+"-timeout")
+			assertNoProcess(t, marker+"-stopped")
 
 			self, _ := os.Executable()
 			p, err := Start([]string{self, "--", marker + "-close"}, Options{Dir: t.TempDir(), Env: []string{helperEnv + "=detach-and-hang"}})
@@ -347,7 +388,7 @@ func TestPromiseDetachedGrandchildGone(t *testing.T) {
 }
 
 // assertNoProcess checks that no process on the host has marker in its
-// command line.
+// command line, and kills those that do once it gives up.
 func assertNoProcess(t *testing.T, marker string) {
 	t.Helper()
 	var pids []int
@@ -371,6 +412,9 @@ func assertNoProcess(t *testing.T, marker string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Errorf("processes %v (%s) survived the run", pids, marker)
+	for _, pid := range pids {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
 }
 
 // TestPromiseParentEnvironmentHidden: code2skill's own environment holds

@@ -313,10 +313,24 @@ func assertEntries(t *testing.T, dir string, want ...string) {
 }
 
 // TestGeneratedPackageTestsPass runs each layout's own test suite with node,
-// against the pinned SDK and zod, as "npm test" would.
+// against the pinned SDK and zod, as "npm test" would. The fast tier runs
+// one layout of each authentication style; the slow tier the bearer
+// style's other scheme, root-skill-token.
 func TestGeneratedPackageTestsPass(t *testing.T) {
+	generatedPackageTestsPass(t, func(name string) bool { return name != "root-skill-token" })
+}
+
+func TestSlowGeneratedPackageTestsPass(t *testing.T) {
+	testtier.Slow(t)
+	generatedPackageTestsPass(t, func(name string) bool { return name == "root-skill-token" })
+}
+
+func generatedPackageTestsPass(t *testing.T, layouts func(string) bool) {
 	testnode.Node(t)
 	for _, c := range cases {
+		if !layouts(c.name) {
+			continue
+		}
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			dir := filepath.Join(t.TempDir(), c.opts.FeatureID)
@@ -355,33 +369,28 @@ func TestGeneratedPackageTestsPass(t *testing.T) {
 }
 
 // TestGeneratedSkillsAreValid checks every generated Skill with the
-// reference Agent Skills validator.
+// reference Agent Skills validator, every layout's in one node process.
 func TestGeneratedSkillsAreValid(t *testing.T) {
-	testnode.Node(t)
-	validator := testnode.Bin(t, "skills-ref")
+	root := t.TempDir()
+	var skillDirs []string
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), c.opts.FeatureID)
-			files, _ := Files(c.opts)
-			if err := Write(dir, files, false); err != nil {
-				t.Fatal(err)
+		dir := filepath.Join(root, c.name, c.opts.FeatureID)
+		files, _ := Files(c.opts)
+		if err := Write(dir, files, false); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if filepath.Base(f.Path) == "SKILL.md" {
+				skillDirs = append(skillDirs, filepath.Join(dir, filepath.Dir(filepath.FromSlash(f.Path))))
 			}
-			var skillDirs []string
-			for _, f := range files {
-				if filepath.Base(f.Path) == "SKILL.md" {
-					skillDirs = append(skillDirs, filepath.Join(dir, filepath.Dir(filepath.FromSlash(f.Path))))
-				}
-			}
-			for _, sd := range skillDirs {
-				res, err := sandbox.Run(context.Background(), []string{validator, "validate", sd}, sandbox.Options{Dir: dir, Binds: testnode.Binds(t)})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if res.ExitCode != 0 {
-					t.Errorf("skills-ref validate %s:\n%s%s", sd, res.Stdout, res.Stderr)
-				}
-			}
-		})
+		}
+	}
+	verdicts := testnode.SkillsRef(t, root, skillDirs...)
+	for _, sd := range skillDirs {
+		errs, ok := verdicts[sd]
+		if rel, _ := filepath.Rel(root, sd); !ok || len(errs) != 0 {
+			t.Errorf("skills-ref validate %s: verdict given %v, errors %q", rel, ok, errs)
+		}
 	}
 }
 

@@ -1,18 +1,13 @@
 package skillmd
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/code2skill/code2skill/internal/diag"
-	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
-	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // errorsOf returns the rule IDs of the error findings Parse and Check
@@ -36,7 +31,7 @@ func errorsOf(file string, src []byte) []string {
 // process, and compares verdicts. Where the two disagree on purpose, the
 // case says so and why.
 func TestSkillsRefAgrees(t *testing.T) {
-	node := testnode.Node(t)
+	testnode.Node(t)
 	testnode.Modules(t)
 	front := func(fm string) string { return "---\n" + fm + "---\n# Body\n" }
 	const d = "description: Reserves a plot.\n"
@@ -93,30 +88,7 @@ func TestSkillsRefAgrees(t *testing.T) {
 		}
 		dirs = append(dirs, dir)
 	}
-	script, err := filepath.Abs("testdata/skills-ref-verdict.mjs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), testtier.Budget(t))
-	defer cancel()
-	res, err := sandbox.Run(ctx, append([]string{node, script}, dirs...), sandbox.Options{Dir: root, Timeout: testtier.Budget(t), Binds: testnode.Binds(t, filepath.Dir(script))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.ExitCode != 0 {
-		t.Fatalf("node exited with %d:\n%s", res.ExitCode, res.Stderr)
-	}
-	verdicts := map[string][]string{}
-	for line := range bytes.Lines(res.Stdout) {
-		var v struct {
-			Dir    string   `json:"dir"`
-			Errors []string `json:"errors"`
-		}
-		if err := json.Unmarshal(line, &v); err != nil {
-			t.Fatalf("node printed %q: %v", line, err)
-		}
-		verdicts[v.Dir] = v.Errors
-	}
+	verdicts := testnode.SkillsRef(t, root, dirs...)
 
 	for i, tc := range cases {
 		refErrors, ok := verdicts[dirs[i]]

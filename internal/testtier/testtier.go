@@ -12,7 +12,9 @@
 //
 // The package also gives tests their time limits (budget.go): derived
 // from the test's deadline, or a short wait scaled by a factor, never a
-// constant, so that a busy machine makes the suite slower, not red.
+// constant, so that a busy machine makes the suite slower, not red; and
+// the fixtures the tests of one binary share (shared.go), so that a costly
+// run several tests judge is made once.
 package testtier
 
 import (

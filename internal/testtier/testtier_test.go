@@ -1,6 +1,7 @@
 package testtier
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -129,15 +130,64 @@ type fakeT struct {
 	testing.TB
 	name            string
 	failed, skipped bool
+	msg             string
 }
 
-func (f *fakeT) Helper()      {}
-func (f *fakeT) Name() string { return f.name }
-func (f *fakeT) Fatalf(string, ...any) {
-	f.failed = true
+func (f *fakeT) Helper()       {}
+func (f *fakeT) Name() string  { return f.name }
+func (f *fakeT) Failed() bool  { return f.failed }
+func (f *fakeT) Skipped() bool { return f.skipped }
+func (f *fakeT) Fatalf(format string, args ...any) {
+	f.failed, f.msg = true, fmt.Sprintf(format, args...)
 	panic("fatal")
 }
-func (f *fakeT) Skipf(string, ...any) {
-	f.skipped = true
+func (f *fakeT) Errorf(string, ...any) {
+	f.failed = true
+}
+func (f *fakeT) Skipf(format string, args ...any) {
+	f.skipped, f.msg = true, fmt.Sprintf(format, args...)
 	panic("skip")
+}
+
+// TestSharedIsMadeOnce: the first test that asks makes the fixture, the
+// others reuse it; a make that failed or skipped fails or skips the
+// tests that ask after it, naming the test that made it.
+func TestSharedIsMadeOnce(t *testing.T) {
+	var s Shared[int]
+	made := 0
+	build := func(testing.TB) int { made++; return 7 }
+	for _, name := range []string{"first", "second"} {
+		t.Run(name, func(t *testing.T) {
+			if v := s.Get(t, build); v != 7 || made != 1 {
+				t.Errorf("got %d after %d makes, want 7 after 1", v, made)
+			}
+		})
+	}
+
+	for _, end := range []string{"failed", "errored", "skipped"} {
+		var s Shared[int]
+		first := &fakeT{name: "TestMaker"}
+		func() {
+			defer func() { recover() }()
+			s.Get(first, func(t testing.TB) int {
+				switch end {
+				case "failed":
+					t.Fatalf("broken")
+				case "errored":
+					t.Errorf("half made")
+					return 7
+				}
+				t.Skipf("no node")
+				return 7
+			})
+		}()
+		later := &fakeT{name: "TestUser"}
+		func() {
+			defer func() { recover() }()
+			s.Get(later, func(testing.TB) int { t.Fatal("made twice"); return 0 })
+		}()
+		if end == "skipped" && !later.skipped || end != "skipped" && !later.failed || later.msg == "" || !strings.Contains(later.msg, "TestMaker") {
+			t.Errorf("a make that %s: the later test failed %v, skipped %v: %q", end, later.failed, later.skipped, later.msg)
+		}
+	}
 }

@@ -42,9 +42,9 @@ var passingPackages = append([]packageBuild{
 	{"reference", func(t testing.TB) string { return buildPackage(t, "reference", nil) }},
 	{"reference-guard-closure", func(t testing.TB) string { return buildPackage(t, "reference", closure("reference")) }},
 	{"attachment", func(t testing.TB) string { return buildPackage(t, "attachment", nil) }},
-	{"backend-write", func(t testing.TB) string { return buildPackage(t, "backend-write", nil) }},
-	{"goals-handoffs", func(t testing.TB) string { return buildPackage(t, "goals-handoffs", nil) }},
-	{"read-only", func(t testing.TB) string { return buildPackage(t, "read-only", nil) }},
+	{"backend-write", func(t testing.TB) string { return buildPackage(t, "backend-write", closure("backend-write")) }},
+	{"goals-handoffs", func(t testing.TB) string { return buildPackage(t, "goals-handoffs", closure("goals-handoffs")) }},
+	{"read-only", func(t testing.TB) string { return buildPackage(t, "read-only", closure("read-only")) }},
 	{"workflow-write", func(t testing.TB) string { return buildPackage(t, "workflow-write", closure("workflow-write")) }},
 	{"reference-compiled", func(t testing.TB) string { return reftest.Package(t) }},
 	{"strict-sample-compiled", reftest.StrictSamplePackage},
@@ -54,6 +54,28 @@ var passingPackages = append([]packageBuild{
 type packageBuild struct {
 	name  string
 	build func(testing.TB) string
+}
+
+// passingRuns are the runs of the passing packages, by name: several tests
+// judge the same fault-free package, and each runs once per test binary.
+var passingRuns = func() map[string]*testtier.Shared[*Result] {
+	runs := map[string]*testtier.Shared[*Result]{}
+	for _, p := range passingPackages {
+		runs[p.name] = &testtier.Shared[*Result]{}
+	}
+	return runs
+}()
+
+// passingRun returns the run of the passing package of that name.
+func passingRun(t testing.TB, name string) *Result {
+	t.Helper()
+	i := slices.IndexFunc(passingPackages, func(p packageBuild) bool { return p.name == name })
+	if i < 0 {
+		t.Fatalf("no passing package %q", name)
+	}
+	return passingRuns[name].Get(t, func(t testing.TB) *Result {
+		return runVectors(t, passingPackages[i].build(t), Options{})
+	})
 }
 
 // compiledSynthetic returns a build of each compiled synthetic example.
@@ -99,7 +121,7 @@ func (r *Result) status(scope, checkID string) *CheckResult {
 func TestPassingPackages(t *testing.T) {
 	for _, p := range passingPackages {
 		t.Run(p.name, func(t *testing.T) {
-			res := runVectors(t, p.build(t), Options{})
+			res := passingRun(t, p.name)
 			passed, failed, _ := res.Counts()
 			for _, d := range res.Diagnostics.Sorted() {
 				if d.Rule != RuleCheckUncovered.ID {
@@ -124,11 +146,10 @@ func TestPassingPackages(t *testing.T) {
 
 // TestReferenceSummary keeps the reference example's summary (and, through
 // its evidence hashes, every evidence file) byte for byte, and checks that a
-// second run writes the same bytes.
+// second run, of a second copy, writes the same bytes.
 func TestReferenceSummary(t *testing.T) {
-	dir := buildPackage(t, "reference", nil)
-	first := runVectors(t, dir, Options{})
-	second := runVectors(t, dir, Options{})
+	first := passingRun(t, "reference")
+	second := runVectors(t, buildPackage(t, "reference", nil), Options{})
 	if len(first.Files) != len(second.Files) {
 		t.Fatalf("%d files, then %d", len(first.Files), len(second.Files))
 	}
@@ -192,7 +213,7 @@ func (l *lateReader) Read(p []byte) (int, error) {
 // TestReferenceStatuses pins what the reference example proves and what it
 // honestly cannot.
 func TestReferenceStatuses(t *testing.T) {
-	res := runVectors(t, buildPackage(t, "reference", nil), Options{})
+	res := passingRun(t, "reference")
 	for _, tc := range []struct {
 		scope, check, status, detail string
 	}{
@@ -298,15 +319,20 @@ var faultRuns = []struct {
 	}},
 }
 
+// faultFree names, for the source of a fault run, the passing package
+// built from that source with closure(source) and no fault: the run each
+// fault run is compared with.
+var faultFree = map[string]string{
+	"reference":      "reference-guard-closure",
+	"goals-handoffs": "goals-handoffs",
+	"read-only":      "read-only",
+	"backend-write":  "backend-write",
+}
+
 func TestFaultsAreCaught(t *testing.T) {
-	baselines := map[string]*Result{}
 	for i, fr := range faultRuns {
 		t.Run(fmt.Sprintf("%s-%d", fr.source, i), func(t *testing.T) {
-			base, ok := baselines[fr.source]
-			if !ok {
-				base = runVectors(t, buildPackage(t, fr.source, closure(fr.source)), Options{})
-				baselines[fr.source] = base
-			}
+			base := passingRun(t, faultFree[fr.source])
 			fs := closure(fr.source)
 			broken := map[string]bool{}
 			for _, fc := range fr.cases {

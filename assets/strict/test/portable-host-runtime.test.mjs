@@ -229,6 +229,21 @@ async function connect({ env = {}, answer } = {}) {
   return { client, asked, close: () => client.close() };
 }
 
+// A test that leaves nothing behind in its session (a refusal before
+// dispatch, a write that has ended, or a single-use write whose grant is
+// spent) may share one: plain is a session whose client declares no
+// elicitation, opened once for the tests that need nothing else.
+let plain;
+
+function plainSession() {
+  plain ??= connect();
+  return plain;
+}
+
+after(async () => {
+  await (await plain)?.close();
+});
+
 async function call(client, name, args = {}) {
   return client.callTool({ name, arguments: args });
 }
@@ -266,14 +281,10 @@ describe('deployment address and credentials', () => {
   });
 
   it('refuses an origin the Tool does not call, and credentials the Tool does not declare, with zero requests', async () => {
-    const { client, close } = await connect();
-    try {
-      refused(await call(client, 'read_elsewhere'), 'HOST_ORIGIN_NOT_ALLOWED');
-      refused(await call(client, 'read_escalate'), 'HOST_AUTHENTICATION_UNDECLARED');
-      assert.equal(received.length, 0);
-    } finally {
-      await close();
-    }
+    const { client } = await plainSession();
+    refused(await call(client, 'read_elsewhere'), 'HOST_ORIGIN_NOT_ALLOWED');
+    refused(await call(client, 'read_escalate'), 'HOST_AUTHENTICATION_UNDECLARED');
+    assert.equal(received.length, 0);
   });
 
   for (const [what, env, code] of [
@@ -314,23 +325,33 @@ describe('deployment address and credentials', () => {
 });
 
 describe('trusted confirmation', () => {
-  it('dispatches once after the user accepted, with a grant the guard checks', async () => {
-    const { client, asked, close } = await connect({ answer: () => ({ action: 'accept', content: { confirm: true } }) });
-    try {
-      const result = await call(client, 'confirm_write', { note: 'return it' });
-      assert.equal(result.isError, false, JSON.stringify(result));
-      assert.equal(asked.length, 1);
-      assert.equal(asked[0].mode, 'form');
-      assert.match(asked[0].message, /return it/, 'the user sees the arguments');
-      assert.deepEqual(asked[0].requestedSchema.required, ['confirm']);
-      assert.equal(received.length, 1);
-      assert.equal(received[0].url, '/confirmed');
-    } finally {
-      await close();
-    }
+  // One session whose client answers each form with answer serves every
+  // test that answers: a refused confirmation leaves nothing behind, and
+  // the accepted write's confirmation is single-use.
+  let answer;
+  let confirming;
+  before(async () => {
+    confirming = await connect({ answer: () => answer });
+  });
+  after(() => confirming.close());
+  beforeEach(() => {
+    confirming.asked.length = 0;
   });
 
-  for (const [what, answer, code] of [
+  it('dispatches once after the user accepted, with a grant the guard checks', async () => {
+    answer = { action: 'accept', content: { confirm: true } };
+    const { client, asked } = confirming;
+    const result = await call(client, 'confirm_write', { note: 'return it' });
+    assert.equal(result.isError, false, JSON.stringify(result));
+    assert.equal(asked.length, 1);
+    assert.equal(asked[0].mode, 'form');
+    assert.match(asked[0].message, /return it/, 'the user sees the arguments');
+    assert.deepEqual(asked[0].requestedSchema.required, ['confirm']);
+    assert.equal(received.length, 1);
+    assert.equal(received[0].url, '/confirmed');
+  });
+
+  for (const [what, given, code] of [
     ['declined', { action: 'decline' }, 'HOST_CONFIRMATION_DECLINED'],
     ['cancelled', { action: 'cancel' }, 'HOST_CONFIRMATION_CANCELLED'],
     ['accepted with confirm false', { action: 'accept', content: { confirm: false } }, 'HOST_CONFIRMATION_DECLINED'],
@@ -339,26 +360,19 @@ describe('trusted confirmation', () => {
     ['accepted without content', { action: 'accept' }, 'HOST_CONFIRMATION_INVALID'],
   ]) {
     it(`ends a call the user ${what} with ${code} and zero requests`, async () => {
-      const { client, close } = await connect({ answer: () => answer });
-      try {
-        refused(await call(client, 'confirm_write', { note: 'n' }), code);
-        assert.equal(received.length, 0);
-      } finally {
-        await close();
-      }
+      answer = given;
+      refused(await call(confirming.client, 'confirm_write', { note: 'n' }), code);
+      assert.equal(confirming.asked.length, 1);
+      assert.equal(received.length, 0);
     });
   }
 
   it('refuses before dispatch when the client did not declare elicitation', async () => {
-    const { client, close } = await connect();
-    try {
-      const result = await call(client, 'confirm_write', { note: 'n' });
-      refused(result, 'HOST_CONFIRMATION_UNAVAILABLE');
-      assert.equal(toolError(result).details.outcomeKnown, true);
-      assert.equal(received.length, 0);
-    } finally {
-      await close();
-    }
+    const { client } = await plainSession();
+    const result = await call(client, 'confirm_write', { note: 'n' });
+    refused(result, 'HOST_CONFIRMATION_UNAVAILABLE');
+    assert.equal(toolError(result).details.outcomeKnown, true);
+    assert.equal(received.length, 0);
   });
 });
 
@@ -398,8 +412,10 @@ describe('session state', () => {
   });
 
   it('keeps one session\'s protected values from another session', async () => {
+    // The other session is the shared one: it is refused, and keeps
+    // nothing of it.
     const first = await connect();
-    const second = await connect();
+    const second = await plainSession();
     try {
       const issued = await call(first.client, 'issue_grant', { terms });
       const grant = issued.structuredContent.data.grant;
@@ -407,7 +423,6 @@ describe('session state', () => {
       assert.equal(received.length, 1, 'the other session dispatched nothing');
     } finally {
       await first.close();
-      await second.close();
     }
   });
 
@@ -424,19 +439,16 @@ describe('session state', () => {
 
 describe('one write at a time, and unknown outcomes', () => {
   it('refuses a write that races another write of the session', async () => {
-    const { client, close } = await connect();
-    try {
-      const [a, b] = await Promise.all([call(client, 'slow_write'), call(client, 'slow_write')]);
-      const results = [a, b].sort((x, y) => Number(x.isError) - Number(y.isError));
-      assert.equal(results[0].isError, false, JSON.stringify(results[0]));
-      refused(results[1], 'HOST_WRITE_IN_PROGRESS');
-      assert.equal(received.length, 1);
-      const [read, write] = await Promise.all([call(client, 'read_member'), call(client, 'slow_write')]);
-      assert.equal(read.isError, false, 'a read does not wait for a write');
-      assert.equal(write.isError, false);
-    } finally {
-      await close();
-    }
+    // The shared session: the writes end before the test does.
+    const { client } = await plainSession();
+    const [a, b] = await Promise.all([call(client, 'slow_write'), call(client, 'slow_write')]);
+    const results = [a, b].sort((x, y) => Number(x.isError) - Number(y.isError));
+    assert.equal(results[0].isError, false, JSON.stringify(results[0]));
+    refused(results[1], 'HOST_WRITE_IN_PROGRESS');
+    assert.equal(received.length, 1);
+    const [read, write] = await Promise.all([call(client, 'read_member'), call(client, 'slow_write')]);
+    assert.equal(read.isError, false, 'a read does not wait for a write');
+    assert.equal(write.isError, false);
   });
 
   it('stops a write after an unknown outcome until the user says it was reconciled', async () => {

@@ -14,8 +14,9 @@ const readPolicy = { sideEffect: 'read', idempotency: 'safe', automaticRetry: 'r
 const createPolicy = { sideEffect: 'create', idempotency: 'at-most-once', automaticRetry: 'never', confirmation: 'not-required', unknownOutcome: 'stop-and-reconcile' };
 
 // received holds every request the server got: method, URL, headers and the
-// raw body.
+// raw body; arrivals are the waiters of nextArrival.
 let received = [];
+let arrivals = [];
 let server;
 let origin;
 
@@ -55,6 +56,9 @@ before(async () => {
       const body = Buffer.concat(chunks);
       const record = { method: req.method, url: req.url, headers: req.headers, body };
       received.push(record);
+      for (const arrived of arrivals.splice(0)) {
+        arrived(record);
+      }
       const route = routes[new URL(req.url, 'http://x').pathname];
       if (route) {
         route(req, res);
@@ -75,6 +79,11 @@ after(() => {
 beforeEach(() => {
   received = [];
 });
+
+// nextArrival resolves once the server has received the next request.
+function nextArrival() {
+  return new Promise((resolve) => arrivals.push(resolve));
+}
 
 const none = (extra = {}) => ({ method: 'GET', authentication: 'none', headers: {}, ...extra });
 
@@ -237,9 +246,14 @@ describe('time limit and cancellation', () => {
   });
 
   it('stops when the caller cancels', async () => {
+    // The caller cancels once the server has the request (which it
+    // answers only after 5 s), or once the call ended without it.
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    const error = await rejects(() => dispatchHttp(`${origin}/slow`, none({ signal: controller.signal })), 'DISPATCH_ABORTED');
+    const arrived = nextArrival();
+    const pending = rejects(() => dispatchHttp(`${origin}/slow`, none({ signal: controller.signal })), 'DISPATCH_ABORTED');
+    await Promise.race([arrived, pending.catch(() => {})]);
+    controller.abort();
+    const error = await pending;
     assert.equal(received.length, 1);
     assert.equal(error.outcomeKnown, undefined);
     assert.equal(error.retryable, false);

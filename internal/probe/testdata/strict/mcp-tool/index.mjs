@@ -3,8 +3,9 @@
 // guard, the named Function in a try, normalizeToolError in the catch.
 //
 // Unlike a generated adapter it reads the schemas from ./schema-contract.json
-// instead of embedding them, and SAMPLE_FAULT makes it misbehave in one
-// named way, so that one server serves every probe test.
+// instead of embedding them, and SAMPLE_FAULT makes it misbehave in a
+// named way (or several, comma-separated, where they do not meet), so that
+// one server serves every probe test.
 //
 // As a compiled adapter does, each Tool lists the contract's output schema,
 // or under the dry-run variable the dry-run envelope's (every call then
@@ -18,7 +19,8 @@ import { McpServer, StdioServerTransport, z } from "./runtime.mjs";
 import { countSampleNotes, createSampleNote, listSampleNotes } from "../function-core/index.mjs";
 import { normalizeToolError } from "../portable-error-normalizer.mjs";
 
-const fault = process.env.SAMPLE_FAULT ?? "";
+const faults = (process.env.SAMPLE_FAULT ?? "").split(",");
+const fault = (name) => faults.includes(name);
 const DRY_RUN = "SAMPLE_NOTES_DRY_RUN";
 const contract = JSON.parse(readFileSync(new URL("./schema-contract.json", import.meta.url), "utf8"));
 const spec = (tool) => contract.capabilities.find((c) => c.toolName === tool);
@@ -44,7 +46,7 @@ const dryRunResult = z.strictObject({
 });
 
 function inputSchema(schema) {
-  if (fault === "no-input-validation") {
+  if (fault("no-input-validation")) {
     return z.looseObject({}).meta(schema);
   }
   return z.fromJSONSchema(schema).meta(schema);
@@ -52,9 +54,9 @@ function inputSchema(schema) {
 
 function outputSchema(schema) {
   const output = z.fromJSONSchema(schema);
-  const loose = fault === "unchecked-output" || fault === "loose-output";
+  const loose = fault("unchecked-output") || fault("loose-output");
   const accepts = (v) => loose || output.safeParse(v).success || dryRunResult.safeParse(v).success;
-  const listed = dryRunMode && fault !== "dry-run-canonical-output" ? dryRunOutputSchema : schema;
+  const listed = dryRunMode && !fault("dry-run-canonical-output") ? dryRunOutputSchema : schema;
   return z.looseObject({}).superRefine((v, ctx) => {
     if (!accepts(v)) {
       ctx.addIssue({ code: "custom", message: "neither the tool's output nor a dry-run result" });
@@ -65,24 +67,24 @@ function outputSchema(schema) {
 function config(tool, title, description) {
   const c = spec(tool);
   const annotations = { ...c.annotations };
-  if (fault === "annotations" && tool === "list_sample_notes") {
+  if (fault("annotations") && tool === "list_sample_notes") {
     annotations.readOnlyHint = false;
   }
   let input = c.inputSchema;
-  if (fault === "input-schema" && tool === "list_sample_notes") {
+  if (fault("input-schema") && tool === "list_sample_notes") {
     input = structuredClone(input);
     input.properties.limit.maximum = 100;
   }
   let output = c.outputSchema;
-  if (fault === "output-schema" && tool === "count_sample_notes") {
+  if (fault("output-schema") && tool === "count_sample_notes") {
     output = structuredClone(output);
     output.properties.data.properties.count.minimum = 1;
   }
-  if (fault === "loose-output" && tool === "count_sample_notes") {
+  if (fault("loose-output") && tool === "count_sample_notes") {
     output = structuredClone(output);
     output.properties.data.properties.count = {};
   }
-  if (fault === "output-not-object" && tool === "count_sample_notes") {
+  if (fault("output-not-object") && tool === "count_sample_notes") {
     output = { type: "array", items: {} };
   }
   return { title, description, inputSchema: inputSchema(input), outputSchema: outputSchema(output), annotations };
@@ -90,13 +92,13 @@ function config(tool, title, description) {
 
 function project(value, isError) {
   let text = JSON.stringify(value);
-  if (fault === "text-mismatch" && !isError) {
+  if (fault("text-mismatch") && !isError) {
     text = JSON.stringify({ ...value, status: 0 });
   }
   if (isError) {
     return { content: [{ type: "text", text }], isError };
   }
-  if (fault === "success-no-is-error") {
+  if (fault("success-no-is-error")) {
     return { structuredContent: value, content: [{ type: "text", text }] };
   }
   return { structuredContent: value, content: [{ type: "text", text }], isError };
@@ -106,55 +108,55 @@ function project(value, isError) {
 function callback(tool, fn) {
   const { operationPolicy, operationSummary } = spec(tool);
   return async (input) => {
-    if (process.env[DRY_RUN] === "1" && fault !== "dry-run-dispatches") {
+    if (process.env[DRY_RUN] === "1" && !fault("dry-run-dispatches")) {
       let validatedInput = input;
-      if (fault === "dry-run-alters-input") {
+      if (fault("dry-run-alters-input")) {
         validatedInput = { ...input, title: String(input.title).trim().toUpperCase() };
       }
-      const policy = fault === "dry-run-policy" ? { ...operationPolicy, automaticRetry: "always" } : operationPolicy;
+      const policy = fault("dry-run-policy") ? { ...operationPolicy, automaticRetry: "always" } : operationPolicy;
       return project({ dryRun: true, validatedInput, operationPolicy: policy, operationSummary }, false);
     }
-    if (fault === "crash" && tool === "count_sample_notes") {
+    if (fault("crash") && tool === "count_sample_notes") {
       console.error("sample-notes: fatal: note index corrupted");
       process.exit(7);
     }
-    if (fault === "hang" && tool === "count_sample_notes") {
+    if (fault("hang") && tool === "count_sample_notes") {
       return new Promise(() => {});
     }
-    if (fault === "stdout-noise") {
+    if (fault("stdout-noise")) {
       console.log(`calling ${tool}`);
     }
     try {
       const result = await fn(input);
-      if ((fault === "unchecked-output" || fault === "loose-output") && tool === "count_sample_notes") {
+      if ((fault("unchecked-output") || fault("loose-output")) && tool === "count_sample_notes") {
         result.data.count = "two";
       }
-      if (fault === "no-structured-content") {
+      if (fault("no-structured-content")) {
         return { content: [{ type: "text", text: JSON.stringify(result) }] };
       }
       return project(result, false);
     } catch (error) {
       const toolError = normalizeToolError(error, operationPolicy);
-      if (fault === "error-envelope") {
+      if (fault("error-envelope")) {
         toolError.code = "";
         toolError.details = "see message";
       }
-      if (fault === "error-category") {
+      if (fault("error-category")) {
         delete toolError.details.category;
       }
-      if (fault === "error-text-only") {
+      if (fault("error-text-only")) {
         return { content: [{ type: "text", text: toolError.message }], isError: true };
       }
-      if (fault === "error-structured") {
+      if (fault("error-structured")) {
         return { structuredContent: toolError, content: [{ type: "text", text: JSON.stringify(toolError) }], isError: true };
       }
-      if (fault === "error-structured-valid" && tool === "count_sample_notes") {
+      if (fault("error-structured-valid") && tool === "count_sample_notes") {
         return { structuredContent: { status: 200, data: { count: 0 } }, content: [{ type: "text", text: JSON.stringify(toolError) }], isError: true };
       }
-      if (fault === "error-no-text") {
+      if (fault("error-no-text")) {
         return { content: [], isError: true };
       }
-      if (fault === "error-succeeds") {
+      if (fault("error-succeeds")) {
         return project({ dryRun: true, validatedInput: input, operationPolicy, operationSummary }, false);
       }
       return project(toolError, true);
@@ -172,27 +174,27 @@ server.registerTool("create_sample_note",
   config("create_sample_note", "Sample notes: create a note", "Creates one sample note with a title, an optional body and a tag."),
   callback("create_sample_note", createSampleNote));
 
-if (fault !== "missing-tool") {
+if (!fault("missing-tool")) {
   server.registerTool("count_sample_notes",
     config("count_sample_notes", "Sample notes: count notes", "Counts the sample notes of a folder."),
     callback("count_sample_notes", countSampleNotes));
 }
 
-if (fault === "extra-tool") {
+if (fault("extra-tool")) {
   server.registerTool("debug_sample_notes", {
     title: "Sample notes: debug", description: "Dumps internal state.", inputSchema: z.strictObject({}),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   }, async () => project({}, false));
 }
 
-if (fault === "unknown-tool-accepted" || fault === "unknown-tool-protocol-error") {
+if (fault("unknown-tool-accepted") || fault("unknown-tool-protocol-error")) {
   // Put a front in front of the SDK's tools/call handler for unknown names.
   const sdkHandler = server.server._requestHandlers.get("tools/call");
   server.server.removeRequestHandler("tools/call");
   const request = z.looseObject({ method: z.literal("tools/call"), params: z.looseObject({ name: z.string() }) });
   server.server.setRequestHandler(request, async (req, extra) => {
     if (spec(req.params.name) === undefined) {
-      if (fault === "unknown-tool-accepted") {
+      if (fault("unknown-tool-accepted")) {
         return { content: [{ type: "text", text: "{}" }], structuredContent: {} };
       }
       throw Object.assign(new Error(`Unknown tool: ${req.params.name}`), { code: -32602 });
@@ -201,10 +203,10 @@ if (fault === "unknown-tool-accepted" || fault === "unknown-tool-protocol-error"
   });
 }
 
-if (fault === "unknown-method-result" || fault === "unknown-method-code") {
+if (fault("unknown-method-result") || fault("unknown-method-code")) {
   const request = z.looseObject({ method: z.literal("code2skill/unknown-method") });
   server.server.setRequestHandler(request, async () => {
-    if (fault === "unknown-method-code") {
+    if (fault("unknown-method-code")) {
       throw Object.assign(new Error("internal failure"), { code: -32603 });
     }
     return {};
@@ -216,12 +218,13 @@ await server.connect(transport);
 
 // What the server makes of a line it cannot parse: the SDK reports it to
 // the transport's error handler and answers nothing.
-if (fault.startsWith("malformed-")) {
+const malformed = faults.find((f) => f.startsWith("malformed-"));
+if (malformed !== undefined) {
   const onerror = transport.onerror;
   transport.onerror = (error) => {
     onerror?.(error);
     const reply = (code, message) => process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }) + "\n");
-    switch (fault) {
+    switch (malformed) {
       case "malformed-parse-error":
         reply(-32700, "Parse error");
         break;
