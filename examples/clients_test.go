@@ -17,7 +17,6 @@ import (
 
 	"github.com/code2skill/code2skill/examples/equipment-lending/app/server"
 	"github.com/code2skill/code2skill/internal/canonjson"
-	"github.com/code2skill/code2skill/internal/core"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
@@ -533,11 +532,7 @@ func threeSamples(t *testing.T) []*mxSample {
 	t.Helper()
 	nodeDir, goDir := twinDirs(t)
 	backend := coreBackend(t)
-	goServer, findings, err := core.BuildGoServer(context.Background(), goDir, nil)
-	if err != nil || len(findings) > 0 {
-		t.Fatalf("the Go twin does not build: %v %v", err, findings)
-	}
-	t.Cleanup(goServer.Remove)
+	goServer := goTwinServer(t)
 	return []*mxSample{
 		{name: "core node", dir: nodeDir, command: "node", args: []string{filepath.Join(nodeDir, "mcp-tool", "index.mjs")},
 			env: coreEnv(backend), binds: []sandbox.Bind{{Source: nodeDir}}, kinds: coreKinds()},
