@@ -556,27 +556,6 @@ func TestSlowEveryClientReadsEveryResult(t *testing.T) {
 	runMatrix(t, samples, []*mxClient{driverClient(t, pinned), driverClient(t, fixedClient), inspectorClient(t), goClient()})
 }
 
-// TestThePinnedClientReadsTheStrictSample guards the result shape in the
-// fast tier: the TypeScript SDK Client at the pinned version, started from
-// the strict sample's MCP-SETUP.md alone, gets a result, not an exception,
-// for a read with a token the desk refuses, a read without the credential
-// variable and a write under the dry-run variable.
-func TestThePinnedClientReadsTheStrictSample(t *testing.T) {
-	testnode.Node(t)
-	s := strictMatrixSample(t)
-	var kinds []mxKind
-	for _, k := range s.kinds {
-		if k.name == "backend refuses the token" || k.name == "credential variable unset" || k.name == "dry run of a write" {
-			kinds = append(kinds, k)
-		}
-	}
-	if len(kinds) != 3 {
-		t.Fatalf("the guarded kinds are %v", kinds)
-	}
-	s.kinds = kinds
-	runMatrix(t, []*mxSample{s}, []*mxClient{driverClient(t, startDriver(t, "", s.binds))})
-}
-
 // startDriver starts a TypeScript SDK Client driver (script "" for the
 // bundled pinned client) that sees binds and the pinned npm install.
 func startDriver(t *testing.T, script string, binds []sandbox.Bind) *tsclient.Driver {
