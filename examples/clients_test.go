@@ -158,12 +158,17 @@ type mxAnswer struct {
 // environment and the form the client declines (elicitation). Kinds with
 // the same key are asked in one session, one after the other.
 func (s *mxSample) sessionKey(k *mxKind) string {
-	var env []string
-	for name, v := range s.environment(k) {
-		env = append(env, name+"="+v)
+	return strings.Join(append(envList(s.environment(k)), "decline="+k.decline), "\n")
+}
+
+// envList is env as NAME=value entries, sorted.
+func envList(env map[string]string) []string {
+	var list []string
+	for name, v := range env {
+		list = append(list, name+"="+v)
 	}
-	slices.Sort(env)
-	return strings.Join(append(env, "decline="+k.decline), "\n")
+	slices.Sort(list)
+	return list
 }
 
 // askInTurn makes the calls of each kind in one session with call, which
@@ -233,11 +238,7 @@ func goClient() *mxClient {
 	return &mxClient{name: "go-sdk client", run: func(t *testing.T, s *mxSample, kinds []*mxKind) []mxAnswer {
 		ctx := context.Background()
 		k := kinds[0]
-		var env []string
-		for name, v := range s.environment(k) {
-			env = append(env, name+"="+v)
-		}
-		opts := mcpcheck.Options{Env: env, Command: append([]string{s.command}, s.args...), Binds: s.binds,
+		opts := mcpcheck.Options{Env: envList(s.environment(k)), Command: append([]string{s.command}, s.args...), Binds: s.binds,
 			Network: sandbox.AllowNetwork, RequestTimeout: testtier.Budget(t)}
 		if k.decline != "" {
 			opts.Elicitation = func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
@@ -282,8 +283,8 @@ func inspectorClient(t *testing.T) *mxClient {
 		var answers []mxAnswer
 		for _, k := range kinds {
 			argv := []string{toolNode, inspector, "--cli"}
-			for name, v := range s.environment(k) {
-				argv = append(argv, "-e", name+"="+v)
+			for _, e := range envList(s.environment(k)) {
+				argv = append(argv, "-e", e)
 			}
 			argv = append(append(argv, s.command), s.args...)
 			argv = append(argv, "--method", "tools/call", "--tool-name", k.call.tool)
