@@ -12,13 +12,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/code2skill/code2skill/examples/equipment-lending/app/server"
 	"github.com/code2skill/code2skill/internal/canonjson"
-	"github.com/code2skill/code2skill/internal/core"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testnode"
@@ -138,31 +136,87 @@ func (s *mxSample) judge(k *mxKind, r *toolresult.Result) string {
 }
 
 // mxClient is a client the matrix asks: run opens a session with the
-// sample's server for the kind, makes its calls and returns the last
-// call's result, or what the client did instead (an exception, a
-// failure exit).
+// sample's server for kinds, which share the server's environment and what
+// the client declares (sessionKey), makes each kind's calls in turn and
+// returns, per kind, the last call's result or what the client did
+// instead (an exception, a failure exit).
 type mxClient struct {
 	name string
 	// oneCall: the client makes one call per process (no earlier calls,
-	// no elicitation).
+	// no elicitation), so each kind gets a server of its own.
 	oneCall bool
-	run     func(t *testing.T, s *mxSample, k *mxKind) (*toolresult.Result, string)
+	run     func(t *testing.T, s *mxSample, kinds []*mxKind) []mxAnswer
+}
+
+// mxAnswer is what a client gave for a kind: the result, or why none.
+type mxAnswer struct {
+	r       *toolresult.Result
+	refused string
+}
+
+// sessionKey is what a kind's session depends on: the server's
+// environment and the form the client declines (elicitation). Kinds with
+// the same key are asked in one session, one after the other.
+func (s *mxSample) sessionKey(k *mxKind) string {
+	return strings.Join(append(envList(s.environment(k)), "decline="+k.decline), "\n")
+}
+
+// envList is env as NAME=value entries, sorted.
+func envList(env map[string]string) []string {
+	var list []string
+	for name, v := range env {
+		list = append(list, name+"="+v)
+	}
+	slices.Sort(list)
+	return list
+}
+
+// askInTurn makes the calls of each kind in one session with call, which
+// returns a call's result or what the client did instead.
+func askInTurn(kinds []*mxKind, call func(c mxCall, before []*toolresult.Result) (*toolresult.Result, string)) []mxAnswer {
+	var answers []mxAnswer
+	for _, k := range kinds {
+		var before []*toolresult.Result
+		var refused string
+		for _, c := range append(slices.Clone(k.before), k.call) {
+			var r *toolresult.Result
+			if r, refused = call(c, before); refused != "" {
+				break
+			}
+			before = append(before, r)
+		}
+		if refused != "" {
+			answers = append(answers, mxAnswer{refused: refused})
+			continue
+		}
+		answers = append(answers, mxAnswer{r: before[len(before)-1]})
+	}
+	return answers
+}
+
+// kindNames names kinds for a failure that concerns them all.
+func kindNames(kinds []*mxKind) string {
+	var names []string
+	for _, k := range kinds {
+		names = append(names, k.name)
+	}
+	return strings.Join(names, "; ")
 }
 
 // driverClient asks through a TypeScript SDK Client driver.
 func driverClient(t *testing.T, d *tsclient.Driver) *mxClient {
 	n := 0
-	return &mxClient{name: d.Client().String(), run: func(t *testing.T, s *mxSample, k *mxKind) (*toolresult.Result, string) {
+	return &mxClient{name: d.Client().String(), run: func(t *testing.T, s *mxSample, kinds []*mxKind) []mxAnswer {
 		n++
 		ctx := context.Background()
+		k := kinds[0]
 		sess, err := d.Open(ctx, fmt.Sprint("s", n), tsclient.Server{Command: s.command, Args: s.args, Env: s.environment(k), Dir: s.dir,
-			Elicitation: k.decline != "", ClientInfo: tsclient.Implementation{Name: "code2skill", Version: "test"}, Timeout: time.Minute})
+			Elicitation: k.decline != "", ClientInfo: tsclient.Implementation{Name: "code2skill", Version: "test"}, Timeout: testtier.Budget(t)})
 		if err != nil {
-			t.Fatalf("%s: %v", s.name, err)
+			t.Fatalf("%s (%s): %v", s.name, kindNames(kinds), err)
 		}
 		defer sess.Close(ctx)
-		var before []*toolresult.Result
-		for _, c := range append(slices.Clone(k.before), k.call) {
+		return askInTurn(kinds, func(c mxCall, before []*toolresult.Result) (*toolresult.Result, string) {
 			got, err := sess.CallTool(ctx, c.tool, c.args(before), nil, []string{k.decline})
 			if err != nil {
 				t.Fatal(err)
@@ -174,22 +228,18 @@ func driverClient(t *testing.T, d *tsclient.Driver) *mxClient {
 			if err != nil {
 				return nil, err.Error()
 			}
-			before = append(before, r)
-		}
-		return before[len(before)-1], ""
+			return r, ""
+		})
 	}}
 }
 
 // goClient asks through the official Go SDK client (mcpcheck's session).
 func goClient() *mxClient {
-	return &mxClient{name: "go-sdk client", run: func(t *testing.T, s *mxSample, k *mxKind) (*toolresult.Result, string) {
+	return &mxClient{name: "go-sdk client", run: func(t *testing.T, s *mxSample, kinds []*mxKind) []mxAnswer {
 		ctx := context.Background()
-		var env []string
-		for name, v := range s.environment(k) {
-			env = append(env, name+"="+v)
-		}
-		opts := mcpcheck.Options{Env: env, Command: append([]string{s.command}, s.args...), Binds: s.binds,
-			Network: sandbox.AllowNetwork, RequestTimeout: time.Minute}
+		k := kinds[0]
+		opts := mcpcheck.Options{Env: envList(s.environment(k)), Command: append([]string{s.command}, s.args...), Binds: s.binds,
+			Network: sandbox.AllowNetwork, RequestTimeout: testtier.Budget(t)}
 		if k.decline != "" {
 			opts.Elicitation = func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 				return &mcp.ElicitResult{Action: "decline"}, nil
@@ -197,11 +247,10 @@ func goClient() *mxClient {
 		}
 		sess, err := mcpcheck.Start(ctx, s.dir, opts)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s (%s): %v", s.name, kindNames(kinds), err)
 		}
 		defer sess.Close()
-		var before []*toolresult.Result
-		for _, c := range append(slices.Clone(k.before), k.call) {
+		return askInTurn(kinds, func(c mxCall, before []*toolresult.Result) (*toolresult.Result, string) {
 			got, err := sess.CallTool(ctx, c.tool, c.args(before))
 			if err != nil {
 				t.Fatal(err)
@@ -216,9 +265,8 @@ func goClient() *mxClient {
 			if err != nil {
 				return nil, err.Error()
 			}
-			before = append(before, r)
-		}
-		return before[len(before)-1], ""
+			return r, ""
+		})
 	}}
 }
 
@@ -231,29 +279,34 @@ func inspectorClient(t *testing.T) *mxClient {
 		t.Fatalf("the MCP Inspector CLI is not installed (%v); npm ci at the repository root installs @modelcontextprotocol/inspector@2.12.0", err)
 	}
 	toolNode := testnode.NodeAtLeast(t, "22.19.0", "the MCP Inspector 2.12.0")
-	return &mxClient{name: "Inspector CLI 2.12.0", oneCall: true, run: func(t *testing.T, s *mxSample, k *mxKind) (*toolresult.Result, string) {
-		argv := []string{toolNode, inspector, "--cli"}
-		for name, v := range s.environment(k) {
-			argv = append(argv, "-e", name+"="+v)
+	return &mxClient{name: "Inspector CLI 2.12.0", oneCall: true, run: func(t *testing.T, s *mxSample, kinds []*mxKind) []mxAnswer {
+		var answers []mxAnswer
+		for _, k := range kinds {
+			argv := []string{toolNode, inspector, "--cli"}
+			for _, e := range envList(s.environment(k)) {
+				argv = append(argv, "-e", e)
+			}
+			argv = append(append(argv, s.command), s.args...)
+			argv = append(argv, "--method", "tools/call", "--tool-name", k.call.tool)
+			args, _ := json.Marshal(k.call.args(nil))
+			var fields map[string]json.RawMessage
+			json.Unmarshal(args, &fields)
+			for name, v := range fields {
+				argv = append(argv, "--tool-arg", name+"="+string(v))
+			}
+			res, err := sandbox.Run(context.Background(), argv, sandbox.Options{Dir: s.dir, Timeout: testtier.Budget(t), Network: sandbox.AllowNetwork,
+				Binds: append(testnode.Binds(t, filepath.Dir(filepath.Dir(toolNode))), s.binds...)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, derr := toolresult.Decode(res.Stdout)
+			if (res.ExitCode != 0 && res.ExitCode != 5) || derr != nil {
+				answers = append(answers, mxAnswer{refused: fmt.Sprintf("the Inspector exited %d: %s%s", res.ExitCode, res.Stdout, res.Stderr)})
+				continue
+			}
+			answers = append(answers, mxAnswer{r: r})
 		}
-		argv = append(append(argv, s.command), s.args...)
-		argv = append(argv, "--method", "tools/call", "--tool-name", k.call.tool)
-		args, _ := json.Marshal(k.call.args(nil))
-		var fields map[string]json.RawMessage
-		json.Unmarshal(args, &fields)
-		for name, v := range fields {
-			argv = append(argv, "--tool-arg", name+"="+string(v))
-		}
-		res, err := sandbox.Run(context.Background(), argv, sandbox.Options{Dir: s.dir, Timeout: 2 * time.Minute, Network: sandbox.AllowNetwork,
-			Binds: append(testnode.Binds(t, filepath.Dir(filepath.Dir(toolNode))), s.binds...)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, derr := toolresult.Decode(res.Stdout)
-		if (res.ExitCode != 0 && res.ExitCode != 5) || derr != nil {
-			return nil, fmt.Sprintf("the Inspector exited %d: %s%s", res.ExitCode, res.Stdout, res.Stderr)
-		}
-		return r, ""
+		return answers
 	}}
 }
 
@@ -421,25 +474,48 @@ func coreEnv(backend string) map[string]string {
 }
 
 // runMatrix asks every client for every kind of every sample, each
-// (sample, client) a subtest; it returns what each asked and got, one
-// line per kind.
+// (sample, client) a subtest. A client that holds sessions is asked the
+// kinds of one session key in one session, in the kinds' order; the
+// Inspector CLI, which makes one call per process, is asked each kind it
+// can be on its own. Every failure names its kind.
 func runMatrix(t *testing.T, samples []*mxSample, clients []*mxClient) {
 	for _, s := range samples {
 		for _, c := range clients {
 			t.Run(s.name+"/"+c.name, func(t *testing.T) {
-				var skipped []string
+				var skipped, keys []string
+				sessions := map[string][]*mxKind{}
 				for i := range s.kinds {
 					k := &s.kinds[i]
 					if c.oneCall && k.session() {
 						skipped = append(skipped, k.name)
 						continue
 					}
-					r, refused := c.run(t, s, k)
-					switch {
-					case refused != "":
-						t.Errorf("%s: no result: %s", k.name, refused)
-					case s.judge(k, r) != "":
-						t.Errorf("%s: %s", k.name, s.judge(k, r))
+					key := s.sessionKey(k)
+					if c.oneCall {
+						key = k.name
+					}
+					if _, ok := sessions[key]; !ok {
+						keys = append(keys, key)
+					}
+					sessions[key] = append(sessions[key], k)
+				}
+				for _, key := range keys {
+					kinds := sessions[key]
+					if len(kinds) > 1 {
+						t.Logf("asked in one session: %s", kindNames(kinds))
+					}
+					answers := c.run(t, s, kinds)
+					if len(answers) != len(kinds) {
+						t.Fatalf("%d answers for the %d kinds %s", len(answers), len(kinds), kindNames(kinds))
+					}
+					for i, k := range kinds {
+						a := answers[i]
+						switch {
+						case a.refused != "":
+							t.Errorf("%s: no result: %s", k.name, a.refused)
+						case s.judge(k, a.r) != "":
+							t.Errorf("%s: %s", k.name, s.judge(k, a.r))
+						}
 					}
 				}
 				if len(skipped) > 0 {
@@ -457,11 +533,7 @@ func threeSamples(t *testing.T) []*mxSample {
 	t.Helper()
 	nodeDir, goDir := twinDirs(t)
 	backend := coreBackend(t)
-	goServer, findings, err := core.BuildGoServer(context.Background(), goDir, nil)
-	if err != nil || len(findings) > 0 {
-		t.Fatalf("the Go twin does not build: %v %v", err, findings)
-	}
-	t.Cleanup(goServer.Remove)
+	goServer := goTwinServer(t)
 	return []*mxSample{
 		{name: "core node", dir: nodeDir, command: "node", args: []string{filepath.Join(nodeDir, "mcp-tool", "index.mjs")},
 			env: coreEnv(backend), binds: []sandbox.Bind{{Source: nodeDir}}, kinds: coreKinds()},
@@ -483,27 +555,6 @@ func TestSlowEveryClientReadsEveryResult(t *testing.T) {
 	fixedClient := startDriver(t, filepath.Join(testnode.Root(), "internal", "tsclient", "testdata", "client-v2.mjs"),
 		append(binds, sandbox.Bind{Source: filepath.Join(testnode.Root(), "internal", "tsclient")}))
 	runMatrix(t, samples, []*mxClient{driverClient(t, pinned), driverClient(t, fixedClient), inspectorClient(t), goClient()})
-}
-
-// TestThePinnedClientReadsTheStrictSample guards the result shape in the
-// fast tier: the TypeScript SDK Client at the pinned version, started from
-// the strict sample's MCP-SETUP.md alone, gets a result, not an exception,
-// for a read with a token the desk refuses, a read without the credential
-// variable and a write under the dry-run variable.
-func TestThePinnedClientReadsTheStrictSample(t *testing.T) {
-	testnode.Node(t)
-	s := strictMatrixSample(t)
-	var kinds []mxKind
-	for _, k := range s.kinds {
-		if k.name == "backend refuses the token" || k.name == "credential variable unset" || k.name == "dry run of a write" {
-			kinds = append(kinds, k)
-		}
-	}
-	if len(kinds) != 3 {
-		t.Fatalf("the guarded kinds are %v", kinds)
-	}
-	s.kinds = kinds
-	runMatrix(t, []*mxSample{s}, []*mxClient{driverClient(t, startDriver(t, "", s.binds))})
 }
 
 // startDriver starts a TypeScript SDK Client driver (script "" for the

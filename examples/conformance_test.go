@@ -132,12 +132,8 @@ func (c *conformance) serverScenarios(t *testing.T) []string {
 func relay(t *testing.T, s *mxSample) string {
 	t.Helper()
 	testdata, _ := filepath.Abs("testdata")
-	var env []string
-	for name, v := range s.env {
-		env = append(env, name+"="+v)
-	}
 	proc, err := sandbox.Start(append([]string{"node", filepath.Join(testdata, "mcp-relay.mjs"), "serve", s.command}, s.args...), sandbox.Options{
-		Dir: s.dir, Env: env, Network: sandbox.AllowNetwork, Binds: append(testnode.Binds(t, testdata), s.binds...)})
+		Dir: s.dir, Env: envList(s.env), Network: sandbox.AllowNetwork, Binds: append(testnode.Binds(t, testdata), s.binds...)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,18 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/code2skill/code2skill/internal/core"
 	"github.com/code2skill/code2skill/internal/mcpcheck"
 	"github.com/code2skill/code2skill/internal/sandbox"
-	"github.com/code2skill/code2skill/internal/testgo"
 	"github.com/code2skill/code2skill/internal/testnode"
 	"github.com/code2skill/code2skill/internal/testtier"
 )
@@ -56,14 +52,7 @@ var twinCases = []twinCase{
 func TestGoTwinMatchesTheNodeExample(t *testing.T) {
 	ctx := context.Background()
 	nodeDir, goDir := twinDirs(t)
-	server, findings, err := core.BuildGoServer(ctx, goDir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(findings) > 0 {
-		t.Fatalf("the Go twin does not build: %v", findings)
-	}
-	defer server.Remove()
+	server := goTwinServer(t)
 
 	node := func(env []string) mcpcheck.Options {
 		return mcpcheck.Options{Env: env, Binds: testnode.Binds(t, nodeDir), RequestTimeout: testtier.Budget(t)}
@@ -97,26 +86,6 @@ func TestGoTwinMatchesTheNodeExample(t *testing.T) {
 	if cmp.Diff(nodeResults[0], strings.Replace(goResults[0], "09:30:00", "09:30", 1)) == "" {
 		t.Error("a changed result went unnoticed")
 	}
-}
-
-// twinDirs skips in -short mode and where go is missing, then writes
-// the node example, with the pinned node_modules, and its Go twin, with
-// its modules downloaded, to temporary directories.
-func twinDirs(t *testing.T) (nodeDir, goDir string) {
-	t.Helper()
-	testgo.Go(t)
-	testnode.Node(t)
-	nodeDir = filepath.Join(t.TempDir(), SeedLibraryName)
-	if err := os.CopyFS(nodeDir, SeedLibrary()); err != nil {
-		t.Fatal(err)
-	}
-	testnode.LinkInto(t, nodeDir)
-	goDir = filepath.Join(t.TempDir(), SeedLibraryGoName)
-	if err := os.CopyFS(goDir, SeedLibraryGo()); err != nil {
-		t.Fatal(err)
-	}
-	testgo.Modules(t, goDir)
-	return nodeDir, goDir
 }
 
 // twinRun lists the tools of one server and calls every case, each case

@@ -41,12 +41,15 @@ func (c *countingDesk) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c.desk.ServeHTTP(w, r)
 }
 
-// TestStrictSamplePlainClient runs testdata/plain-client.test.mjs: the
-// official TypeScript SDK Client starts the compiled sample exactly as its
+// TestStrictSamplePlainClient runs testdata/plain-client.test.mjs (node
+// runs its tests itself, in one process): the official TypeScript SDK
+// Client at the pinned version starts the compiled sample exactly as its
 // MCP-SETUP.md registers it, with only the variables it names, against the
 // sample desk: every read, with confirmation accepted every write (the
 // removal succeeding on the desk's 204 without a body, with null data), and
-// with decline or cancel nothing reaches the desk.
+// with decline or cancel nothing reaches the desk; a refused token, a
+// missing deployment variable, refused arguments and a dry-run write come
+// back as results, not exceptions.
 func TestStrictSamplePlainClient(t *testing.T) {
 	testnode.Node(t)
 	pkg, _ := strictSample(t)
@@ -54,7 +57,7 @@ func TestStrictSamplePlainClient(t *testing.T) {
 	desk := &countingDesk{desk: server.New(server.Config{Members: map[string]string{token: "member-plain"}}), seen: map[string]int{}}
 	ts := httptest.NewServer(desk)
 	defer ts.Close()
-	res, err := sandbox.Run(context.Background(), []string{"node", "--test", "--test-reporter=tap", "testdata/plain-client.test.mjs"}, sandbox.Options{
+	res, err := sandbox.Run(context.Background(), []string{"node", "--test-reporter=tap", "testdata/plain-client.test.mjs"}, sandbox.Options{
 		Dir:     ".",
 		Timeout: testtier.Budget(t),
 		Network: sandbox.AllowNetwork, // the desk serves on the loopback interface of this process
@@ -67,7 +70,7 @@ func TestStrictSamplePlainClient(t *testing.T) {
 	out := string(res.Stdout) + string(res.Stderr)
 	pass, fail := testnode.TAPCount(out, "pass"), testnode.TAPCount(out, "fail")
 	if res.ExitCode != 0 || pass != 4 || fail != 0 {
-		t.Fatalf("node --test plain-client.test.mjs: exit %d, %d passed, %d failed:\n%s", res.ExitCode, pass, fail, out)
+		t.Fatalf("node plain-client.test.mjs: exit %d, %d passed, %d failed:\n%s", res.ExitCode, pass, fail, out)
 	}
 	if loans := desk.desk.(*server.Server).Loans(); len(loans) != 1 || loans[0].LoanID != "loan-0002" || loans[0].Status != server.LoanActive {
 		t.Errorf("the desk holds %+v: want only the loan borrowed with the first session's quote (the returned one was removed)", loans)
