@@ -46,7 +46,7 @@ func appPackage(t testing.TB, app string, edit func(dir string)) string {
 	if edit != nil {
 		edit(dir)
 	}
-	testnode.LinkInto(t, dir)
+	testnode.LinkDependencies(t, dir)
 	return dir
 }
 

@@ -29,7 +29,7 @@ func examplePackage(t testing.TB, edit func(dir string)) string {
 	if edit != nil {
 		edit(dir)
 	}
-	testnode.LinkInto(t, dir)
+	testnode.LinkDependencies(t, dir)
 	return dir
 }
 
