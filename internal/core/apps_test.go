@@ -46,7 +46,7 @@ func appPackage(t testing.TB, app string, edit func(dir string)) string {
 	if edit != nil {
 		edit(dir)
 	}
-	testnode.LinkInto(t, dir)
+	testnode.LinkDependencies(t, dir)
 	return dir
 }
 
@@ -62,7 +62,9 @@ type appMistake struct {
 	// want is the rule that must report it; in must be in its message.
 	want *diag.Rule
 	in   string
-	// fast keeps it in the default tier: one failing fixture per rule.
+	// fast keeps it in the default tier, the rest run in the slow one:
+	// one failing fixture per rule no other fast test fails (an input
+	// dropped is the bundled example's, see TestPlantedMistakes).
 	fast bool
 	// pass marks a variant a careful Producer writes: it must pass with
 	// no finding at all.
@@ -74,21 +76,21 @@ type appMistake struct {
 
 var appMistakes = []appMistake{
 	{
-		app: "field-notes", name: "an input dropped behind a pre-check", fast: true,
+		app: "field-notes", name: "an input dropped behind a pre-check",
 		edit: func(t *testing.T, dir string) {
 			replaceIn(t, dir, notesCore, "const write = { method: 'POST', path: `profiles/${username}/follow` };", "const write = { method: 'POST', path: 'profiles/me/follow' };")
 		},
 		want: reach.RuleInputDropped, in: `"username"`,
 	},
 	{
-		app: "field-notes", name: "the after cursor dropped, its schema giving an example", fast: true,
+		app: "field-notes", name: "the after cursor dropped, its schema giving an example",
 		edit: func(t *testing.T, dir string) {
 			replaceIn(t, dir, notesCore, "tag: optionalText(input.tag), after: optionalText(input.after), limit", "tag: optionalText(input.tag), limit")
 		},
 		want: reach.RuleInputDropped, in: `"after"`,
 	},
 	{
-		app: "field-notes", name: "readOnlyHint on a POST that creates", fast: true,
+		app: "field-notes", name: "readOnlyHint on a POST that creates",
 		edit: func(t *testing.T, dir string) {
 			replaceIn(t, dir, notesServer, "annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },\n    },\n    async (input, extra) => call(addComment",
 				"annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },\n    },\n    async (input, extra) => call(addComment")
@@ -102,6 +104,8 @@ var appMistakes = []appMistake{
 				replaceIn(t, dir, setupFile, "CODE2SKILL_FIELD_NOTES_NOTES_BASE_URL", "NOTES_URL")
 			}
 		},
+		// A finding of the structure stage: nothing needs to run.
+		opts: Options{SkipTests: true},
 		want: RuleSetupBaseURL, in: "CODE2SKILL_FIELD_NOTES_NOTES_BASE_URL",
 	},
 	{
@@ -190,7 +194,7 @@ var appMistakes = []appMistake{
 		},
 	},
 	{
-		app: "tasks-board", name: "readOnlyHint on the POST that creates a task",
+		app: "tasks-board", name: "readOnlyHint on the POST that creates a task", fast: true,
 		edit: func(t *testing.T, dir string) {
 			replaceIn(t, dir, notesServer, "annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },\n    },\n    async (input, extra) => call(createTask",
 				"annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },\n    },\n    async (input, extra) => call(createTask")
@@ -273,15 +277,15 @@ func TestAppsPass(t *testing.T) {
 // TestAppMistakes validates one planted mistake per rule it guards.
 func TestAppMistakes(t *testing.T) { runAppMistakes(t, true) }
 
-// TestSlowAppMistakes validates every planted mistake.
+// TestSlowAppMistakes validates every other planted mistake.
 func TestSlowAppMistakes(t *testing.T) {
 	testtier.Slow(t)
 	runAppMistakes(t, false)
 }
 
-func runAppMistakes(t *testing.T, fastOnly bool) {
+func runAppMistakes(t *testing.T, fast bool) {
 	for _, m := range appMistakes {
-		if fastOnly && !m.fast {
+		if m.fast != fast {
 			continue
 		}
 		t.Run(m.app+"/"+m.name, func(t *testing.T) {

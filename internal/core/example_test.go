@@ -29,7 +29,7 @@ func examplePackage(t testing.TB, edit func(dir string)) string {
 	if edit != nil {
 		edit(dir)
 	}
-	testnode.LinkInto(t, dir)
+	testnode.LinkDependencies(t, dir)
 	return dir
 }
 
@@ -105,33 +105,37 @@ func dump(res *Result) string {
 	return b.String()
 }
 
+// TestExamplePasses validates the bundled example, installed, as it is:
+// in full, and with --skip-tests, which runs nothing of it.
 func TestExamplePasses(t *testing.T) {
-	res := validate(t, examplePackage(t, nil), Options{})
-	if res.Diagnostics.Len() != 0 {
-		t.Fatalf("the example has findings:\n%s", dump(res))
-	}
-	if res.Structure != StagePassed || res.Discovery != StagePassed || res.Tests != StagePassed {
-		t.Errorf("stages = %s/%s/%s, want all passed", res.Structure, res.Discovery, res.Tests)
-	}
-	if res.ProtocolVersion != "2025-11-25" {
-		t.Errorf("negotiated protocol %q", res.ProtocolVersion)
-	}
-	if want := []string{"search_seed_varieties", "reserve_seed_packets", "list_my_reservations", "cancel_reservation"}; !slices.Equal(res.Tools, want) {
-		t.Errorf("tools = %v, want %v", res.Tools, want)
-	}
-	if tc := res.TestCounts; tc == nil || tc.Tests < 10 || tc.Passed != tc.Tests {
-		t.Errorf("test counts = %+v", tc)
-	}
-	if res.NodeProcesses < 2 {
-		t.Errorf("NodeProcesses = %d", res.NodeProcesses)
-	}
-}
-
-func TestExampleSkipTestsRunsNothing(t *testing.T) {
-	res := validate(t, examplePackage(t, nil), Options{SkipTests: true})
-	if res.Diagnostics.Len() != 0 || res.Discovery != StageNotRun || res.Tests != StageNotRun || res.NodeProcesses != 0 {
-		t.Fatalf("skip-tests: %s/%s, %d node processes\n%s", res.Discovery, res.Tests, res.NodeProcesses, dump(res))
-	}
+	dir := examplePackage(t, nil)
+	t.Run("validate", func(t *testing.T) {
+		res := validate(t, dir, Options{})
+		if res.Diagnostics.Len() != 0 {
+			t.Fatalf("the example has findings:\n%s", dump(res))
+		}
+		if res.Structure != StagePassed || res.Discovery != StagePassed || res.Tests != StagePassed {
+			t.Errorf("stages = %s/%s/%s, want all passed", res.Structure, res.Discovery, res.Tests)
+		}
+		if res.ProtocolVersion != "2025-11-25" {
+			t.Errorf("negotiated protocol %q", res.ProtocolVersion)
+		}
+		if want := []string{"search_seed_varieties", "reserve_seed_packets", "list_my_reservations", "cancel_reservation"}; !slices.Equal(res.Tools, want) {
+			t.Errorf("tools = %v, want %v", res.Tools, want)
+		}
+		if tc := res.TestCounts; tc == nil || tc.Tests < 10 || tc.Passed != tc.Tests {
+			t.Errorf("test counts = %+v", tc)
+		}
+		if res.NodeProcesses < 2 {
+			t.Errorf("NodeProcesses = %d", res.NodeProcesses)
+		}
+	})
+	t.Run("skip tests runs nothing", func(t *testing.T) {
+		res := validate(t, dir, Options{SkipTests: true})
+		if res.Diagnostics.Len() != 0 || res.Discovery != StageNotRun || res.Tests != StageNotRun || res.NodeProcesses != 0 {
+			t.Fatalf("skip-tests: %s/%s, %d node processes\n%s", res.Discovery, res.Tests, res.NodeProcesses, dump(res))
+		}
+	})
 }
 
 // brokenCase is a broken variant of the example, validated for real: it
