@@ -19,16 +19,24 @@ import (
 // the cost of a fixture package.
 func LinkDependencies(t testing.TB, pkgDir string) {
 	t.Helper()
-	modules := Modules(t)
+	if err := LinkDependenciesFrom(Modules(t), pkgDir); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// LinkDependenciesFrom is LinkDependencies from the npm install at modules,
+// for a caller without a testing.TB (a testscript command).
+func LinkDependenciesFrom(modules, pkgDir string) error {
 	dirs, err := dependencyDirs(pkgDir)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	for _, d := range dirs {
 		if err := Link(filepath.Join(modules, filepath.FromSlash(d)), filepath.Join(pkgDir, "node_modules", filepath.FromSlash(d))); err != nil {
-			t.Fatal(err)
+			return err
 		}
 	}
+	return nil
 }
 
 // lockEntry is what LinkDependencies reads of a package-lock.json package.
