@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -9,7 +8,6 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/code2skill/code2skill/internal/testnode"
 	"github.com/code2skill/code2skill/internal/testtier"
 )
 
@@ -18,7 +16,7 @@ func TestMain(m *testing.M) {
 	// configuration directory does not exist (a test that needs a key
 	// sets its own); the scripts' commands get their work directory's.
 	switch filepath.Base(os.Args[0]) {
-	case "code2skill", "code2skill-fakesteps", "code2skill-fakesample":
+	case "code2skill", "code2skill-fakesteps":
 	default:
 		os.Setenv("XDG_CONFIG_HOME", filepath.Join(string(filepath.Separator), "nonexistent", "code2skill-test-config"))
 	}
@@ -30,17 +28,6 @@ func TestMain(m *testing.M) {
 		// pipeline's own semantics.
 		"code2skill-fakesteps": func() {
 			pipelineSteps = fakePipelineSteps
-			os.Exit(Main())
-		},
-		// The same, with demo --strict running on the voucher sample
-		// (demo_strict_test.go) until the bundled sample application lands.
-		"code2skill-fakesample": func() {
-			sample, _, err := voucherSample(testnode.Root())
-			if err != nil {
-				fmt.Fprintln(os.Stderr, err)
-				os.Exit(ExitFailure)
-			}
-			strictSampleApp, pipelineSteps = func() *strictSample { return sample }, fakePipelineSteps
 			os.Exit(Main())
 		},
 	})
