@@ -48,6 +48,9 @@ import (
 //     hand-written Function core, FAULTS being vectorstest.Faults as JSON.
 //   - $CODE2SKILL_TEST_BUDGET raises the commands' default time limits to
 //     what the test's deadline leaves;
+//   - $CODE2SKILL_TEST_REPORTS=PREFIX, set by a script, makes its commands
+//     keep the JSON and SARIF of what they print in PREFIX.json and
+//     PREFIX.sarif (reportsVariable);
 //   - $PIPELINE_FIXTURES holds the pipeline scripts' packages, and the
 //     commands of pipelineScriptCommands serve and inspect a backend.
 func scriptParams(t *testing.T, dir string) testscript.Params {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/testtier"
 )
 
@@ -22,7 +24,10 @@ func TestMain(m *testing.M) {
 	}
 	raiseLimits()
 	testscript.Main(m, map[string]func(){
-		"code2skill": func() { os.Exit(Main()) },
+		"code2skill": func() {
+			keepReports(os.Getenv(reportsVariable))
+			os.Exit(Main())
+		},
 		// The pipeline with compile, the vectors and finalize faked
 		// (pipeline_fakes_test.go), for the scripts that test the
 		// pipeline's own semantics.
@@ -31,6 +36,33 @@ func TestMain(m *testing.M) {
 			os.Exit(Main())
 		},
 	})
+}
+
+// reportsVariable, set in a script to a path PREFIX, makes each command the
+// script runs keep its report as --format json and --format sarif would
+// print it, in PREFIX.json and PREFIX.sarif, whatever format it prints: a
+// script checks the text of a run that starts node and the JSON and SARIF
+// of that same run, instead of running it once per format.
+const reportsVariable = "CODE2SKILL_TEST_REPORTS"
+
+// keepReports makes printReport keep every report under prefix
+// (reportsVariable); nothing when prefix is empty.
+func keepReports(prefix string) {
+	if prefix == "" {
+		return
+	}
+	alsoReport = func(r *diag.Report) error {
+		for _, f := range []formatFlag{formatJSON, formatSARIF} {
+			var b bytes.Buffer
+			if err := writeReport(&b, f, r); err != nil {
+				return err
+			}
+			if err := os.WriteFile(prefix+"."+string(f), b.Bytes(), 0o644); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }
 
 // budgetVariable carries a script's time budget, what the test's deadline
