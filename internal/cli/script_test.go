@@ -90,7 +90,7 @@ func TestScript(t *testing.T) {
 // demo's install from the npm registry, and the flows that run node over
 // and over (probe of core and strict packages, validate across isolation
 // levels, init to validate, the strict flow, compile of the synthetic
-// examples, the pipeline's tamper evidence).
+// examples).
 func TestSlowScript(t *testing.T) {
 	testtier.Slow(t)
 	testscript.Run(t, scriptParams(t, "testdata/slow"))
