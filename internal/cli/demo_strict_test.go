@@ -100,9 +100,11 @@ func (c *requestCount) get(path string) int {
 // compile, the vectors and finalize faked: the live call of the read
 // reaches the sample backend the demo serves, through the package's host
 // runtime with the member's token of its variable, the backend is stopped,
-// and the table shows it.
+// and the table shows it. The run, every stage and step, builds on one load
+// of the Portable Core.
 func TestStrictDemo(t *testing.T) {
 	testnode.Node(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // the demo makes an evidence key
 	repo, _ := filepath.Abs("../..")
 	sample, counts, err := voucherSample(repo)
 	if err != nil {
@@ -114,9 +116,13 @@ func TestStrictDemo(t *testing.T) {
 
 	dir := filepath.Join(t.TempDir(), "demo")
 	var out, errOut bytes.Buffer
+	loads := derive.Loads()
 	code := Run(context.Background(), []string{"demo", "--strict", dir}, &Stdio{Out: &out, Err: &errOut})
 	if code != ExitPassed {
 		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errOut.String())
+	}
+	if n := derive.Loads() - loads; n != 1 {
+		t.Errorf("the demo loaded the Portable Core %d times, want once", n)
 	}
 	if q, r := counts.get("/api/quotes"), counts.get("/api/redemptions"); q != 1 || r != 0 {
 		t.Errorf("the sample backend got %d quote and %d redemption request(s), want 1 and 0", q, r)
@@ -247,13 +253,16 @@ func (o overlay) Open(name string) (fs.File, error) {
 	return o.FS.Open(name)
 }
 
-// TestStrictDemoWithoutElicitation runs the real demo on the strict sample
-// under its second Host profile, a host whose client declares no
+// TestSlowStrictDemoWithoutElicitation runs the real demo on the strict
+// sample under its second Host profile, a host whose client declares no
 // elicitation: degradation is precise. The reads and the loan are approved;
 // the return and the removal, which need the member's confirmation (the
 // removal's by the deployer's policy), are disabled by the Host, verified
-// to be refused, and not approved.
-func TestStrictDemoWithoutElicitation(t *testing.T) {
+// to be refused, and not approved. The fast tier runs the demo under the
+// sample's own profile (demo_strict.txtar); hostverify's
+// TestWithoutElicitation verifies this profile's refusals.
+func TestSlowStrictDemoWithoutElicitation(t *testing.T) {
+	testtier.Slow(t)
 	testnode.Node(t)
 	profile, err := os.ReadFile(filepath.Join(testnode.Root(), "examples", "equipment-lending", "host-profiles", "without-elicitation.json"))
 	if err != nil {
@@ -297,12 +306,15 @@ func TestStrictDemoWithoutElicitation(t *testing.T) {
 	}
 }
 
-// TestStrictDemoInEnglish runs the real demo on the strict sample declared
-// in English (documentationLanguage "en"): its documents, MCP.en.md and Tool
-// prose pass the English rules, the host runtime asks the member in
+// TestSlowStrictDemoInEnglish runs the real demo on the strict sample
+// declared in English (documentationLanguage "en"): its documents, MCP.en.md
+// and Tool prose pass the English rules, the host runtime asks the member in
 // English, and every capability is verified live and in the host, so the
-// package is approved.
-func TestStrictDemoInEnglish(t *testing.T) {
+// package is approved. In the fast tier, examples' TestStrictSampleInEnglish
+// validates the English package and hostruntime's
+// TestQuestionsInTheDocumentationLanguage its English questions.
+func TestSlowStrictDemoInEnglish(t *testing.T) {
+	testtier.Slow(t)
 	testnode.Node(t)
 	out, dir := demoOf(t, func(s *strictSample) { s.Package = examples.StrictSampleEnglish() })
 	if !regexp.MustCompile(`decision: approved; host verification: (\d+) of \d+ checks passed`).MatchString(out.String()) {
@@ -341,6 +353,7 @@ func demoOf(t *testing.T, edit func(*strictSample)) (out bytes.Buffer, dir strin
 	floor := limitFloor
 	limitFloor = testtier.Budget(t)
 	defer func() { limitFloor = floor }()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // the demo makes an evidence key
 	dir = filepath.Join(t.TempDir(), "demo")
 	var errOut bytes.Buffer
 	if code := Run(context.Background(), []string{"demo", "--strict", dir}, &Stdio{Out: &out, Err: &errOut}); code != ExitPassed {

@@ -12,7 +12,8 @@ import (
 
 // TestCommandsLoadOnce: each command that builds on the Portable Core
 // loads it once, whatever it runs on it (the pipeline's run, which hands
-// one load to every stage, is TestStrictDemoWithoutElicitation's).
+// one load to every stage, is TestStrictDemo's, and with every step real
+// TestSlowStrictDemoWithoutElicitation's).
 func TestCommandsLoadOnce(t *testing.T) {
 	pkg := filepath.Join(t.TempDir(), examples.StrictSampleName)
 	writeTree(t, examples.StrictSample(), pkg)

@@ -55,3 +55,22 @@ func TestPipelineProbeDropsTheOfflineNotice(t *testing.T) {
 		t.Errorf("findings %q", got)
 	}
 }
+
+// TestPipelineHostLine: the summary line says which clients passed how many
+// Host-phase checks, and that the host had no elicitation when its Host
+// profile says so (TestSlowStrictDemoWithoutElicitation runs such a host).
+func TestPipelineHostLine(t *testing.T) {
+	rep := &pipeline.Report{
+		Stages: []pipeline.StageReport{{Name: pipeline.StageHostVerify, Status: pipeline.StatusCompleted}},
+		HostVerify: &pipeline.HostRun{Host: "code2skill reference MCP host", Clients: []string{"code2skill reference MCP host (go-sdk v1.8.0)", "typescript-sdk Client v1.32.2"},
+			Checks: 27, Passed: 27},
+	}
+	const clients = "27 of 27 checks passed by the code2skill reference MCP host (go-sdk v1.8.0) and the typescript-sdk Client v1.32.2"
+	if got := hostLine(rep); got != clients+" (no elicitation, as the Host profile says)" {
+		t.Errorf("without elicitation: %q", got)
+	}
+	rep.HostVerify.Elicitation = true
+	if got := hostLine(rep); got != clients {
+		t.Errorf("with elicitation: %q", got)
+	}
+}

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"runtime/debug"
 
 	"github.com/code2skill/code2skill/internal/buildinfo"
@@ -13,14 +14,9 @@ import (
 // printReport writes a report in the chosen format and returns the exit code
 // its status implies.
 func printReport(stdio *Stdio, format *formatFlag, r *diag.Report) int {
-	var err error
-	switch *format {
-	case formatJSON:
-		err = r.WriteJSON(stdio.Out)
-	case formatSARIF:
-		err = sarif.Write(stdio.Out, r, sarifProducer())
-	default:
-		err = r.WriteText(stdio.Out)
+	err := writeReport(stdio.Out, *format, r)
+	if err == nil && alsoReport != nil {
+		err = alsoReport(r)
 	}
 	if err != nil {
 		fmt.Fprintf(stdio.Err, "code2skill %s: writing report: %v\n", r.Command, err)
@@ -34,6 +30,23 @@ func printReport(stdio *Stdio, format *formatFlag, r *diag.Report) int {
 	}
 	return ExitFailure
 }
+
+// writeReport writes a report in format.
+func writeReport(w io.Writer, format formatFlag, r *diag.Report) error {
+	switch format {
+	case formatJSON:
+		return r.WriteJSON(w)
+	case formatSARIF:
+		return sarif.Write(w, r, sarifProducer())
+	}
+	return r.WriteText(w)
+}
+
+// alsoReport, when set, is given every report printReport prints. The
+// tests set it to keep what the same run would print with --format json
+// and --format sarif: one run of a command that starts node serves the
+// assertions on every format.
+var alsoReport func(r *diag.Report) error
 
 // printJSON writes v as one indented JSON document, the way every command's
 // --format json output is written, and returns the exit code: ExitPassed,

@@ -243,9 +243,12 @@ func TestSchemasCompile(t *testing.T) {
 // scriptUse is a schema or SARIF check in a CLI script, with the command
 // whose output it checks.
 var (
-	scriptExec = regexp.MustCompile(`^!?\s*exec code2skill(?:-[a-z]+)? ([a-z-]+)(?: ([a-z-]+))?(.*)$`)
+	scriptExec = regexp.MustCompile(`^(?:\[[^\]]*\]\s*)?!?\s*exec code2skill(?:-[a-z]+)? ([a-z-]+)(?: ([a-z-]+))?(.*)$`)
 	// The exec before a check is the command whose output it checks.
-	scriptCheck = regexp.MustCompile(`^!?\s*(json-schema|sarif-valid) (\S+)`)
+	scriptCheck = regexp.MustCompile(`^(?:\[[^\]]*\]\s*)?!?\s*(json-schema|sarif-valid) (\S+)`)
+	// A script that keeps its commands' reports (reportsVariable) checks
+	// the SARIF log of a command in PREFIX.sarif.
+	scriptKeepsReports = regexp.MustCompile(`^env ` + reportsVariable + `=(\S*)`)
 )
 
 // TestEveryJSONDocumentHasASchema holds every command to its published
@@ -278,7 +281,7 @@ func TestEveryJSONDocumentHasASchema(t *testing.T) {
 			}
 		}
 		if strings.Contains(help, "--format text|json|sarif") && !checkedSARIF[c.name] {
-			t.Errorf("code2skill %s offers --format sarif, but no CLI script validates its log (sarif-valid after exec code2skill %s … --format sarif)", c.name, c.name)
+			t.Errorf("code2skill %s offers --format sarif, but no CLI script validates its log (sarif-valid after exec code2skill %s … --format sarif, or of the PREFIX.sarif it keeps with %s=PREFIX)", c.name, c.name, reportsVariable)
 		}
 	}
 	for n := range all {
@@ -306,9 +309,14 @@ func scriptChecks(t *testing.T) (schemas, sarifLogs map[string]bool) {
 			t.Fatal(err)
 		}
 		last := []string(nil)
+		keeps := false
 		for _, line := range strings.Split(string(b), "\n") {
 			if strings.HasPrefix(line, "-- ") {
 				break // the archive's files
+			}
+			if m := scriptKeepsReports.FindStringSubmatch(line); m != nil {
+				keeps = m[1] != ""
+				continue
 			}
 			if m := scriptExec.FindStringSubmatch(line); m != nil {
 				last = []string{m[1], m[2], line}
@@ -322,7 +330,7 @@ func scriptChecks(t *testing.T) (schemas, sarifLogs map[string]bool) {
 				schemas[m[2]] = true
 				continue
 			}
-			if strings.Contains(last[2], "--format sarif") {
+			if strings.Contains(last[2], "--format sarif") || keeps && strings.HasSuffix(m[2], ".sarif") {
 				name := last[0]
 				if c := lookup(name); c != nil && len(c.subs) > 0 {
 					name += " " + last[1]

@@ -34,8 +34,10 @@ import (
 //   - [confined] is true when the sandbox can confine a child here (user,
 //     mount, network and PID namespaces);
 //   - "copy-dir SRC DST" copies a directory tree (node_modules excluded);
-//   - "link-node-modules DIR" hard-links the pinned npm install into DIR,
-//     so that a fixture package behaves as after "npm ci" without a network;
+//   - "link-node-modules DIR" hard-links into DIR what "npm ci" there would
+//     install from the pinned npm install (all of it when DIR has no
+//     package.json), so that a fixture package behaves as after "npm ci"
+//     without a network;
 //   - "mcp-runtime PKG" writes PKG/mcp-tool/runtime.mjs, the self-contained
 //     MCP runtime a strict package ships, bundled from the pinned install;
 //   - "await-entry DIR PREFIX" waits until DIR holds an entry whose name
@@ -48,6 +50,9 @@ import (
 //     hand-written Function core, FAULTS being vectorstest.Faults as JSON.
 //   - $CODE2SKILL_TEST_BUDGET raises the commands' default time limits to
 //     what the test's deadline leaves;
+//   - $CODE2SKILL_TEST_REPORTS=PREFIX, set by a script, makes its commands
+//     keep the JSON and SARIF of what they print in PREFIX.json and
+//     PREFIX.sarif (reportsVariable);
 //   - $PIPELINE_FIXTURES holds the pipeline scripts' packages, and the
 //     commands of pipelineScriptCommands serve and inspect a backend.
 func scriptParams(t *testing.T, dir string) testscript.Params {
@@ -116,7 +121,12 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 				if _, err := os.Stat(src); err != nil {
 					ts.Fatalf("the pinned npm packages are not installed: run \"npm ci\" at the repository root (%v)", err)
 				}
-				ts.Check(testnode.Link(src, filepath.Join(ts.MkAbs(args[0]), "node_modules")))
+				dir := ts.MkAbs(args[0])
+				if _, err := os.Stat(filepath.Join(dir, "package.json")); err == nil {
+					ts.Check(testnode.LinkDependencies(src, dir))
+					return
+				}
+				ts.Check(testnode.Link(src, filepath.Join(dir, "node_modules")))
 			},
 			"replace": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 3 {

@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"fmt"
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -9,7 +9,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/diag"
 	"github.com/code2skill/code2skill/internal/testtier"
 )
 
@@ -18,13 +18,16 @@ func TestMain(m *testing.M) {
 	// configuration directory does not exist (a test that needs a key
 	// sets its own); the scripts' commands get their work directory's.
 	switch filepath.Base(os.Args[0]) {
-	case "code2skill", "code2skill-fakesteps", "code2skill-fakesample":
+	case "code2skill", "code2skill-fakesteps":
 	default:
 		os.Setenv("XDG_CONFIG_HOME", filepath.Join(string(filepath.Separator), "nonexistent", "code2skill-test-config"))
 	}
 	raiseLimits()
 	testscript.Main(m, map[string]func(){
-		"code2skill": func() { os.Exit(Main()) },
+		"code2skill": func() {
+			keepReports(os.Getenv(reportsVariable))
+			os.Exit(Main())
+		},
 		// The pipeline with compile, the vectors and finalize faked
 		// (pipeline_fakes_test.go), for the scripts that test the
 		// pipeline's own semantics.
@@ -32,18 +35,34 @@ func TestMain(m *testing.M) {
 			pipelineSteps = fakePipelineSteps
 			os.Exit(Main())
 		},
-		// The same, with demo --strict running on the voucher sample
-		// (demo_strict_test.go) until the bundled sample application lands.
-		"code2skill-fakesample": func() {
-			sample, _, err := voucherSample(testnode.Root())
-			if err != nil {
-				fmt.Fprintln(os.Stderr, err)
-				os.Exit(ExitFailure)
-			}
-			strictSampleApp, pipelineSteps = func() *strictSample { return sample }, fakePipelineSteps
-			os.Exit(Main())
-		},
 	})
+}
+
+// reportsVariable, set in a script to a path PREFIX, makes each command the
+// script runs keep its report as --format json and --format sarif would
+// print it, in PREFIX.json and PREFIX.sarif, whatever format it prints: a
+// script checks the text of a run that starts node and the JSON and SARIF
+// of that same run, instead of running it once per format.
+const reportsVariable = "CODE2SKILL_TEST_REPORTS"
+
+// keepReports makes printReport keep every report under prefix
+// (reportsVariable); nothing when prefix is empty.
+func keepReports(prefix string) {
+	if prefix == "" {
+		return
+	}
+	alsoReport = func(r *diag.Report) error {
+		for _, f := range []formatFlag{formatJSON, formatSARIF} {
+			var b bytes.Buffer
+			if err := writeReport(&b, f, r); err != nil {
+				return err
+			}
+			if err := os.WriteFile(prefix+"."+string(f), b.Bytes(), 0o644); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }
 
 // budgetVariable carries a script's time budget, what the test's deadline
@@ -71,7 +90,7 @@ func TestScript(t *testing.T) {
 // demo's install from the npm registry, and the flows that run node over
 // and over (probe of core and strict packages, validate across isolation
 // levels, init to validate, the strict flow, compile of the synthetic
-// examples, the pipeline's tamper evidence).
+// examples).
 func TestSlowScript(t *testing.T) {
 	testtier.Slow(t)
 	testscript.Run(t, scriptParams(t, "testdata/slow"))
