@@ -123,7 +123,7 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 				}
 				dir := ts.MkAbs(args[0])
 				if _, err := os.Stat(filepath.Join(dir, "package.json")); err == nil {
-					ts.Check(testnode.LinkDependencies(src, dir))
+					ts.Check(testnode.LinkDependenciesFrom(src, dir))
 					return
 				}
 				ts.Check(testnode.Link(src, filepath.Join(dir, "node_modules")))

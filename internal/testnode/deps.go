@@ -1,7 +1,6 @@
 package testnode
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path"
@@ -9,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/code2skill/code2skill/internal/canonjson"
 )
 
 // LinkDependencies hard-links into pkgDir/node_modules what "npm ci" of
@@ -60,7 +61,7 @@ func rootLock() (map[string]lockEntry, error) {
 		}
 		b, err := os.ReadFile(filepath.Join(Root(), "package-lock.json"))
 		if err == nil {
-			err = json.Unmarshal(b, &l)
+			err = canonjson.Unmarshal(b, &l)
 		}
 		lock, lockErr = l.Packages, err
 		if lockErr != nil {
@@ -80,7 +81,7 @@ func dependencyDirs(pkgDir string) ([]string, error) {
 	}
 	b, err := os.ReadFile(filepath.Join(pkgDir, "package.json"))
 	if err == nil {
-		err = json.Unmarshal(b, &manifest)
+		err = canonjson.Unmarshal(b, &manifest)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading the fixture's package.json: %w", err)

@@ -3,10 +3,10 @@ package testnode
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"path/filepath"
 	"testing"
 
+	"github.com/code2skill/code2skill/internal/canonjson"
 	"github.com/code2skill/code2skill/internal/sandbox"
 	"github.com/code2skill/code2skill/internal/testtier"
 )
@@ -34,7 +34,7 @@ func SkillsRef(t testing.TB, dir string, skills ...string) map[string][]string {
 			Dir    string   `json:"dir"`
 			Errors []string `json:"errors"`
 		}
-		if err := json.Unmarshal(line, &v); err != nil {
+		if err := canonjson.Unmarshal(line, &v); err != nil {
 			t.Fatalf("skills-ref: node printed %q: %v", line, err)
 		}
 		verdicts[v.Dir] = v.Errors
