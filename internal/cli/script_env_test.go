@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -45,6 +47,10 @@ import (
 //   - "replace FILE OLD NEW" replaces every OLD in FILE with NEW, failing
 //     when FILE does not hold OLD (an edit a Producer would make).
 
+//   - "reference-package DIR" writes into DIR the reference example as
+//     "code2skill derive DIR" and "code2skill compile DIR" leave it: its
+//     Portable Core inputs and tool docs, the views and the runtime (built
+//     once per test, by those two commands run in-process);
 //   - "strict-package SOURCE DIR [FAULTS]" writes a strict test package
 //     built from a known contract (vectorstest.Sources) with its
 //     hand-written Function core, FAULTS being vectorstest.Faults as JSON.
@@ -60,6 +66,8 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 	if err != nil {
 		t.Fatal(err)
 	}
+	referenceBase := t.TempDir()
+	reference := sync.OnceValues(func() (string, error) { return buildReferencePackage(referenceBase, repo) })
 	params := testscript.Params{
 		Dir:                 dir,
 		UpdateScripts:       golden.Update(),
@@ -140,6 +148,14 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 				}
 				ts.Check(os.WriteFile(file, []byte(strings.ReplaceAll(string(b), args[1], args[2])), 0o644))
 			},
+			"reference-package": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 1 {
+					ts.Fatalf("usage: reference-package DIR")
+				}
+				built, err := reference()
+				ts.Check(err)
+				ts.Check(os.CopyFS(ts.MkAbs(args[0]), os.DirFS(built)))
+			},
 			"strict-package": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) < 2 || len(args) > 3 {
 					ts.Fatalf("usage: strict-package SOURCE DIR [FAULTS]")
@@ -182,6 +198,43 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 		params.Cmds[name] = cmd
 	}
 	return params
+}
+
+// buildReferencePackage writes the reference example's Portable Core inputs
+// and tool docs under base and runs derive and compile on them, as a
+// Producer would, and returns the package's directory.
+func buildReferencePackage(base, repo string) (string, error) {
+	dir := filepath.Join(base, "sample-request")
+	files := map[string]string{
+		"canonical-contract.json":  "internal/contract/testdata/reference/canonical-contract.json",
+		"source-topology.json":     "internal/contract/testdata/reference/source-topology.json",
+		"host-profile.json":        "internal/contract/testdata/reference/host-profile.json",
+		"export-profile.json":      "internal/contract/testdata/reference/export-profile.json",
+		"authoring/tool-docs.json": "internal/compile/testdata/reference/authoring/tool-docs.json",
+	}
+	for dst, src := range files {
+		data, err := os.ReadFile(filepath.Join(repo, filepath.FromSlash(src)))
+		if err != nil {
+			return "", err
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, dst)), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(dst)), data, 0o644); err != nil {
+			return "", err
+		}
+	}
+	// The documents are the scripts' own, in references/ and beside.
+	if err := os.MkdirAll(filepath.Join(dir, "references"), 0o755); err != nil {
+		return "", err
+	}
+	for _, command := range []string{"derive", "compile"} {
+		var out bytes.Buffer
+		if code := Run(context.Background(), []string{command, dir}, &Stdio{Out: &out, Err: &out}); code != ExitPassed {
+			return "", fmt.Errorf("code2skill %s on the reference example: exit %d\n%s", command, code, out.String())
+		}
+	}
+	return dir, nil
 }
 
 // withoutNodeModules hides node_modules directories of a file system.
