@@ -2,7 +2,6 @@ package examples
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -11,6 +10,7 @@ import (
 	"github.com/code2skill/code2skill/internal/core"
 	"github.com/code2skill/code2skill/internal/testgo"
 	"github.com/code2skill/code2skill/internal/testnode"
+	"github.com/code2skill/code2skill/internal/testtier"
 )
 
 // Fixtures several tests only read are made once per test binary, by the
@@ -40,38 +40,22 @@ func onExit(f func()) {
 	atExit = append(atExit, f)
 }
 
-// shared is a fixture made once per test binary: every caller gets the
-// value the first one made, or its failure.
-type shared[T any] struct {
-	once sync.Once
-	v    T
-	err  error
-}
-
-func (s *shared[T]) get(t testing.TB, make func() (T, error)) T {
-	t.Helper()
-	s.once.Do(func() { s.v, s.err = make() })
-	if s.err != nil {
-		t.Fatal(s.err)
-	}
-	return s.v
-}
-
 // sharedDir is a directory of the binary's own for shared fixtures.
-var sharedDir shared[string]
+var sharedDir testtier.Shared[string]
 
 func fixtureDir(t testing.TB) string {
 	t.Helper()
-	return sharedDir.get(t, func() (string, error) {
+	return sharedDir.Get(t, func(t testing.TB) string {
 		dir, err := os.MkdirTemp("", "code2skill-examples-")
-		if err == nil {
-			onExit(func() { os.RemoveAll(dir) })
+		if err != nil {
+			t.Fatal(err)
 		}
-		return dir, err
+		onExit(func() { os.RemoveAll(dir) })
+		return dir
 	})
 }
 
-var twinCopies shared[[2]string]
+var twinCopies testtier.Shared[[2]string]
 
 // twinDirs skips in -short mode and where go is missing, then returns the
 // node example, with the pinned node_modules, and its Go twin, with its
@@ -82,36 +66,39 @@ func twinDirs(t *testing.T) (nodeDir, goDir string) {
 	testgo.Go(t)
 	testnode.Node(t)
 	modules, root := testnode.Modules(t), fixtureDir(t)
-	dirs := twinCopies.get(t, func() ([2]string, error) {
+	dirs := twinCopies.Get(t, func(t testing.TB) [2]string {
 		nodeDir, goDir := filepath.Join(root, SeedLibraryName), filepath.Join(root, SeedLibraryGoName)
 		if err := os.CopyFS(nodeDir, SeedLibrary()); err != nil {
-			return [2]string{}, err
+			t.Fatal(err)
 		}
 		if err := testnode.Link(modules, filepath.Join(nodeDir, "node_modules")); err != nil {
-			return [2]string{}, err
+			t.Fatal(err)
 		}
-		return [2]string{nodeDir, goDir}, os.CopyFS(goDir, SeedLibraryGo())
+		if err := os.CopyFS(goDir, SeedLibraryGo()); err != nil {
+			t.Fatal(err)
+		}
+		return [2]string{nodeDir, goDir}
 	})
 	testgo.Modules(t, dirs[1])
 	return dirs[0], dirs[1]
 }
 
-var twinServer shared[*core.GoServer]
+var twinServer testtier.Shared[*core.GoServer]
 
 // goTwinServer returns the Go twin's server, built once per test binary
 // from the twin twinDirs returns.
 func goTwinServer(t *testing.T) *core.GoServer {
 	t.Helper()
 	_, goDir := twinDirs(t)
-	return twinServer.get(t, func() (*core.GoServer, error) {
+	return twinServer.Get(t, func(t testing.TB) *core.GoServer {
 		server, findings, err := core.BuildGoServer(context.Background(), goDir, nil)
 		switch {
 		case err != nil:
-			return nil, fmt.Errorf("the Go twin does not build: %w", err)
+			t.Fatalf("the Go twin does not build: %v", err)
 		case len(findings) > 0:
-			return nil, fmt.Errorf("the Go twin does not build: %v", findings)
+			t.Fatalf("the Go twin does not build: %v", findings)
 		}
 		onExit(server.Remove)
-		return server, nil
+		return server
 	})
 }
